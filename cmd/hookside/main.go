@@ -1,3 +1,122 @@
+// Command hookside runs lifecycle hooks for agent hosts: as a JSON-RPC
+// sidecar (`hookside app-server --stdio`) and from the shell (`hookside
+// hooks run|list|trust`). See README.md and docs/protocol.md.
 package main
 
-func main() {}
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+// Exit statuses shared by the subcommands.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+func commands() []command {
+	return []command{
+		{"app-server", "serve JSON-RPC 2.0 to an agent host (--stdio)", runAppServer},
+		{"hooks", "run, list and trust hooks from the shell", runHooks},
+		{"version", "print the version", runVersion},
+	}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || isHelp(args[0]) {
+		usage(stdout)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	if args[0] == "--version" {
+		return runVersion(nil, stdout, stderr)
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "hookside: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return exitUsage
+}
+
+func isHelp(a string) bool { return a == "-h" || a == "--help" || a == "help" }
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "hookside runs lifecycle hooks (PreToolUse, Stop, …) for agent hosts.")
+	fmt.Fprintln(w, "\nUsage:\n  hookside <command> [flags]\n\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nEvery command takes --help and --home DIR (default $HOOKSIDE_HOME or ~/.hookside).")
+}
+
+func runVersion(_ []string, stdout, _ io.Writer) int {
+	fmt.Fprintf(stdout, "hookside %s (protocol 1)\n", version)
+	return exitOK
+}
+
+// newFlagSet returns a FlagSet whose -h prints the usage line, the summary
+// and the flags to stdout.
+func newFlagSet(name, usageLine, summary string, stdout, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fs.SetOutput(stdout)
+		fmt.Fprintf(stdout, "Usage: %s\n\n%s\n\nFlags:\n", usageLine, summary)
+		fs.PrintDefaults()
+		fs.SetOutput(stderr)
+	}
+	return fs
+}
+
+// parseFlags parses args; it returns (exit status, false) when the caller
+// must return (help shown or a usage error).
+func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, false
+		}
+		return exitUsage, false
+	}
+	return 0, true
+}
+
+// newLogger returns the stderr logger (stdout belongs to the protocol).
+func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level: %w", err)
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	switch strings.ToLower(format) {
+	case "text", "":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("--log-format: want text or json, not %q", format)
+}

@@ -1,0 +1,45 @@
+# hookside — every install and build step lives here (README quick start:
+# `make demo`, `make test`).
+GO       ?= go
+BIN      := bin/hookside
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -X main.version=$(VERSION)
+
+.PHONY: all deps build demo test vet unit conformance bench fuzz clean
+
+all: build
+
+deps:
+	$(GO) mod download
+
+build: deps
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/hookside
+
+## demo: build, then play a host session over real pipes against examples/
+demo: build
+	$(GO) run ./examples/demo -bin $(BIN) -examples examples
+
+## test: go vet + unit tests with the race detector + the conformance suite
+test: deps vet unit conformance
+
+vet:
+	$(GO) vet ./...
+
+unit:
+	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v /conformance)
+
+conformance: build
+	$(GO) test -count=1 ./conformance/...
+
+## bench: the benchmarks (figures in bench/RESULTS.md)
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## fuzz: a short run of every fuzzer (corpora live in testdata/)
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzCompile -fuzztime 20s ./matcher/
+	$(GO) test -run '^$$' -fuzz FuzzParse$$ -fuzztime 20s ./output/
+	$(GO) test -run '^$$' -fuzz FuzzParseFile -fuzztime 20s ./runner/config/
+
+clean:
+	rm -rf bin

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/hookside/hookside/rpc"
+)
+
+func runAppServer(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("app-server", "hookside app-server --stdio [--framing ndjson|content-length] [--home DIR]",
+		"Serve JSON-RPC 2.0 (protocol \"1\", docs/protocol.md) on stdin/stdout. Logs go to stderr.", stdout, stderr)
+	stdio := fs.Bool("stdio", false, "speak JSON-RPC on stdin/stdout (required)")
+	framing := fs.String("framing", "ndjson", "message framing: ndjson (one JSON object per line) or content-length (LSP headers)")
+	home := fs.String("home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
+	level := fs.String("log-level", "info", "log level: debug, info, warn, error")
+	format := fs.String("log-format", "text", "log format: text or json")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if !*stdio {
+		fmt.Fprintln(stderr, "hookside app-server: --stdio is required (the only transport)")
+		return exitUsage
+	}
+	fr, err := rpc.ParseFraming(*framing)
+	if err != nil {
+		fmt.Fprintln(stderr, "hookside app-server:", err)
+		return exitUsage
+	}
+	log, err := newLogger(stderr, *level, *format)
+	if err != nil {
+		fmt.Fprintln(stderr, "hookside app-server:", err)
+		return exitUsage
+	}
+	return rpc.Serve(context.Background(), os.Stdin, stdout, rpc.Options{
+		Framing: fr, Home: *home, Version: version, Logger: log,
+	})
+}

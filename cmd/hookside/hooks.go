@@ -1,0 +1,286 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/hookside/hookside/output"
+	"github.com/hookside/hookside/rpc"
+	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/runner/config"
+)
+
+func runHooks(args []string, stdout, stderr io.Writer) int {
+	subs := []command{
+		{"run", "run one event's hooks and print the merged answer (exit 2 when blocked)", runHooksRun},
+		{"list", "list the configured hooks in run order", runHooksList},
+	}
+	if len(args) == 0 || isHelp(args[0]) {
+		w := stdout
+		if len(args) == 0 {
+			w = stderr
+		}
+		fmt.Fprintln(w, "Usage: hookside hooks <command> [flags]\n\nCommands:")
+		for _, c := range subs {
+			fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		}
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range subs {
+		if c.name == args[0] {
+			return c.run(args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "hookside hooks: unknown command %q (want %s)\n", args[0], "run, list")
+	return exitUsage
+}
+
+// sessionFlags are the flags that open a one-shot session from the shell.
+type sessionFlags struct {
+	home, cwd, userConfig, sessionID string
+	pluginDirs                       multiFlag
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+func (f *sessionFlags) open() (*runner.Session, []config.Diagnostic, error) {
+	home := f.home
+	if home == "" {
+		home = rpc.DefaultHome()
+	}
+	cwd := f.cwd
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, nil, err
+		}
+		cwd = wd
+	}
+	abs, err := filepath.Abs(cwd)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return nil, nil, fmt.Errorf("--cwd %s: not a directory", cwd)
+	}
+	userConfig := f.userConfig
+	if userConfig == "" {
+		userConfig = filepath.Join(home, "config.json")
+	}
+	sid := f.sessionID
+	if sid == "" {
+		sid = fmt.Sprintf("cli-%d", os.Getpid())
+	}
+	for i, d := range f.pluginDirs {
+		if a, err := filepath.Abs(d); err == nil {
+			f.pluginDirs[i] = a
+		}
+	}
+	s, diags := runner.NewSession(runner.SessionOptions{ID: sid, Cwd: abs, UserConfigPath: userConfig, PluginDirs: f.pluginDirs})
+	return s, diags, nil
+}
+
+func printDiagnostics(w io.Writer, diags []config.Diagnostic) {
+	for _, d := range diags {
+		src := ""
+		if d.Source != "" {
+			src = d.Source + ": "
+		}
+		fmt.Fprintf(w, "hookside: %s%s: %s [%s]\n", src, d.Severity, d.Message, d.Code)
+	}
+}
+
+func runHooksRun(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("hooks run", "hookside hooks run --event EVENT [--cwd DIR] [--input FILE|-] [--json]",
+		"Run the hooks configured for EVENT once, as app-server's hooks/run would, and print the merged\n"+
+			"answer. Exit status: 0 not blocked, 2 blocked (the host must not proceed), 1 error.", stdout, stderr)
+	var sf sessionFlags
+	event := fs.String("event", "", "the event: "+strings.Join(config.Events, ", "))
+	inputPath := fs.String("input", "", "file holding the event input JSON object, or - for stdin (default {})")
+	asJSON := fs.Bool("json", false, "print the merged result as JSON (PROTOCOL.md §3)")
+	turnID := fs.String("turn-id", "cli-turn", "turn id (Stop continuations are counted per turn)")
+	fs.StringVar(&sf.home, "home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
+	fs.StringVar(&sf.cwd, "cwd", "", "session working directory (default the current directory)")
+	fs.StringVar(&sf.userConfig, "user-config", "", "user config file (default <home>/config.json)")
+	fs.StringVar(&sf.sessionID, "session-id", "", "session id given to hooks (default cli-<pid>)")
+	fs.Var(&sf.pluginDirs, "plugin-dir", "plugin root holding hooks/hooks.json (repeatable)")
+	if code, ok := parseFlags(fs, args); !ok {
+		if code == exitUsage {
+			return exitError
+		}
+		return code
+	}
+	if *event == "" || !config.IsEvent(*event) {
+		fmt.Fprintf(stderr, "hookside hooks run: --event must be one of %s\n", strings.Join(config.Events, ", "))
+		return exitError
+	}
+	input := []byte("{}")
+	if *inputPath != "" {
+		var err error
+		if *inputPath == "-" {
+			input, err = io.ReadAll(os.Stdin)
+		} else {
+			input, err = os.ReadFile(*inputPath)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "hookside hooks run: read input:", err)
+			return exitError
+		}
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(input, &obj); err != nil {
+			fmt.Fprintf(stderr, "hookside hooks run: %s: the input must be a JSON object: %v\n", *inputPath, err)
+			return exitError
+		}
+	}
+	s, diags, err := sf.open()
+	if err != nil {
+		fmt.Fprintln(stderr, "hookside hooks run:", err)
+		return exitError
+	}
+	defer s.Close()
+	printDiagnostics(stderr, diags)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	m, err := s.Run(ctx, runner.RunRequest{Event: *event, TurnID: *turnID, Input: input}, nil)
+	if err != nil {
+		fmt.Fprintln(stderr, "hookside hooks run:", err)
+		return exitError
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(m)
+	} else {
+		printMerged(stdout, m)
+	}
+	if m.Blocked {
+		return 2
+	}
+	return exitOK
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// printMerged prints a merged result for people.
+func printMerged(w io.Writer, m output.Merged) {
+	fmt.Fprintf(w, "%s: %d hook(s) ran\n", m.Event, len(m.Runs))
+	if m.Decision != nil {
+		fmt.Fprintf(w, "decision: %s", *m.Decision)
+		if r := str(m.DecisionReason); r != "" {
+			fmt.Fprintf(w, " (%s)", r)
+		}
+		fmt.Fprintln(w)
+	}
+	if m.Blocked {
+		fmt.Fprintf(w, "blocked: %s\n", str(m.BlockReason))
+	}
+	if len(m.UpdatedInput) > 0 && string(m.UpdatedInput) != "null" {
+		fmt.Fprintf(w, "updatedInput: %s\n", m.UpdatedInput)
+	}
+	if !m.Continue {
+		fmt.Fprintf(w, "continue: false (%s)\n", str(m.StopReason))
+	}
+	for _, sm := range m.SystemMessages {
+		fmt.Fprintf(w, "systemMessage: %s\n", sm)
+	}
+	if m.ModelContext != nil {
+		fmt.Fprintf(w, "modelContext:\n%s\n", indent(*m.ModelContext))
+	}
+	if m.Stop != nil {
+		fmt.Fprintf(w, "stop: continueTurn=%v limit=%d stopHookActive=%v\n", m.Stop.ContinueTurn, m.Stop.Limit, m.Stop.StopHookActive)
+	}
+	for _, r := range m.Runs {
+		code := "-"
+		if r.ExitCode != nil {
+			code = fmt.Sprint(*r.ExitCode)
+		}
+		fmt.Fprintf(w, "  %-13s exit %-3s %5dms  %s", r.Outcome, code, r.DurationMs, r.HookID)
+		if r.Error != "" {
+			fmt.Fprintf(w, "  (%s)", r.Error)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+func runHooksList(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("hooks list", "hookside hooks list [--cwd DIR] [--event EVENT] [--json]",
+		"List the hooks configured for a session in DIR, in run order, with their resolved timeouts.", stdout, stderr)
+	var sf sessionFlags
+	event := fs.String("event", "", "only this event")
+	asJSON := fs.Bool("json", false, "print JSON ({hooks, diagnostics})")
+	fs.StringVar(&sf.home, "home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
+	fs.StringVar(&sf.cwd, "cwd", "", "session working directory (default the current directory)")
+	fs.StringVar(&sf.userConfig, "user-config", "", "user config file (default <home>/config.json)")
+	fs.Var(&sf.pluginDirs, "plugin-dir", "plugin root holding hooks/hooks.json (repeatable)")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if *event != "" && !config.IsEvent(*event) {
+		fmt.Fprintf(stderr, "hookside hooks list: --event must be one of %s\n", strings.Join(config.Events, ", "))
+		return exitUsage
+	}
+	s, _, err := sf.open()
+	if err != nil {
+		fmt.Fprintln(stderr, "hookside hooks list:", err)
+		return exitError
+	}
+	defer s.Close()
+	hooks, diags := s.Hooks()
+	var sel []config.Hook
+	for _, h := range hooks {
+		if *event == "" || h.Event == *event {
+			sel = append(sel, h)
+		}
+	}
+	if *asJSON {
+		if sel == nil {
+			sel = []config.Hook{}
+		}
+		if diags == nil {
+			diags = []config.Diagnostic{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(map[string]any{"hooks": sel, "diagnostics": diags})
+		return exitOK
+	}
+	printDiagnostics(stderr, diags)
+	if len(sel) == 0 {
+		fmt.Fprintln(stdout, "no hooks configured")
+		return exitOK
+	}
+	for _, h := range sel {
+		m := "*"
+		if h.Matcher != nil {
+			m = *h.Matcher
+		}
+		cmd := h.Command
+		if len(h.Args) > 0 {
+			cmd += " " + strings.Join(h.Args, " ")
+		}
+		fmt.Fprintf(stdout, "%-18s %-9s %-8s matcher=%-16s timeout=%dms  %s\n", h.Event, h.Source.Kind, h.Type, m, h.TimeoutMs, cmd)
+	}
+	return exitOK
+}

@@ -1,0 +1,113 @@
+package conformance
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// binPath is the hookside binary under test; buildErr is set when building failed.
+var (
+	binPath  string
+	buildErr error
+)
+
+// TestMain builds the binary once (or uses $HOOKSIDE_CONFORMANCE_BIN) and
+// runs at most 4 cases at a time unless -parallel is given.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	explicit := false
+	flag.Visit(func(f *flag.Flag) {
+		if f.Name == "test.parallel" {
+			explicit = true
+		}
+	})
+	if !explicit {
+		_ = flag.Set("test.parallel", "4")
+	}
+	tmp, err := os.MkdirTemp("", "hookside-conformance-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if p := os.Getenv("HOOKSIDE_CONFORMANCE_BIN"); p != "" {
+		binPath = p
+	} else {
+		binPath = filepath.Join(tmp, "hookside")
+		cmd := exec.Command("go", "build", "-o", binPath, "github.com/hookside/hookside/cmd/hookside")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build ./cmd/hookside: %v\n%s", err, out)
+		}
+	}
+	code := m.Run()
+	_ = os.RemoveAll(tmp)
+	os.Exit(code)
+}
+
+// TestConformance runs every case under cases/ as a subtest named after
+// its path: `go test ./conformance -run 'TestConformance/pretooluse/'`.
+func TestConformance(t *testing.T) {
+	cases, err := LoadCases("cases")
+	if err != nil {
+		t.Fatalf("loading cases: %v", err)
+	}
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	for _, c := range cases {
+		t.Run(c.ID, func(t *testing.T) {
+			if c.Skip != "" {
+				t.Skip(c.Skip)
+			}
+			t.Parallel()
+			failures, stderr := RunCase(c, binPath, t.TempDir(), t.Logf)
+			if len(failures) > 0 {
+				t.Errorf("%s\n  rule: %s\n  %s\n  --- server stderr (tail) ---\n%s",
+					c.Name, c.Description, strings.Join(failures, "\n  "), tail(stderr, 3000))
+			}
+		})
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}
+
+// TestMatcher checks the pattern language itself.
+func TestMatcher(t *testing.T) {
+	act := map[string]any{"a": 1.0, "b": []any{"x", "y"}, "c": nil, "s": "hello world", "j": `{"k":[1,2]}`}
+	for _, tc := range []struct {
+		name string
+		pat  any
+		ok   bool
+	}{
+		{"subset_object", map[string]any{"a": 1.0}, true},
+		{"wrong_scalar", map[string]any{"a": 2.0}, false},
+		{"array_exact_len", map[string]any{"b": []any{"x"}}, false},
+		{"array_contains", map[string]any{"b": map[string]any{"$contains": []any{"y"}}}, true},
+		{"absent", map[string]any{"z": "$absent"}, true},
+		{"absent_but_present", map[string]any{"a": "$absent"}, false},
+		{"any_null", map[string]any{"c": "$any"}, true},
+		{"nullish_missing", map[string]any{"z": "$nullish"}, true},
+		{"regex", map[string]any{"s": map[string]any{"$regex": "wor"}}, true},
+		{"type", map[string]any{"a": map[string]any{"$type": "integer"}}, true},
+		{"lt_gt", map[string]any{"a": map[string]any{"$gt": 0.0, "$lt": 2.0}}, true},
+		{"json", map[string]any{"j": map[string]any{"$json": map[string]any{"k": []any{1.0, 2.0}}}}, true},
+		{"not", map[string]any{"a": map[string]any{"$not": 1.0}}, false},
+		{"len", map[string]any{"b": map[string]any{"$len": 2.0}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := matchValue("$", tc.pat, act, true)
+			if (m == nil) != tc.ok {
+				t.Errorf("match = %v, want ok=%v", m, tc.ok)
+			}
+		})
+	}
+}

@@ -1,0 +1,216 @@
+// Package matcher implements the matcher language of hook declarations and
+// the tool-name aliases, per lifecycle-hooks-and-workspace-trust.zh.txt
+// §"配置格式与默认值" (matcher 的规则) and §"七个事件" (empty match value).
+//
+// The package is pure: no I/O and no goroutines of its own (regexp2's match
+// timeout runs a self-stopping clock goroutine inside that library). A
+// *Matcher is immutable and safe for concurrent use.
+package matcher
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dlclark/regexp2"
+)
+
+// MatchTimeout bounds one regexp2 (backtracking) match; a match that runs
+// longer counts as "no match".
+const MatchTimeout = 100 * time.Millisecond
+
+// CacheSize is the number of distinct patterns Compile keeps; when the cache
+// is full it is emptied and starts over.
+const CacheSize = 1024
+
+type kind uint8
+
+const (
+	kindAll     kind = iota // nil, "" or "*"
+	kindNames               // exact names split on "|"
+	kindRE2                 // JavaScript regex run by the stdlib
+	kindBacktr              // JavaScript regex run by regexp2
+	kindNothing             // invalid pattern
+)
+
+// Matcher is a compiled matcher. The zero value and a nil *Matcher match
+// everything (as an omitted matcher does).
+type Matcher struct {
+	pattern string
+	kind    kind
+	names   []string
+	re      *regexp.Regexp
+	bt      *regexp2.Regexp
+}
+
+type cacheEntry struct {
+	m   *Matcher
+	err error
+}
+
+// The compile cache is a pure memo: a pattern always compiles to the same
+// immutable Matcher, so sharing it across sessions changes no behaviour.
+var (
+	cache    sync.Map // string -> cacheEntry
+	cacheLen atomic.Int64
+	cacheMu  sync.Mutex // serialises emptying the cache
+)
+
+var matchAll = &Matcher{pattern: "*", kind: kindAll}
+
+// Compile parses a matcher, per lifecycle-hooks-and-workspace-trust
+// §"配置格式与默认值":
+//   - pattern nil, "" or "*" matches everything;
+//   - a pattern made only of [A-Za-z0-9_|] is a list of exact names split on
+//     "|" (case-sensitive; empty parts ignored, so "|" matches nothing);
+//   - anything else is a JavaScript regular expression without flags,
+//     tested unanchored. It runs on the stdlib RE2 engine when it is
+//     expressible there with identical meaning, else on
+//     github.com/dlclark/regexp2 (ECMAScript) with MatchTimeout.
+//
+// An invalid pattern returns a Matcher that matches no non-empty value and a
+// non-nil error (wrapping a syntax error) for the caller's diagnostic.
+// Results are cached per pattern string (CacheSize entries).
+func Compile(pattern *string) (*Matcher, error) {
+	if pattern == nil || *pattern == "" || *pattern == "*" {
+		return matchAll, nil
+	}
+	p := *pattern
+	if e, ok := cache.Load(p); ok {
+		ce := e.(cacheEntry)
+		return ce.m, ce.err
+	}
+	m, err := compile(p)
+	if cacheLen.Add(1) > CacheSize {
+		cacheMu.Lock()
+		if cacheLen.Load() > CacheSize {
+			cache.Clear()
+			cacheLen.Store(1)
+		}
+		cacheMu.Unlock()
+	}
+	if prev, loaded := cache.LoadOrStore(p, cacheEntry{m, err}); loaded {
+		cacheLen.Add(-1)
+		ce := prev.(cacheEntry)
+		return ce.m, ce.err
+	}
+	return m, err
+}
+
+func compile(p string) (*Matcher, error) {
+	if isNameList(p) {
+		var names []string
+		for _, n := range strings.Split(p, "|") {
+			if n != "" {
+				names = append(names, n)
+			}
+		}
+		return &Matcher{pattern: p, kind: kindNames, names: names}, nil
+	}
+	t, err := translateJS(p)
+	if err != nil {
+		return &Matcher{pattern: p, kind: kindNothing}, fmt.Errorf("matcher %q: %w", p, err)
+	}
+	if !t.needBacktrack {
+		if re, err := regexp.Compile(t.re2); err == nil {
+			return &Matcher{pattern: p, kind: kindRE2, re: re}, nil
+		}
+		// RE2 refused (size or nesting limits): regexp2 decides.
+	}
+	bt, err := regexp2.Compile(t.ecma, regexp2.ECMAScript)
+	if err != nil {
+		return &Matcher{pattern: p, kind: kindNothing}, fmt.Errorf("matcher %q: %w: %v", p, errSyntax, err)
+	}
+	bt.MatchTimeout = MatchTimeout
+	return &Matcher{pattern: p, kind: kindBacktr, bt: bt}, nil
+}
+
+func isNameList(p string) bool {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '|') {
+			return false
+		}
+	}
+	return true
+}
+
+// String returns the pattern as written ("*" for match-all).
+func (m *Matcher) String() string {
+	if m == nil || m.kind == kindAll {
+		return "*"
+	}
+	return m.pattern
+}
+
+// Match reports whether the matcher matches value, per
+// lifecycle-hooks-and-workspace-trust §"七个事件" and §"配置格式与默认值":
+// an empty value (UserPromptSubmit, Stop) is matched by every matcher, even
+// an invalid one; otherwise the matcher must match value or one of
+// Aliases(value). It does not allocate for match-all and name lists.
+func (m *Matcher) Match(value string) bool {
+	if value == "" || m == nil || m.kind == kindAll {
+		return true
+	}
+	if m.matchOne(value) {
+		return true
+	}
+	for _, a := range aliases(value) {
+		if m.matchOne(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Matcher) matchOne(v string) bool {
+	switch m.kind {
+	case kindNames:
+		for _, n := range m.names {
+			if n == v {
+				return true
+			}
+		}
+		return false
+	case kindRE2:
+		return m.re.MatchString(v)
+	case kindBacktr:
+		ok, err := m.bt.MatchString(v)
+		return ok && err == nil // a timeout is no match
+	}
+	return false
+}
+
+var (
+	aliasAgent      = []string{"Task"}
+	aliasTask       = []string{"Agent"}
+	aliasApplyPatch = []string{"Write", "Edit"}
+)
+
+func aliases(tool string) []string {
+	switch tool {
+	case "Agent":
+		return aliasAgent
+	case "Task":
+		return aliasTask
+	case "ApplyPatch":
+		return aliasApplyPatch
+	}
+	return nil
+}
+
+// Aliases returns the other names a tool is matched by, per
+// lifecycle-hooks-and-workspace-trust §"配置格式与默认值": Agent -> [Task],
+// Task -> [Agent], ApplyPatch -> [Write Edit]; nil for any other name. The
+// relation is not symmetric for ApplyPatch: a matcher "ApplyPatch" does not
+// match Write. The returned slice is a fresh copy.
+func Aliases(tool string) []string {
+	a := aliases(tool)
+	if a == nil {
+		return nil
+	}
+	return append([]string(nil), a...)
+}

@@ -1,0 +1,459 @@
+// Package output turns what one hook process printed into that hook's
+// answer (Parse), merges the answers of every hook of an event (Merge),
+// decides Stop continuation (DecideStop) and formats the context handed to
+// the model (ModelContext), per lifecycle-hooks-and-workspace-trust.zh.txt
+// §"进程钩子的协议", §"Stop 与续跑上限", §"钩子输出怎样进模型上下文" and
+// PROTOCOL.md §3, with hookside's deliberate differences from
+// spec/README.md (exit codes; Stop reasons count as continuation context).
+//
+// The package is pure: no I/O, no goroutines, no package state.
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/hookside/hookside/runner/config"
+)
+
+// Outcome is how one hook run ended, as reported in Merged.Runs (PROTOCOL §3
+// `runs[].outcome`).
+type Outcome string
+
+// The six outcomes.
+const (
+	OutcomeSucceeded    Outcome = "succeeded"     // exit 0
+	OutcomeBlocked      Outcome = "blocked"       // exit 2
+	OutcomeFailed       Outcome = "failed"        // any other exit, signal, spawn error
+	OutcomeTimedOut     Outcome = "timed_out"     // killed at its deadline
+	OutcomeSkipped      Outcome = "skipped"       // not run (admission, disabled …)
+	OutcomeStartedAsync Outcome = "started_async" // `async: true`: no answer awaited
+)
+
+// Decisions a hook can give on PreToolUse and PermissionRequest
+// (hookSpecificOutput.permissionDecision); they rank deny > ask > allow.
+const (
+	DecisionAllow = "allow"
+	DecisionAsk   = "ask"
+	DecisionDeny  = "deny"
+)
+
+// ProcessResult is what the runner observed for one hook process. Parse
+// reads the fields in this order: Skipped, Async, SpawnError, TimedOut,
+// then ExitCode.
+type ProcessResult struct {
+	// ExitCode is the exit status, or -1 when the process was killed by a
+	// signal or never started.
+	ExitCode int
+	// Stdout and Stderr are the captured bytes, already capped at the hook's
+	// maxOutputBytes by the runner; they may hold invalid UTF-8.
+	Stdout, Stderr []byte
+	// StdoutTruncated and StderrTruncated report that the cap was hit.
+	StdoutTruncated, StderrTruncated bool
+	// TimedOut reports that the runner killed the process at its deadline.
+	TimedOut bool
+	// SpawnError is non-empty when the process could not start (ENOENT,
+	// EACCES, configuration error such as ${ZCODE_SKILL_DIR}).
+	SpawnError string
+	// Async reports that the hook was started in the background
+	// (`async: true`): its output takes part in no decision.
+	Async bool
+	// Skipped reports that the hook was not run at all; SkipReason says why
+	// (e.g. "blocked_untrusted").
+	Skipped    bool
+	SkipReason string
+}
+
+// Answer is one hook's parsed contribution to an event. Strings are valid
+// UTF-8. Only the fields meaningful for the event are set (see Parse).
+type Answer struct {
+	Outcome Outcome
+	// ExitCode is the exit status; nil when the process did not exit by
+	// itself with a status (not started, skipped, async, signal).
+	ExitCode *int
+	// Decision is "", "allow", "ask" or "deny" (PreToolUse and
+	// PermissionRequest only); DecisionReason goes with it.
+	Decision       string
+	DecisionReason string
+	// Block is set when the hook asked the host not to proceed: exit 2,
+	// decision:"block", or a deny decision, on any event. What it means for
+	// the event is Merge's business (e.g. nothing on PostToolUse; on Stop it
+	// is a continuation request, see ContinueRequested).
+	Block       bool
+	BlockReason string
+	// UpdatedInput is hookSpecificOutput.updatedInput, a JSON object, or nil
+	// (PreToolUse and PermissionRequest only).
+	UpdatedInput json.RawMessage
+	// AdditionalContext lists the non-blank contexts this hook gave, in
+	// order: hookSpecificOutput.additionalContext, top-level
+	// additionalContext, plain-text stdout (SessionStart, UserPromptSubmit),
+	// the block reason (Stop).
+	AdditionalContext []string
+	// Continue is the JSON `continue` value, nil when absent.
+	Continue       *bool
+	StopReason     string
+	SuppressOutput bool
+	SystemMessage  string
+	// ContinueRequested is set on Stop when the hook asked for one more
+	// step: continue:true, decision:"block" or exit 2.
+	ContinueRequested bool
+	// Error says why the hook failed ("exit code 1", "timed out", the spawn
+	// error) or was skipped; empty otherwise.
+	Error string
+}
+
+// Parse interprets one hook's process result for event, per
+// lifecycle-hooks-and-workspace-trust §"进程钩子的协议" and PROTOCOL §3:
+//
+//   - skipped / async / spawn error / timeout: outcome skipped,
+//     started_async, failed, timed_out; the hook says nothing.
+//   - exit 0: stdout, trimmed (JavaScript trim: Unicode spaces and BOM), is
+//     the answer when it is a JSON object; any other stdout is plain text,
+//     which is additional context on SessionStart and UserPromptSubmit and
+//     ignored elsewhere.
+//   - exit 2: outcome blocked, Block set; the reason is the JSON `reason` of
+//     a stdout JSON object, else trimmed stderr. On PreToolUse and
+//     PermissionRequest it is also a deny decision; on Stop it requests a
+//     continuation and the reason is additional context. Other stdout
+//     fields are ignored.
+//   - any other exit code (or -1, a signal): outcome failed, silent.
+//
+// JSON answer fields: continue, stopReason, suppressOutput, systemMessage,
+// decision ("block"|"approve"), reason, additionalContext (string; an
+// extension), hookSpecificOutput {hookEventName, permissionDecision
+// allow|ask|deny, permissionDecisionReason, updatedInput (object),
+// additionalContext}. Keys are case-sensitive; unknown keys, and keys whose
+// value has the wrong JSON type, are ignored. hookSpecificOutput is ignored
+// when its hookEventName is a non-empty string other than event.
+// permissionDecision wins over decision; "approve"/"block" map to
+// allow/deny on PreToolUse and PermissionRequest. decision:"block" sets
+// Block (with `reason` as BlockReason) on every event; on Stop it also
+// requests a continuation, as does continue:true.
+//
+// Parse never fails and never panics: invalid UTF-8 becomes U+FFFD.
+func Parse(event string, r ProcessResult) Answer {
+	var a Answer
+	switch {
+	case r.Skipped:
+		a.Outcome, a.Error = OutcomeSkipped, r.SkipReason
+		return a
+	case r.Async:
+		a.Outcome = OutcomeStartedAsync
+		return a
+	case r.SpawnError != "":
+		a.Outcome, a.Error = OutcomeFailed, validString(r.SpawnError)
+		return a
+	}
+	if r.ExitCode >= 0 {
+		code := r.ExitCode
+		a.ExitCode = &code
+	}
+	switch {
+	case r.TimedOut:
+		a.Outcome, a.Error = OutcomeTimedOut, "timed out"
+	case r.ExitCode == 0:
+		a.Outcome = OutcomeSucceeded
+		parseStdout(event, trim(r.Stdout), &a)
+	case r.ExitCode == 2:
+		a.Outcome = OutcomeBlocked
+		parseExit2(event, r, &a)
+	case r.ExitCode < 0:
+		a.Outcome, a.Error = OutcomeFailed, "terminated by a signal"
+	default:
+		a.Outcome, a.Error = OutcomeFailed, "exit code "+strconv.Itoa(r.ExitCode)
+	}
+	return a
+}
+
+func parseExit2(event string, r ProcessResult, a *Answer) {
+	var reason string
+	if obj, ok := parseObject(trim(r.Stdout)); ok {
+		for it := obj; ; {
+			key, val, ok := it.next()
+			if !ok {
+				break
+			}
+			if keyIs(key, "reason") {
+				reason, _ = jsonString(val)
+			}
+		}
+	}
+	if isBlank(reason) {
+		reason = validString(string(trim(r.Stderr)))
+	}
+	a.Block, a.BlockReason = true, reason
+	switch event {
+	case config.PreToolUse, config.PermissionRequest:
+		a.Decision, a.DecisionReason = DecisionDeny, reason
+	case config.Stop:
+		a.ContinueRequested = true
+		a.addContext(reason)
+	}
+}
+
+// answerFields holds the raw JSON values of the answer keys Parse reads.
+type answerFields struct {
+	cont, stopReason, suppressOutput, systemMessage, decision, reason, additionalContext []byte
+	// hookSpecificOutput members
+	hookEventName, permissionDecision, permissionDecisionReason, updatedInput, hsoContext []byte
+}
+
+func parseStdout(event string, out []byte, a *Answer) {
+	obj, ok := parseObject(out)
+	if !ok {
+		if event == config.SessionStart || event == config.UserPromptSubmit {
+			a.addContext(validString(string(out)))
+		}
+		return
+	}
+	var f answerFields
+	var hso []byte
+	for {
+		key, val, ok := obj.next()
+		if !ok {
+			break
+		}
+		switch { // duplicate keys: the last wins, as in JSON.parse
+		case keyIs(key, "continue"):
+			f.cont = val
+		case keyIs(key, "stopReason"):
+			f.stopReason = val
+		case keyIs(key, "suppressOutput"):
+			f.suppressOutput = val
+		case keyIs(key, "systemMessage"):
+			f.systemMessage = val
+		case keyIs(key, "decision"):
+			f.decision = val
+		case keyIs(key, "reason"):
+			f.reason = val
+		case keyIs(key, "additionalContext"):
+			f.additionalContext = val
+		case keyIs(key, "hookSpecificOutput"):
+			hso = val
+		}
+	}
+	if len(hso) > 0 && hso[0] == '{' {
+		for it := (objectIter{b: hso, i: 1}); ; {
+			key, val, ok := it.next()
+			if !ok {
+				break
+			}
+			switch {
+			case keyIs(key, "hookEventName"):
+				f.hookEventName = val
+			case keyIs(key, "permissionDecision"):
+				f.permissionDecision = val
+			case keyIs(key, "permissionDecisionReason"):
+				f.permissionDecisionReason = val
+			case keyIs(key, "updatedInput"):
+				f.updatedInput = val
+			case keyIs(key, "additionalContext"):
+				f.hsoContext = val
+			}
+		}
+		// hookSpecificOutput for another event is ignored as a whole.
+		if name, _ := jsonString(f.hookEventName); name != "" && name != event {
+			f.permissionDecision, f.permissionDecisionReason, f.updatedInput, f.hsoContext = nil, nil, nil, nil
+		}
+	}
+
+	if v, ok := jsonBool(f.cont); ok {
+		a.Continue = &v
+	}
+	a.StopReason, _ = jsonString(f.stopReason)
+	a.SuppressOutput, _ = jsonBool(f.suppressOutput)
+	a.SystemMessage, _ = jsonString(f.systemMessage)
+	decision, _ := jsonString(f.decision)
+	reason, _ := jsonString(f.reason)
+	permission, _ := jsonString(f.permissionDecision)
+	if ctx, ok := jsonString(f.hsoContext); ok {
+		a.addContext(ctx)
+	}
+	if ctx, ok := jsonString(f.additionalContext); ok {
+		a.addContext(ctx)
+	}
+
+	tool := event == config.PreToolUse || event == config.PermissionRequest
+	if tool {
+		switch {
+		case permission == DecisionAllow || permission == DecisionAsk || permission == DecisionDeny:
+			a.Decision = permission
+			a.DecisionReason, _ = jsonString(f.permissionDecisionReason)
+			if isBlank(a.DecisionReason) {
+				a.DecisionReason = reason
+			}
+		case decision == "approve":
+			a.Decision, a.DecisionReason = DecisionAllow, reason
+		case decision == "block":
+			a.Decision, a.DecisionReason = DecisionDeny, reason
+		}
+		if len(f.updatedInput) > 0 && f.updatedInput[0] == '{' {
+			// A copy: f aliases the runner's stdout buffer.
+			a.UpdatedInput = bytes.ToValidUTF8(f.updatedInput, []byte("\uFFFD"))
+		}
+	}
+	switch {
+	case tool:
+		// The decision (permissionDecision first) is the whole verdict.
+		if a.Decision == DecisionDeny {
+			a.Block, a.BlockReason = true, a.DecisionReason
+		}
+	case decision == "block":
+		a.Block, a.BlockReason = true, reason
+	}
+	if event == config.Stop {
+		if decision == "block" || (a.Continue != nil && *a.Continue) {
+			a.ContinueRequested = true
+		}
+		if decision == "block" { // spec/README.md: the reason is continuation context
+			a.addContext(reason)
+		}
+	}
+}
+
+func (a *Answer) addContext(s string) {
+	if !isBlank(s) {
+		a.AdditionalContext = append(a.AdditionalContext, s)
+	}
+}
+
+// trim removes what JavaScript's String.prototype.trim removes: Unicode
+// white space and U+FEFF.
+func trim(b []byte) []byte {
+	return bytes.TrimFunc(b, isJSSpace)
+}
+
+func isJSSpace(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
+
+func isBlank(s string) bool { return strings.TrimFunc(s, isJSSpace) == "" }
+
+func validString(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+
+// objectIter walks the members of a JSON object that json.Valid accepted,
+// without copying: keys and values are slices of the input.
+type objectIter struct {
+	b []byte
+	i int // position after '{' or after the previous member
+}
+
+// parseObject returns an iterator over b when b is exactly one JSON object.
+func parseObject(b []byte) (objectIter, bool) {
+	if len(b) == 0 || b[0] != '{' || !json.Valid(b) {
+		return objectIter{}, false
+	}
+	return objectIter{b: b, i: 1}, true
+}
+
+// next returns the next member's raw key (a JSON string with its quotes)
+// and raw value; ok is false at the end of the object.
+func (it *objectIter) next() (key, val []byte, ok bool) {
+	it.space()
+	if it.i >= len(it.b) || it.b[it.i] == '}' {
+		return nil, nil, false
+	}
+	if it.b[it.i] == ',' {
+		it.i++
+		it.space()
+	}
+	key = it.value()
+	it.space()
+	it.i++ // ':'
+	it.space()
+	val = it.value()
+	return key, val, true
+}
+
+func (it *objectIter) space() {
+	for it.i < len(it.b) {
+		switch it.b[it.i] {
+		case ' ', '\t', '\n', '\r':
+			it.i++
+		default:
+			return
+		}
+	}
+}
+
+// value skips one (valid) JSON value and returns it.
+func (it *objectIter) value() []byte {
+	start, depth := it.i, 0
+	for it.i < len(it.b) {
+		c := it.b[it.i]
+		switch c {
+		case '"':
+			it.i++
+			for it.i < len(it.b) && it.b[it.i] != '"' {
+				if it.b[it.i] == '\\' {
+					it.i++
+				}
+				it.i++
+			}
+			it.i++
+		case '{', '[':
+			depth++
+			it.i++
+		case '}', ']':
+			if depth == 0 {
+				return it.b[start:it.i]
+			}
+			depth--
+			it.i++
+		case ',', ' ', '\t', '\n', '\r', ':':
+			if depth == 0 {
+				return it.b[start:it.i]
+			}
+			it.i++
+		default:
+			it.i++
+		}
+		if depth == 0 && (c == '"' || c == '}' || c == ']') {
+			return it.b[start:it.i]
+		}
+	}
+	return it.b[start:it.i]
+}
+
+// keyIs reports whether the raw JSON string key decodes to name (exact,
+// case-sensitive). It does not allocate for keys without escapes.
+func keyIs(key []byte, name string) bool {
+	if len(key) < 2 {
+		return false
+	}
+	inner := key[1 : len(key)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner) == name
+	}
+	s, ok := jsonString(key)
+	return ok && s == name
+}
+
+// jsonString returns raw as a string when it is a JSON string.
+func jsonString(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	inner := raw[1 : len(raw)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), true
+	}
+	var s string // escapes or invalid UTF-8 (decoded as U+FFFD)
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// jsonBool returns raw as a bool when it is JSON true or false.
+func jsonBool(raw json.RawMessage) (bool, bool) {
+	switch string(raw) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	return false, false
+}

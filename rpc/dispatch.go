@@ -1,0 +1,277 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// handlerFunc decodes params, calls the domain package and returns the
+// result (encoded by the library) or an error (*Error reaches the wire as
+// is; anything else is -32603).
+type handlerFunc func(s *Server, ctx context.Context, req *jsonrpc2.Request) (any, error)
+
+type method struct {
+	fn handlerFunc
+	// inline methods run on the read goroutine, in arrival order: cheap
+	// lifecycle calls whose effect the next message must already see.
+	inline bool
+}
+
+// methods is the method table (PROTOCOL.md §2–§5), filled by methods_*.go.
+var methods = map[string]method{}
+
+func register(name string, fn handlerFunc, inline bool) {
+	methods[name] = method{fn: fn, inline: inline}
+}
+
+// errCancelledByClient marks a request context cancelled by $/cancelRequest.
+var errCancelledByClient = errors.New("request cancelled by the client")
+
+// job is one request waiting for or running on a worker.
+type job struct {
+	req    *jsonrpc2.Request
+	m      method
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+}
+
+// dispatcher is the jsonrpc2.Handler: the library calls Handle on its read
+// goroutine, one message at a time; work goes to a bounded pool so the read
+// loop never blocks on a hook.
+type dispatcher struct {
+	s     *Server
+	queue chan *job
+
+	mu       sync.Mutex
+	inflight map[string]*job // by request id, for $/cancelRequest
+	wg       sync.WaitGroup  // queued + running jobs
+	workers  sync.WaitGroup
+	stopped  bool
+}
+
+func newDispatcher(s *Server, workers, queueSize int) *dispatcher {
+	d := &dispatcher{s: s, queue: make(chan *job, queueSize), inflight: map[string]*job{}}
+	d.workers.Add(workers)
+	for range workers {
+		go d.worker()
+	}
+	return d
+}
+
+// Handle implements jsonrpc2.Handler.
+func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	if req.Notif {
+		d.safe(func() { d.s.handleNotification(req) }, nil)
+		return
+	}
+	s := d.s
+	st := s.getState()
+	switch {
+	case req.Method == "initialize" && st != stateNew:
+		d.replyErr(req, &Error{Code: CodeInvalidRequest, Message: "invalid request: initialize was already received"})
+		return
+	case req.Method != "initialize" && st == stateNew:
+		d.replyErr(req, &Error{Code: CodeNotInitialized, Message: "not initialized: send initialize first"})
+		return
+	case st >= stateShuttingDown:
+		d.replyErr(req, &Error{Code: CodeInvalidRequest, Message: "invalid request: the server is shutting down"})
+		return
+	}
+	m, ok := methods[req.Method]
+	if !ok {
+		d.replyErr(req, &Error{Code: CodeMethodNotFound, Message: fmt.Sprintf("method not found: %s", req.Method)})
+		return
+	}
+	if m.inline {
+		d.safe(func() {
+			res, err := m.fn(s, context.Background(), req)
+			d.reply(req, res, err)
+		}, req)
+		return
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	j := &job{req: req, m: m, ctx: ctx, cancel: cancel}
+	key := req.ID.String()
+	d.mu.Lock()
+	if d.stopped {
+		d.mu.Unlock()
+		cancel(nil)
+		d.replyErr(req, &Error{Code: CodeInvalidRequest, Message: "invalid request: the server is shutting down"})
+		return
+	}
+	d.inflight[key] = j
+	d.wg.Add(1)
+	d.mu.Unlock()
+	select {
+	case d.queue <- j:
+	default:
+		d.finish(j)
+		d.replyErr(req, &Error{Code: CodeServerOverloaded, Message: "server overloaded: the work queue is full; retry later"})
+	}
+}
+
+func (d *dispatcher) worker() {
+	defer d.workers.Done()
+	for j := range d.queue {
+		d.run(j)
+	}
+}
+
+// run executes one job; a panic becomes -32603 and the server lives on.
+func (d *dispatcher) run(j *job) {
+	defer d.finish(j)
+	if context.Cause(j.ctx) == errCancelledByClient {
+		d.replyErr(j.req, &Error{Code: CodeRequestCancelled, Message: "request cancelled"})
+		return
+	}
+	d.safe(func() {
+		res, err := j.m.fn(d.s, j.ctx, j.req)
+		if context.Cause(j.ctx) == errCancelledByClient {
+			d.replyErr(j.req, &Error{Code: CodeRequestCancelled, Message: "request cancelled"})
+			return
+		}
+		if err != nil && j.ctx.Err() != nil && errors.Is(err, context.Canceled) {
+			d.replyErr(j.req, &Error{Code: CodeRequestCancelled, Message: "request cancelled: the server is shutting down"})
+			return
+		}
+		d.reply(j.req, res, err)
+	}, j.req)
+}
+
+func (d *dispatcher) finish(j *job) {
+	j.cancel(nil)
+	d.mu.Lock()
+	if d.inflight[j.req.ID.String()] == j {
+		delete(d.inflight, j.req.ID.String())
+	}
+	d.mu.Unlock()
+	d.wg.Done()
+}
+
+// cancel handles $/cancelRequest: the request's context is cancelled (its
+// hook processes are killed) and it replies -32800.
+func (d *dispatcher) cancelRequest(id jsonrpc2.ID) bool {
+	d.mu.Lock()
+	j := d.inflight[id.String()]
+	d.mu.Unlock()
+	if j == nil {
+		return false
+	}
+	j.cancel(errCancelledByClient)
+	return true
+}
+
+// drain waits up to grace for queued and running requests, then cancels
+// what is left and waits for it to reply.
+func (d *dispatcher) drain(grace time.Duration) {
+	done := make(chan struct{})
+	go func() { d.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return
+	case <-time.After(grace):
+	}
+	d.mu.Lock()
+	for _, j := range d.inflight {
+		j.cancel(context.Canceled)
+	}
+	d.mu.Unlock()
+	<-done
+}
+
+// stop ends the workers once no job is left.
+func (d *dispatcher) stop() {
+	d.mu.Lock()
+	if d.stopped {
+		d.mu.Unlock()
+		return
+	}
+	d.stopped = true
+	d.mu.Unlock()
+	d.wg.Wait()
+	close(d.queue)
+	d.workers.Wait()
+}
+
+// safe runs f, turning a panic into a -32603 reply to req (when req is a
+// request) and a log line with the stack.
+func (d *dispatcher) safe(f func(), req *jsonrpc2.Request) {
+	defer func() {
+		if r := recover(); r != nil {
+			method := ""
+			if req != nil {
+				method = req.Method
+			}
+			d.s.log.Error("handler panic", "method", method, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			if req != nil && !req.Notif {
+				d.replyErr(req, &Error{Code: CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)})
+			}
+		}
+	}()
+	f()
+}
+
+func (d *dispatcher) reply(req *jsonrpc2.Request, res any, err error) {
+	if err != nil {
+		d.replyErr(req, asRPCError(err))
+		return
+	}
+	if _, ok := res.(deferredReply); ok {
+		return // the handler replies on its own
+	}
+	if res == nil {
+		res = json.RawMessage("null")
+	}
+	if e := d.s.conn.Reply(context.Background(), req.ID, res); e != nil {
+		d.s.log.Debug("reply failed", "method", req.Method, "err", e)
+	}
+}
+
+func (d *dispatcher) replyErr(req *jsonrpc2.Request, e *Error) {
+	if err := d.s.conn.ReplyWithError(context.Background(), req.ID, e.wire()); err != nil {
+		d.s.log.Debug("reply failed", "method", req.Method, "err", err)
+	}
+}
+
+// decodeParams decodes req.Params into v, turning type errors into -32602
+// with the offending field.
+func decodeParams(req *jsonrpc2.Request, v any) error {
+	if req.Params == nil || string(*req.Params) == "null" {
+		return InvalidParams("", "params are required")
+	}
+	if err := json.Unmarshal(*req.Params, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			field := te.Field
+			if field == "" {
+				return InvalidParams("", "params must be an object")
+			}
+			return InvalidParams(field, fmt.Sprintf("must be %s, not %s", jsonKind(te.Type.Kind().String()), te.Value))
+		}
+		return InvalidParams("", err.Error())
+	}
+	return nil
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "slice", "array":
+		return "an array"
+	case "map", "struct", "ptr":
+		return "an object"
+	case "int", "int64", "int32", "uint", "uint64", "float64":
+		return "a number"
+	}
+	return goKind
+}

@@ -1,0 +1,188 @@
+package rpc
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Framing selects how JSON-RPC messages are delimited on the byte stream
+// (PROTOCOL.md §1).
+type Framing string
+
+const (
+	// FramingNDJSON is one JSON object per `\n`-terminated line (the default).
+	FramingNDJSON Framing = "ndjson"
+	// FramingContentLength is LSP-style `Content-Length: N\r\n\r\n<body>`.
+	FramingContentLength Framing = "content-length"
+)
+
+// ParseFraming accepts "ndjson", "" (ndjson) and "content-length".
+func ParseFraming(s string) (Framing, error) {
+	switch s {
+	case "", "ndjson", "lines":
+		return FramingNDJSON, nil
+	case "content-length", "lsp":
+		return FramingContentLength, nil
+	}
+	return "", fmt.Errorf("unknown framing %q (want ndjson or content-length)", s)
+}
+
+// MaxFrameBytes bounds one incoming frame (64 MiB). A larger frame is
+// discarded and answered with -32600; the connection stays up.
+const MaxFrameBytes = 64 << 20
+
+// errFrameTooLarge is returned (non-fatally) for a frame over MaxFrameBytes.
+var errFrameTooLarge = errors.New("frame exceeds the 64 MiB limit")
+
+// errBadHeader is returned (non-fatally) for an unparsable Content-Length header block.
+var errBadHeader = errors.New("malformed Content-Length header")
+
+// framer reads and writes whole frames. Framing never knows about methods.
+type framer interface {
+	// ReadFrame returns the next frame's bytes (valid until the next call).
+	// errFrameTooLarge and errBadHeader are recoverable; io.EOF ends the stream.
+	ReadFrame() ([]byte, error)
+	// WriteFrame writes one frame; safe for concurrent use.
+	WriteFrame(b []byte) error
+}
+
+func newFramer(f Framing, r io.Reader, w io.Writer) framer {
+	if f == FramingContentLength {
+		return &lspFramer{r: bufio.NewReaderSize(r, 64<<10), w: w}
+	}
+	return &lineFramer{r: bufio.NewReaderSize(r, 64<<10), w: w}
+}
+
+// lineFramer implements NDJSON framing.
+type lineFramer struct {
+	r   *bufio.Reader
+	buf []byte
+	mu  sync.Mutex
+	w   io.Writer
+	out []byte
+}
+
+func (f *lineFramer) ReadFrame() ([]byte, error) {
+	for {
+		f.buf = f.buf[:0]
+		tooLarge := false
+		for {
+			chunk, err := f.r.ReadSlice('\n')
+			if !tooLarge {
+				if len(f.buf)+len(chunk) > MaxFrameBytes {
+					tooLarge = true
+					f.buf = f.buf[:0]
+				} else {
+					f.buf = append(f.buf, chunk...)
+				}
+			}
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if err != nil {
+				if err == io.EOF && len(bytes.TrimSpace(f.buf)) > 0 && !tooLarge {
+					// A last line without "\n" still counts.
+					return bytes.TrimSpace(f.buf), nil
+				}
+				return nil, err
+			}
+			break
+		}
+		if tooLarge {
+			return nil, errFrameTooLarge
+		}
+		line := bytes.TrimSpace(f.buf)
+		if len(line) == 0 {
+			continue // blank lines between frames are allowed
+		}
+		return line, nil
+	}
+}
+
+func (f *lineFramer) WriteFrame(b []byte) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.out = append(append(f.out[:0], b...), '\n')
+	_, err := f.w.Write(f.out)
+	if cap(f.out) > 1<<20 {
+		f.out = nil
+	}
+	return err
+}
+
+// lspFramer implements Content-Length framing.
+type lspFramer struct {
+	r   *bufio.Reader
+	buf []byte
+	mu  sync.Mutex
+	w   io.Writer
+}
+
+func (f *lspFramer) ReadFrame() ([]byte, error) {
+	length := -1
+	sawHeader := false
+	bad := false
+	for {
+		line, err := f.r.ReadString('\n')
+		if err != nil {
+			if err == io.EOF && (sawHeader || strings.TrimSpace(line) != "") {
+				return nil, io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			if !sawHeader {
+				continue // stray blank line between frames
+			}
+			break
+		}
+		sawHeader = true
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			bad = true
+			continue
+		}
+		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			n, err := strconv.Atoi(strings.TrimSpace(value))
+			if err != nil || n < 0 {
+				bad = true
+				continue
+			}
+			length = n
+		}
+	}
+	if bad || length < 0 {
+		return nil, errBadHeader
+	}
+	if length > MaxFrameBytes {
+		if _, err := io.CopyN(io.Discard, f.r, int64(length)); err != nil {
+			return nil, err
+		}
+		return nil, errFrameTooLarge
+	}
+	if cap(f.buf) < length {
+		f.buf = make([]byte, length)
+	}
+	f.buf = f.buf[:length]
+	if _, err := io.ReadFull(f.r, f.buf); err != nil {
+		return nil, err
+	}
+	return f.buf, nil
+}
+
+func (f *lspFramer) WriteFrame(b []byte) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, err := fmt.Fprintf(f.w, "Content-Length: %d\r\n\r\n", len(b)); err != nil {
+		return err
+	}
+	_, err := f.w.Write(b)
+	return err
+}

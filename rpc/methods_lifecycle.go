@@ -1,0 +1,198 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/hookside/hookside/runner/config"
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+func init() {
+	register("initialize", (*Server).initialize, true)
+	register("shutdown", (*Server).shutdown, true)
+}
+
+// initializeParams are PROTOCOL.md §2 initialize params.
+type initializeParams struct {
+	ProtocolVersion     string      `json:"protocolVersion"`
+	ClientInfo          *clientInfo `json:"clientInfo"`
+	HomeDir             string      `json:"homeDir"`
+	UserConfigPath      string      `json:"userConfigPath"`
+	WorkspaceHookPolicy *string     `json:"workspaceHookPolicy"`
+	Capabilities        struct {
+		HostActions         []string `json:"hostActions"`
+		OptOutNotifications []string `json:"optOutNotifications"`
+	} `json:"capabilities"`
+
+	policy string          // resolved policy
+	optOut map[string]bool // notifications the host does not want
+}
+
+type clientInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+}
+
+// Workspace hook policies (lifecycle-hooks-and-workspace-trust §"信任状态").
+const (
+	PolicyUserDecides      = "user_decides"
+	PolicyDeny             = "deny"
+	PolicyAllowTrustedOnly = "allow_trusted_only"
+)
+
+type initializeResult struct {
+	ProtocolVersion string     `json:"protocolVersion"`
+	ServerInfo      clientInfo `json:"serverInfo"`
+	Capabilities    struct {
+		Events          []string `json:"events"`
+		LifecycleEvents []string `json:"lifecycleEvents"`
+		HookTypes       []string `json:"hookTypes"`
+		Framing         Framing  `json:"framing"`
+	} `json:"capabilities"`
+}
+
+// LifecycleEvents are the seven observational V2 events
+// (hooks-v2-handbook §3).
+var LifecycleEvents = []string{"turn.started", "permission.requested", "question.requested", "response.committed", "turn.completed", "turn.failed", "turn.cancelled"}
+
+func (s *Server) initialize(_ context.Context, req *jsonrpc2.Request) (any, error) {
+	var p initializeParams
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	if p.ProtocolVersion == "" {
+		return nil, InvalidParams("protocolVersion", "required")
+	}
+	if p.ProtocolVersion != ProtocolVersion {
+		return nil, InvalidParams("protocolVersion", fmt.Sprintf("unsupported version %q (this server speaks %q)", p.ProtocolVersion, ProtocolVersion))
+	}
+	if p.ClientInfo == nil || p.ClientInfo.Name == "" {
+		return nil, InvalidParams("clientInfo.name", "required")
+	}
+	var diags []config.Diagnostic
+	p.policy = PolicyUserDecides
+	if p.WorkspaceHookPolicy != nil {
+		switch *p.WorkspaceHookPolicy {
+		case PolicyUserDecides, PolicyDeny, PolicyAllowTrustedOnly:
+			p.policy = *p.WorkspaceHookPolicy
+		default:
+			// An invalid policy means deny (lifecycle-hooks-and-workspace-trust
+			// §"信任状态": 读取策略出错时按 deny 处理).
+			p.policy = PolicyDeny
+			diags = append(diags, config.Diagnostic{Code: "workspace_hook_policy_invalid", Severity: config.SeverityWarning,
+				Message: fmt.Sprintf("workspaceHookPolicy %q is not one of user_decides, deny, allow_trusted_only: using deny", *p.WorkspaceHookPolicy)})
+		}
+	}
+	for _, a := range p.Capabilities.HostActions {
+		switch a {
+		case "notification", "sound", "tool":
+		default:
+			return nil, InvalidParams("capabilities.hostActions", fmt.Sprintf("unknown host action %q (want notification, sound, tool)", a))
+		}
+	}
+	p.optOut = map[string]bool{}
+	for _, m := range p.Capabilities.OptOutNotifications {
+		p.optOut[m] = true
+	}
+	s.mu.Lock()
+	s.init = &p
+	if p.HomeDir != "" {
+		s.home = p.HomeDir
+	}
+	s.state = stateReady
+	s.mu.Unlock()
+
+	var res initializeResult
+	res.ProtocolVersion = ProtocolVersion
+	res.ServerInfo = clientInfo{Name: "hookside", Version: s.opts.Version}
+	res.Capabilities.Events = config.Events
+	res.Capabilities.LifecycleEvents = LifecycleEvents
+	res.Capabilities.HookTypes = []string{string(config.TypeProcess), string(config.TypeCommand)}
+	res.Capabilities.Framing = s.opts.Framing
+	if res.Capabilities.Framing == "" {
+		res.Capabilities.Framing = FramingNDJSON
+	}
+	if len(diags) > 0 {
+		// After the reply, so the host sees the result first.
+		go func() {
+			for _, d := range diags {
+				s.diagnostic("", d)
+			}
+		}()
+	}
+	return res, nil
+}
+
+// shutdown stops accepting work, lets in-flight requests finish (or
+// cancels them after the grace period) and then replies null. The reply is
+// sent from a goroutine so $/cancelRequest can still be read meanwhile.
+func (s *Server) shutdown(_ context.Context, req *jsonrpc2.Request) (any, error) {
+	s.beginShutdown()
+	go func() {
+		s.d.drain(s.opts.ShutdownGrace)
+		s.mu.Lock()
+		s.state = stateShutdown
+		s.mu.Unlock()
+		if err := s.conn.Reply(context.Background(), req.ID, nil); err != nil {
+			s.log.Debug("shutdown reply failed", "err", err)
+		}
+	}()
+	return errDeferredReply, nil
+}
+
+// errDeferredReply is returned as a *result* by handlers that reply on their own.
+var errDeferredReply = deferredReply{}
+
+type deferredReply struct{}
+
+// handleNotification handles client notifications: initialized, exit,
+// $/cancelRequest. Unknown notifications are ignored (logged at debug).
+func (s *Server) handleNotification(req *jsonrpc2.Request) {
+	switch req.Method {
+	case "initialized":
+	case "exit":
+		code := 1
+		if s.getState() == stateShutdown {
+			code = 0
+		}
+		select {
+		case s.exitCode <- code:
+		default:
+		}
+	case "$/cancelRequest":
+		var p struct {
+			ID *jsonrpc2.ID `json:"id"`
+		}
+		if req.Params == nil || json.Unmarshal(*req.Params, &p) != nil || p.ID == nil {
+			s.log.Warn("$/cancelRequest without a valid id")
+			return
+		}
+		s.d.cancelRequest(*p.ID)
+	default:
+		s.log.Debug("ignoring notification", "method", req.Method)
+	}
+}
+
+// diagnostic sends a `diagnostic` notification.
+func (s *Server) diagnostic(sessionID string, d config.Diagnostic) {
+	type diag struct {
+		SessionID string `json:"sessionId,omitempty"`
+		Code      string `json:"code"`
+		Severity  string `json:"severity"`
+		Message   string `json:"message"`
+		Source    string `json:"source,omitempty"`
+	}
+	s.notifyOpt("diagnostic", diag{SessionID: sessionID, Code: d.Code, Severity: d.Severity, Message: d.Message, Source: d.Source})
+}
+
+// notifyOpt sends a notification unless the host opted out of it.
+func (s *Server) notifyOpt(method string, params any) {
+	s.mu.Lock()
+	out := s.init != nil && s.init.optOut[method]
+	s.mu.Unlock()
+	if !out {
+		s.notify(method, params)
+	}
+}

@@ -1,0 +1,365 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hookside/hookside/output"
+	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/runner/config"
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+func init() {
+	register("session/open", (*Server).sessionOpen, true)
+	register("session/close", (*Server).sessionClose, true)
+	register("hooks/list", (*Server).hooksList, false)
+	register("hooks/run", (*Server).hooksRun, false)
+}
+
+// session is one open session of this connection.
+type session struct {
+	id             string
+	rs             *runner.Session
+	workspaceHooks bool
+	policy         string
+	profile        string
+}
+
+func (ss *session) close() { ss.rs.Close() }
+
+type sessionOpenParams struct {
+	SessionID         string            `json:"sessionId"`
+	Cwd               string            `json:"cwd"`
+	WorkspaceID       string            `json:"workspaceId"`
+	AgentName         string            `json:"agentName"`
+	Mode              string            `json:"mode"`
+	WorkspaceHooks    bool              `json:"workspaceHooks"`
+	ProjectConfigPath string            `json:"projectConfigPath"`
+	PluginDirs        []string          `json:"pluginDirs"`
+	Profile           string            `json:"profile"`
+	Env               map[string]string `json:"env"`
+}
+
+// hookInfo is HookInfo of PROTOCOL.md §2.
+type hookInfo struct {
+	ID             string     `json:"id"`
+	Event          string     `json:"event"`
+	Source         hookSource `json:"source"`
+	Matcher        *string    `json:"matcher"`
+	MatcherIndex   int        `json:"matcherIndex"`
+	HookIndex      int        `json:"hookIndex"`
+	Type           string     `json:"type"`
+	Command        string     `json:"command"`
+	Args           []string   `json:"args"`
+	Shell          any        `json:"shell"`
+	Async          bool       `json:"async"`
+	TimeoutMs      int        `json:"timeoutMs"`
+	MaxOutputBytes int        `json:"maxOutputBytes"`
+	StatusMessage  string     `json:"statusMessage,omitempty"`
+	TrustState     string     `json:"trustState,omitempty"`
+	Digest         string     `json:"digest,omitempty"`
+}
+
+type hookSource struct {
+	Kind string `json:"kind"`
+	Path string `json:"path"`
+	Name string `json:"name,omitempty"`
+}
+
+func toHookInfo(h *config.Hook) hookInfo {
+	hi := hookInfo{
+		ID: h.ID, Event: h.Event,
+		Source:  hookSource{Kind: string(h.Source.Kind), Path: h.Source.Path, Name: h.Source.Name},
+		Matcher: h.Matcher, MatcherIndex: h.MatcherIndex, HookIndex: h.HookIndex,
+		Type: string(h.Type), Command: h.Command, Args: h.Args, Async: h.Async,
+		TimeoutMs: h.TimeoutMs, MaxOutputBytes: h.MaxOutputBytes, StatusMessage: h.StatusMessage,
+	}
+	if hi.Args == nil {
+		hi.Args = []string{}
+	}
+	switch h.ShellKind {
+	case config.ShellTrue:
+		hi.Shell = true
+	case config.ShellString:
+		hi.Shell = h.Shell
+	}
+	return hi
+}
+
+func hookInfos(hooks []config.Hook) []hookInfo {
+	out := make([]hookInfo, 0, len(hooks))
+	for i := range hooks {
+		if hooks[i].Source.Kind == config.SourceInternal {
+			continue // internal hooks are private
+		}
+		out = append(out, toHookInfo(&hooks[i]))
+	}
+	return out
+}
+
+type workspaceHooksInfo struct {
+	Feature      bool           `json:"feature"`
+	Policy       string         `json:"policy"`
+	StoreStatus  string         `json:"storeStatus"`
+	BundleDigest string         `json:"bundleDigest"`
+	Counts       map[string]int `json:"counts"`
+}
+
+type sessionOpenResult struct {
+	SessionID      string              `json:"sessionId"`
+	Hooks          []hookInfo          `json:"hooks"`
+	WorkspaceHooks workspaceHooksInfo  `json:"workspaceHooks"`
+	Diagnostics    []config.Diagnostic `json:"diagnostics"`
+}
+
+func (s *Server) sessionOpen(_ context.Context, req *jsonrpc2.Request) (any, error) {
+	var p sessionOpenParams
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	if p.SessionID == "" {
+		return nil, InvalidParams("sessionId", "required")
+	}
+	if p.Cwd == "" {
+		return nil, InvalidParams("cwd", "required")
+	}
+	if !filepath.IsAbs(p.Cwd) {
+		return nil, InvalidParams("cwd", "must be an absolute path")
+	}
+	if fi, err := os.Stat(p.Cwd); err != nil || !fi.IsDir() {
+		return nil, InvalidParams("cwd", "must be an existing directory")
+	}
+	switch p.Profile {
+	case "", "zcode":
+		p.Profile = "zcode"
+	case "spark":
+	default:
+		return nil, InvalidParams("profile", fmt.Sprintf("unknown profile %q (want zcode or spark)", p.Profile))
+	}
+	for i, d := range p.PluginDirs {
+		if !filepath.IsAbs(d) {
+			return nil, InvalidParams(fmt.Sprintf("pluginDirs[%d]", i), "must be an absolute path")
+		}
+	}
+	s.mu.Lock()
+	_, dup := s.sessions[p.SessionID]
+	home := s.home
+	init := s.init
+	s.mu.Unlock()
+	if dup {
+		return nil, InvalidParams("sessionId", "a session with this id is already open on this connection")
+	}
+	userConfig := filepath.Join(home, "config.json")
+	if init.UserConfigPath != "" {
+		userConfig = init.UserConfigPath
+	}
+	rs, diags := runner.NewSession(runner.SessionOptions{
+		ID: p.SessionID, Cwd: filepath.Clean(p.Cwd), WorkspaceID: p.WorkspaceID,
+		AgentName: p.AgentName, Mode: p.Mode, Env: p.Env,
+		UserConfigPath: userConfig, PluginDirs: p.PluginDirs,
+	})
+	ss := &session{id: p.SessionID, rs: rs, workspaceHooks: p.WorkspaceHooks, policy: init.policy, profile: p.Profile}
+	s.mu.Lock()
+	if _, dup := s.sessions[p.SessionID]; dup {
+		s.mu.Unlock()
+		rs.Close()
+		return nil, InvalidParams("sessionId", "a session with this id is already open on this connection")
+	}
+	s.sessions[p.SessionID] = ss
+	s.mu.Unlock()
+
+	hooks, _ := rs.Hooks()
+	if diags == nil {
+		diags = []config.Diagnostic{}
+	}
+	return sessionOpenResult{
+		SessionID: p.SessionID,
+		Hooks:     hookInfos(hooks),
+		WorkspaceHooks: workspaceHooksInfo{
+			Feature: p.WorkspaceHooks, Policy: init.policy, StoreStatus: "missing", Counts: map[string]int{},
+		},
+		Diagnostics: diags,
+	}, nil
+}
+
+type sessionIDParams struct {
+	SessionID string `json:"sessionId"`
+}
+
+// lookup returns the open session or -32012.
+func (s *Server) lookup(id string) (*session, error) {
+	if id == "" {
+		return nil, InvalidParams("sessionId", "required")
+	}
+	s.mu.Lock()
+	ss := s.sessions[id]
+	s.mu.Unlock()
+	if ss == nil {
+		return nil, &Error{Code: CodeUnknownSession, Message: fmt.Sprintf("unknown session %q", id)}
+	}
+	return ss, nil
+}
+
+func (s *Server) sessionClose(_ context.Context, req *jsonrpc2.Request) (any, error) {
+	var p sessionIDParams
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	ss, err := s.lookup(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	delete(s.sessions, p.SessionID)
+	s.mu.Unlock()
+	go ss.close() // async hooks get their grace without blocking the reader
+	return nil, nil
+}
+
+func (s *Server) hooksList(_ context.Context, req *jsonrpc2.Request) (any, error) {
+	var p struct {
+		SessionID       string `json:"sessionId"`
+		IncludeInternal bool   `json:"includeInternal"`
+	}
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	ss, err := s.lookup(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	hooks, _ := ss.rs.Hooks()
+	var infos []hookInfo
+	if p.IncludeInternal {
+		infos = make([]hookInfo, 0, len(hooks))
+		for i := range hooks {
+			infos = append(infos, toHookInfo(&hooks[i]))
+		}
+	} else {
+		infos = hookInfos(hooks)
+	}
+	return struct {
+		Hooks []hookInfo `json:"hooks"`
+	}{infos}, nil
+}
+
+type hooksRunParams struct {
+	SessionID string          `json:"sessionId"`
+	Event     string          `json:"event"`
+	TurnID    string          `json:"turnId"`
+	TraceID   string          `json:"traceId"`
+	Input     jsonRawOrAbsent `json:"input"`
+}
+
+func (s *Server) hooksRun(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	var p hooksRunParams
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	if p.Event == "" {
+		return nil, InvalidParams("event", "required")
+	}
+	if !config.IsEvent(p.Event) {
+		return nil, InvalidParams("event", fmt.Sprintf("unknown event %q (want one of %s)", p.Event, strings.Join(config.Events, ", ")))
+	}
+	if len(p.Input) > 0 && p.Input[0] != '{' && string(p.Input) != "null" {
+		return nil, InvalidParams("input", "must be an object")
+	}
+	ss, err := s.lookup(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	m, err := ss.rs.Run(ctx, runner.RunRequest{Event: p.Event, TurnID: p.TurnID, TraceID: p.TraceID, Input: []byte(p.Input)}, &runObserver{s: s, sessionID: ss.id})
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return nil, err
+		}
+		if errors.Is(err, runner.ErrUnknownEvent) {
+			return nil, InvalidParams("event", err.Error())
+		}
+		return nil, InvalidParams("input", err.Error())
+	}
+	return m, nil
+}
+
+// jsonRawOrAbsent keeps a raw value.
+type jsonRawOrAbsent []byte
+
+func (j *jsonRawOrAbsent) UnmarshalJSON(b []byte) error {
+	*j = append((*j)[:0], b...)
+	return nil
+}
+
+// runObserver turns runner progress into hook/started and hook/completed
+// notifications. Internal hooks are private: no notifications.
+type runObserver struct {
+	s         *Server
+	sessionID string
+}
+
+type hookStartedParams struct {
+	SessionID string     `json:"sessionId"`
+	RunID     string     `json:"runId"`
+	HookID    string     `json:"hookId"`
+	Event     string     `json:"event"`
+	Source    hookSource `json:"source"`
+}
+
+type hookCompletedParams struct {
+	SessionID     string         `json:"sessionId"`
+	RunID         string         `json:"runId"`
+	HookID        string         `json:"hookId"`
+	Event         string         `json:"event"`
+	Outcome       output.Outcome `json:"outcome"`
+	ExitCode      *int           `json:"exitCode"`
+	DurationMs    int64          `json:"durationMs"`
+	StdoutPreview string         `json:"stdoutPreview"`
+	StderrPreview string         `json:"stderrPreview"`
+	Error         string         `json:"error,omitempty"`
+}
+
+func (o *runObserver) HookStarted(e runner.HookStart) {
+	if e.Hook.Source.Kind == config.SourceInternal {
+		return
+	}
+	o.s.notifyOpt("hook/started", hookStartedParams{
+		SessionID: o.sessionID, RunID: e.RunID, HookID: e.Hook.ID, Event: e.Event,
+		Source: hookSource{Kind: string(e.Hook.Source.Kind), Path: e.Hook.Source.Path, Name: e.Hook.Source.Name},
+	})
+}
+
+func (o *runObserver) HookCompleted(e runner.HookDone) {
+	if e.Hook.Source.Kind == config.SourceInternal {
+		return
+	}
+	o.s.notifyOpt("hook/completed", hookCompletedParams{
+		SessionID: o.sessionID, RunID: e.RunID, HookID: e.Hook.ID, Event: e.Event,
+		Outcome: e.Run.Outcome, ExitCode: e.Run.ExitCode, DurationMs: e.Run.DurationMs,
+		StdoutPreview: preview(e.Stdout), StderrPreview: preview(e.Stderr), Error: e.Run.Error,
+	})
+}
+
+// PreviewChars caps stdoutPreview / stderrPreview (characters).
+const PreviewChars = 2000
+
+// preview returns b as valid UTF-8, redacted and cut to PreviewChars.
+func preview(b []byte) string {
+	s := strings.ToValidUTF8(string(b), "\uFFFD")
+	s = redact(s)
+	if utf8.RuneCountInString(s) > PreviewChars {
+		n := 0
+		for i := range s {
+			if n == PreviewChars {
+				return s[:i] + "…"
+			}
+			n++
+		}
+	}
+	return s
+}

@@ -1,0 +1,158 @@
+// Package rpc is hookside's JSON-RPC 2.0 server (PROTOCOL.md): framing and
+// the malformed-frame shim (frame.go, stream.go), dispatch with a bounded,
+// panic-safe worker pool and a cancel map (dispatch.go), and the method
+// handlers (methods_*.go). It is the only package that writes to stdout.
+package rpc
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// ProtocolVersion is the wire contract version (PROTOCOL.md).
+const ProtocolVersion = "1"
+
+// Options configure a server.
+type Options struct {
+	Framing Framing
+	// Home is the hookside home directory ($HOOKSIDE_HOME, --home); the
+	// host's initialize.homeDir overrides it.
+	Home    string
+	Version string
+	Logger  *slog.Logger
+	// Workers is the number of requests handled at once (default 64);
+	// QueueSize how many more may wait (default 1024). Past that: -32001.
+	Workers   int
+	QueueSize int
+	// ShutdownGrace is how long shutdown waits for in-flight requests
+	// before cancelling them (default 5 s).
+	ShutdownGrace time.Duration
+}
+
+// DefaultHome returns $HOOKSIDE_HOME, else ~/.hookside.
+func DefaultHome() string {
+	if h := os.Getenv("HOOKSIDE_HOME"); h != "" {
+		return h
+	}
+	if u, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(u, ".hookside")
+	}
+	return ".hookside"
+}
+
+// Server serves one connection.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+	conn *jsonrpc2.Conn
+	d    *dispatcher
+
+	mu       sync.Mutex
+	state    serverState
+	init     *initializeParams
+	home     string
+	sessions map[string]*session
+
+	exitCode chan int
+}
+
+type serverState int
+
+const (
+	stateNew serverState = iota
+	stateReady
+	stateShuttingDown
+	stateShutdown
+)
+
+// Serve runs the server on r/w until the client sends exit or closes its
+// end (EOF = shutdown + exit). It returns the process exit status: 0 after
+// an orderly shutdown or EOF, 1 for exit without shutdown.
+func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = 64
+	}
+	if opts.QueueSize <= 0 {
+		opts.QueueSize = 1024
+	}
+	if opts.ShutdownGrace <= 0 {
+		opts.ShutdownGrace = 5 * time.Second
+	}
+	if opts.Home == "" {
+		opts.Home = DefaultHome()
+	}
+	s := &Server{
+		opts:     opts,
+		log:      opts.Logger,
+		home:     opts.Home,
+		sessions: map[string]*session{},
+		exitCode: make(chan int, 1),
+	}
+	s.d = newDispatcher(s, opts.Workers, opts.QueueSize)
+	stream := &objectStream{f: newFramer(opts.Framing, r, w), log: opts.Logger}
+	s.conn = jsonrpc2.NewConn(ctx, stream, s.d, jsonrpc2.SetLogger(slogPrinter{opts.Logger}))
+	select {
+	case code := <-s.exitCode:
+		s.stop()
+		s.conn.Close()
+		return code
+	case <-s.conn.DisconnectNotify():
+		// EOF on stdin = shutdown + exit.
+		s.beginShutdown()
+		s.stop()
+		return 0
+	}
+}
+
+// stop cancels in-flight work after the grace period and closes sessions.
+func (s *Server) stop() {
+	s.d.drain(s.opts.ShutdownGrace)
+	s.mu.Lock()
+	sessions := s.sessions
+	s.sessions = map[string]*session{}
+	s.mu.Unlock()
+	for _, ss := range sessions {
+		ss.close()
+	}
+	s.d.stop()
+}
+
+// beginShutdown stops accepting new work.
+func (s *Server) beginShutdown() {
+	s.mu.Lock()
+	if s.state < stateShuttingDown {
+		s.state = stateShuttingDown
+	}
+	s.mu.Unlock()
+}
+
+func (s *Server) getState() serverState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
+// notify sends a server→client notification; errors (closed connection) are
+// logged, never fatal.
+func (s *Server) notify(method string, params any) {
+	if err := s.conn.Notify(context.Background(), method, params); err != nil {
+		s.log.Debug("notify failed", "method", method, "err", err)
+	}
+}
+
+// slogPrinter adapts slog to the library's Logger.
+type slogPrinter struct{ l *slog.Logger }
+
+func (p slogPrinter) Printf(format string, v ...any) {
+	p.l.Debug("jsonrpc2", "msg", sprintf(format, v...))
+}

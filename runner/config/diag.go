@@ -1,0 +1,56 @@
+package config
+
+// Diagnostic codes produced by this package. Severity is fixed per code
+// unless noted.
+const (
+	// CodeParseError: the file is not valid JSON (severity error). Source is
+	// "path:line:col" of the offending byte; the file contributes no hooks.
+	CodeParseError = "config_parse_error"
+	// CodeReadError: the file exists but cannot be read, is not a regular
+	// file, or is larger than MaxConfigFileBytes (severity error). The file
+	// contributes no hooks.
+	CodeReadError = "config_read_error"
+	// CodeInvalidField: a file-level field (the top-level value, "hooks",
+	// hooks.enabled, hooks.timeoutMs, hooks.maxOutputBytes, hooks.events,
+	// storage.dir) has the wrong type or value (severity error). The field is
+	// ignored as if absent; the rest of the file loads.
+	CodeInvalidField = "config_invalid_field"
+	// CodeIgnoredField: a field that has no effect where it was written,
+	// e.g. `shell` or `async` on a process hook, `args` on a command hook
+	// (cleared: the runner hands the command string to the shell whole), or
+	// Claude Code's `timeout`
+	// (seconds) in a hookside file that takes `timeoutMs` (severity warning).
+	CodeIgnoredField = "config_ignored_field"
+	// CodeUnknownEvent: an event name in hooks.events of a hookside file that
+	// is not one of the seven events (severity error, since it is usually a
+	// typo). The event's declarations are dropped.
+	CodeUnknownEvent = "config_unknown_event"
+	// CodeInvalidHook: a matcher group or hook declaration is malformed
+	// (unknown type, missing command, wrong field types, non-positive
+	// limits, ${ZCODE_SKILL_DIR}; severity error). That declaration (or
+	// group) is dropped; its siblings load.
+	CodeInvalidHook = "config_invalid_hook"
+	// CodeInvalidMatcher: a matcher that is not a valid JavaScript regular
+	// expression (severity warning). The declarations stay, and the matcher
+	// matches nothing, as in the spec (output.ts:98).
+	CodeInvalidMatcher = "config_invalid_matcher"
+	// CodeHooksDisabled: the user config declares hooks but does not set
+	// hooks.enabled, so they do not run (severity info; spec: off by
+	// default).
+	CodeHooksDisabled = "config_hooks_disabled"
+	// CodePluginUnsupportedEvent: a plugin's hooks/hooks.json declares an
+	// event hookside does not have (severity warning; spec
+	// §"与 Claude Code 的兼容程度").
+	CodePluginUnsupportedEvent = "plugin_hook_unsupported_event"
+	// CodePluginUnsupportedType: a plugin hook whose type is not "command"
+	// (prompt, agent, http, …; severity warning). It is skipped.
+	CodePluginUnsupportedType = "plugin_hook_unsupported_type"
+	// CodePluginManifestInvalid: <root>/.claude-plugin/plugin.json is
+	// unreadable or malformed (severity warning); the plugin's name falls
+	// back to the directory's base name.
+	CodePluginManifestInvalid = "plugin_manifest_invalid"
+)
+
+// MaxConfigFileBytes bounds the size of any configuration file this package
+// reads (8 MiB); larger files are reported with CodeReadError.
+const MaxConfigFileBytes = 8 << 20

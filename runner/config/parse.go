@@ -1,0 +1,504 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	hmatcher "github.com/hookside/hookside/matcher"
+)
+
+// Limits is a pair of per-hook limits: TimeoutMs in milliseconds and
+// MaxOutputBytes in bytes (the cap applied to stdout and to stderr
+// separately). A zero field means "not set here".
+type Limits struct {
+	TimeoutMs      int `json:"timeoutMs,omitempty"`
+	MaxOutputBytes int `json:"maxOutputBytes,omitempty"`
+}
+
+// Or returns l with each unset (zero) field taken from fallback, and any
+// field still unset taken from the defaults (DefaultTimeoutMs,
+// DefaultMaxOutputBytes). The result never has a zero field.
+func (l Limits) Or(fallback Limits) Limits {
+	if l.TimeoutMs <= 0 {
+		l.TimeoutMs = fallback.TimeoutMs
+	}
+	if l.MaxOutputBytes <= 0 {
+		l.MaxOutputBytes = fallback.MaxOutputBytes
+	}
+	if l.TimeoutMs <= 0 {
+		l.TimeoutMs = DefaultTimeoutMs
+	}
+	if l.MaxOutputBytes <= 0 {
+		l.MaxOutputBytes = DefaultMaxOutputBytes
+	}
+	return l
+}
+
+// File is one parsed hookside-shaped configuration file: the user config
+// (<home>/config.json) or a workspace file (zcode.json, .zcode/config.json),
+// shape per lifecycle-hooks-and-workspace-trust §"配置格式与默认值":
+//
+//	{"hooks": {"enabled": bool, "timeoutMs": int, "maxOutputBytes": int,
+//	  "events": {"<Event>": [{"matcher": string, "parallel": bool,
+//	    "hooks": [{"type": "process"|"command", "command": string,
+//	      "args": [string], "shell": true|string, "async": bool,
+//	      "timeoutMs": int, "maxOutputBytes": int, "enabled": bool,
+//	      "statusMessage": string}]}]}},
+//	 "storage": {"dir": string}}
+//
+// Other keys are ignored.
+type File struct {
+	// Path is the file's path as given to ParseFile.
+	Path string
+	// Kind is the source kind given to ParseFile.
+	Kind SourceKind
+	// Enabled is hooks.enabled as written; nil when absent (or invalid).
+	Enabled *bool
+	// Limits holds hooks.timeoutMs and hooks.maxOutputBytes as written;
+	// zero when absent (or invalid).
+	Limits Limits
+	// StorageDir is storage.dir as written ("" when absent); resolving a
+	// relative value against the home directory is the trust store's job.
+	StorageDir string
+	// Hooks are the valid declarations in declaration order (events in the
+	// order the file lists them, then matcher groups, then hooks), with ID,
+	// Source{Kind, Path}, Event, MatcherIndex, HookIndex (positions in the
+	// file's arrays, counting dropped siblings, so IDs stay stable) and
+	// limits resolved by Resolve(Limits{}). Declarations with enabled:false
+	// are included (Hook.Enabled says so); the file-level Enabled is not
+	// applied. Workspace callers set Source.RelativePath and
+	// Source.DiscoveryOrder themselves.
+	Hooks []Hook
+
+	// own[i] is Hooks[i]'s own timeoutMs/maxOutputBytes (zero = not set).
+	own []Limits
+}
+
+// Resolve returns a copy of f.Hooks with TimeoutMs and MaxOutputBytes
+// resolved in this order (the spec cites workspace-hook-config.ts:113):
+//
+//  1. the declaration's own timeoutMs / maxOutputBytes;
+//  2. this file's hooks.timeoutMs / hooks.maxOutputBytes;
+//  3. fallback — for a workspace file, the user config's hooks.* (see
+//     Set.UserLimits); zero fields are skipped;
+//  4. DefaultTimeoutMs (60000 ms) / DefaultMaxOutputBytes (32768 bytes).
+//
+// Each limit is resolved independently. A nil File resolves to nil.
+func (f *File) Resolve(fallback Limits) []Hook {
+	if f == nil {
+		return nil
+	}
+	return resolveHooks(f.Hooks, f.own, f.Limits.Or(fallback))
+}
+
+// resolveHooks copies hooks with own[i] over fileLimits (which must be
+// complete). A hook without an own entry keeps the file's limits.
+func resolveHooks(hooks []Hook, own []Limits, fileLimits Limits) []Hook {
+	if hooks == nil {
+		return nil
+	}
+	out := make([]Hook, len(hooks))
+	for i, h := range hooks {
+		var o Limits
+		if i < len(own) {
+			o = own[i]
+		}
+		r := o.Or(fileLimits)
+		h.TimeoutMs, h.MaxOutputBytes = r.TimeoutMs, r.MaxOutputBytes
+		out[i] = h
+	}
+	return out
+}
+
+// ParseFile parses one hookside-shaped configuration file (see File) read
+// from path; kind is SourceUser or SourceWorkspace and becomes the hooks'
+// Source.Kind and the first part of their IDs. It never panics and never
+// fails as a whole:
+//
+//   - malformed JSON gives one CodeParseError diagnostic whose Source is
+//     "path:line:col" (1-based; column in characters) and a File with no
+//     hooks;
+//   - a malformed file-level field gives CodeInvalidField and is ignored;
+//   - an unknown event gives CodeUnknownEvent; a malformed matcher group or
+//     hook gives CodeInvalidHook naming "path:line:col" of the entry; that
+//     declaration is dropped and the rest loads.
+//
+// Limits in File.Hooks are resolved against this file and the defaults;
+// use File.Resolve to apply the user config's limits as well.
+func ParseFile(path string, data []byte, kind SourceKind) (*File, []Diagnostic) {
+	f := &File{Path: path, Kind: kind}
+	p := &parser{path: path, data: data, src: Source{Kind: kind, Path: path}, plugin: false}
+	root, ok := p.tree()
+	if !ok {
+		return f, p.diags
+	}
+	if root.kind != jObject {
+		p.report(CodeInvalidField, SeverityError, root.off, "top-level value must be an object, got %s", root.kind)
+		return f, p.diags
+	}
+	if st := root.get("storage"); st.present() {
+		if st.kind != jObject {
+			p.report(CodeInvalidField, SeverityError, st.off, "storage must be an object, got %s", st.kind)
+		} else if d := st.get("dir"); d.present() {
+			if d.kind != jString {
+				p.report(CodeInvalidField, SeverityError, d.off, "storage.dir must be a string, got %s", d.kind)
+			} else {
+				f.StorageDir = d.str
+			}
+		}
+	}
+	hooks := root.get("hooks")
+	if !hooks.present() {
+		return f, p.diags
+	}
+	if hooks.kind != jObject {
+		p.report(CodeInvalidField, SeverityError, hooks.off, "hooks must be an object, got %s", hooks.kind)
+		return f, p.diags
+	}
+	if e := hooks.get("enabled"); e.present() {
+		if e.kind != jBool {
+			p.report(CodeInvalidField, SeverityError, e.off, "hooks.enabled must be a boolean, got %s", e.kind)
+		} else {
+			v := e.b
+			f.Enabled = &v
+		}
+	}
+	if n := hooks.get("timeoutMs"); n.present() {
+		if v, msg := positiveInt(n); msg != "" {
+			p.report(CodeInvalidField, SeverityError, n.off, "hooks.timeoutMs %s; the default applies", msg)
+		} else {
+			f.Limits.TimeoutMs = v
+		}
+	}
+	if n := hooks.get("maxOutputBytes"); n.present() {
+		if v, msg := positiveInt(n); msg != "" {
+			p.report(CodeInvalidField, SeverityError, n.off, "hooks.maxOutputBytes %s; the default applies", msg)
+		} else {
+			f.Limits.MaxOutputBytes = v
+		}
+	}
+	for _, fl := range hooks.fields {
+		if IsEvent(fl.key) {
+			p.report(CodeIgnoredField, SeverityWarning, fl.off, "event %q must be declared under hooks.events, not directly under hooks (that is the Claude Code settings shape)", fl.key)
+		}
+	}
+	if ev := hooks.get("events"); ev.present() {
+		if ev.kind != jObject {
+			p.report(CodeInvalidField, SeverityError, ev.off, "hooks.events must be an object, got %s", ev.kind)
+		} else {
+			p.events(ev)
+		}
+	}
+	f.Hooks = resolveHooks(p.hooks, p.own, f.Limits.Or(Limits{}))
+	f.own = p.own
+	return f, p.diags
+}
+
+// parser walks the events object of either dialect: hookside's own files
+// (plugin=false) or Claude Code–shaped plugin hooks.json (plugin=true).
+type parser struct {
+	path   string
+	data   []byte
+	src    Source
+	plugin bool
+
+	diags []Diagnostic
+	hooks []Hook
+	own   []Limits
+}
+
+func (p *parser) at(off int) string {
+	line, col := lineCol(p.data, off)
+	return p.path + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col)
+}
+
+func (p *parser) report(code, severity string, off int, format string, args ...any) {
+	p.diags = append(p.diags, Diagnostic{
+		Code:     code,
+		Severity: severity,
+		Message:  fmt.Sprintf(format, args...),
+		Source:   p.at(off),
+	})
+}
+
+// tree parses p.data, reporting CodeParseError on failure.
+func (p *parser) tree() (*jnode, bool) {
+	root, err := parseTree(p.data)
+	if err == nil {
+		return root, true
+	}
+	var se *syntaxError
+	off := len(p.data)
+	if errors.As(err, &se) {
+		off = se.off
+	}
+	p.report(CodeParseError, SeverityError, off, "invalid JSON: %s", err.Error())
+	return nil, false
+}
+
+// events walks {"<Event>": [group, …], …}.
+func (p *parser) events(ev *jnode) {
+	for _, fl := range ev.fields {
+		if !IsEvent(fl.key) {
+			if p.plugin {
+				p.report(CodePluginUnsupportedEvent, SeverityWarning, fl.off, "event %q is not supported (hookside has %s); its hooks are skipped", fl.key, strings.Join(Events, ", "))
+			} else {
+				p.report(CodeUnknownEvent, SeverityError, fl.off, "unknown event %q (events are %s, case-sensitive); its hooks are dropped", fl.key, strings.Join(Events, ", "))
+			}
+			continue
+		}
+		if !fl.val.present() {
+			continue
+		}
+		if fl.val.kind != jArray {
+			p.report(CodeInvalidHook, SeverityError, fl.val.off, "%s must be an array of matcher groups, got %s", fl.key, fl.val.kind)
+			continue
+		}
+		for mi, g := range fl.val.elems {
+			p.group(fl.key, mi, g)
+		}
+	}
+}
+
+// group walks one {"matcher", "parallel", "hooks": [...]} entry.
+func (p *parser) group(event string, mi int, g *jnode) {
+	where := fmt.Sprintf("%s[%d]", event, mi)
+	if g.kind != jObject {
+		p.report(CodeInvalidHook, SeverityError, g.off, "%s: matcher group must be an object, got %s; dropped", where, g.kind)
+		return
+	}
+	var matcher *string
+	if m := g.get("matcher"); m.present() {
+		if m.kind != jString {
+			p.report(CodeInvalidHook, SeverityError, m.off, "%s: matcher must be a string, got %s; group dropped", where, m.kind)
+			return
+		}
+		s := m.str
+		matcher = &s
+		// The spec (output.ts:98): a bad JavaScript regex matches nothing.
+		// The group stays; the author gets told.
+		if _, err := hmatcher.Compile(matcher); err != nil {
+			p.report(CodeInvalidMatcher, SeverityWarning, m.off, "%s: %v; it matches nothing", where, err)
+		}
+	}
+	parallel := false
+	if v := g.get("parallel"); v.present() {
+		if v.kind != jBool {
+			p.report(CodeInvalidHook, SeverityError, v.off, "%s: parallel must be a boolean, got %s; group dropped", where, v.kind)
+			return
+		}
+		parallel = v.b
+	}
+	hs := g.get("hooks")
+	if !hs.present() {
+		p.report(CodeInvalidHook, SeverityError, g.off, "%s: matcher group has no hooks array; dropped", where)
+		return
+	}
+	if hs.kind != jArray {
+		p.report(CodeInvalidHook, SeverityError, hs.off, "%s: hooks must be an array, got %s; group dropped", where, hs.kind)
+		return
+	}
+	for hi, hn := range hs.elems {
+		h, own, ok := p.hook(fmt.Sprintf("%s[%d]", where, hi), hn)
+		if !ok {
+			continue
+		}
+		h.ID = HookID(p.src.Kind, p.path, event, mi, hi)
+		h.Event = event
+		h.Source = p.src
+		h.Matcher = matcher
+		h.MatcherIndex = mi
+		h.HookIndex = hi
+		h.Parallel = parallel
+		p.hooks = append(p.hooks, h)
+		p.own = append(p.own, own)
+	}
+}
+
+// hook validates one declaration. It reports and returns ok=false when the
+// declaration must be dropped.
+func (p *parser) hook(where string, n *jnode) (h Hook, own Limits, ok bool) {
+	bad := func(at *jnode, format string, args ...any) (Hook, Limits, bool) {
+		p.report(CodeInvalidHook, SeverityError, at.off, where+": "+format+"; declaration dropped", args...)
+		return Hook{}, Limits{}, false
+	}
+	if n.kind != jObject {
+		return bad(n, "hook must be an object, got %s", n.kind)
+	}
+	t := n.get("type")
+	switch {
+	case !t.present():
+		return bad(n, "missing type (%q or %q)", TypeProcess, TypeCommand)
+	case t.kind != jString:
+		return bad(t, "type must be a string, got %s", t.kind)
+	case p.plugin && t.str != string(TypeCommand):
+		p.report(CodePluginUnsupportedType, SeverityWarning, t.off, "%s: hook type %q is not supported for plugin hooks (only %q); skipped", where, t.str, TypeCommand)
+		return Hook{}, Limits{}, false
+	case t.str != string(TypeProcess) && t.str != string(TypeCommand):
+		return bad(t, "unknown type %q (want %q or %q)", t.str, TypeProcess, TypeCommand)
+	}
+	h.Type = HookType(t.str)
+
+	c := n.get("command")
+	switch {
+	case !c.present():
+		return bad(n, "missing command")
+	case c.kind != jString:
+		return bad(c, "command must be a string, got %s", c.kind)
+	case strings.TrimSpace(c.str) == "":
+		return bad(c, "command is empty")
+	case strings.Contains(c.str, skillDirRef):
+		return bad(c, "command uses %s, which has no meaning in a hook (configuration error)", skillDirRef)
+	}
+	h.Command = c.str
+
+	if a := n.get("args"); a.present() {
+		if a.kind != jArray {
+			return bad(a, "args must be an array of strings, got %s", a.kind)
+		}
+		h.Args = make([]string, 0, len(a.elems))
+		for i, e := range a.elems {
+			if e.kind != jString {
+				return bad(e, "args[%d] must be a string, got %s", i, e.kind)
+			}
+			if strings.Contains(e.str, skillDirRef) {
+				return bad(e, "args[%d] uses %s, which has no meaning in a hook (configuration error)", i, skillDirRef)
+			}
+			h.Args = append(h.Args, e.str)
+		}
+	}
+
+	h.ShellKind = ShellUnset
+	if s := n.get("shell"); s.present() {
+		switch {
+		case s.kind == jBool && s.b:
+			h.ShellKind = ShellTrue
+		case s.kind == jString && strings.TrimSpace(s.str) != "":
+			h.ShellKind, h.Shell = ShellString, s.str
+		default:
+			return bad(s, "shell must be true or a non-empty shell command string")
+		}
+	}
+	if v := n.get("async"); v.present() {
+		if v.kind != jBool {
+			return bad(v, "async must be a boolean, got %s", v.kind)
+		}
+		h.Async = v.b
+	}
+	if p.plugin {
+		if v := n.get("timeout"); v.present() {
+			ms, msg := positiveSeconds(v)
+			if msg != "" {
+				return bad(v, "timeout (seconds) %s", msg)
+			}
+			own.TimeoutMs = ms
+		}
+	} else {
+		if v := n.get("timeoutMs"); v.present() {
+			ms, msg := positiveInt(v)
+			if msg != "" {
+				return bad(v, "timeoutMs %s", msg)
+			}
+			own.TimeoutMs = ms
+		}
+		if v := n.get("timeout"); v.present() {
+			p.report(CodeIgnoredField, SeverityWarning, v.off, "%s: timeout is ignored in hookside files; use timeoutMs (milliseconds)", where)
+		}
+	}
+	if v := n.get("maxOutputBytes"); v.present() {
+		b, msg := positiveInt(v)
+		if msg != "" {
+			return bad(v, "maxOutputBytes %s", msg)
+		}
+		own.MaxOutputBytes = b
+	}
+	if v := n.get("enabled"); v.present() {
+		if v.kind != jBool {
+			return bad(v, "enabled must be a boolean, got %s", v.kind)
+		}
+		e := v.b
+		h.Enabled = &e
+	}
+	if v := n.get("statusMessage"); v.present() {
+		if v.kind != jString {
+			return bad(v, "statusMessage must be a string, got %s", v.kind)
+		}
+		h.StatusMessage = v.str
+	}
+
+	if h.Type == TypeProcess {
+		// A process hook is exec'd directly: shell and async do not apply,
+		// and the declaration digest leaves them out (PROTOCOL.md §4), so
+		// they are cleared rather than half-honoured.
+		if s := n.get("shell"); s.present() {
+			p.report(CodeIgnoredField, SeverityWarning, s.off, "%s: shell is ignored for a process hook (it is never run through a shell)", where)
+			h.ShellKind, h.Shell = ShellUnset, ""
+		}
+		if v := n.get("async"); v.present() && h.Async {
+			p.report(CodeIgnoredField, SeverityWarning, v.off, "%s: async applies to command hooks only; ignored", where)
+			h.Async = false
+		}
+	} else if a := n.get("args"); a.present() && len(h.Args) > 0 {
+		// A command hook's string goes to the shell whole (ARCHITECTURE.md,
+		// runner); args would be silently unused, and the declaration
+		// digest does not cover them (PROTOCOL.md §4). Cleared, so Hook
+		// shows what runs.
+		p.report(CodeIgnoredField, SeverityWarning, a.off, "%s: args are ignored for a command hook (the command string goes to the shell whole); put them in command", where)
+		h.Args = nil
+	}
+	return h, own, true
+}
+
+// HookID returns the stable ID of a declaration:
+// "<kind>:<path>#<event>[<matcherIndex>][<hookIndex>]", where path is the
+// declaring file (a plugin's hooks/hooks.json) and the indexes are
+// positions in the file's arrays.
+func HookID(kind SourceKind, path, event string, matcherIndex, hookIndex int) string {
+	return string(kind) + ":" + path + "#" + event + "[" + strconv.Itoa(matcherIndex) + "][" + strconv.Itoa(hookIndex) + "]"
+}
+
+// maxLimit bounds timeouts (ms) and output caps (bytes): 2^31-1.
+const maxLimit = math.MaxInt32
+
+// positiveInt accepts a JSON number that is a whole number in 1..2^31-1
+// (5000 and 5000.0 alike, as JavaScript would). msg describes the problem.
+func positiveInt(n *jnode) (int, string) {
+	if n.kind != jNumber {
+		return 0, "must be a positive integer, got " + n.kind.String()
+	}
+	if v, err := strconv.ParseInt(string(n.num), 10, 64); err == nil {
+		if v <= 0 || v > maxLimit {
+			return 0, fmt.Sprintf("must be between 1 and %d, got %d", maxLimit, v)
+		}
+		return int(v), ""
+	}
+	f, err := strconv.ParseFloat(string(n.num), 64)
+	if err != nil || f != math.Trunc(f) {
+		return 0, "must be a positive integer, got " + string(n.num)
+	}
+	if f <= 0 || f > maxLimit {
+		return 0, fmt.Sprintf("must be between 1 and %d, got %s", maxLimit, n.num)
+	}
+	return int(f), ""
+}
+
+// positiveSeconds converts a Claude Code timeout in seconds (fractions
+// allowed) to whole milliseconds, rounding to nearest; the result must be in
+// 1..2^31-1 ms.
+func positiveSeconds(n *jnode) (int, string) {
+	if n.kind != jNumber {
+		return 0, "must be a positive number, got " + n.kind.String()
+	}
+	f, err := strconv.ParseFloat(string(n.num), 64)
+	if err != nil {
+		return 0, "must be a positive number, got " + string(n.num)
+	}
+	ms := math.Round(f * 1000)
+	if !(ms >= 1 && ms <= maxLimit) {
+		return 0, fmt.Sprintf("must be between 0.001 and %d seconds, got %s", maxLimit/1000, n.num)
+	}
+	return int(ms), ""
+}

@@ -1,0 +1,118 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// Plugin file locations relative to a plugin root (Claude Code layout, spec
+// §"与 Claude Code 的兼容程度": hook-sources.ts:8).
+const (
+	PluginHooksFile    = "hooks/hooks.json"
+	PluginManifestFile = ".claude-plugin/plugin.json"
+	// PluginDataDir is the plugin's data directory, relative to its root.
+	// hookside keeps it inside the plugin (<root>/.data) so a plugin is one
+	// self-contained directory; this package never creates it.
+	PluginDataDir = ".data"
+)
+
+// ParsePluginFile parses a plugin's hooks/hooks.json (read from path; data
+// is its content), the Claude Code shape:
+//
+//	{"description": string,
+//	 "hooks": {"<Event>": [{"matcher": string,
+//	   "hooks": [{"type": "command", "command": string, "args": [string],
+//	     "timeout": <seconds>, "async": bool, "statusMessage": string}]}]}}
+//
+// timeout is in seconds (fractions allowed) and becomes TimeoutMs (rounded
+// to whole milliseconds). "args" on a command hook is ignored with a
+// CodeIgnoredField warning (the command string goes to the shell whole;
+// write the arguments into command). Also accepted, as in hookside files: "shell",
+// "maxOutputBytes", "enabled" on a hook and "parallel" on a group. Events
+// other than the seven are skipped with a CodePluginUnsupportedEvent
+// warning, hook types other than "command" with CodePluginUnsupportedType;
+// malformed JSON gives CodeParseError and no hooks, malformed declarations
+// CodeInvalidHook. It never panics.
+//
+// Every hook gets Source{Kind: SourcePlugin, Path: path, Name, PluginRoot:
+// pluginRoot, PluginData: <pluginRoot>/.data}. Name is the "name" of
+// <pluginRoot>/.claude-plugin/plugin.json when that file exists and has a
+// non-empty string name (ParsePluginFile reads it from disk; a malformed one
+// gives a CodePluginManifestInvalid warning), else filepath.Base(pluginRoot).
+//
+// Limits resolve as hook value, else the defaults; the Loader additionally
+// applies the user config's hooks.timeoutMs / maxOutputBytes before the
+// defaults.
+func ParsePluginFile(pluginRoot, path string, data []byte) ([]Hook, []Diagnostic) {
+	mpath := filepath.Join(pluginRoot, PluginManifestFile)
+	manifest, err := os.ReadFile(mpath)
+	var mdiag []Diagnostic
+	if err != nil {
+		manifest = nil
+		if !os.IsNotExist(err) {
+			mdiag = append(mdiag, Diagnostic{Code: CodePluginManifestInvalid, Severity: SeverityWarning,
+				Message: "cannot read plugin manifest: " + err.Error(), Source: mpath})
+		}
+	}
+	pp := parsePlugin(pluginRoot, path, data, mpath, manifest)
+	return resolveHooks(pp.hooks, pp.own, Limits{}.Or(Limits{})), append(mdiag, pp.diags...)
+}
+
+// parsedPlugin keeps each hook's own limits so the Loader can re-resolve
+// against the user config without re-reading the plugin.
+type parsedPlugin struct {
+	hooks []Hook
+	own   []Limits
+	diags []Diagnostic
+}
+
+// pluginName returns the manifest's "name" or the root's base name.
+func pluginName(root, mpath string, manifest []byte) (string, []Diagnostic) {
+	name := filepath.Base(root)
+	if manifest == nil {
+		return name, nil
+	}
+	mp := &parser{path: mpath, data: manifest}
+	t, ok := mp.tree()
+	if !ok {
+		for i := range mp.diags {
+			mp.diags[i].Code, mp.diags[i].Severity = CodePluginManifestInvalid, SeverityWarning
+		}
+		return name, mp.diags
+	}
+	if n := t.get("name"); n.present() {
+		if n.kind == jString && n.str != "" {
+			return n.str, nil
+		}
+		mp.report(CodePluginManifestInvalid, SeverityWarning, n.off, "plugin name must be a non-empty string; using %q", name)
+	}
+	return name, mp.diags
+}
+
+// parsePlugin parses hooks.json data with the manifest content already read
+// (nil when absent).
+func parsePlugin(root, path string, data []byte, mpath string, manifest []byte) parsedPlugin {
+	name, diags := pluginName(root, mpath, manifest)
+	p := &parser{path: path, data: data, plugin: true, diags: diags, src: Source{
+		Kind:       SourcePlugin,
+		Path:       path,
+		Name:       name,
+		PluginRoot: root,
+		PluginData: filepath.Join(root, PluginDataDir),
+	}}
+	if t, ok := p.tree(); ok {
+		switch {
+		case t.kind != jObject:
+			p.report(CodeInvalidField, SeverityError, t.off, "top-level value must be an object, got %s", t.kind)
+		default:
+			if h := t.get("hooks"); h.present() {
+				if h.kind != jObject {
+					p.report(CodeInvalidField, SeverityError, h.off, "hooks must be an object, got %s", h.kind)
+				} else {
+					p.events(h)
+				}
+			}
+		}
+	}
+	return parsedPlugin{hooks: p.hooks, own: p.own, diags: p.diags}
+}

@@ -1,0 +1,137 @@
+package config
+
+// Set is the ordered, switched-on hook list for one configuration state, as
+// returned by Loader.Load. A Set is immutable: never modify its slices;
+// derive a new Set with WithWorkspace or WithRootEnabled instead. Callers
+// may cache data derived from a Set keyed by its pointer (or Version).
+//
+// Order (lifecycle-hooks-and-workspace-trust §"配置格式与默认值",
+// configured-runner.ts:174): user hooks, then workspace hooks (inserted by
+// WithWorkspace before the first non-user source), then plugin hooks in
+// LoaderOptions.PluginDirs order, then internal hooks. Within a source,
+// declaration order.
+type Set struct {
+	// Hooks are the hooks that may run (before matcher filtering and, for
+	// workspace hooks, trust admission), in run order.
+	Hooks []Hook
+	// Diagnostics are the problems found in every source, user first then
+	// plugins in order. They never stop other sources from loading.
+	Diagnostics []Diagnostic
+	// RootEnabled is the runtime root switch as far as the Loader can see:
+	// true only when the user config says hooks.enabled: true (absent =
+	// false, spec §"配置格式与默认值"). Plugin hooks do not turn it on.
+	// WithRootEnabled turns it on for a workspace file's hooks.enabled.
+	RootEnabled bool
+	// Version increases by one each time the Loader builds a new Set; sets
+	// derived with WithWorkspace / WithRootEnabled keep their parent's.
+	Version uint64
+	// UserLimits is the user config's hooks.timeoutMs / maxOutputBytes over
+	// the defaults: the fallback a workspace file resolves against
+	// (File.Resolve(set.UserLimits)). Never zero.
+	UserLimits Limits
+	// StorageDir is the user config's storage.dir as written ("" if unset).
+	StorageDir string
+
+	userCount int       // Hooks[:userCount] are the user hooks
+	held      []Hook    // user hooks off only because the root switch is off
+	byEvent   [7][]Hook // per Events index, capacity-capped
+}
+
+// eventIndex is the index of event in Events, or -1.
+func eventIndex(event string) int {
+	switch event {
+	case SessionStart:
+		return 0
+	case UserPromptSubmit:
+		return 1
+	case PreToolUse:
+		return 2
+	case PermissionRequest:
+		return 3
+	case PostToolUse:
+		return 4
+	case PostToolUseFailure:
+		return 5
+	case Stop:
+		return 6
+	}
+	return -1
+}
+
+// index fills byEvent from Hooks.
+func (s *Set) index() {
+	var counts [7]int
+	for i := range s.Hooks {
+		if e := eventIndex(s.Hooks[i].Event); e >= 0 {
+			counts[e]++
+		}
+	}
+	for e, n := range counts {
+		s.byEvent[e] = nil
+		if n > 0 {
+			s.byEvent[e] = make([]Hook, 0, n)
+		}
+	}
+	for _, h := range s.Hooks {
+		if e := eventIndex(h.Event); e >= 0 {
+			s.byEvent[e] = append(s.byEvent[e], h)
+		}
+	}
+}
+
+// ForEvent returns the hooks of one event in run order (nil for an unknown
+// event, none configured, or a nil Set). The slice is precomputed when the
+// Set is built: the call does not allocate. Do not modify it; its capacity
+// is capped, so append copies.
+func (s *Set) ForEvent(event string) []Hook {
+	if s == nil {
+		return nil
+	}
+	e := eventIndex(event)
+	if e < 0 {
+		return nil
+	}
+	return s.byEvent[e]
+}
+
+// WithWorkspace returns a new Set with ws (already trust-filtered or not —
+// admission happens per run) placed after the user hooks and before the
+// first non-user source, replacing any workspace hooks s already had. ws is
+// used in the given order and its Source.Kind is not checked. s must not be
+// nil and is not modified; Diagnostics are shared with s.
+func (s *Set) WithWorkspace(ws []Hook) *Set {
+	n := *s
+	n.Hooks = make([]Hook, 0, len(s.Hooks)+len(ws))
+	n.Hooks = append(n.Hooks, s.Hooks[:s.userCount]...)
+	n.Hooks = append(n.Hooks, ws...)
+	for _, h := range s.Hooks[s.userCount:] {
+		if h.Source.Kind != SourceWorkspace {
+			n.Hooks = append(n.Hooks, h)
+		}
+	}
+	n.index()
+	return &n
+}
+
+// WithRootEnabled returns s with the root switch on: the user hooks that
+// were off only because the user config omits hooks.enabled come back, in
+// front. Use it when a workspace file says hooks.enabled: true — the spec
+// ORs the root switch over the default, user and project layers
+// (workspace-hook-config.ts:130). Plugin hooks never do this (the gap
+// hookside fixes, spec §"插件钩子与工作区钩子"). A user config with
+// hooks.enabled: false stays off. Returns s itself when the root is
+// already on; s must not be nil.
+func (s *Set) WithRootEnabled() *Set {
+	if s.RootEnabled {
+		return s
+	}
+	n := *s
+	n.RootEnabled = true
+	n.held = nil
+	n.Hooks = make([]Hook, 0, len(s.held)+len(s.Hooks))
+	n.Hooks = append(n.Hooks, s.held...)
+	n.Hooks = append(n.Hooks, s.Hooks...)
+	n.userCount = s.userCount + len(s.held)
+	n.index()
+	return &n
+}

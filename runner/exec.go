@@ -1,0 +1,149 @@
+package runner
+
+// This file set (exec*.go) is the one place in hookside that starts hook
+// processes (ARCHITECTURE.md, "The shell-hook path", step 4, and the
+// Reliability rules). Everything else in runner/ builds an ExecSpec and reads
+// an ExecResult; nothing else touches os/exec.
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/shlex"
+
+	"github.com/hookside/hookside/runner/config"
+)
+
+// Defaults Exec applies to zero fields of an ExecSpec.
+const (
+	// DefaultExecTimeout is used when ExecSpec.Timeout <= 0 (the spec's
+	// timeoutMs default, 60000 ms). A hook never runs without a deadline.
+	DefaultExecTimeout = time.Duration(config.DefaultTimeoutMs) * time.Millisecond
+	// DefaultExecKillGrace is used when ExecSpec.KillGrace <= 0: the time
+	// between SIGTERM and SIGKILL to the hook's process group.
+	DefaultExecKillGrace = 500 * time.Millisecond
+	// DefaultExecMaxOutputBytes is used when ExecSpec.MaxOutputBytes <= 0
+	// (the spec's maxOutputBytes default, 32768 bytes per stream).
+	DefaultExecMaxOutputBytes = config.DefaultMaxOutputBytes
+	// ExecPipeDrainTimeout bounds how long Exec keeps reading stdout and
+	// stderr after the hook's process group has been killed. Only a process
+	// that left the group (setsid, setpgid) and still holds the pipes can
+	// make Exec wait this long; whatever it writes later is dropped.
+	ExecPipeDrainTimeout = 100 * time.Millisecond
+)
+
+// ErrEmptyArgv is the StartErr of an ExecSpec without an executable.
+var ErrEmptyArgv = errors.New("runner: empty argv: no executable to start")
+
+// ErrInvalidShell is wrapped by every ShellArgv error: the `shell` string
+// of a command hook is empty, only blanks/comments, or cannot be split.
+var ErrInvalidShell = errors.New("runner: invalid shell")
+
+// ExecSpec is one hook process to run.
+type ExecSpec struct {
+	// Argv is the executable and its arguments. Argv[0] is looked up in
+	// the PATH of the hookside process (not of Env) when it has no "/",
+	// exactly like exec.Command; it is never split or handed to a shell.
+	Argv []string
+	// Dir is the working directory ("" = hookside's own).
+	Dir string
+	// Env is the complete environment as KEY=VALUE entries. nil inherits
+	// hookside's environment (os/exec semantics); an empty non-nil slice
+	// means an empty environment.
+	Env []string
+	// Stdin is written to the child's stdin, which is then closed (EOF).
+	// A child that exits or closes stdin without reading it is normal:
+	// the unwritten rest is dropped silently (EPIPE is not an error).
+	Stdin []byte
+	// Timeout is the deadline enforced by the parent, measured from the
+	// start; <= 0 means DefaultExecTimeout (60 s).
+	Timeout time.Duration
+	// KillGrace is the time between SIGTERM and SIGKILL to the process
+	// group on timeout or cancellation; <= 0 means DefaultExecKillGrace
+	// (500 ms).
+	KillGrace time.Duration
+	// MaxOutputBytes caps stdout and stderr, each, in bytes; <= 0 means
+	// DefaultExecMaxOutputBytes (32768). Output past the cap is read and
+	// discarded (the child never blocks on a full pipe) and flagged in
+	// ExecResult.StdoutTruncated / StderrTruncated.
+	MaxOutputBytes int
+}
+
+// ExecResult is what one Exec observed. Exec reports every failure here;
+// it has no error return.
+type ExecResult struct {
+	// ExitCode is the leader's exit status (0–255), or -1 when it was
+	// killed by a signal (timeouts, cancellation) or never started.
+	ExitCode int
+	// Stdout and Stderr hold at most MaxOutputBytes bytes each, exactly as
+	// written (no UTF-8 validation or trimming); nil when empty.
+	Stdout, Stderr []byte
+	// StdoutTruncated / StderrTruncated: the stream had more bytes than
+	// MaxOutputBytes; the rest was read and discarded.
+	StdoutTruncated, StderrTruncated bool
+	// TimedOut: ExecSpec.Timeout expired and the group was terminated.
+	TimedOut bool
+	// Canceled: ctx was done (cancelled or its own deadline passed) before
+	// the hook finished, and the group was terminated; or ctx was already
+	// done and nothing was started. Never set together with TimedOut.
+	Canceled bool
+	// StartErr is non-nil when no process ran: it wraps the os/exec error
+	// (errors.Is(err, fs.ErrNotExist) for a missing file,
+	// fs.ErrPermission for a file that is not executable,
+	// exec.ErrNotFound for a name not in PATH), ErrEmptyArgv, or ctx.Err().
+	StartErr error
+	// Duration is the wall time from just before the start until Exec had
+	// collected the output (includes termination and pipe draining).
+	Duration time.Duration
+	// PID is the leader's process id, which is also the process group id
+	// of the hook (0 when nothing started).
+	PID int
+}
+
+// ShellArgv returns the argv that runs command, the `command` string of a
+// `command` hook, through its shell (ARCHITECTURE.md, library note on
+// github.com/google/shlex):
+//
+//   - kind ShellUnset, ShellTrue or "": ["sh", "-c", command]; shell is
+//     ignored.
+//   - kind ShellString with one word ("bash"): [word, "-c", command].
+//   - kind ShellString with several words ("bash -lc",
+//     "/usr/bin/env zsh -c"): the words as split by shlex, then command
+//     as the last argument (the shell string must supply its own -c).
+//
+// command itself is never split: it goes to the shell whole.
+//
+// shlex is close to, but not, POSIX sh word splitting. Known gaps, all
+// pinned by TestShellArgv:
+//   - inside double quotes a backslash escapes every character, so
+//     `"a\b"` gives `ab` (POSIX sh keeps `a\b`);
+//   - `#` at the start of a word starts a comment: "bash #x" is just
+//     ["bash"], and "#bash" is empty (an error);
+//   - no expansion of any kind: `~`, `$HOME` and `$'\t'` stay literal
+//     (the last loses its quotes: `$\t`);
+//   - operators are not special: "a;b" and "a|b" are single words.
+//
+// Errors wrap ErrInvalidShell: an unknown kind, a shell string that is
+// empty or only blanks/comments, or one shlex cannot split (unterminated
+// quote, trailing backslash).
+func ShellArgv(kind config.ShellKind, shell, command string) ([]string, error) {
+	switch kind {
+	case "", config.ShellUnset, config.ShellTrue:
+		return []string{"sh", "-c", command}, nil
+	case config.ShellString:
+	default:
+		return nil, fmt.Errorf("%w: unknown shell kind %q", ErrInvalidShell, kind)
+	}
+	words, err := shlex.Split(shell)
+	if err != nil {
+		return nil, fmt.Errorf("%w: split %q: %v", ErrInvalidShell, shell, err)
+	}
+	switch len(words) {
+	case 0:
+		return nil, fmt.Errorf("%w: %q names no program", ErrInvalidShell, shell)
+	case 1:
+		return []string{words[0], "-c", command}, nil
+	}
+	return append(words, command), nil
+}

@@ -1,0 +1,49 @@
+// Linux specifics of Exec: cheaper pipes and waitid(WNOWAIT).
+
+package runner
+
+import (
+	"os"
+	"syscall"
+	"unsafe"
+)
+
+// execPipe returns a pipe whose parent end (the read end when parentReads,
+// else the write end) is non-blocking and registered with the runtime
+// poller, and whose child end stays blocking and outside the poller (what
+// the child expects of its stdio, and two syscalls cheaper than os.Pipe,
+// which registers both ends).
+func execPipe(parentReads bool) (r, w *os.File, err error) {
+	var fds [2]int
+	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
+		return nil, nil, os.NewSyscallError("pipe2", err)
+	}
+	parent := fds[1]
+	if parentReads {
+		parent = fds[0]
+	}
+	if err := syscall.SetNonblock(parent, true); err != nil {
+		syscall.Close(fds[0])
+		syscall.Close(fds[1])
+		return nil, nil, os.NewSyscallError("fcntl", err)
+	}
+	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
+}
+
+// execAwaitExit blocks until the leader p has exited but does not reap it
+// (waitid with WNOWAIT): while it is a zombie its PID, which is also its
+// process group id, cannot be reused, so Exec can SIGKILL the rest of the
+// group without hitting a stranger. Exec reaps it with p.Wait afterwards.
+func execAwaitExit(p *os.Process) execExit {
+	const pPID = 1     // P_PID
+	var info [128]byte // siginfo_t
+	for {
+		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(p.Pid),
+			uintptr(unsafe.Pointer(&info[0])), syscall.WEXITED|syscall.WNOWAIT, 0, 0)
+		if errno != syscall.EINTR {
+			// Success, or ECHILD (someone else reaped it): either way it
+			// has exited; p.Wait reports what is left to know.
+			return execExit{}
+		}
+	}
+}

@@ -1,0 +1,161 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hookside/hookside/runner/config"
+)
+
+// ResponsePreviewChars is how much of a Stop's responseText goes into
+// responsePreview (lifecycle-hooks-and-workspace-trust §"进程钩子的协议":
+// "截到 4000 字符").
+const ResponsePreviewChars = 4000
+
+// baseInput is the decoded hooks/run input: every field the host sent, kept
+// verbatim, so unknown fields pass through to the hook (PROTOCOL.md §3).
+type baseInput map[string]json.RawMessage
+
+// decodeInput checks that input is a JSON object (or absent) and decodes its
+// top level.
+func decodeInput(raw json.RawMessage) (baseInput, error) {
+	in := baseInput{}
+	if len(raw) == 0 || string(raw) == "null" {
+		return in, nil
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return nil, fmt.Errorf("input must be a JSON object: %w", err)
+	}
+	return in, nil
+}
+
+// aliases maps camelCase input fields to the snake_case names Claude
+// Code–style scripts read (lifecycle-hooks-and-workspace-trust
+// §"进程钩子的协议", configured-runner-input.ts:39).
+var aliases = [...][2]string{
+	{"toolName", "tool_name"},
+	{"toolInput", "tool_input"},
+	{"toolCallId", "tool_use_id"},
+	{"toolResponse", "tool_response"},
+	{"errorDetails", "error_details"},
+	{"isInterrupt", "is_interrupt"},
+}
+
+// stdinContext is what the runner adds to every hook's input.
+type stdinContext struct {
+	event, cwd, mode, sessionID, traceID, turnID, agentName string
+	now                                                     time.Time
+	stopHookActive                                          bool
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only strings, bools and maps of those reach here
+	}
+	return b
+}
+
+// buildStdin returns the one line of JSON a hook reads (PROTOCOL.md §3): the
+// host's input plus the common camelCase fields and their snake_case aliases.
+// transcriptPath is the per-hook temporary transcript file.
+func buildStdin(in baseInput, c stdinContext, transcriptPath string) []byte {
+	out := make(map[string]json.RawMessage, len(in)+24)
+	for k, v := range in {
+		out[k] = v
+	}
+	str := func(k, v string) { out[k] = mustJSON(v) }
+	str("cwd", c.cwd)
+	str("hookEventName", c.event)
+	str("hook_event_name", c.event)
+	str("mode", c.mode)
+	str("permission_mode", c.mode)
+	str("sessionId", c.sessionID)
+	str("session_id", c.sessionID)
+	str("timestamp", c.now.UTC().Format(time.RFC3339Nano))
+	str("traceId", c.traceID)
+	str("turnId", c.turnID)
+	str("agentName", c.agentName)
+	str("agent_type", c.agentName)
+	str("transcript_path", transcriptPath)
+	str("transcriptPath", transcriptPath)
+	for _, a := range aliases {
+		if v, ok := in[a[0]]; ok {
+			out[a[1]] = v
+		}
+	}
+	if c.event == config.Stop {
+		var text string
+		if v, ok := in["responseText"]; ok {
+			_ = json.Unmarshal(v, &text)
+			out["last_assistant_message"] = v
+		}
+		str("responsePreview", truncateRunes(text, ResponsePreviewChars))
+		active := mustJSON(c.stopHookActive)
+		out["stopHookActive"] = active
+		out["stop_hook_active"] = active
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		// Values are RawMessages that came from json.Unmarshal: always valid.
+		panic(err)
+	}
+	return b
+}
+
+// truncateRunes returns s cut to at most n characters (runes).
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos]
+		}
+		i++
+	}
+	return s
+}
+
+// writeTranscript creates the temporary transcript file the hook sees as
+// transcript_path: a JSONL file with the current prompt (UserPromptSubmit) or
+// response (Stop), or empty for other events. It is not the session
+// transcript (lifecycle-hooks-and-workspace-trust §"与 Claude Code 的兼容程度").
+// The returned cleanup removes it; call it when the hook has ended.
+func writeTranscript(event string, in baseInput) (path string, cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "hookside-hook-")
+	if err != nil {
+		return "", func() {}, fmt.Errorf("create transcript dir: %w", err)
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	path = filepath.Join(dir, "transcript.jsonl")
+	var content []byte
+	switch event {
+	case config.UserPromptSubmit:
+		if p, ok := in["prompt"]; ok {
+			content = transcriptLine("user", p)
+		}
+	case config.Stop:
+		if p, ok := in["responseText"]; ok {
+			content = transcriptLine("assistant", p)
+		}
+	}
+	if err := os.WriteFile(path, content, 0o600); err != nil {
+		cleanup()
+		return "", func() {}, fmt.Errorf("write transcript: %w", err)
+	}
+	return path, cleanup, nil
+}
+
+func transcriptLine(role string, text json.RawMessage) []byte {
+	b, _ := json.Marshal(map[string]any{
+		"type":    role,
+		"message": map[string]any{"role": role, "content": text},
+	})
+	return append(b, '\n')
+}

@@ -1,0 +1,296 @@
+package runner
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/hookside/hookside/output"
+	"github.com/hookside/hookside/runner/config"
+)
+
+// RunRequest is one hooks/run (PROTOCOL.md §3).
+type RunRequest struct {
+	Event   string
+	TurnID  string
+	TraceID string
+	// Input is the host's event input: a JSON object (camelCase fields;
+	// unknown fields pass through to the hook).
+	Input json.RawMessage
+}
+
+// HookStart is reported just before a hook process starts.
+type HookStart struct {
+	RunID string
+	Hook  *config.Hook
+	Event string
+}
+
+// HookDone is reported when a hook has ended (or was skipped).
+type HookDone struct {
+	RunID  string
+	Hook   *config.Hook
+	Event  string
+	Run    output.Run
+	Stdout []byte
+	Stderr []byte
+}
+
+// Observer receives per-hook progress (the rpc layer turns it into
+// hook/started and hook/completed notifications). Methods are called from
+// the goroutine running the event; they must not block for long.
+type Observer interface {
+	HookStarted(HookStart)
+	HookCompleted(HookDone)
+}
+
+type nopObserver struct{}
+
+func (nopObserver) HookStarted(HookStart)  {}
+func (nopObserver) HookCompleted(HookDone) {}
+
+var (
+	runPrefix  = newRunPrefix()
+	runCounter atomic.Uint64
+)
+
+func newRunPrefix() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return "hr_" + hex.EncodeToString(b[:]) + "_"
+}
+
+func newRunID() string {
+	return runPrefix + strconv.FormatUint(runCounter.Add(1), 10)
+}
+
+// matchValue is the value matchers test: the tool name on tool events,
+// nothing on UserPromptSubmit, Stop and SessionStart's "source"
+// (lifecycle-hooks-and-workspace-trust §"七个事件": an empty value means
+// every matcher matches).
+func matchValue(event string, in baseInput) string {
+	switch event {
+	case config.PreToolUse, config.PermissionRequest, config.PostToolUse, config.PostToolUseFailure:
+		var name string
+		if v, ok := in["toolName"]; ok {
+			_ = json.Unmarshal(v, &name)
+		} else if v, ok := in["tool_name"]; ok {
+			_ = json.Unmarshal(v, &name)
+		}
+		return name
+	case config.SessionStart:
+		var src string
+		if v, ok := in["source"]; ok {
+			_ = json.Unmarshal(v, &src)
+		}
+		return src
+	}
+	return ""
+}
+
+// Run runs every hook configured for req.Event whose matcher matches, one
+// after the other in registration order (all of them, even after a block),
+// and returns the merged result of PROTOCOL.md §3. It returns
+// ErrUnknownEvent for an event outside the seven, an error wrapping
+// "input must be a JSON object" for a bad input, and ctx.Err() when the
+// request was cancelled (its running hook's process group is killed first).
+// Hook failures are never errors: they are runs with outcome failed /
+// timed_out.
+func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output.Merged, error) {
+	if !config.IsEvent(req.Event) {
+		return output.Merged{}, fmt.Errorf("%w %q", ErrUnknownEvent, req.Event)
+	}
+	if obs == nil {
+		obs = nopObserver{}
+	}
+	in, err := decodeInput(req.Input)
+	if err != nil {
+		return output.Merged{}, err
+	}
+	_, plans := s.current()
+	plan := plans[req.Event]
+	value := matchValue(req.Event, in)
+
+	// Select first, so that the no-match path allocates almost nothing.
+	var selected []int
+	for i := range plan.hooks {
+		if value == "" || plan.matchers[i].Match(value) {
+			selected = append(selected, i)
+		}
+	}
+	if len(selected) == 0 {
+		return s.finish(req, nil, nil), nil
+	}
+
+	s.mu.Lock()
+	granted := s.stopGranted[req.TurnID]
+	s.mu.Unlock()
+	stdinCtx := stdinContext{
+		event: req.Event, cwd: s.opts.Cwd, mode: s.opts.Mode, sessionID: s.opts.ID,
+		traceID: req.TraceID, turnID: req.TurnID, agentName: s.opts.AgentName,
+		now: time.Now(), stopHookActive: granted > 0 || inputBool(in, "stopHookActive"),
+	}
+
+	answers := make([]output.Answer, 0, len(selected))
+	runs := make([]output.Run, 0, len(selected))
+	for _, i := range selected {
+		if err := ctx.Err(); err != nil {
+			return output.Merged{}, err
+		}
+		h := &plan.hooks[i]
+		ans, run := s.runOne(ctx, h, in, stdinCtx, obs)
+		if err := ctx.Err(); err != nil {
+			return output.Merged{}, err
+		}
+		answers = append(answers, ans)
+		runs = append(runs, run)
+	}
+	return s.finish(req, answers, runs), nil
+}
+
+func inputBool(in baseInput, key string) bool {
+	var b bool
+	if v, ok := in[key]; ok {
+		_ = json.Unmarshal(v, &b)
+	}
+	return b
+}
+
+// finish merges answers and applies the Stop continuation rule.
+func (s *Session) finish(req RunRequest, answers []output.Answer, runs []output.Run) output.Merged {
+	m := output.Merge(req.Event, answers)
+	if runs == nil {
+		runs = []output.Run{}
+	}
+	m.Runs = runs
+	if req.Event == config.Stop {
+		s.mu.Lock()
+		granted := s.stopGranted[req.TurnID]
+		st := output.DecideStop(answers, m, granted, s.opts.StopLimit)
+		if st.ContinueTurn {
+			s.stopGranted[req.TurnID] = granted + 1
+		}
+		s.mu.Unlock()
+		m.Stop = &st
+	}
+	return m
+}
+
+// runOne runs one hook and returns its parsed answer and run record.
+func (s *Session) runOne(ctx context.Context, h *config.Hook, in baseInput, sc stdinContext, obs Observer) (output.Answer, output.Run) {
+	runID := newRunID()
+	obs.HookStarted(HookStart{RunID: runID, Hook: h, Event: sc.event})
+	start := time.Now()
+	pr, stdout, stderr := s.spawn(ctx, h, in, sc)
+	ans := output.Parse(sc.event, pr)
+	run := output.Run{
+		RunID:           runID,
+		HookID:          h.ID,
+		Source:          string(h.Source.Kind),
+		Outcome:         ans.Outcome,
+		ExitCode:        ans.ExitCode,
+		DurationMs:      time.Since(start).Milliseconds(),
+		StdoutTruncated: pr.StdoutTruncated,
+		StderrTruncated: pr.StderrTruncated,
+		Error:           ans.Error,
+	}
+	obs.HookCompleted(HookDone{RunID: runID, Hook: h, Event: sc.event, Run: run, Stdout: stdout, Stderr: stderr})
+	return ans, run
+}
+
+// spawn prepares argv, environment and stdin for h and executes it (or
+// starts it in the background when h.Async).
+func (s *Session) spawn(ctx context.Context, h *config.Hook, in baseInput, sc stdinContext) (output.ProcessResult, []byte, []byte) {
+	argv, env, err := s.command(h)
+	if err != nil {
+		return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}, nil, nil
+	}
+	transcript, cleanup, err := writeTranscript(sc.event, in)
+	if err != nil {
+		return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}, nil, nil
+	}
+	spec := ExecSpec{
+		Argv:           argv,
+		Dir:            s.opts.Cwd,
+		Env:            env,
+		Stdin:          buildStdin(in, sc, transcript),
+		Timeout:        time.Duration(h.TimeoutMs) * time.Millisecond,
+		KillGrace:      KillGrace,
+		MaxOutputBytes: h.MaxOutputBytes,
+	}
+	if h.Async {
+		// spec runner.ts:125: started in the background, output takes part
+		// in no decision. The session's Close stops it.
+		s.async.Add(1)
+		go func() {
+			defer s.async.Done()
+			defer cleanup()
+			_ = Exec(s.asyncCtx, spec)
+		}()
+		return output.ProcessResult{ExitCode: -1, Async: true}, nil, nil
+	}
+	defer cleanup()
+	res := Exec(ctx, spec)
+	pr := output.ProcessResult{
+		ExitCode:        res.ExitCode,
+		Stdout:          res.Stdout,
+		Stderr:          res.Stderr,
+		StdoutTruncated: res.StdoutTruncated,
+		StderrTruncated: res.StderrTruncated,
+		TimedOut:        res.TimedOut,
+	}
+	if res.StartErr != nil {
+		pr.SpawnError = res.StartErr.Error()
+	}
+	return pr, res.Stdout, res.Stderr
+}
+
+// command returns argv and the environment for h, with ${VAR} expanded in
+// command and args (PROTOCOL.md §3; ${ZCODE_SKILL_DIR} is a configuration
+// error).
+func (s *Session) command(h *config.Hook) ([]string, []string, error) {
+	vars, env := s.vars, s.baseEnv
+	if h.Source.Kind == config.SourcePlugin && h.Source.PluginRoot != "" {
+		vars = make(map[string]string, len(s.vars)+4)
+		for k, v := range s.vars {
+			vars[k] = v
+		}
+		pv := map[string]string{
+			"ZCODE_PLUGIN_ROOT":  h.Source.PluginRoot,
+			"CLAUDE_PLUGIN_ROOT": h.Source.PluginRoot,
+			"ZCODE_PLUGIN_DATA":  h.Source.PluginData,
+			"CLAUDE_PLUGIN_DATA": h.Source.PluginData,
+		}
+		env = append(env[:len(env):len(env)], make([]string, 0, 4)...)
+		for k, v := range pv {
+			vars[k] = v
+			env = append(env, k+"="+v)
+		}
+	}
+	cmd, err := config.Expand(h.Command, vars)
+	if err != nil {
+		return nil, nil, fmt.Errorf("hook %s: %w", h.ID, err)
+	}
+	if h.Type == config.TypeCommand {
+		argv, err := ShellArgv(h.ShellKind, h.Shell, cmd)
+		if err != nil {
+			return nil, nil, fmt.Errorf("hook %s: %w", h.ID, err)
+		}
+		return argv, env, nil
+	}
+	argv := make([]string, 0, 1+len(h.Args))
+	argv = append(argv, cmd)
+	for _, a := range h.Args {
+		ea, err := config.Expand(a, vars)
+		if err != nil {
+			return nil, nil, fmt.Errorf("hook %s: %w", h.ID, err)
+		}
+		argv = append(argv, ea)
+	}
+	return argv, env, nil
+}

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Exits before reading stdin.
+exit 0

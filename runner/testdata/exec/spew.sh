@@ -1,0 +1,3 @@
+#!/bin/sh
+# Prints endlessly.
+exec yes hookside

@@ -1,0 +1,261 @@
+// Package truststore decides whether workspace (project) hook declarations may
+// run, per lifecycle-hooks-and-workspace-trust.zh.txt §"工作区钩子为什么要信任",
+// §"按什么摘要信任" and §"信任存在哪、怎样审查", and PROTOCOL.md §4.
+//
+// It is small on purpose (direnv in spirit): one function for a declaration's
+// digest (Digest), one for evaluation (Evaluate, a switch in the spec's fixed
+// order), and one type for the trust file (Store). Nothing here spawns hooks.
+package truststore
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/hookside/hookside/runner/config"
+)
+
+// DigestSchemaVersion is WORKSPACE_HOOK_DIGEST_SCHEMA_VERSION, the second
+// element of the digested array (§"按什么摘要信任").
+const DigestSchemaVersion = 1
+
+// Digest returns the declaration digest defined in
+// lifecycle-hooks-and-workspace-trust §"按什么摘要信任" and PROTOCOL.md §4:
+// the lowercase hex SHA-256 of the bytes JavaScript's JSON.stringify produces for
+//
+//	["workspace-hook-declaration", 1, sourceRelativePath, sourceDiscoveryOrder,
+//	 event, matcher, matcherIndex, hookIndex, execution,
+//	 resolvedTimeoutMs, resolvedMaxOutputBytes]
+//
+// with execution = ["process", command, args] for process hooks (args [] when
+// absent) and ["command", command, async, ["unset"]|["true"]|["string", shell]]
+// for every other type (the spec's ternary tests only for "process"); matcher
+// is null when absent. statusMessage and enabled are deliberately not inputs.
+//
+// Strings are encoded exactly like JSON.stringify (see appendJSString).
+// Invalid UTF-8 cannot occur in JavaScript strings; Digest replaces each
+// invalid byte with U+FFFD, the same rule encoding/json applies when it
+// decodes the configuration files, so a declaration read by hookside and by
+// the original implementation digests the same for isolated bad bytes.
+// It never fails.
+func Digest(h config.Hook) string {
+	var buf [512]byte
+	b := appendDeclarationJSON(buf[:0], h)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// DeclarationJSON returns the exact bytes Digest hashes, for review tooling
+// and tests (§"按什么摘要信任").
+func DeclarationJSON(h config.Hook) []byte {
+	return appendDeclarationJSON(nil, h)
+}
+
+func appendDeclarationJSON(b []byte, h config.Hook) []byte {
+	b = append(b, `["workspace-hook-declaration",`...)
+	b = appendJSInt(b, DigestSchemaVersion)
+	b = append(b, ',')
+	b = appendJSString(b, h.Source.RelativePath)
+	b = append(b, ',')
+	b = appendJSInt(b, h.Source.DiscoveryOrder)
+	b = append(b, ',')
+	b = appendJSString(b, h.Event)
+	b = append(b, ',')
+	if h.Matcher == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendJSString(b, *h.Matcher)
+	}
+	b = append(b, ',')
+	b = appendJSInt(b, h.MatcherIndex)
+	b = append(b, ',')
+	b = appendJSInt(b, h.HookIndex)
+	b = append(b, ',')
+	if h.Type == config.TypeProcess {
+		b = append(b, `["process",`...)
+		b = appendJSString(b, h.Command)
+		b = append(b, ",["...)
+		for i, a := range h.Args {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSString(b, a)
+		}
+		b = append(b, "]]"...)
+	} else {
+		b = append(b, `["command",`...)
+		b = appendJSString(b, h.Command)
+		if h.Async {
+			b = append(b, ",true,"...)
+		} else {
+			b = append(b, ",false,"...)
+		}
+		switch h.ShellKind {
+		case config.ShellTrue:
+			b = append(b, `["true"]`...)
+		case config.ShellString:
+			b = append(b, `["string",`...)
+			b = appendJSString(b, h.Shell)
+			b = append(b, ']')
+		default: // ShellUnset and the zero value: no `shell` key
+			b = append(b, `["unset"]`...)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, ',')
+	b = appendJSInt(b, h.TimeoutMs)
+	b = append(b, ',')
+	b = appendJSInt(b, h.MaxOutputBytes)
+	return append(b, ']')
+}
+
+// appendJSInt formats n the way JavaScript's Number#toString does. Every
+// integer within ±2^53 prints as its decimal digits; beyond that JavaScript
+// holds the nearest double and prints its shortest round-trip digits padded
+// with zeros, which is what strconv's 'f', -1 format does for |n| < 1e21
+// (every int64 is).
+func appendJSInt(b []byte, n int) []byte {
+	const maxSafe = 1 << 53
+	if n >= -maxSafe && n <= maxSafe {
+		return strconv.AppendInt(b, int64(n), 10)
+	}
+	return strconv.AppendFloat(b, float64(n), 'f', -1, 64)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSString appends s as JSON.stringify encodes a string
+// (ECMA-262 QuoteJSONString): `"` and `\` are backslash-escaped; U+0008,
+// U+0009, U+000A, U+000C, U+000D become \b \t \n \f \r; every other code
+// point below U+0020 becomes \u00xx with lowercase hex. Nothing else is
+// escaped: not `<`, `>`, `&`, U+007F, U+2028, U+2029 or any non-ASCII
+// character (emitted as raw UTF-8). JavaScript escapes lone surrogates as
+// \udxxx; Go strings cannot hold them, but they can hold invalid UTF-8: each
+// invalid byte is emitted as U+FFFD (see Digest).
+func appendJSString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"':
+				b = append(b, '\\', '"')
+			case '\\':
+				b = append(b, '\\', '\\')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, "\uFFFD"...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// SourceFile is one workspace configuration file that declared (or could
+// declare) hooks: its path relative to the workspace root with "/"
+// separators and its raw bytes. It is an input of BundleDigest.
+type SourceFile struct {
+	RelativePath string
+	Content      []byte
+}
+
+// BundleDigest returns the digest over every source file and every
+// declaration of a workspace (§"按什么摘要信任": "覆盖全部来源文件与声明的 bundle
+// 摘要", used to confirm "trust everything shown" operations such as
+// `hooks trust grant --all --bundle-digest B`). The construction is
+// hookside's own (the spec names the function but not its bytes):
+//
+//	sha256hex(JSON.stringify(["workspace-hook-bundle", 1,
+//	    [[relativePath, sha256hex(content)], …],  // sorted by relativePath, then hash
+//	    [Digest(hook), …]]))                      // sorted ascending
+//
+// Both lists are sorted, so the result does not depend on the order the
+// caller passes files or hooks in; the positions of the declarations are
+// already inside each declaration digest. Duplicates are kept, not merged.
+// It never fails.
+func BundleDigest(files []SourceFile, hooks []config.Hook) string {
+	type entry struct{ path, sum string }
+	fs := make([]entry, len(files))
+	for i, f := range files {
+		s := sha256.Sum256(f.Content)
+		fs[i] = entry{f.RelativePath, hex.EncodeToString(s[:])}
+	}
+	sort.Slice(fs, func(i, j int) bool {
+		if fs[i].path != fs[j].path {
+			return fs[i].path < fs[j].path
+		}
+		return fs[i].sum < fs[j].sum
+	})
+	ds := make([]string, len(hooks))
+	for i, h := range hooks {
+		ds[i] = Digest(h)
+	}
+	sort.Strings(ds)
+
+	b := append([]byte(nil), `["workspace-hook-bundle",1,[`...)
+	for i, f := range fs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = appendJSString(b, f.path)
+		b = append(b, ',')
+		b = appendJSString(b, f.sum)
+		b = append(b, ']')
+	}
+	b = append(b, "],["...)
+	for i, d := range ds {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSString(b, d)
+	}
+	b = append(b, "]]"...)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// validDigest reports whether d looks like a declaration digest: 64
+// lowercase hex digits.
+func validDigest(d string) bool {
+	if len(d) != 64 {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,351 @@
+package truststore
+
+import (
+	"encoding/json"
+	"sort"
+	"time"
+
+	"github.com/hookside/hookside/runner/config"
+)
+
+// TrustState is the admission state of one workspace hook declaration
+// (§"按什么摘要信任", the trust states excerpt; PROTOCOL.md §4).
+type TrustState string
+
+// The six trust states; the names are the spec's.
+const (
+	// TrustedPersistent: the trust file holds a record for this workspace
+	// and digest (and every pinned script is unchanged). Only this state runs.
+	TrustedPersistent TrustState = "trusted_persistent"
+	// PendingTrust: never trusted; waiting for the user's review.
+	PendingTrust TrustState = "pending_trust"
+	// StaleDigest: the same slot (event, source file, matcher, indices) was
+	// trusted with another digest, i.e. the declaration was edited; or, beyond
+	// the spec, a script the trusted declaration runs changed (Reason
+	// ReasonScriptChanged).
+	StaleDigest TrustState = "stale_digest"
+	// Revoked: revoked in this session's memory (not persisted).
+	Revoked TrustState = "revoked"
+	// BlockedPolicy: the host policy forbids it (deny, or allow_trusted_only
+	// without trust).
+	BlockedPolicy TrustState = "blocked_policy"
+	// BlockedUntrusted: the trust file is corrupt; nothing is trusted.
+	BlockedUntrusted TrustState = "blocked_untrusted"
+)
+
+// Policy is the host-injected workspace hook policy (§"按什么摘要信任":
+// workspace-hook-policy.ts; PROTOCOL.md §2 initialize.workspaceHookPolicy).
+// Project files can never set it.
+type Policy string
+
+// The three policies.
+const (
+	PolicyUserDecides      Policy = "user_decides"       // default: the user reviews and trusts
+	PolicyDeny             Policy = "deny"               // no workspace hook runs
+	PolicyAllowTrustedOnly Policy = "allow_trusted_only" // trusted ones run, nothing asks
+)
+
+// ParsePolicy parses a policy name. "" (not configured) is the default
+// user_decides. Any other unknown value yields PolicyDeny and ok=false: the
+// spec treats an unreadable policy as deny (workspace-hook-trust-coordinator.ts:155)
+// and PROTOCOL.md §2 asks for a diagnostic, which is the caller's job.
+func ParsePolicy(s string) (Policy, bool) {
+	switch p := Policy(s); p {
+	case "":
+		return PolicyUserDecides, true
+	case PolicyUserDecides, PolicyDeny, PolicyAllowTrustedOnly:
+		return p, true
+	}
+	return PolicyDeny, false
+}
+
+// Status is the state of the trust file as last read
+// (PROTOCOL.md §2 workspaceHooks.storeStatus).
+type Status string
+
+// The three store statuses.
+const (
+	StatusOK      Status = "ok"      // read and understood
+	StatusMissing Status = "missing" // no file yet: nothing trusted, nothing broken
+	StatusCorrupt Status = "corrupt" // unreadable: every workspace hook is blocked_untrusted
+)
+
+// Reasons carried by an Evaluation, finer than the state.
+const (
+	ReasonPolicyDeny         = "policy_deny"
+	ReasonStoreCorrupt       = "store_corrupt"
+	ReasonNotTrusted         = "not_trusted"
+	ReasonTrusted            = "trusted"
+	ReasonRevoked            = "revoked_in_session"
+	ReasonDeclarationChanged = "declaration_changed"
+	ReasonScriptChanged      = "script_changed"
+	ReasonAllowTrustedOnly   = "policy_allow_trusted_only"
+)
+
+// Snapshot is what a record remembers of the declaration it trusted
+// (§"信任存在哪、怎样审查": workspace-hook-trust-store-file.ts:37), for review
+// and for the stale-slot rule.
+type Snapshot struct {
+	Event              string          `json:"event"`
+	Matcher            *string         `json:"matcher"`
+	MatcherIndex       int             `json:"matcherIndex"`
+	HookIndex          int             `json:"hookIndex"`
+	SourceRelativePath string          `json:"sourceRelativePath"`
+	Type               config.HookType `json:"type"`
+	Command            string          `json:"command"`
+	Args               []string        `json:"args"`
+	Shell              ShellSpec       `json:"shell"`
+	Async              bool            `json:"async"`
+	TimeoutMs          int             `json:"timeoutMs"`
+	MaxOutputBytes     int             `json:"maxOutputBytes"`
+}
+
+// ShellSpec is a command hook's `shell` as written: JSON null (unset, also
+// used for process hooks), true, or the shell string.
+type ShellSpec struct {
+	Kind  config.ShellKind
+	Value string
+}
+
+// MarshalJSON encodes null, true or the shell string.
+func (s ShellSpec) MarshalJSON() ([]byte, error) {
+	switch s.Kind {
+	case config.ShellTrue:
+		return []byte("true"), nil
+	case config.ShellString:
+		return json.Marshal(s.Value)
+	}
+	return []byte("null"), nil
+}
+
+// UnmarshalJSON accepts null, true/false (false = unset) or a string.
+func (s *ShellSpec) UnmarshalJSON(b []byte) error {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	switch v := v.(type) {
+	case nil:
+		*s = ShellSpec{Kind: config.ShellUnset}
+	case bool:
+		if v {
+			*s = ShellSpec{Kind: config.ShellTrue}
+		} else {
+			*s = ShellSpec{Kind: config.ShellUnset}
+		}
+	case string:
+		*s = ShellSpec{Kind: config.ShellString, Value: v}
+	default:
+		return &json.UnmarshalTypeError{Value: string(b), Type: nil}
+	}
+	return nil
+}
+
+// SnapshotOf returns the snapshot a trust record stores for h.
+func SnapshotOf(h config.Hook) Snapshot {
+	args := h.Args
+	if args == nil {
+		args = []string{}
+	}
+	s := Snapshot{
+		Event: h.Event, Matcher: h.Matcher, MatcherIndex: h.MatcherIndex, HookIndex: h.HookIndex,
+		SourceRelativePath: h.Source.RelativePath, Type: h.Type, Command: h.Command, Args: args,
+		Async: h.Async, TimeoutMs: h.TimeoutMs, MaxOutputBytes: h.MaxOutputBytes,
+	}
+	if h.Type != config.TypeProcess {
+		s.Shell = ShellSpec{Kind: h.ShellKind, Value: h.Shell}
+		if s.Shell.Kind == "" {
+			s.Shell.Kind = config.ShellUnset
+		}
+	}
+	return s
+}
+
+// Record is one trust grant in the trust file, keyed by workspace identity
+// plus declaration digest (§"按什么摘要信任": workspace-hook-trust-evaluation.ts:66).
+// ScriptPins (hookside, beyond the spec) maps workspace-relative paths of
+// scripts the declaration runs to the SHA-256 of their content at grant time.
+type Record struct {
+	WorkspaceID string            `json:"workspaceId"`
+	Digest      string            `json:"digest"`
+	GrantedAt   time.Time         `json:"grantedAt"`
+	Snapshot    Snapshot          `json:"snapshot"`
+	ScriptPins  map[string]string `json:"scriptPins,omitempty"`
+}
+
+// Declaration is one workspace hook with its digest computed once, so that
+// repeated admission checks are map lookups (ARCHITECTURE.md "asked again
+// right before each workspace hook starts").
+type Declaration struct {
+	Hook   config.Hook
+	Digest string
+}
+
+// Declare computes h's digest and returns the declaration.
+func Declare(h config.Hook) Declaration { return Declaration{Hook: h, Digest: Digest(h)} }
+
+// recKey is the spec's trust key: workspace identity + digest.
+type recKey struct{ workspace, digest string }
+
+// slotKey is the spec's "same position" (workspace-hook-trust-evaluation.ts:70):
+// event, source file, matcher, matcher index, hook index, within a workspace.
+type slotKey struct {
+	workspace, event, source, matcher string
+	hasMatcher                        bool
+	matcherIndex, hookIndex           int
+}
+
+func slotOf(workspace, event, source string, matcher *string, mi, hi int) slotKey {
+	k := slotKey{workspace: workspace, event: event, source: source, matcherIndex: mi, hookIndex: hi}
+	if matcher != nil {
+		k.matcher, k.hasMatcher = *matcher, true
+	}
+	return k
+}
+
+// State is one read of the trust file: its status and records, plus an
+// index built once per read (= per store version) so Evaluate does no work
+// proportional to the number of records. Treat it as immutable.
+type State struct {
+	Status  Status
+	Records []Record
+	byKey   map[recKey]*Record
+	bySlot  map[slotKey][]string // digests trusted at a slot
+}
+
+// NewState builds a State (and its index) from records. Records are sorted
+// by workspace, digest; later duplicates of a key win.
+func NewState(status Status, records []Record) *State {
+	s := &State{Status: status, Records: records,
+		byKey: make(map[recKey]*Record, len(records)), bySlot: make(map[slotKey][]string, len(records))}
+	sort.SliceStable(s.Records, func(i, j int) bool {
+		a, b := &s.Records[i], &s.Records[j]
+		if a.WorkspaceID != b.WorkspaceID {
+			return a.WorkspaceID < b.WorkspaceID
+		}
+		return a.Digest < b.Digest
+	})
+	for i := range s.Records {
+		r := &s.Records[i]
+		s.byKey[recKey{r.WorkspaceID, r.Digest}] = r
+		sn := &r.Snapshot
+		k := slotOf(r.WorkspaceID, sn.Event, sn.SourceRelativePath, sn.Matcher, sn.MatcherIndex, sn.HookIndex)
+		s.bySlot[k] = append(s.bySlot[k], r.Digest)
+	}
+	return s
+}
+
+// Lookup returns the record trusting digest in workspaceID, if any.
+func (s *State) Lookup(workspaceID, digest string) (*Record, bool) {
+	if s == nil {
+		return nil, false
+	}
+	r, ok := s.byKey[recKey{workspaceID, digest}]
+	return r, ok
+}
+
+// EvalInput is everything Evaluate needs. Store nil means StatusMissing.
+type EvalInput struct {
+	WorkspaceID  string
+	Policy       Policy
+	Store        *State
+	Declarations []Declaration
+	// Revoked holds digests revoked in this session's memory (the spec's
+	// revokedKeys; a session belongs to one workspace).
+	Revoked map[string]bool
+	// WorkspaceRoot resolves ScriptPins. Empty while a record has pins:
+	// the pins cannot be verified and count as changed (fail closed).
+	WorkspaceRoot string
+	// Hashes caches pinned-file hashes across calls (optional).
+	Hashes *HashCache
+}
+
+// Evaluation is the verdict for the declaration at the same index.
+type Evaluation struct {
+	Digest string
+	State  TrustState
+	Reason string
+}
+
+// Runnable reports whether the declaration may run (trusted_persistent only).
+func (e Evaluation) Runnable() bool { return e.State == TrustedPersistent }
+
+// Evaluate assigns every declaration its trust state in the spec's fixed
+// order (§"按什么摘要信任", workspace-hook-trust-evaluation.ts:28):
+//
+//  1. policy deny (or an unknown policy)  → blocked_policy
+//  2. store corrupt                        → blocked_untrusted
+//  3. policy allow_trusted_only            → trusted_persistent if persistent, else blocked_policy
+//  4. persistent                           → trusted_persistent
+//  5. revoked in session memory            → revoked
+//  6. a pinned script changed (hookside)   → stale_digest, Reason "script_changed"
+//  7. same slot trusted with another digest→ stale_digest
+//  8. otherwise                            → pending_trust
+//
+// "persistent" means a record for WorkspaceID+digest exists and every script
+// it pins still hashes the same (beyond the spec: a changed script demotes
+// the record). Note the spec's order puts persistent before revoked: a
+// session-only revoke must also hide or delete the record to take effect.
+// Evaluate does no I/O unless a matching record carries ScriptPins.
+func Evaluate(in EvalInput) []Evaluation {
+	out := make([]Evaluation, len(in.Declarations))
+	for i := range in.Declarations {
+		out[i] = evaluate(&in, &in.Declarations[i])
+	}
+	return out
+}
+
+func evaluate(in *EvalInput, d *Declaration) Evaluation {
+	e := Evaluation{Digest: d.Digest}
+	policy := in.Policy
+	if policy == "" {
+		policy = PolicyUserDecides
+	}
+	if policy != PolicyUserDecides && policy != PolicyAllowTrustedOnly {
+		e.State, e.Reason = BlockedPolicy, ReasonPolicyDeny
+		return e
+	}
+	if in.Store != nil && in.Store.Status == StatusCorrupt {
+		e.State, e.Reason = BlockedUntrusted, ReasonStoreCorrupt
+		return e
+	}
+	rec, persistent := in.Store.Lookup(in.WorkspaceID, d.Digest)
+	scriptChanged := false
+	if persistent && len(rec.ScriptPins) > 0 && !pinsHold(rec.ScriptPins, in.WorkspaceRoot, in.Hashes) {
+		persistent, scriptChanged = false, true
+	}
+	switch {
+	case policy == PolicyAllowTrustedOnly:
+		if persistent {
+			e.State, e.Reason = TrustedPersistent, ReasonTrusted
+		} else if scriptChanged {
+			e.State, e.Reason = BlockedPolicy, ReasonScriptChanged
+		} else {
+			e.State, e.Reason = BlockedPolicy, ReasonAllowTrustedOnly
+		}
+	case persistent:
+		e.State, e.Reason = TrustedPersistent, ReasonTrusted
+	case in.Revoked[d.Digest]:
+		e.State, e.Reason = Revoked, ReasonRevoked
+	case scriptChanged:
+		e.State, e.Reason = StaleDigest, ReasonScriptChanged
+	case in.Store.hasStaleSlot(in.WorkspaceID, d):
+		e.State, e.Reason = StaleDigest, ReasonDeclarationChanged
+	default:
+		e.State, e.Reason = PendingTrust, ReasonNotTrusted
+	}
+	return e
+}
+
+func (s *State) hasStaleSlot(workspace string, d *Declaration) bool {
+	if s == nil {
+		return false
+	}
+	h := &d.Hook
+	for _, dg := range s.bySlot[slotOf(workspace, h.Event, h.Source.RelativePath, h.Matcher, h.MatcherIndex, h.HookIndex)] {
+		if dg != d.Digest {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,431 @@
+package truststore
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/natefinch/atomic"
+)
+
+// FileName is the trust file's name inside the security directory
+// (§"信任存在哪、怎样审查"; hookside: <home>/security/workspace-hook-trust-v1.json).
+const FileName = "workspace-hook-trust-v1.json"
+
+// FileVersion is the only "version" the trust file may carry.
+const FileVersion = 1
+
+// DefaultLockTimeout is the spec's wait for the lock ("拿锁最多等 5 秒").
+const DefaultLockTimeout = 5 * time.Second
+
+// maxFileSize bounds what Load reads; a larger trust file is corrupt.
+const maxFileSize = 16 << 20
+
+// ErrCorrupt means the trust file could not be understood (§"信任存在哪、怎样
+// 审查": "文件读不懂时改名为 .corrupt-<时间戳> 备查，所有工作区钩子按不可信处理").
+// Load returns it (wrapped) with StatusCorrupt; Grant and Revoke refuse with
+// it (workspace-hook-trust-cli.ts:158: recovery must not pass for a grant).
+var ErrCorrupt = errors.New("truststore: trust file corrupt")
+
+// Options tune a Store. The zero value is the spec's behaviour.
+type Options struct {
+	// LockTimeout is how long Grant/Revoke wait for the lock (default 5 s).
+	LockTimeout time.Duration
+	// Now is the clock for grantedAt and .corrupt-<timestamp> (default time.Now).
+	Now func() time.Time
+}
+
+// Store is the trust file <dir>/workspace-hook-trust-v1.json with its lock
+// <dir>/workspace-hook-trust-v1.json.lock (§"信任存在哪、怎样审查"). The
+// directory is kept 0700 and the file 0600; writes are temp file + fsync +
+// rename + directory fsync under the lock; readers never lock, since a
+// rename is atomic. A Store is safe for concurrent use, and any number of
+// Stores and processes may share one directory.
+type Store struct {
+	dir, path, lockPath string
+	timeout             time.Duration
+	now                 func() time.Time
+
+	mu    sync.Mutex
+	stamp fileID // identity of the file at the last Load (zero = absent)
+	seen  bool   // Load ran at least once
+}
+
+// Open returns the store in dir (the caller's <home>/security). It does no
+// I/O; the directory is created on the first write.
+func Open(dir string, opts Options) *Store {
+	if opts.LockTimeout <= 0 {
+		opts.LockTimeout = DefaultLockTimeout
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	p := filepath.Join(dir, FileName)
+	return &Store{dir: dir, path: p, lockPath: p + ".lock", timeout: opts.LockTimeout, now: opts.Now}
+}
+
+// Path returns the trust file's path.
+func (s *Store) Path() string { return s.path }
+
+// fileJSON is the trust file's shape (workspace-hook-trust-store-file.ts:37).
+type fileJSON struct {
+	Version int      `json:"version"`
+	Records []Record `json:"records"`
+}
+
+// corruptError carries why the file was judged corrupt.
+type corruptError struct{ why string }
+
+// Error returns why the file is corrupt.
+func (e *corruptError) Error() string { return e.why }
+
+// Load reads the trust file. A missing file is StatusMissing with a nil
+// error. A corrupt one (empty, truncated, not JSON, wrong shape, wrong
+// version, not a regular file — a symlink included —, not owned by us, or
+// any permission bit beyond 0600) is renamed to <file>.corrupt-<timestamp>
+// under the lock and reported as StatusCorrupt with an error wrapping
+// ErrCorrupt. Mode bits are not repaired: a group- or world-accessible file
+// may have been written by someone else, so it is not trusted (fail closed;
+// ARCHITECTURE.md "Reliability rules"). Any other read error also yields
+// StatusCorrupt (nothing runs) with that error, and nothing is renamed.
+// The State is never nil.
+func (s *Store) Load() (*State, error) {
+	st, id, err := s.read()
+	var ce *corruptError
+	switch {
+	case err == nil:
+		s.setStamp(id)
+		return st, nil
+	case errors.Is(err, fs.ErrNotExist):
+		s.setStamp(fileID{})
+		return NewState(StatusMissing, nil), nil
+	case errors.As(err, &ce):
+		qerr := s.quarantineLocked()
+		s.setStamp(s.currentID())
+		if qerr != nil {
+			return NewState(StatusCorrupt, nil), fmt.Errorf("%w: %s: %s (not moved aside: %v)", ErrCorrupt, s.path, ce.why, qerr)
+		}
+		return NewState(StatusCorrupt, nil), fmt.Errorf("%w: %s: %s", ErrCorrupt, s.path, ce.why)
+	default:
+		s.setStamp(s.currentID())
+		return NewState(StatusCorrupt, nil), fmt.Errorf("load %s: %w", s.path, err)
+	}
+}
+
+// Changed reports whether the trust file differs (device, inode, size,
+// mtime, ctime, existence) from what the last Load saw: one lstat, for the
+// runner's security version (workspace-hook-runtime-admission.ts:148).
+// It is true before the first Load.
+func (s *Store) Changed() bool {
+	id := s.currentID()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.seen || id != s.stamp
+}
+
+func (s *Store) setStamp(id fileID) {
+	s.mu.Lock()
+	s.stamp, s.seen = id, true
+	s.mu.Unlock()
+}
+
+func (s *Store) currentID() fileID {
+	fi, err := os.Lstat(s.path)
+	if err != nil {
+		return fileID{}
+	}
+	return idOf(fi)
+}
+
+// read opens, checks and parses the trust file. Errors: fs.ErrNotExist,
+// *corruptError, or an I/O error.
+func (s *Store) read() (*State, fileID, error) {
+	fi, err := os.Lstat(s.path)
+	if err != nil {
+		return nil, fileID{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fileID{}, &corruptError{fmt.Sprintf("not a regular file (%s)", fi.Mode().Type())}
+	}
+	f, err := os.OpenFile(s.path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fileID{}, &corruptError{"is a symlink"}
+		}
+		return nil, fileID{}, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, fileID{}, err
+	}
+	id := idOf(fi)
+	if !fi.Mode().IsRegular() {
+		return nil, id, &corruptError{"not a regular file"}
+	}
+	if perm := fi.Mode().Perm(); perm&^0o600 != 0 {
+		return nil, id, &corruptError{fmt.Sprintf("mode %04o, want 0600", perm)}
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+		return nil, id, &corruptError{fmt.Sprintf("owned by uid %d, not %d", st.Uid, os.Geteuid())}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, id, err
+	}
+	if len(data) > maxFileSize {
+		return nil, id, &corruptError{"larger than 16 MiB"}
+	}
+	recs, err := parse(data)
+	if err != nil {
+		return nil, id, err
+	}
+	return NewState(StatusOK, recs), id, nil
+}
+
+// parse checks the file's shape strictly enough that a truncated or foreign
+// file never passes, while tolerating unknown fields (a later writer of the
+// same version may add some).
+func parse(data []byte) ([]Record, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, &corruptError{"empty"}
+	}
+	// One decoding pass; pointers tell "absent or null" from zero values.
+	var raw struct {
+		Version *int `json:"version"`
+		Records *[]*struct {
+			WorkspaceID *string           `json:"workspaceId"`
+			Digest      *string           `json:"digest"`
+			GrantedAt   *time.Time        `json:"grantedAt"`
+			Snapshot    *Snapshot         `json:"snapshot"`
+			ScriptPins  map[string]string `json:"scriptPins"`
+		} `json:"records"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, &corruptError{"not JSON of the expected shape: " + err.Error()}
+	}
+	if raw.Version == nil || raw.Records == nil {
+		return nil, &corruptError{`missing "version" or "records"`}
+	}
+	if *raw.Version != FileVersion {
+		return nil, &corruptError{fmt.Sprintf("version %d, want %d", *raw.Version, FileVersion)}
+	}
+	recs := make([]Record, 0, len(*raw.Records))
+	for i, r := range *raw.Records {
+		if r == nil || r.WorkspaceID == nil || *r.WorkspaceID == "" || r.Digest == nil || !validDigest(*r.Digest) ||
+			r.GrantedAt == nil || r.Snapshot == nil {
+			return nil, &corruptError{fmt.Sprintf("records[%d]: missing or invalid workspaceId, digest, grantedAt or snapshot", i)}
+		}
+		for p, sum := range r.ScriptPins {
+			if !cleanRel(p) || !validDigest(sum) {
+				return nil, &corruptError{fmt.Sprintf("records[%d].scriptPins: bad entry %q", i, p)}
+			}
+		}
+		recs = append(recs, Record{WorkspaceID: *r.WorkspaceID, Digest: *r.Digest, GrantedAt: *r.GrantedAt,
+			Snapshot: *r.Snapshot, ScriptPins: r.ScriptPins})
+	}
+	return recs, nil
+}
+
+// quarantineLocked renames a still-corrupt trust file aside under the lock
+// (re-checking first: another process may have replaced it meanwhile).
+func (s *Store) quarantineLocked() error {
+	release, err := acquire(s.lockPath, s.timeout)
+	if err != nil {
+		return err
+	}
+	defer release()
+	var ce *corruptError
+	if _, _, err := s.read(); !errors.As(err, &ce) {
+		return nil // fixed or gone meanwhile
+	}
+	return s.quarantine()
+}
+
+func (s *Store) quarantine() error {
+	dst := s.path + ".corrupt-" + s.now().UTC().Format("20060102T150405.000000000Z")
+	if err := os.Rename(s.path, dst); err != nil {
+		return err
+	}
+	return syncDir(s.dir)
+}
+
+// Grant writes records trusting declarations of workspaceID (§"信任存在哪、
+// 怎样审查"; review "trust_selected"). Each record's WorkspaceID is set to
+// workspaceID and a zero GrantedAt to now; a record with the same digest is
+// replaced, others are kept. Under the lock it re-reads the file: when that
+// is corrupt it is moved aside and Grant fails with ErrCorrupt, never
+// starting a fresh file as if nothing happened. Errors also: ErrLockTimeout
+// (wrapped, naming the holder), invalid input, I/O. On a nil error the grant
+// is durable (file and directory fsynced).
+func (s *Store) Grant(workspaceID string, recs []Record) error {
+	if workspaceID == "" {
+		return errors.New("truststore: grant: empty workspace id")
+	}
+	for _, r := range recs {
+		if !validDigest(r.Digest) {
+			return fmt.Errorf("truststore: grant: invalid digest %q", r.Digest)
+		}
+		for p, sum := range r.ScriptPins {
+			if !cleanRel(p) || !validDigest(sum) {
+				return fmt.Errorf("truststore: grant: invalid script pin %q", p)
+			}
+		}
+	}
+	now := s.now().UTC().Truncate(time.Second)
+	return s.update(func(old []Record) ([]Record, bool) {
+		idx := map[string]int{}
+		for i, r := range old {
+			if r.WorkspaceID == workspaceID {
+				idx[r.Digest] = i
+			}
+		}
+		for _, r := range recs {
+			r.WorkspaceID = workspaceID
+			if r.GrantedAt.IsZero() {
+				r.GrantedAt = now
+			}
+			if r.Snapshot.Args == nil {
+				r.Snapshot.Args = []string{}
+			}
+			if i, ok := idx[r.Digest]; ok {
+				old[i] = r
+			} else {
+				idx[r.Digest] = len(old)
+				old = append(old, r)
+			}
+		}
+		return old, len(recs) > 0
+	})
+}
+
+// Revoke deletes workspaceID's records for digests (PROTOCOL.md §4
+// workspaceHooks/revoke with persist=true). Unknown digests are ignored; a
+// missing file stays missing. Errors as for Grant.
+func (s *Store) Revoke(workspaceID string, digests []string) error {
+	drop := make(map[string]bool, len(digests))
+	for _, d := range digests {
+		drop[d] = true
+	}
+	return s.update(func(old []Record) ([]Record, bool) {
+		kept := old[:0]
+		for _, r := range old {
+			if r.WorkspaceID != workspaceID || !drop[r.Digest] {
+				kept = append(kept, r)
+			}
+		}
+		return kept, len(kept) != len(old)
+	})
+}
+
+// update is the locked read-modify-write shared by Grant and Revoke.
+func (s *Store) update(fn func([]Record) ([]Record, bool)) error {
+	if err := ensureDir(s.dir); err != nil {
+		return err
+	}
+	release, err := acquire(s.lockPath, s.timeout)
+	if err != nil {
+		return err
+	}
+	defer release()
+	st, _, err := s.read()
+	var ce *corruptError
+	switch {
+	case err == nil:
+	case errors.Is(err, fs.ErrNotExist):
+		st = NewState(StatusMissing, nil)
+	case errors.As(err, &ce):
+		if qerr := s.quarantine(); qerr != nil {
+			return fmt.Errorf("%w: %s: %s (not moved aside: %v); write refused", ErrCorrupt, s.path, ce.why, qerr)
+		}
+		return fmt.Errorf("%w: %s: %s; moved aside, write refused", ErrCorrupt, s.path, ce.why)
+	default:
+		return fmt.Errorf("read %s: %w", s.path, err)
+	}
+	recs, changed := fn(append([]Record(nil), st.Records...))
+	if !changed {
+		return nil
+	}
+	return s.write(NewState(StatusOK, recs).Records)
+}
+
+// write replaces the file atomically: natefinch/atomic writes a temp file
+// in the same directory, fsyncs it and renames it over the target. It copies
+// an existing target's mode onto the temp file, so the target is chmod-ed
+// 0600 first; it does not fsync the directory, so we do. Stale temp files of
+// writers killed mid-write are removed (we hold the lock: no live writer).
+func (s *Store) write(recs []Record) error {
+	data, err := json.MarshalIndent(fileJSON{Version: FileVersion, Records: recs}, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	if fi, err := os.Lstat(s.path); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() != 0o600 {
+		if err := os.Chmod(s.path, 0o600); err != nil {
+			return err
+		}
+	}
+	if err := atomic.WriteFile(s.path, bytes.NewReader(data)); err != nil {
+		return fmt.Errorf("write %s: %w", s.path, err)
+	}
+	if err := syncDir(s.dir); err != nil {
+		return fmt.Errorf("fsync %s: %w", s.dir, err)
+	}
+	s.removeStaleTemps()
+	return nil
+}
+
+// removeStaleTemps deletes <FileName><digits> files left by killed writers
+// (atomic.WriteFile's os.CreateTemp(dir, FileName) names).
+func (s *Store) removeStaleTemps() {
+	ents, err := os.ReadDir(s.dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), FileName)
+		if !ok || rest == "" || strings.Trim(rest, "0123456789") != "" {
+			continue
+		}
+		_ = os.Remove(filepath.Join(s.dir, e.Name()))
+	}
+}
+
+// ensureDir creates dir 0700 and enforces 0700 on it (MkdirAll does not
+// change an existing directory, and the umask may narrow a new one).
+func ensureDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("truststore: %s is not a directory", dir)
+	}
+	if fi.Mode().Perm() != 0o700 {
+		return os.Chmod(dir, 0o700)
+	}
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
