@@ -58,6 +58,9 @@ type Step struct {
 	WithinMs int `json:"withinMs"`
 	// Count: expectNotification consumes this many matching notifications (default 1).
 	Count int `json:"count"`
+	// Optional: an expect that sees no response in time passes (a response
+	// that arrives must still match).
+	Optional bool `json:"optional"`
 	// Note is a free comment.
 	Note string `json:"note"`
 }
@@ -456,7 +459,12 @@ func (r *caseRun) step(s *Step, vars map[string]string) error {
 		if err != nil {
 			return fmt.Errorf("expect: %w", err)
 		}
-		return r.expectResponse(pat, stepTimeout(s))
+		err = r.expectResponse(pat, stepTimeout(s))
+		var miss *noResponse
+		if s.Optional && errors.As(err, &miss) {
+			return nil
+		}
+		return err
 	case s.ExpectNotification != nil:
 		pat, err := decodeExpanded(s.ExpectNotification, vars)
 		if err != nil {
@@ -611,13 +619,19 @@ func (r *caseRun) expectResponse(pat any, timeout time.Duration) error {
 		if eof {
 			why = "server stdout closed before the response arrived"
 		}
-		return fmt.Errorf("expect %s: %s%s", compact(pat, 1500), why, r.pending())
+		return &noResponse{fmt.Sprintf("expect %s: %s%s", compact(pat, 1500), why, r.pending())}
 	}
+	r.logf("<- %s", compact(got.v, 2000))
 	if mm := matchValue("$", pat, got.v, true); mm != nil {
 		return fmt.Errorf("expect: response does not match\n    %v\n    expected: %s\n    actual:   %s", mm, compact(pat, 3000), got)
 	}
 	return nil
 }
+
+// noResponse is the error of an expect that saw no response.
+type noResponse struct{ msg string }
+
+func (e *noResponse) Error() string { return e.msg }
 
 // expectNotification consumes the first buffered or incoming notification
 // matching pat.

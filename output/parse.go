@@ -130,7 +130,8 @@ type Answer struct {
 // value has the wrong JSON type, are ignored. hookSpecificOutput is ignored
 // when its hookEventName is a non-empty string other than event.
 // permissionDecision wins over decision; "approve"/"block" map to
-// allow/deny on PreToolUse and PermissionRequest. decision:"block" sets
+// allow/deny on PreToolUse and PermissionRequest. DecisionReason is
+// permissionDecisionReason, else `reason`. decision:"block" sets
 // Block (with `reason` as BlockReason) on every event; on Stop it also
 // requests a continuation, as does continue:true.
 //
@@ -278,6 +279,17 @@ func parseStdout(event string, out []byte, a *Answer) {
 	}
 
 	tool := event == config.PreToolUse || event == config.PermissionRequest
+	if event == config.PostToolUse || event == config.PostToolUseFailure {
+		// PROTOCOL.md §3: decision approve/block on tool events maps to
+		// allow/deny. After the tool ran it blocks nothing (Merge); the
+		// decision and reason are reported to the host.
+		switch decision {
+		case "approve":
+			a.Decision, a.DecisionReason = DecisionAllow, reason
+		case "block":
+			a.Decision, a.DecisionReason = DecisionDeny, reason
+		}
+	}
 	if tool {
 		switch {
 		case permission == DecisionAllow || permission == DecisionAsk || permission == DecisionDeny:

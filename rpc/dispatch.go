@@ -48,6 +48,9 @@ type job struct {
 type dispatcher struct {
 	s     *Server
 	queue chan *job
+	// ready is closed once Server.conn is set: the library starts reading
+	// inside NewConn, before Serve can store the connection.
+	ready chan struct{}
 
 	mu       sync.Mutex
 	inflight map[string]*job // by request id, for $/cancelRequest
@@ -57,7 +60,7 @@ type dispatcher struct {
 }
 
 func newDispatcher(s *Server, workers, queueSize int) *dispatcher {
-	d := &dispatcher{s: s, queue: make(chan *job, queueSize), inflight: map[string]*job{}}
+	d := &dispatcher{s: s, queue: make(chan *job, queueSize), inflight: map[string]*job{}, ready: make(chan struct{})}
 	d.workers.Add(workers)
 	for range workers {
 		go d.worker()
@@ -67,6 +70,7 @@ func newDispatcher(s *Server, workers, queueSize int) *dispatcher {
 
 // Handle implements jsonrpc2.Handler.
 func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	<-d.ready
 	if req.Notif {
 		d.safe(func() { d.s.handleNotification(req) }, nil)
 		return

@@ -12,6 +12,7 @@ import (
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/truststore"
 	"github.com/sourcegraph/jsonrpc2"
 )
 
@@ -155,14 +156,24 @@ func (s *Server) sessionOpen(_ context.Context, req *jsonrpc2.Request) (any, err
 	if dup {
 		return nil, InvalidParams("sessionId", "a session with this id is already open on this connection")
 	}
-	userConfig := filepath.Join(home, "config.json")
-	if init.UserConfigPath != "" {
-		userConfig = init.UserConfigPath
+	userConfig := userConfigPath(home, init)
+	cwd := filepath.Clean(p.Cwd)
+	wsID := p.WorkspaceID
+	if wsID == "" {
+		wsID = truststore.CanonicalID(cwd)
 	}
+	policy, _ := truststore.ParsePolicy(init.policy)
+	sid := p.SessionID
 	rs, diags := runner.NewSession(runner.SessionOptions{
-		ID: p.SessionID, Cwd: filepath.Clean(p.Cwd), WorkspaceID: p.WorkspaceID,
+		ID: p.SessionID, Cwd: cwd, WorkspaceID: wsID,
 		AgentName: p.AgentName, Mode: p.Mode, Env: p.Env,
 		UserConfigPath: userConfig, PluginDirs: p.PluginDirs,
+		Workspace: runner.WorkspaceOptions{
+			Feature: p.WorkspaceHooks, Policy: policy, Home: home, ProjectConfigPath: p.ProjectConfigPath,
+			OnAdmissionUpdated: func(counts map[string]int) {
+				s.notifyOpt("workspaceHooks/admissionUpdated", admissionUpdated{SessionID: sid, Counts: counts})
+			},
+		},
 	})
 	ss := &session{id: p.SessionID, rs: rs, workspaceHooks: p.WorkspaceHooks, policy: init.policy, profile: p.Profile}
 	s.mu.Lock()
@@ -178,14 +189,44 @@ func (s *Server) sessionOpen(_ context.Context, req *jsonrpc2.Request) (any, err
 	if diags == nil {
 		diags = []config.Diagnostic{}
 	}
+	wst := rs.WorkspaceStatus()
 	return sessionOpenResult{
-		SessionID: p.SessionID,
-		Hooks:     hookInfos(hooks),
-		WorkspaceHooks: workspaceHooksInfo{
-			Feature: p.WorkspaceHooks, Policy: init.policy, StoreStatus: "missing", Counts: map[string]int{},
-		},
-		Diagnostics: diags,
+		SessionID:      p.SessionID,
+		Hooks:          hookInfosWithTrust(hooks, wst),
+		WorkspaceHooks: workspaceInfo(wst),
+		Diagnostics:    diags,
 	}, nil
+}
+
+type admissionUpdated struct {
+	SessionID string         `json:"sessionId"`
+	Counts    map[string]int `json:"counts"`
+}
+
+func workspaceInfo(w runner.WorkspaceState) workspaceHooksInfo {
+	return workspaceHooksInfo{
+		Feature: w.Feature, Policy: string(w.Policy), StoreStatus: string(w.StoreStatus),
+		BundleDigest: w.Workspace.BundleDigest, Counts: w.Counts,
+	}
+}
+
+// hookInfosWithTrust lists hooks, adding trustState and digest to workspace ones.
+func hookInfosWithTrust(hooks []config.Hook, w runner.WorkspaceState) []hookInfo {
+	infos := hookInfos(hooks)
+	if len(w.Declarations) == 0 {
+		return infos
+	}
+	byID := make(map[string]int, len(w.Declarations))
+	for i, d := range w.Declarations {
+		byID[d.Hook.ID] = i
+	}
+	for i := range infos {
+		if j, ok := byID[infos[i].ID]; ok {
+			infos[i].Digest = w.Declarations[j].Digest
+			infos[i].TrustState = string(w.Evaluations[j].State)
+		}
+	}
+	return infos
 }
 
 type sessionIDParams struct {
@@ -242,7 +283,7 @@ func (s *Server) hooksList(_ context.Context, req *jsonrpc2.Request) (any, error
 			infos = append(infos, toHookInfo(&hooks[i]))
 		}
 	} else {
-		infos = hookInfos(hooks)
+		infos = hookInfosWithTrust(hooks, ss.rs.WorkspaceStatus())
 	}
 	return struct {
 		Hooks []hookInfo `json:"hooks"`
@@ -362,4 +403,12 @@ func preview(b []byte) string {
 		}
 	}
 	return s
+}
+
+// userConfigPath is initialize.userConfigPath, else <home>/config.json.
+func userConfigPath(home string, init *initializeParams) string {
+	if init != nil && init.UserConfigPath != "" {
+		return init.UserConfigPath
+	}
+	return filepath.Join(home, "config.json")
 }

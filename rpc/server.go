@@ -101,6 +101,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 	s.d = newDispatcher(s, opts.Workers, opts.QueueSize)
 	stream := &objectStream{f: newFramer(opts.Framing, r, w), log: opts.Logger}
 	s.conn = jsonrpc2.NewConn(ctx, stream, s.d, jsonrpc2.SetLogger(slogPrinter{opts.Logger}))
+	close(s.d.ready)
 	select {
 	case code := <-s.exitCode:
 		s.stop()

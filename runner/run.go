@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/truststore"
 )
 
 // RunRequest is one hooks/run (PROTOCOL.md §3).
@@ -126,6 +127,7 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 	if len(selected) == 0 {
 		return s.finish(req, nil, nil), nil
 	}
+	defer s.recount()
 
 	s.mu.Lock()
 	granted := s.stopGranted[req.TurnID]
@@ -181,9 +183,57 @@ func (s *Session) finish(req RunRequest, answers []output.Answer, runs []output.
 	return m
 }
 
+// admit asks the trust gate about a workspace hook right before it starts
+// (lifecycle-hooks-and-workspace-trust §"信任状态": 运行器在每个钩子真正执行前
+// 重新询问准入). Other sources are always admitted.
+func (s *Session) admit(h *config.Hook) (truststore.Evaluation, bool) {
+	if h.Source.Kind != config.SourceWorkspace {
+		return truststore.Evaluation{}, true
+	}
+	s.mu.Lock()
+	d, ok := s.decls[h.ID]
+	s.mu.Unlock()
+	if !ok {
+		// The declaration vanished from disk since selection: fail closed.
+		return truststore.Evaluation{State: truststore.PendingTrust, Reason: "declaration_changed"}, false
+	}
+	ev := s.gate.Admit(d)
+	return ev, ev.Runnable()
+}
+
+// recount re-evaluates every workspace declaration when the security
+// version moved, so workspaceHooks/admissionUpdated is pushed on change.
+func (s *Session) recount() {
+	s.mu.Lock()
+	ws := s.ws
+	s.mu.Unlock()
+	if len(ws.Declarations) == 0 || s.opts.Workspace.OnAdmissionUpdated == nil {
+		return
+	}
+	v := s.gate.Version()
+	s.mu.Lock()
+	same := v == s.countedVersion && ws == s.countedWS
+	s.countedVersion, s.countedWS = v, ws
+	s.mu.Unlock()
+	if !same {
+		s.noteCounts(truststore.Counts(s.gate.Evaluate(ws.Declarations)))
+	}
+}
+
 // runOne runs one hook and returns its parsed answer and run record.
 func (s *Session) runOne(ctx context.Context, h *config.Hook, in baseInput, sc stdinContext, obs Observer) (output.Answer, output.Run) {
 	runID := newRunID()
+	if ev, ok := s.admit(h); !ok {
+		reason := string(ev.State)
+		if ev.Reason != "" && ev.Reason != reason {
+			reason += ": " + ev.Reason
+		}
+		pr := output.ProcessResult{ExitCode: -1, Skipped: true, SkipReason: reason}
+		ans := output.Parse(sc.event, pr)
+		run := output.Run{RunID: runID, HookID: h.ID, Source: string(h.Source.Kind), Outcome: ans.Outcome, Reason: reason}
+		obs.HookCompleted(HookDone{RunID: runID, Hook: h, Event: sc.event, Run: run})
+		return ans, run
+	}
 	obs.HookStarted(HookStart{RunID: runID, Hook: h, Event: sc.event})
 	start := time.Now()
 	pr, stdout, stderr := s.spawn(ctx, h, in, sc)

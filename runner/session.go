@@ -7,12 +7,14 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"sync"
 	"time"
 
 	"github.com/hookside/hookside/matcher"
 	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/truststore"
 )
 
 // DefaultStopLimit is MAX_STOP_HOOK_CONTINUATIONS: at most 3 Stop
@@ -44,6 +46,29 @@ type SessionOptions struct {
 	StopLimit int
 	// Internal hooks run last (source kind internal).
 	Internal []config.Hook
+	// Workspace configures workspace (project) hooks and their trust gate.
+	Workspace WorkspaceOptions
+}
+
+// WorkspaceOptions configure workspace hooks (lifecycle-hooks-and-workspace-trust
+// §"工作区钩子为什么要信任"; PROTOCOL.md §2 session/open).
+type WorkspaceOptions struct {
+	// Feature is the host's switch (session/open.workspaceHooks). Off:
+	// workspace hooks are skipped with workspace_hooks_feature_disabled and
+	// the trust file is not read.
+	Feature bool
+	// Policy comes from the host or CLI flags only, never from a project file.
+	Policy truststore.Policy
+	// Home is the hookside home; the trust file lives in
+	// truststore.SecurityDir(Home, user config storage.dir).
+	Home string
+	// ProjectConfigPath is an extra project config file, added to discovery.
+	ProjectConfigPath string
+	// Store tunes the trust store (lock timeout, clock).
+	Store truststore.Options
+	// OnAdmissionUpdated is called with the trust-state counts whenever
+	// they change (workspaceHooks/admissionUpdated). It must not block.
+	OnAdmissionUpdated func(counts map[string]int)
 }
 
 // Session is one open host session: its configuration sources, its
@@ -56,11 +81,20 @@ type Session struct {
 	baseEnv []string
 	vars    map[string]string
 
+	gate *truststore.Gate
+
 	mu          sync.Mutex
-	set         *config.Set
+	userSet     *config.Set                       // as loaded
+	ws          *truststore.Workspace             // as discovered
+	set         *config.Set                       // userSet with the workspace hooks
+	decls       map[string]truststore.Declaration // workspace hook id -> declaration
 	plans       map[string]*eventPlan
 	lastCheck   time.Time
 	stopGranted map[string]int // turnId -> continuations granted
+	lastCounts  map[string]int
+	// security version and workspace of the last recount
+	countedVersion uint64
+	countedWS      *truststore.Workspace
 
 	async      sync.WaitGroup
 	asyncCtx   context.Context
@@ -117,19 +151,110 @@ func NewSession(opts SessionOptions) (*Session, []config.Diagnostic) {
 		return s, []config.Diagnostic{{Code: "config_load_failed", Severity: config.SeverityError, Message: err.Error()}}
 	}
 	s.install(set, time.Now())
-	return s, set.Diagnostics
+	s.gate = truststore.NewGate(truststore.GateOptions{
+		WorkspaceID: opts.WorkspaceID, Root: s.ws.Root, Policy: opts.Workspace.Policy,
+		Feature: opts.Workspace.Feature, Dir: truststore.SecurityDir(opts.Workspace.Home, set.StorageDir), Store: opts.Workspace.Store,
+	})
+	diags := append(append([]config.Diagnostic{}, set.Diagnostics...), s.ws.Diagnostics...)
+	if st := s.WorkspaceStatus(); len(st.Declarations) > 0 {
+		pending := 0
+		for i, e := range st.Evaluations {
+			if st.Workspace.Enabled[i] && !e.Runnable() {
+				pending++
+			}
+		}
+		if pending > 0 {
+			diags = append(diags, config.Diagnostic{Code: truststore.CodePendingTrust, Severity: config.SeverityWarning,
+				Message: fmt.Sprintf("%d workspace hook declaration(s) in %s are not trusted and will not run; review them (hookside hooks trust review, or workspaceHooks/review/start)", pending, s.ws.Root)})
+		}
+	}
+	return s, diags
+}
+
+// WorkspaceState is the session's workspace hooks with their trust states.
+type WorkspaceState struct {
+	Workspace    *truststore.Workspace
+	Declarations []truststore.Declaration
+	Evaluations  []truststore.Evaluation
+	Counts       map[string]int
+	StoreStatus  truststore.Status
+	Policy       truststore.Policy
+	Feature      bool
+}
+
+// WorkspaceStatus re-discovers changed workspace files and evaluates every
+// declaration (PROTOCOL.md §4 workspaceHooks/status).
+func (s *Session) WorkspaceStatus() WorkspaceState {
+	s.mu.Lock()
+	s.lastCheck = time.Time{}
+	s.mu.Unlock()
+	s.current()
+	s.mu.Lock()
+	ws := s.ws
+	s.mu.Unlock()
+	evs := s.gate.Evaluate(ws.Declarations)
+	counts := truststore.Counts(evs)
+	s.noteCounts(counts)
+	return WorkspaceState{
+		Workspace: ws, Declarations: ws.Declarations, Evaluations: evs, Counts: counts,
+		StoreStatus: s.gate.StoreStatus(), Policy: s.opts.Workspace.Policy, Feature: s.opts.Workspace.Feature,
+	}
+}
+
+// Gate returns the session's admission gate.
+func (s *Session) Gate() *truststore.Gate { return s.gate }
+
+// noteCounts reports counts to OnAdmissionUpdated when they changed.
+func (s *Session) noteCounts(counts map[string]int) {
+	s.mu.Lock()
+	same := len(counts) == len(s.lastCounts)
+	if same {
+		for k, v := range counts {
+			if s.lastCounts[k] != v {
+				same = false
+				break
+			}
+		}
+	}
+	first := s.lastCounts == nil
+	if !same || first {
+		s.lastCounts = counts
+	}
+	s.mu.Unlock()
+	if !same && !first && s.opts.Workspace.OnAdmissionUpdated != nil {
+		s.opts.Workspace.OnAdmissionUpdated(counts)
+	}
 }
 
 // Options returns the options the session was opened with.
 func (s *Session) Options() SessionOptions { return s.opts }
 
-// install makes set current and rebuilds the event plans. Caller holds mu
-// or is the constructor.
+// install makes set current (re-discovering workspace files when they
+// changed) and rebuilds the event plans. Caller holds mu or is the
+// constructor.
 func (s *Session) install(set *config.Set, now time.Time) {
 	s.lastCheck = now
-	if set == s.set {
+	wsChanged := s.ws == nil || s.ws.Changed() || set != s.userSet
+	if set == s.userSet && !wsChanged {
 		return
 	}
+	if wsChanged {
+		var userEnabled *bool
+		if set.RootEnabled {
+			t := true
+			userEnabled = &t
+		}
+		s.ws = truststore.Discover(truststore.DiscoverOptions{
+			Cwd: s.opts.Cwd, ProjectConfigPath: s.opts.Workspace.ProjectConfigPath,
+			UserLimits: set.UserLimits, UserEnabled: userEnabled,
+		})
+		s.decls = make(map[string]truststore.Declaration, len(s.ws.Declarations))
+		for _, d := range s.ws.Declarations {
+			s.decls[d.Hook.ID] = d
+		}
+	}
+	s.userSet = set
+	set = set.WithWorkspace(s.ws.Executable())
 	s.set = set
 	s.plans = make(map[string]*eventPlan, len(config.Events))
 	for _, ev := range config.Events {
@@ -167,7 +292,14 @@ func (s *Session) Hooks() ([]config.Hook, []config.Diagnostic) {
 	s.lastCheck = time.Time{}
 	s.mu.Unlock()
 	set, _ := s.current()
-	return set.Hooks, set.Diagnostics
+	s.mu.Lock()
+	ws := s.ws
+	s.mu.Unlock()
+	diags := set.Diagnostics
+	if len(ws.Diagnostics) > 0 {
+		diags = append(append([]config.Diagnostic{}, diags...), ws.Diagnostics...)
+	}
+	return set.Hooks, diags
 }
 
 // Close stops the session's background (async) hooks: their process groups
@@ -177,4 +309,12 @@ func (s *Session) Close() {
 		s.asyncStop()
 		s.async.Wait()
 	})
+}
+
+// UserLimits returns the user config's limits, the fallback workspace
+// declarations resolve against.
+func (s *Session) UserLimits() config.Limits {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.userSet.UserLimits
 }

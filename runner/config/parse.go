@@ -63,6 +63,11 @@ type File struct {
 	// StorageDir is storage.dir as written ("" when absent); resolving a
 	// relative value against the home directory is the trust store's job.
 	StorageDir string
+	// PluginDirs is plugins.dirs as written (paths relative to the file's
+	// directory or absolute). In a workspace file they are workspace
+	// declarations that need trust, never plugins that bypass it
+	// (spec/README.md: a gap hookside closes).
+	PluginDirs []string
 	// Hooks are the valid declarations in declaration order (events in the
 	// order the file lists them, then matcher groups, then hooks), with ID,
 	// Source{Kind, Path}, Event, MatcherIndex, HookIndex (positions in the
@@ -147,6 +152,21 @@ func ParseFile(path string, data []byte, kind SourceKind) (*File, []Diagnostic) 
 				p.report(CodeInvalidField, SeverityError, d.off, "storage.dir must be a string, got %s", d.kind)
 			} else {
 				f.StorageDir = d.str
+			}
+		}
+	}
+	if pl := root.get("plugins"); pl.present() {
+		if ds := pl.get("dirs"); pl.kind == jObject && ds.present() {
+			if ds.kind != jArray {
+				p.report(CodeInvalidField, SeverityError, ds.off, "plugins.dirs must be an array of strings, got %s", ds.kind)
+			} else {
+				for _, d := range ds.elems {
+					if d.kind != jString || d.str == "" {
+						p.report(CodeInvalidField, SeverityError, d.off, "plugins.dirs entries must be non-empty strings")
+						continue
+					}
+					f.PluginDirs = append(f.PluginDirs, d.str)
+				}
 			}
 		}
 	}

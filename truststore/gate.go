@@ -1,0 +1,158 @@
+package truststore
+
+import (
+	"sync"
+)
+
+// ReasonFeatureDisabled is the reason given to every workspace declaration
+// when the host's feature switch (session/open.workspaceHooks) is off; the
+// trust file is then not even read (app/workspace-hook-trust.ts:100 in the spec).
+const ReasonFeatureDisabled = "workspace_hooks_feature_disabled"
+
+// GateOptions configure a Gate.
+type GateOptions struct {
+	WorkspaceID string
+	Root        string // workspace root, for script pins
+	Policy      Policy
+	// Feature is the host's switch; false blocks everything without I/O.
+	Feature bool
+	// Dir is the security directory holding the trust file.
+	Dir   string
+	Store Options
+}
+
+// Gate is one session's admission gate: it evaluates workspace
+// declarations against the trust file, re-reading the file when it changed
+// on disk (another process granted or revoked), and keeps the session's
+// in-memory revocations. A security version counts every change (revoke,
+// policy change, trust file reload) so callers can tell an answer is stale
+// (workspace-hook-runtime-admission.ts:148 in the spec). Safe for
+// concurrent use.
+type Gate struct {
+	opts   GateOptions
+	store  *Store
+	hashes *HashCache
+
+	mu      sync.Mutex
+	state   *State
+	corrupt bool // seen corrupt this session: stays blocked_untrusted until a valid file appears
+	revoked map[string]bool
+	version uint64
+	loadErr error
+}
+
+// NewGate returns a gate. It reads nothing until first asked.
+func NewGate(opts GateOptions) *Gate {
+	g := &Gate{opts: opts, revoked: map[string]bool{}, hashes: NewHashCache()}
+	if opts.Feature {
+		g.store = Open(opts.Dir, opts.Store)
+	}
+	return g
+}
+
+// Store returns the gate's trust store (nil when the feature is off).
+func (g *Gate) Store() *Store { return g.store }
+
+// Policy returns the gate's policy.
+func (g *Gate) Policy() Policy { return g.opts.Policy }
+
+// refresh reloads the trust file when it changed. Caller holds mu.
+func (g *Gate) refresh() {
+	if g.store == nil {
+		return
+	}
+	if g.state != nil && !g.store.Changed() {
+		return
+	}
+	st, err := g.store.Load()
+	g.loadErr = err
+	switch {
+	case st.Status == StatusCorrupt:
+		g.corrupt = true
+	case st.Status == StatusOK:
+		g.corrupt = false
+	}
+	if g.corrupt {
+		st = NewState(StatusCorrupt, nil)
+	}
+	g.state = st
+	g.version++
+}
+
+// StoreStatus returns the trust file's status as the gate sees it
+// ("missing" when the feature is off: the file is not read).
+func (g *Gate) StoreStatus() Status {
+	if g.store == nil {
+		return StatusMissing
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.refresh()
+	return g.state.Status
+}
+
+// Version returns the security version (changes on revoke, policy change
+// and trust file reload).
+func (g *Gate) Version() uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.refresh()
+	return g.version
+}
+
+// Evaluate returns the trust state of every declaration.
+func (g *Gate) Evaluate(decls []Declaration) []Evaluation {
+	if !g.opts.Feature {
+		out := make([]Evaluation, len(decls))
+		for i, d := range decls {
+			out[i] = Evaluation{Digest: d.Digest, State: BlockedPolicy, Reason: ReasonFeatureDisabled}
+		}
+		return out
+	}
+	g.mu.Lock()
+	g.refresh()
+	st, revoked := g.state, g.revoked
+	g.mu.Unlock()
+	evs := Evaluate(EvalInput{
+		WorkspaceID: g.opts.WorkspaceID, Policy: g.opts.Policy, Store: st, Declarations: decls,
+		Revoked: revoked, WorkspaceRoot: g.opts.Root, Hashes: g.hashes,
+	})
+	for i := range evs {
+		// A session-only revoke hides the persistent record for this
+		// session (the spec checks "persistent" before "revoked").
+		if evs[i].State == TrustedPersistent && revoked[evs[i].Digest] {
+			evs[i] = Evaluation{Digest: evs[i].Digest, State: Revoked, Reason: ReasonRevoked}
+		}
+	}
+	return evs
+}
+
+// Admit is asked right before a workspace hook starts (runner.ts:87 in the
+// spec): the declaration's current trust state.
+func (g *Gate) Admit(d Declaration) Evaluation {
+	return g.Evaluate([]Declaration{d})[0]
+}
+
+// RevokeInSession marks digests revoked for this session only.
+func (g *Gate) RevokeInSession(digests []string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	nr := make(map[string]bool, len(g.revoked)+len(digests))
+	for k := range g.revoked {
+		nr[k] = true
+	}
+	for _, d := range digests {
+		nr[d] = true
+	}
+	g.revoked = nr // copy-on-write: Evaluate reads without the lock
+	g.version++
+}
+
+// Counts tallies evaluations by trust state.
+func Counts(evs []Evaluation) map[string]int {
+	c := map[string]int{}
+	for _, e := range evs {
+		c[string(e.State)]++
+	}
+	return c
+}

@@ -1,0 +1,174 @@
+package truststore
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hookside/hookside/runner/config"
+	"github.com/natefinch/atomic"
+)
+
+// identityPrefixes are the workspace identity forms `--workspace` accepts
+// besides a path (hooks-trust-command.ts:127 in the spec).
+var identityPrefixes = []string{"local:", "remote:", "ssh:", "container:", "wsl:"}
+
+// Target is a workspace named on the command line or over JSON-RPC.
+type Target struct {
+	// ID is the trust identity (records are keyed by it).
+	ID string
+	// Dir is the local directory to discover declarations in ("" for a
+	// remote identity: only its records can be listed).
+	Dir string
+}
+
+// ResolveTarget turns a path or an identity (local:, remote:, ssh:,
+// container:, wsl:) into a Target. A path (or local:PATH) must be an
+// existing directory; its identity is the canonical absolute path (symlinks
+// resolved), the same default a session uses.
+func ResolveTarget(arg string) (Target, error) {
+	for _, p := range identityPrefixes {
+		if strings.HasPrefix(arg, p) {
+			if p != "local:" {
+				return Target{ID: arg}, nil
+			}
+			t, err := ResolveTarget(strings.TrimPrefix(arg, p))
+			return t, err
+		}
+	}
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return Target{}, err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return Target{}, fmt.Errorf("workspace %s: %w", arg, err)
+	}
+	if !fi.IsDir() {
+		return Target{}, fmt.Errorf("workspace %s: not a directory", arg)
+	}
+	return Target{ID: CanonicalID(abs), Dir: abs}, nil
+}
+
+// CanonicalID returns the default workspace identity of a directory: its
+// absolute path with symlinks resolved.
+func CanonicalID(dir string) string {
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		return r
+	}
+	return filepath.Clean(dir)
+}
+
+// DeclarationStatus is one declaration as PROTOCOL.md §4 reports it.
+type DeclarationStatus struct {
+	Digest         string            `json:"digest"`
+	HookID         string            `json:"hookId"`
+	Source         DeclarationSource `json:"source"`
+	Event          string            `json:"event"`
+	Matcher        *string           `json:"matcher"`
+	MatcherIndex   int               `json:"matcherIndex"`
+	HookIndex      int               `json:"hookIndex"`
+	Type           config.HookType   `json:"type"`
+	Command        string            `json:"command"`
+	Args           []string          `json:"args"`
+	Shell          ShellSpec         `json:"shell"`
+	Async          bool              `json:"async"`
+	TimeoutMs      int               `json:"timeoutMs"`
+	MaxOutputBytes int               `json:"maxOutputBytes"`
+	Enabled        bool              `json:"enabled"`
+	TrustState     TrustState        `json:"trustState"`
+	Reason         string            `json:"reason,omitempty"`
+	Scripts        []string          `json:"scripts,omitempty"`
+}
+
+// DeclarationSource locates a declaration.
+type DeclarationSource struct {
+	RelativePath   string `json:"relativePath"`
+	DiscoveryOrder int    `json:"discoveryOrder"`
+}
+
+// Describe pairs declarations with their evaluations for reporting.
+func Describe(w *Workspace, evs []Evaluation) []DeclarationStatus {
+	out := make([]DeclarationStatus, len(w.Declarations))
+	for i, d := range w.Declarations {
+		h := d.Hook
+		snap := SnapshotOf(h)
+		out[i] = DeclarationStatus{
+			Digest: d.Digest, HookID: h.ID,
+			Source: DeclarationSource{RelativePath: h.Source.RelativePath, DiscoveryOrder: h.Source.DiscoveryOrder},
+			Event:  h.Event, Matcher: h.Matcher, MatcherIndex: h.MatcherIndex, HookIndex: h.HookIndex,
+			Type: h.Type, Command: h.Command, Args: snap.Args, Shell: snap.Shell, Async: h.Async,
+			TimeoutMs: h.TimeoutMs, MaxOutputBytes: h.MaxOutputBytes, Enabled: w.Enabled[i],
+			Scripts: ScriptPaths(h, w.Root),
+		}
+		if i < len(evs) {
+			out[i].TrustState, out[i].Reason = evs[i].State, evs[i].Reason
+		}
+	}
+	return out
+}
+
+// GrantAll writes a trust record for each declaration (with script pins
+// relative to the workspace root). Errors: ErrCorrupt (refused: the corrupt
+// file was moved aside), ErrLockTimeout, I/O errors.
+func GrantAll(s *Store, workspaceID, root string, decls []Declaration) error {
+	recs := make([]Record, 0, len(decls))
+	for _, d := range decls {
+		r, err := NewRecord(workspaceID, d.Hook, root)
+		if err != nil {
+			return fmt.Errorf("pin scripts of %s: %w", d.Digest, err)
+		}
+		recs = append(recs, r)
+	}
+	return s.Grant(workspaceID, recs)
+}
+
+// ErrNotReviewed is returned by Disable when the declaring file no longer
+// holds the declaration as it was reviewed.
+var ErrNotReviewed = errors.New("the declaring file changed since the review")
+
+// Disable writes `"enabled": false` into the file that declares d, after
+// checking that the file still holds exactly that declaration (same
+// digest at the same position); the rest of the file is preserved byte for
+// byte and its mode kept (lifecycle-hooks-and-workspace-trust
+// §"信任存在哪、怎样审查": 写之前先核对磁盘上的声明与审查时一致).
+func Disable(d Declaration, userLimits config.Limits) error {
+	h := d.Hook
+	path := h.Source.Path
+	if h.Source.PluginRoot != "" {
+		return fmt.Errorf("%s: a workspace plugin's hooks.json cannot be disabled per declaration; remove the plugin from plugins.dirs", path)
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file", path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	f, _ := config.ParseFile(path, data, config.SourceWorkspace)
+	found := false
+	for _, cur := range f.Resolve(userLimits) {
+		if cur.Event == h.Event && cur.MatcherIndex == h.MatcherIndex && cur.HookIndex == h.HookIndex {
+			cur.Source.RelativePath, cur.Source.DiscoveryOrder = h.Source.RelativePath, h.Source.DiscoveryOrder
+			found = Digest(cur) == d.Digest
+			break
+		}
+	}
+	if !found {
+		return fmt.Errorf("%s: %w", path, ErrNotReviewed)
+	}
+	out, err := config.SetHookEnabled(data, h.Event, h.MatcherIndex, h.HookIndex, false)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := atomic.WriteFile(path, strings.NewReader(string(out))); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return os.Chmod(path, fi.Mode().Perm())
+}
