@@ -15,12 +15,14 @@ import (
 	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/truststore"
 )
 
 func runHooks(args []string, stdout, stderr io.Writer) int {
 	subs := []command{
 		{"run", "run one event's hooks and print the merged answer (exit 2 when blocked)", runHooksRun},
 		{"list", "list the configured hooks in run order", runHooksList},
+		{"trust", "review and grant workspace hooks (status, review, grant, revoke)", runHooksTrust},
 	}
 	if len(args) == 0 || isHelp(args[0]) {
 		w := stdout
@@ -41,7 +43,7 @@ func runHooks(args []string, stdout, stderr io.Writer) int {
 			return c.run(args[1:], stdout, stderr)
 		}
 	}
-	fmt.Fprintf(stderr, "hookside hooks: unknown command %q (want %s)\n", args[0], "run, list")
+	fmt.Fprintf(stderr, "hookside hooks: unknown command %q (want run, list, trust)\n", args[0])
 	return exitUsage
 }
 
@@ -49,6 +51,22 @@ func runHooks(args []string, stdout, stderr io.Writer) int {
 type sessionFlags struct {
 	home, cwd, userConfig, sessionID string
 	pluginDirs                       multiFlag
+	workspaceHooks                   bool
+	policy                           string
+	projectConfig                    string
+}
+
+// flagSet is the part of *flag.FlagSet the shared flags need.
+type flagSet interface {
+	StringVar(p *string, name, value, usage string)
+	BoolVar(p *bool, name string, value bool, usage string)
+}
+
+// registerWorkspace adds the workspace-hook flags.
+func (f *sessionFlags) registerWorkspace(fs flagSet) {
+	fs.BoolVar(&f.workspaceHooks, "workspace-hooks", true, "consider workspace (project) hooks; untrusted ones are skipped, never run")
+	fs.StringVar(&f.policy, "policy", "user_decides", "workspace hook policy: user_decides, deny or allow_trusted_only")
+	fs.StringVar(&f.projectConfig, "project-config", "", "an extra project config file, added to workspace discovery")
 }
 
 type multiFlag []string
@@ -89,7 +107,14 @@ func (f *sessionFlags) open() (*runner.Session, []config.Diagnostic, error) {
 			f.pluginDirs[i] = a
 		}
 	}
-	s, diags := runner.NewSession(runner.SessionOptions{ID: sid, Cwd: abs, UserConfigPath: userConfig, PluginDirs: f.pluginDirs})
+	policy, ok := truststore.ParsePolicy(f.policy)
+	if !ok {
+		return nil, nil, fmt.Errorf("--policy %q is not user_decides, deny or allow_trusted_only", f.policy)
+	}
+	s, diags := runner.NewSession(runner.SessionOptions{
+		ID: sid, Cwd: abs, WorkspaceID: truststore.CanonicalID(abs), UserConfigPath: userConfig, PluginDirs: f.pluginDirs,
+		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: home, ProjectConfigPath: f.projectConfig},
+	})
 	return s, diags, nil
 }
 
@@ -117,6 +142,7 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&sf.userConfig, "user-config", "", "user config file (default <home>/config.json)")
 	fs.StringVar(&sf.sessionID, "session-id", "", "session id given to hooks (default cli-<pid>)")
 	fs.Var(&sf.pluginDirs, "plugin-dir", "plugin root holding hooks/hooks.json (repeatable)")
+	sf.registerWorkspace(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		if code == exitUsage {
 			return exitError
@@ -215,6 +241,8 @@ func printMerged(w io.Writer, m output.Merged) {
 		fmt.Fprintf(w, "  %-13s exit %-3s %5dms  %s", r.Outcome, code, r.DurationMs, r.HookID)
 		if r.Error != "" {
 			fmt.Fprintf(w, "  (%s)", r.Error)
+		} else if r.Reason != "" {
+			fmt.Fprintf(w, "  (%s)", r.Reason)
 		}
 		fmt.Fprintln(w)
 	}
@@ -234,6 +262,7 @@ func runHooksList(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&sf.cwd, "cwd", "", "session working directory (default the current directory)")
 	fs.StringVar(&sf.userConfig, "user-config", "", "user config file (default <home>/config.json)")
 	fs.Var(&sf.pluginDirs, "plugin-dir", "plugin root holding hooks/hooks.json (repeatable)")
+	sf.registerWorkspace(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}

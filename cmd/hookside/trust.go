@@ -1,0 +1,400 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hookside/hookside/rpc"
+	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/truststore"
+	"github.com/mattn/go-isatty"
+)
+
+// exitCorrupt is `hooks trust`'s status when the trust store is corrupt and
+// a write was refused (PROTOCOL.md §4).
+const exitCorrupt = 3
+
+// trustStatus is what `hooks trust status --json` prints (the shape of
+// workspaceHooks/status).
+type trustStatus struct {
+	WorkspaceID  string                         `json:"workspaceId"`
+	Policy       string                         `json:"policy"`
+	StoreStatus  string                         `json:"storeStatus"`
+	BundleDigest string                         `json:"bundleDigest"`
+	Counts       map[string]int                 `json:"counts"`
+	Declarations []truststore.DeclarationStatus `json:"declarations"`
+}
+
+// stdinIsTTY is replaceable in tests.
+var stdinIsTTY = func() bool { return isatty.IsTerminal(os.Stdin.Fd()) }
+
+var stdinReader io.Reader = os.Stdin
+
+func runHooksTrust(args []string, stdout, stderr io.Writer) int {
+	action := "status"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		action, args = args[0], args[1:]
+	}
+	switch action {
+	case "status", "review", "grant", "revoke":
+	case "help":
+		args = []string{"--help"}
+	default:
+		fmt.Fprintf(stderr, "hookside hooks trust: unknown action %q (want status, review, grant or revoke)\n", action)
+		return exitUsage
+	}
+	fs := newFlagSet("hooks trust", "hookside hooks trust [status|review|grant|revoke] [--workspace PATH|IDENTITY] [--digest D]… [--all --bundle-digest B] [--json]",
+		"Review and grant workspace (project) hooks. Without an action: status.\n\n"+
+			"  status   list every workspace hook declaration with its trust state\n"+
+			"  review   on a terminal, pick declarations to trust by number; otherwise print what to run\n"+
+			"  grant    trust --digest D (repeatable), or --all with the --bundle-digest shown by status\n"+
+			"  revoke   delete the trust records of --digest D (repeatable) or --all\n\n"+
+			"Exit status: 0 done, 1 error, 2 usage, 3 trust store corrupt (grant refused).", stdout, stderr)
+	workspace := fs.String("workspace", "", "workspace path, or identity local:|remote:|ssh:|container:|wsl:… (default the current directory)")
+	var digests multiFlag
+	fs.Var(&digests, "digest", "declaration digest (repeatable)")
+	all := fs.Bool("all", false, "every declaration (grant needs --bundle-digest)")
+	bundle := fs.String("bundle-digest", "", "the bundle digest status printed; grant --all is refused if the workspace changed since")
+	asJSON := fs.Bool("json", false, "machine-readable output")
+	home := fs.String("home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
+	userConfig := fs.String("user-config", "", "user config file (default <home>/config.json)")
+	policyFlag := fs.String("policy", "user_decides", "workspace hook policy: user_decides, deny or allow_trusted_only")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "hookside hooks trust: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	policy, ok := truststore.ParsePolicy(*policyFlag)
+	if !ok {
+		fmt.Fprintf(stderr, "hookside hooks trust: --policy %q is not user_decides, deny or allow_trusted_only\n", *policyFlag)
+		return exitUsage
+	}
+	if *all && len(digests) > 0 {
+		fmt.Fprintln(stderr, "hookside hooks trust: --all and --digest exclude each other")
+		return exitUsage
+	}
+	if action == "grant" && *all && *bundle == "" {
+		fmt.Fprintln(stderr, "hookside hooks trust grant --all needs --bundle-digest (from `hookside hooks trust status`), so that you grant exactly what you reviewed")
+		return exitUsage
+	}
+	if (action == "grant" || action == "revoke") && !*all && len(digests) == 0 {
+		fmt.Fprintf(stderr, "hookside hooks trust %s: name --digest D (repeatable) or --all\n", action)
+		return exitUsage
+	}
+	if *home == "" {
+		*home = rpc.DefaultHome()
+	}
+	if *userConfig == "" {
+		*userConfig = *home + "/config.json"
+	}
+	if *workspace == "" {
+		*workspace = "."
+	}
+	target, err := truststore.ResolveTarget(*workspace)
+	if err != nil {
+		fmt.Fprintln(stderr, "hookside hooks trust:", err)
+		return exitError
+	}
+	if target.Dir == "" {
+		return trustRemote(action, target, *home, digests, *all, *asJSON, stdout, stderr)
+	}
+	rs, _ := runner.NewSession(runner.SessionOptions{
+		ID: "cli-trust", Cwd: target.Dir, WorkspaceID: target.ID, UserConfigPath: *userConfig,
+		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: *home},
+	})
+	defer rs.Close()
+	w := rs.WorkspaceStatus()
+	st := trustStatus{
+		WorkspaceID: target.ID, Policy: string(policy), StoreStatus: string(w.StoreStatus),
+		BundleDigest: w.Workspace.BundleDigest, Counts: w.Counts,
+		Declarations: truststore.Describe(w.Workspace, w.Evaluations),
+	}
+	switch action {
+	case "status":
+		return printTrustStatus(stdout, st, *asJSON)
+	case "review":
+		return trustReview(rs, w, st, *asJSON, stdout, stderr)
+	case "grant":
+		sel, code := selectDeclarations(w, st, digests, *all, *bundle, stderr)
+		if code != 0 {
+			return code
+		}
+		return trustGrant(rs, w, sel, *asJSON, stdout, stderr)
+	default: // revoke
+		return trustRevoke(rs.Gate().Store(), target.ID, st, digests, *all, *asJSON, stdout, stderr)
+	}
+}
+
+func printTrustStatus(w io.Writer, st trustStatus, asJSON bool) int {
+	if asJSON {
+		if st.Declarations == nil {
+			st.Declarations = []truststore.DeclarationStatus{}
+		}
+		writeJSON(w, st)
+		return exitOK
+	}
+	fmt.Fprintf(w, "workspace %s\npolicy %s · trust store %s · bundle %s\n", st.WorkspaceID, st.Policy, st.StoreStatus, st.BundleDigest)
+	if len(st.Declarations) == 0 {
+		fmt.Fprintln(w, "no workspace hook declarations")
+		return exitOK
+	}
+	for i, d := range st.Declarations {
+		describeDecl(w, i+1, d)
+	}
+	return exitOK
+}
+
+func describeDecl(w io.Writer, n int, d truststore.DeclarationStatus) {
+	m := "*"
+	if d.Matcher != nil {
+		m = *d.Matcher
+	}
+	cmd := d.Command
+	if len(d.Args) > 0 {
+		cmd += " " + strings.Join(d.Args, " ")
+	}
+	state := string(d.TrustState)
+	if d.Reason != "" && d.Reason != state {
+		state += " (" + d.Reason + ")"
+	}
+	if !d.Enabled {
+		state += ", disabled"
+	}
+	fmt.Fprintf(w, "%3d. %-18s %s\n     %s %s[%d][%d] matcher=%s timeout=%dms\n     %s: %s\n     digest %s\n",
+		n, d.Event, state, d.Source.RelativePath, d.Event, d.MatcherIndex, d.HookIndex, m, d.TimeoutMs, d.Type, cmd, d.Digest)
+	if len(d.Scripts) > 0 {
+		fmt.Fprintf(w, "     pins %s\n", strings.Join(d.Scripts, ", "))
+	}
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// selectDeclarations resolves --digest / --all --bundle-digest.
+func selectDeclarations(w runner.WorkspaceState, st trustStatus, digests []string, all bool, bundle string, stderr io.Writer) ([]truststore.Declaration, int) {
+	if all {
+		if bundle != st.BundleDigest {
+			fmt.Fprintf(stderr, "hookside hooks trust: the workspace changed since it was shown (bundle digest now %s, not %s); review it again\n", st.BundleDigest, bundle)
+			return nil, exitError
+		}
+		return w.Declarations, 0
+	}
+	by := map[string]truststore.Declaration{}
+	for _, d := range w.Declarations {
+		by[d.Digest] = d
+	}
+	var sel []truststore.Declaration
+	for _, dg := range digests {
+		d, ok := by[dg]
+		if !ok {
+			fmt.Fprintf(stderr, "hookside hooks trust: no declaration with digest %s in %s (see `hookside hooks trust status`)\n", dg, st.WorkspaceID)
+			return nil, exitError
+		}
+		sel = append(sel, d)
+	}
+	return sel, 0
+}
+
+func trustGrant(rs *runner.Session, w runner.WorkspaceState, sel []truststore.Declaration, asJSON bool, stdout, stderr io.Writer) int {
+	if len(sel) == 0 {
+		fmt.Fprintln(stdout, "nothing to grant")
+		return exitOK
+	}
+	err := truststore.GrantAll(rs.Gate().Store(), rs.Options().WorkspaceID, w.Workspace.Root, sel)
+	if err != nil {
+		fmt.Fprintln(stderr, "hookside hooks trust grant:", err)
+		if errors.Is(err, truststore.ErrCorrupt) {
+			fmt.Fprintln(stderr, "the trust store was unreadable and has been moved aside (.corrupt-<timestamp>); nothing was granted")
+			return exitCorrupt
+		}
+		return exitError
+	}
+	granted := make([]string, len(sel))
+	for i, d := range sel {
+		granted[i] = d.Digest
+	}
+	if asJSON {
+		writeJSON(stdout, map[string]any{"trusted": granted, "counts": rs.WorkspaceStatus().Counts})
+		return exitOK
+	}
+	for _, d := range granted {
+		fmt.Fprintf(stdout, "trusted %s\n", d)
+	}
+	return exitOK
+}
+
+func trustRevoke(store *truststore.Store, wsID string, st trustStatus, digests []string, all, asJSON bool, stdout, stderr io.Writer) int {
+	if all {
+		digests = nil
+		for _, d := range st.Declarations {
+			digests = append(digests, d.Digest)
+		}
+		if state, err := store.Load(); err == nil {
+			for _, r := range state.Records {
+				if r.WorkspaceID == wsID {
+					digests = append(digests, r.Digest)
+				}
+			}
+		}
+	}
+	if err := store.Revoke(wsID, digests); err != nil {
+		fmt.Fprintln(stderr, "hookside hooks trust revoke:", err)
+		if errors.Is(err, truststore.ErrCorrupt) {
+			return exitCorrupt
+		}
+		return exitError
+	}
+	if asJSON {
+		if digests == nil {
+			digests = []string{}
+		}
+		writeJSON(stdout, map[string]any{"revoked": digests})
+		return exitOK
+	}
+	fmt.Fprintf(stdout, "revoked %d record(s) of %s\n", len(digests), wsID)
+	return exitOK
+}
+
+// trustReview lists declarations needing a decision; on a terminal it asks
+// which to trust by number.
+func trustReview(rs *runner.Session, w runner.WorkspaceState, st trustStatus, asJSON bool, stdout, stderr io.Writer) int {
+	var idx []int
+	for i, d := range st.Declarations {
+		if d.TrustState != truststore.TrustedPersistent {
+			idx = append(idx, i)
+		}
+	}
+	if asJSON || !stdinIsTTY() {
+		if asJSON {
+			writeJSON(stdout, st)
+			return exitOK
+		}
+		printTrustStatus(stdout, st, false)
+		if len(idx) == 0 {
+			fmt.Fprintln(stdout, "\nnothing to review: every declaration is trusted")
+			return exitOK
+		}
+		fmt.Fprintf(stdout, "\nNot a terminal: to trust, run\n  hookside hooks trust grant --workspace %s --digest <digest> [--digest …]\nor, to trust everything shown above,\n  hookside hooks trust grant --workspace %s --all --bundle-digest %s\n",
+			shellQuote(st.WorkspaceID), shellQuote(st.WorkspaceID), st.BundleDigest)
+		return exitOK
+	}
+	if len(idx) == 0 {
+		fmt.Fprintln(stdout, "nothing to review: every declaration is trusted")
+		return exitOK
+	}
+	fmt.Fprintf(stdout, "workspace %s — %d declaration(s) to review:\n", st.WorkspaceID, len(idx))
+	for n, i := range idx {
+		describeDecl(stdout, n+1, st.Declarations[i])
+	}
+	fmt.Fprint(stdout, "Trust which? numbers (e.g. 1,3 or 1-2), \"all\", or empty for none: ")
+	line, _ := bufio.NewReader(stdinReader).ReadString('\n')
+	picked, err := parseSelection(strings.TrimSpace(line), len(idx))
+	if err != nil {
+		fmt.Fprintln(stderr, "hookside hooks trust review:", err)
+		return exitUsage
+	}
+	var sel []truststore.Declaration
+	for _, n := range picked {
+		sel = append(sel, w.Declarations[idx[n-1]])
+	}
+	return trustGrant(rs, w, sel, false, stdout, stderr)
+}
+
+// parseSelection parses "1,3", "2-4", "all" or "" against n items.
+func parseSelection(s string, n int) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	if s == "all" {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i + 1
+		}
+		return out, nil
+	}
+	seen := map[int]bool{}
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		b := a
+		if err == nil && isRange {
+			b, err = strconv.Atoi(hi)
+		}
+		if err != nil || a < 1 || b > n || a > b {
+			return nil, fmt.Errorf("%q is not a number or range between 1 and %d", part, n)
+		}
+		for i := a; i <= b; i++ {
+			seen[i] = true
+		}
+	}
+	out := make([]int, 0, len(seen))
+	for i := range seen {
+		out = append(out, i)
+	}
+	sort.Ints(out)
+	return out, nil
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// trustRemote handles an identity without local files: status lists its
+// records; revoke deletes them; grant needs the files and is refused.
+func trustRemote(action string, t truststore.Target, home string, digests []string, all, asJSON bool, stdout, stderr io.Writer) int {
+	store := truststore.Open(truststore.SecurityDir(home, ""), truststore.Options{})
+	state, err := store.Load()
+	if err != nil && !errors.Is(err, truststore.ErrCorrupt) {
+		fmt.Fprintln(stderr, "hookside hooks trust:", err)
+		return exitError
+	}
+	var recs []truststore.Record
+	for _, r := range state.Records {
+		if r.WorkspaceID == t.ID {
+			recs = append(recs, r)
+		}
+	}
+	switch action {
+	case "grant", "review":
+		fmt.Fprintf(stderr, "hookside hooks trust %s: %s is not a local directory; grant from a session on that workspace\n", action, t.ID)
+		return exitError
+	case "revoke":
+		if all {
+			digests = nil
+			for _, r := range recs {
+				digests = append(digests, r.Digest)
+			}
+		}
+		return trustRevoke(store, t.ID, trustStatus{}, digests, false, asJSON, stdout, stderr)
+	}
+	if asJSON {
+		if recs == nil {
+			recs = []truststore.Record{}
+		}
+		writeJSON(stdout, map[string]any{"workspaceId": t.ID, "storeStatus": state.Status, "records": recs})
+		return exitOK
+	}
+	fmt.Fprintf(stdout, "workspace %s (no local files) · trust store %s\n", t.ID, state.Status)
+	for _, r := range recs {
+		fmt.Fprintf(stdout, "  trusted %s  %s %s  granted %s\n", r.Digest, r.Snapshot.Event, r.Snapshot.Command, r.GrantedAt.Format("2006-01-02 15:04"))
+	}
+	return exitOK
+}
