@@ -188,6 +188,12 @@ func (s *Server) reviewSubmit(_ context.Context, req *jsonrpc2.Request) (any, er
 		if store == nil {
 			return nil, InvalidParams("reviewId", "workspace hooks are switched off for this session (session/open.workspaceHooks)")
 		}
+		if ss.rs.Gate().StoreStatus() == truststore.StatusCorrupt {
+			// The session read a corrupt trust file (moved aside by then):
+			// writes are refused, never passed off as a fresh grant (spec
+			// workspace-hook-trust-cli.ts:158; PROTOCOL.md §1 -32011).
+			return nil, trustError(truststore.ErrCorrupt)
+		}
 		opts := ss.rs.Options()
 		root := ss.rs.WorkspaceStatus().Workspace.Root
 		if err := truststore.GrantAll(store, opts.WorkspaceID, root, sel); err != nil {
@@ -242,6 +248,9 @@ func (s *Server) trustRevoke(_ context.Context, req *jsonrpc2.Request) (any, err
 		store := ss.rs.Gate().Store()
 		if store == nil {
 			return nil, InvalidParams("sessionId", "workspace hooks are switched off for this session (session/open.workspaceHooks)")
+		}
+		if ss.rs.Gate().StoreStatus() == truststore.StatusCorrupt {
+			return nil, trustError(truststore.ErrCorrupt)
 		}
 		if err := store.Revoke(ss.rs.Options().WorkspaceID, p.Digests); err != nil {
 			return nil, trustError(err)

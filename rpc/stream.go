@@ -77,9 +77,13 @@ func (s *objectStream) ReadObject(v any) error {
 			continue
 		}
 		if err := json.Unmarshal(frame, v); err != nil {
-			// validateFrame accepted it, so this is the library refusing a
-			// shape we let through; answer instead of closing.
-			s.replyError(nil, CodeInvalidRequest, "invalid request: "+err.Error())
+			// Not JSON after all (validateFrame only scans the top level),
+			// or a shape the library refuses: answer instead of closing.
+			if !json.Valid(frame) {
+				s.replyError(nil, CodeParseError, "parse error: the frame is not JSON")
+			} else {
+				s.replyError(nil, CodeInvalidRequest, "invalid request: "+err.Error())
+			}
 			continue
 		}
 		return nil
@@ -99,9 +103,16 @@ func validateFrame(frame []byte) (id json.RawMessage, code int, msg string) {
 		}
 		return nil, CodeInvalidRequest, "invalid request: a message must be a JSON object"
 	}
-	var p probe
-	if err := json.Unmarshal(frame, &p); err != nil {
-		return nil, CodeParseError, "parse error: " + err.Error()
+	p, ok := topLevel(frame)
+	if !ok {
+		if !json.Valid(frame) {
+			return nil, CodeParseError, "parse error: the frame is not JSON"
+		}
+		// Valid JSON the cheap scanner could not read (it cannot happen
+		// for an object, but be safe): decode it properly.
+		if err := json.Unmarshal(frame, &p); err != nil {
+			return nil, CodeParseError, "parse error: " + err.Error()
+		}
 	}
 	if p.JSONRPC != nil && !bytes.Equal(p.JSONRPC, []byte(`"2.0"`)) {
 		return validID(p.ID), CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -122,18 +125,40 @@ func truncateRunes(s string, n int) string {
 	return s
 }
 
+// transcriptBase is where per-session transcript directories are made:
+// $TMPDIR when set, else /dev/shm when it is a writable directory (tmpfs:
+// no disk metadata operations on the hot path; on this project's machines a
+// directory create on the disk costs ~0.5 ms, more than the rest of a run),
+// else os.TempDir().
+var transcriptBase = sync.OnceValue(func() string {
+	if d := os.Getenv("TMPDIR"); d != "" {
+		return d
+	}
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		if f, err := os.CreateTemp("/dev/shm", ".hookside-probe-"); err == nil {
+			f.Close()
+			os.Remove(f.Name())
+			return "/dev/shm"
+		}
+	}
+	return os.TempDir()
+})
+
+var transcriptSeq atomic.Uint64
+
 // writeTranscript creates the temporary transcript file the hook sees as
 // transcript_path: a JSONL file with the current prompt (UserPromptSubmit) or
 // response (Stop), or empty for other events. It is not the session
 // transcript (lifecycle-hooks-and-workspace-trust §"与 Claude Code 的兼容程度").
-// The returned cleanup removes it; call it when the hook has ended.
-func writeTranscript(event string, in baseInput) (path string, cleanup func(), err error) {
-	dir, err := os.MkdirTemp("", "hookside-hook-")
+// Files live in the session's private directory (0700, made on first use,
+// removed by Session.Close); the returned cleanup removes the file when the
+// hook has ended (configured-runner-callback.ts:67 in the spec).
+func (s *Session) writeTranscript(event string, in baseInput) (path string, cleanup func(), err error) {
+	dir, err := s.transcriptDir()
 	if err != nil {
-		return "", func() {}, fmt.Errorf("create transcript dir: %w", err)
+		return "", func() {}, err
 	}
-	cleanup = func() { os.RemoveAll(dir) }
-	path = filepath.Join(dir, "transcript.jsonl")
+	path = filepath.Join(dir, "transcript-"+strconv.FormatUint(transcriptSeq.Add(1), 10)+".jsonl")
 	var content []byte
 	switch event {
 	case config.UserPromptSubmit:
@@ -145,11 +170,40 @@ func writeTranscript(event string, in baseInput) (path string, cleanup func(), e
 			content = transcriptLine("assistant", p)
 		}
 	}
-	if err := os.WriteFile(path, content, 0o600); err != nil {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", func() {}, fmt.Errorf("create transcript: %w", err)
+	}
+	cleanup = func() { os.Remove(path) }
+	if len(content) > 0 {
+		_, err = f.Write(content)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		cleanup()
 		return "", func() {}, fmt.Errorf("write transcript: %w", err)
 	}
 	return path, cleanup, nil
+}
+
+// transcriptDir returns the session's private temporary directory, making
+// it on first use.
+func (s *Session) transcriptDir() (string, error) {
+	s.tmpMu.Lock()
+	defer s.tmpMu.Unlock()
+	if s.tmpDir != "" {
+		if _, err := os.Stat(s.tmpDir); err == nil {
+			return s.tmpDir, nil
+		}
+	}
+	dir, err := os.MkdirTemp(transcriptBase(), "hookside-session-")
+	if err != nil {
+		return "", fmt.Errorf("create transcript dir: %w", err)
+	}
+	s.tmpDir = dir
+	return dir, nil
 }
 
 func transcriptLine(role string, text json.RawMessage) []byte {

@@ -70,28 +70,43 @@ func newRunID() string {
 	return runPrefix + strconv.FormatUint(runCounter.Add(1), 10)
 }
 
+// matchFields are the input fields a matcher can look at.
+type matchFields struct {
+	ToolName  *string `json:"toolName"`
+	ToolName2 *string `json:"tool_name"`
+	Source    *string `json:"source"`
+}
+
 // matchValue is the value matchers test: the tool name on tool events,
-// nothing on UserPromptSubmit, Stop and SessionStart's "source"
+// the source on SessionStart, nothing on UserPromptSubmit and Stop
 // (lifecycle-hooks-and-workspace-trust §"七个事件": an empty value means
-// every matcher matches).
-func matchValue(event string, in baseInput) string {
+// every matcher matches). It decodes
+// only these fields, so the no-match path builds no map of the input. It
+// fails when raw is not a JSON object.
+func matchValue(event string, raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var f matchFields
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return "", fmt.Errorf("input must be a JSON object: %w", err)
+	}
 	switch event {
 	case config.PreToolUse, config.PermissionRequest, config.PostToolUse, config.PostToolUseFailure:
-		var name string
-		if v, ok := in["toolName"]; ok {
-			_ = json.Unmarshal(v, &name)
-		} else if v, ok := in["tool_name"]; ok {
-			_ = json.Unmarshal(v, &name)
+		if f.ToolName != nil {
+			return *f.ToolName, nil
 		}
-		return name
+		if f.ToolName2 != nil {
+			return *f.ToolName2, nil
+		}
 	case config.SessionStart:
-		var src string
-		if v, ok := in["source"]; ok {
-			_ = json.Unmarshal(v, &src)
+		// As in Claude Code, SessionStart matchers see the source
+		// (startup, resume, clear, compact).
+		if f.Source != nil {
+			return *f.Source, nil
 		}
-		return src
 	}
-	return ""
+	return "", nil
 }
 
 // Run runs every hook configured for req.Event whose matcher matches, one
@@ -109,13 +124,12 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 	if obs == nil {
 		obs = nopObserver{}
 	}
-	in, err := decodeInput(req.Input)
+	value, err := matchValue(req.Event, req.Input)
 	if err != nil {
 		return output.Merged{}, err
 	}
 	_, plans := s.current()
 	plan := plans[req.Event]
-	value := matchValue(req.Event, in)
 
 	// Select first, so that the no-match path allocates almost nothing.
 	var selected []int
@@ -128,6 +142,10 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 		return s.finish(req, nil, nil), nil
 	}
 	defer s.recount()
+	in, err := decodeInput(req.Input)
+	if err != nil {
+		return output.Merged{}, err
+	}
 
 	s.mu.Lock()
 	granted := s.stopGranted[req.TurnID]
@@ -260,7 +278,7 @@ func (s *Session) spawn(ctx context.Context, h *config.Hook, in baseInput, sc st
 	if err != nil {
 		return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}, nil, nil
 	}
-	transcript, cleanup, err := writeTranscript(sc.event, in)
+	transcript, cleanup, err := s.writeTranscript(sc.event, in)
 	if err != nil {
 		return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}, nil, nil
 	}

@@ -96,6 +96,9 @@ type Session struct {
 	countedVersion uint64
 	countedWS      *truststore.Workspace
 
+	tmpMu  sync.Mutex
+	tmpDir string // private transcript directory, made on first use
+
 	async      sync.WaitGroup
 	asyncCtx   context.Context
 	asyncStop  context.CancelFunc
@@ -308,6 +311,11 @@ func (s *Session) Close() {
 	s.closedOnce.Do(func() {
 		s.asyncStop()
 		s.async.Wait()
+		s.tmpMu.Lock()
+		if s.tmpDir != "" {
+			os.RemoveAll(s.tmpDir)
+		}
+		s.tmpMu.Unlock()
 	})
 }
 
