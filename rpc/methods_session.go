@@ -140,6 +140,7 @@ func (s *Server) sessionOpen(_ context.Context, req *jsonrpc2.Request) (any, err
 	case "", "zcode":
 		p.Profile = "zcode"
 	case "spark":
+		return nil, InvalidParams("profile", `the spark dialect is not supported yet (only "zcode")`)
 	default:
 		return nil, InvalidParams("profile", fmt.Sprintf("unknown profile %q (want zcode or spark)", p.Profile))
 	}
