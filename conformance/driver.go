@@ -51,6 +51,14 @@ type Step struct {
 	Handshake            json.RawMessage `json:"handshake"`
 	Repeat               *Loop           `json:"repeat"`
 	Concurrent           *Loop           `json:"concurrent"`
+	Run                  *RunStep        `json:"run"`
+	Symlink              *SymlinkStep    `json:"symlink"`
+	ExpectGlob           *ExpectGlobStep `json:"expectGlob"`
+
+	// Capture (on expect and run steps) stores values of the matched
+	// message (run: of stdout parsed as JSON) in placeholders for the
+	// following steps: {"NAME": "$.result.declarations[0].digest"}.
+	Capture map[string]string `json:"capture"`
 
 	// TimeoutMs bounds waiting steps (default 10000).
 	TimeoutMs int `json:"timeoutMs"`
@@ -135,13 +143,17 @@ func validateSteps(steps []Step) error {
 		for _, set := range []bool{s.Send != nil, s.SendRaw != nil, s.Expect != nil, s.ExpectNotification != nil,
 			s.ExpectNoNotification != nil, s.ExpectNoResponse != nil, s.Sleep != nil, s.CloseStdin != nil,
 			s.ExpectExit != nil, s.WriteFile != nil, s.ExpectFile != nil, s.ExpectProcessGone != nil,
-			s.Handshake != nil, s.Repeat != nil, s.Concurrent != nil} {
+			s.Handshake != nil, s.Repeat != nil, s.Concurrent != nil, s.Run != nil, s.Symlink != nil,
+			s.ExpectGlob != nil} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
 			return fmt.Errorf("step %d: want exactly one action, have %d", i, n)
+		}
+		if len(s.Capture) > 0 && s.Expect == nil && s.Run == nil && s.Handshake == nil {
+			return fmt.Errorf("step %d: capture needs an expect, run or handshake step", i)
 		}
 		for _, l := range []*Loop{s.Repeat, s.Concurrent} {
 			if l != nil {
@@ -459,12 +471,15 @@ func (r *caseRun) step(s *Step, vars map[string]string) error {
 		if err != nil {
 			return fmt.Errorf("expect: %w", err)
 		}
-		err = r.expectResponse(pat, stepTimeout(s))
+		got, err := r.expectResponse(pat, stepTimeout(s))
 		var miss *noResponse
 		if s.Optional && errors.As(err, &miss) {
 			return nil
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return capture(s.Capture, got, vars)
 	case s.ExpectNotification != nil:
 		pat, err := decodeExpanded(s.ExpectNotification, vars)
 		if err != nil {
@@ -540,7 +555,13 @@ func (r *caseRun) step(s *Step, vars map[string]string) error {
 	case s.ExpectProcessGone != nil:
 		return expectProcessGone(expand(*s.ExpectProcessGone, vars), stepTimeout(s))
 	case s.Handshake != nil:
-		return r.handshake(s.Handshake, vars, stepTimeout(s))
+		return r.handshake(s.Handshake, s.Capture, vars, stepTimeout(s))
+	case s.Run != nil:
+		return r.runCommand(s, vars)
+	case s.Symlink != nil:
+		return r.symlink(s.Symlink, vars)
+	case s.ExpectGlob != nil:
+		return r.expectGlob(s.ExpectGlob, vars)
 	case s.Repeat != nil:
 		for i := range s.Repeat.Count {
 			iv := withVar(vars, "i", strconv.Itoa(i))
@@ -591,7 +612,7 @@ func withVar(vars map[string]string, k, v string) map[string]string {
 
 // expectResponse waits for the response with the pattern's id (when the
 // pattern names a literal id) or the next response, and matches it.
-func (r *caseRun) expectResponse(pat any, timeout time.Duration) error {
+func (r *caseRun) expectResponse(pat any, timeout time.Duration) (map[string]any, error) {
 	c := r.conn
 	obj, _ := pat.(map[string]any)
 	wantID, byID := obj["id"]
@@ -619,13 +640,13 @@ func (r *caseRun) expectResponse(pat any, timeout time.Duration) error {
 		if eof {
 			why = "server stdout closed before the response arrived"
 		}
-		return &noResponse{fmt.Sprintf("expect %s: %s%s", compact(pat, 1500), why, r.pending())}
+		return nil, &noResponse{fmt.Sprintf("expect %s: %s%s", compact(pat, 1500), why, r.pending())}
 	}
 	r.logf("<- %s", compact(got.v, 2000))
 	if mm := matchValue("$", pat, got.v, true); mm != nil {
-		return fmt.Errorf("expect: response does not match\n    %v\n    expected: %s\n    actual:   %s", mm, compact(pat, 3000), got)
+		return nil, fmt.Errorf("expect: response does not match\n    %v\n    expected: %s\n    actual:   %s", mm, compact(pat, 3000), got)
 	}
-	return nil
+	return got.v, nil
 }
 
 // noResponse is the error of an expect that saw no response.
@@ -754,7 +775,7 @@ func matchFile(b []byte, s *ExpectFileStep, vars map[string]string) error {
 // argument holds "session", session/open (id "hs-open") with sessionId
 // "s1" and cwd ${WS} unless given. "initialize" overrides initialize
 // params; "expectOpen" is a pattern for the session/open result.
-func (r *caseRun) handshake(raw json.RawMessage, vars map[string]string, timeout time.Duration) error {
+func (r *caseRun) handshake(raw json.RawMessage, capt map[string]string, vars map[string]string, timeout time.Duration) error {
 	v, err := decodeExpanded(raw, vars)
 	if err != nil {
 		return err
@@ -777,7 +798,7 @@ func (r *caseRun) handshake(raw json.RawMessage, vars map[string]string, timeout
 	if err := send(map[string]any{"id": "hs-init", "method": "initialize", "params": initParams}); err != nil {
 		return err
 	}
-	if err := r.expectResponse(map[string]any{"id": "hs-init", "result": map[string]any{"protocolVersion": "1"}}, timeout); err != nil {
+	if _, err := r.expectResponse(map[string]any{"id": "hs-init", "result": map[string]any{"protocolVersion": "1"}}, timeout); err != nil {
 		return fmt.Errorf("handshake: %w", err)
 	}
 	if err := send(map[string]any{"method": "initialized", "params": map[string]any{}}); err != nil {
@@ -798,8 +819,9 @@ func (r *caseRun) handshake(raw json.RawMessage, vars map[string]string, timeout
 	if e, ok := arg["expectOpen"]; ok {
 		want["result"] = e
 	}
-	if err := r.expectResponse(want, timeout); err != nil {
+	got, err := r.expectResponse(want, timeout)
+	if err != nil {
 		return fmt.Errorf("handshake: %w", err)
 	}
-	return nil
+	return capture(capt, got, vars)
 }

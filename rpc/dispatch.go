@@ -71,6 +71,7 @@ func newDispatcher(s *Server, workers, queueSize int) *dispatcher {
 // Handle implements jsonrpc2.Handler.
 func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	<-d.ready
+	req.Params = d.s.stream.takeParams(req.Params)
 	if req.Notif {
 		d.safe(func() { d.s.handleNotification(req) }, nil)
 		return
@@ -230,10 +231,7 @@ func (d *dispatcher) reply(req *jsonrpc2.Request, res any, err error) {
 	if _, ok := res.(deferredReply); ok {
 		return // the handler replies on its own
 	}
-	if res == nil {
-		res = json.RawMessage("null")
-	}
-	if e := d.s.conn.Reply(context.Background(), req.ID, res); e != nil {
+	if e := d.s.stream.writeResult(req.ID, res); e != nil {
 		d.s.log.Debug("reply failed", "method", req.Method, "err", e)
 	}
 }

@@ -41,6 +41,8 @@ func topLevel(frame []byte) (p probe, ok bool) {
 			p.Result = val
 		case "error":
 			p.Error = val
+		case "params":
+			p.Params = val
 		}
 		i = skipWS(frame, vEnd)
 		if i >= len(frame) {

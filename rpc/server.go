@@ -49,10 +49,11 @@ func DefaultHome() string {
 
 // Server serves one connection.
 type Server struct {
-	opts Options
-	log  *slog.Logger
-	conn *jsonrpc2.Conn
-	d    *dispatcher
+	opts   Options
+	log    *slog.Logger
+	conn   *jsonrpc2.Conn
+	d      *dispatcher
+	stream *objectStream
 
 	mu       sync.Mutex
 	state    serverState
@@ -99,8 +100,8 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		exitCode: make(chan int, 1),
 	}
 	s.d = newDispatcher(s, opts.Workers, opts.QueueSize)
-	stream := &objectStream{f: newFramer(opts.Framing, r, w), log: opts.Logger}
-	s.conn = jsonrpc2.NewConn(ctx, stream, s.d, jsonrpc2.SetLogger(slogPrinter{opts.Logger}))
+	s.stream = &objectStream{f: newFramer(opts.Framing, r, w), log: opts.Logger}
+	s.conn = jsonrpc2.NewConn(ctx, s.stream, s.d, jsonrpc2.SetLogger(slogPrinter{opts.Logger}))
 	close(s.d.ready)
 	select {
 	case code := <-s.exitCode:
@@ -146,7 +147,7 @@ func (s *Server) getState() serverState {
 // notify sends a server→client notification; errors (closed connection) are
 // logged, never fatal.
 func (s *Server) notify(method string, params any) {
-	if err := s.conn.Notify(context.Background(), method, params); err != nil {
+	if err := s.stream.writeNotification(method, params); err != nil {
 		s.log.Debug("notify failed", "method", method, "err", err)
 	}
 }

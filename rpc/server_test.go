@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -264,4 +265,50 @@ func BenchmarkBareSpawn(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkOneHookVsBareSpawn interleaves one hooks/run with one trivial
+// process hook (end to end over OS pipes) and one bare fork/exec of the same
+// program, and reports the median of each and their ratio, so drift on a
+// shared machine cancels out.
+func BenchmarkOneHookVsBareSpawn(b *testing.B) {
+	home := b.TempDir()
+	writeHookConfig(b, home, "/bin/true")
+	c := initialized(b, home, b.TempDir())
+	stdin := strings.Repeat("x", 600) + "\n"
+	hook := make([]time.Duration, 0, b.N)
+	bare := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		c.sendRaw(runReq(100+i, "Bash"))
+		for {
+			line, err := c.r.ReadSlice('\n')
+			if err != nil {
+				b.Fatal(err)
+			}
+			if !strings.Contains(string(line), `"method"`) {
+				break
+			}
+		}
+		hook = append(hook, time.Since(t0))
+		t1 := time.Now()
+		cmd := exec.Command("/bin/true")
+		cmd.Stdin = strings.NewReader(stdin)
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+		bare = append(bare, time.Since(t1))
+	}
+	b.StopTimer()
+	mh, mb := median(hook), median(bare)
+	b.ReportMetric(float64(mh.Microseconds()), "hook-µs")
+	b.ReportMetric(float64(mb.Microseconds()), "bare-µs")
+	b.ReportMetric(float64(mh)/float64(mb), "ratio")
+}
+
+func median(d []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
 }

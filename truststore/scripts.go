@@ -254,6 +254,10 @@ func idOf(fi os.FileInfo) fileID {
 	if !ok {
 		return fileID{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 	}
+	return idOfStat(st)
+}
+
+func idOfStat(st *syscall.Stat_t) fileID {
 	return fileID{dev: uint64(st.Dev), ino: st.Ino, size: st.Size,
 		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}
 }

@@ -142,11 +142,14 @@ func (s *Store) setStamp(id fileID) {
 }
 
 func (s *Store) currentID() fileID {
-	fi, err := os.Lstat(s.path)
-	if err != nil {
+	// syscall.Lstat into a stack Stat_t: os.Lstat would allocate a FileInfo
+	// on every admission check (BenchmarkAdmitUnchanged). An error (EINTR
+	// included) reads as "changed", which only costs a reload.
+	var st syscall.Stat_t
+	if err := syscall.Lstat(s.path, &st); err != nil {
 		return fileID{}
 	}
-	return idOf(fi)
+	return idOfStat(&st)
 }
 
 // read opens, checks and parses the trust file. Errors: fs.ErrNotExist,

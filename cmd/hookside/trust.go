@@ -118,6 +118,14 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 		BundleDigest: w.Workspace.BundleDigest, Counts: w.Counts,
 		Declarations: truststore.Describe(w.Workspace, w.Evaluations),
 	}
+	if (action == "grant" || action == "revoke") && w.StoreStatus == truststore.StatusCorrupt {
+		// Reading the corrupt file moved it aside; a write now would start a
+		// fresh file and pass the recovery off as a success
+		// (workspace-hook-trust-cli.ts:158 in the spec). Refuse once; the
+		// next command finds no file and works.
+		fmt.Fprintf(stderr, "hookside hooks trust %s: the trust store was unreadable and has been moved aside (.corrupt-<timestamp>); nothing was written\n", action)
+		return exitCorrupt
+	}
 	switch action {
 	case "status":
 		return printTrustStatus(stdout, st, *asJSON)
@@ -212,6 +220,10 @@ func trustGrant(rs *runner.Session, w runner.WorkspaceState, sel []truststore.De
 	if len(sel) == 0 {
 		fmt.Fprintln(stdout, "nothing to grant")
 		return exitOK
+	}
+	if w.StoreStatus == truststore.StatusCorrupt {
+		fmt.Fprintln(stderr, "hookside hooks trust: the trust store was unreadable and has been moved aside (.corrupt-<timestamp>); nothing was granted")
+		return exitCorrupt
 	}
 	err := truststore.GrantAll(rs.Gate().Store(), rs.Options().WorkspaceID, w.Workspace.Root, sel)
 	if err != nil {

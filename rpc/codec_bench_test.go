@@ -1,0 +1,61 @@
+package rpc
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/hookside/hookside/output"
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+var benchFrame = []byte(`{"jsonrpc":"2.0","id":101,"method":"hooks/run","params":{"sessionId":"s1","event":"PreToolUse","input":{"toolName":"Read","toolInput":{"command":"ls"},"toolCallId":"c1"}}}`)
+
+// BenchmarkLibraryDecode is what the JSON-RPC library spends decoding one
+// hooks/run frame (a floor under the pipe round trip).
+func BenchmarkLibraryDecode(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		var r jsonrpc2.Request
+		if err := json.Unmarshal(benchFrame, &r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSlimDecode is what the library spends on the same frame once its
+// params are set aside (what the server actually pays).
+func BenchmarkSlimDecode(b *testing.B) {
+	s := &objectStream{}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		p, _, _, _ := validateFrame(benchFrame)
+		var r jsonrpc2.Request
+		if err := json.Unmarshal(s.slim(benchFrame, p), &r); err != nil {
+			b.Fatal(err)
+		}
+		r.Params = s.takeParams(r.Params)
+	}
+}
+
+func BenchmarkValidateFrame(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, _, code, _ := validateFrame(benchFrame); code != 0 {
+			b.Fatal(code)
+		}
+	}
+}
+
+func BenchmarkLibraryEncodeReply(b *testing.B) {
+	m := output.Merge("PreToolUse", nil)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		resp := &jsonrpc2.Response{ID: jsonrpc2.ID{Num: 101}}
+		if err := resp.SetResult(m); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := json.Marshal(resp); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

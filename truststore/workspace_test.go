@@ -1,0 +1,289 @@
+package truststore
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookside/hookside/runner/config"
+)
+
+// wsFile is a workspace config with one PreToolUse hook running command.
+// top is spliced into the top-level object, hooksTop into "hooks".
+func wsFile(command, top, hooksTop string) string {
+	if top != "" {
+		top += ","
+	}
+	if hooksTop != "" {
+		hooksTop += ","
+	}
+	return `{` + top + `"hooks":{` + hooksTop + `"events":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"process","command":"` + command + `"}]}]}}}`
+}
+
+func on() *bool  { t := true; return &t }
+func off() *bool { f := false; return &f }
+
+func commands(w *Workspace) []string {
+	var out []string
+	for _, d := range w.Declarations {
+		out = append(out, d.Hook.Command)
+	}
+	return out
+}
+
+func relPaths(w *Workspace) []string {
+	var out []string
+	for _, f := range w.Files {
+		out = append(out, f.RelativePath)
+	}
+	return out
+}
+
+func mkGit(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDiscoverLevelsAndOrder(t *testing.T) {
+	top := t.TempDir()
+	repo := filepath.Join(top, "repo")
+	cwd := filepath.Join(repo, "a", "b")
+	mkGit(t, repo)
+	writeFile(t, filepath.Join(top, "zcode.json"), wsFile("above-root", "", "")) // above the root: never read
+	writeFile(t, filepath.Join(repo, "zcode.json"), wsFile("root", "", ""))
+	writeFile(t, filepath.Join(repo, ".zcode", "config.json"), wsFile("root-dot", "", ""))
+	writeFile(t, filepath.Join(repo, "a", ".zcode", "config.json"), wsFile("a-dot", "", ""))
+	writeFile(t, filepath.Join(cwd, "zcode.json"), wsFile("cwd", "", ""))
+	writeFile(t, filepath.Join(cwd, ".zcode", "config.json"), wsFile("cwd-dot", "", ""))
+	writeFile(t, filepath.Join(top, "extra.json"), wsFile("extra", "", ""))
+
+	w := Discover(DiscoverOptions{Cwd: cwd, ProjectConfigPath: "../../../extra.json", UserEnabled: on()})
+	if w.Root != repo {
+		t.Fatalf("root %s, want %s", w.Root, repo)
+	}
+	wantFiles := []string{"zcode.json", ".zcode/config.json", "a/.zcode/config.json", "a/b/zcode.json", "a/b/.zcode/config.json", "../extra.json"}
+	if got := relPaths(w); !slices.Equal(got, wantFiles) {
+		t.Fatalf("files %q, want %q", got, wantFiles)
+	}
+	if got, want := commands(w), []string{"root", "root-dot", "a-dot", "cwd", "cwd-dot", "extra"}; !slices.Equal(got, want) {
+		t.Fatalf("declarations %q, want %q", got, want)
+	}
+	for i, d := range w.Declarations {
+		if d.Hook.Source.DiscoveryOrder != i || d.Hook.Source.Kind != config.SourceWorkspace {
+			t.Errorf("decl %d: order %d kind %s", i, d.Hook.Source.DiscoveryOrder, d.Hook.Source.Kind)
+		}
+		if d.Digest != Digest(d.Hook) {
+			t.Errorf("decl %d: digest not of the hook as discovered", i)
+		}
+		if !w.Enabled[i] {
+			t.Errorf("decl %d disabled", i)
+		}
+	}
+	if w.BundleDigest == "" {
+		t.Fatal("no bundle digest")
+	}
+}
+
+func TestDiscoverNoGitIsCwdOnly(t *testing.T) {
+	top := t.TempDir()
+	cwd := filepath.Join(top, "proj")
+	writeFile(t, filepath.Join(top, "zcode.json"), wsFile("parent", "", ""))
+	writeFile(t, filepath.Join(cwd, "zcode.json"), wsFile("cwd", "", ""))
+	writeFile(t, filepath.Join(cwd, ".zcode", "config.json"), wsFile("cwd-dot", "", ""))
+	w := Discover(DiscoverOptions{Cwd: cwd, UserEnabled: on()})
+	if w.Root != cwd {
+		t.Fatalf("root %s, want the cwd", w.Root)
+	}
+	if got, want := commands(w), []string{"cwd", "cwd-dot"}; !slices.Equal(got, want) {
+		t.Fatalf("declarations %q, want %q", got, want)
+	}
+}
+
+func TestDiscoverGitFileCountsAsRoot(t *testing.T) {
+	// A worktree or submodule has a .git file, not a directory.
+	repo := t.TempDir()
+	cwd := filepath.Join(repo, "sub")
+	writeFile(t, filepath.Join(repo, ".git"), "gitdir: /elsewhere\n")
+	writeFile(t, filepath.Join(repo, "zcode.json"), wsFile("root", "", ""))
+	if err := os.MkdirAll(cwd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w := Discover(DiscoverOptions{Cwd: cwd, UserEnabled: on()})
+	if w.Root != repo || !slices.Equal(commands(w), []string{"root"}) {
+		t.Fatalf("root %s decls %q", w.Root, commands(w))
+	}
+}
+
+func TestDiscoverEnabledSwitches(t *testing.T) {
+	cases := []struct {
+		name        string
+		user        *bool
+		rootTop     string // hooks.* of the root file
+		cwdTop      string // hooks.* of the cwd file
+		declOff     bool   // the cwd file's declaration says enabled:false
+		wantEnabled []bool // root decl, cwd decl
+	}{
+		{"user_absent_nothing_on", nil, "", "", false, []bool{false, false}},
+		{"user_false", off(), "", "", false, []bool{false, false}},
+		{"user_true", on(), "", "", false, []bool{true, true}},
+		// The root switch is any-true: one workspace file turns it on for all.
+		{"file_true_turns_root_on", nil, `"enabled":true`, "", false, []bool{true, true}},
+		{"user_false_file_true", off(), "", `"enabled":true`, false, []bool{true, true}},
+		// A file's own false switches off only that file.
+		{"file_false", on(), "", `"enabled":false`, false, []bool{true, false}},
+		{"file_true_other_false", nil, `"enabled":true`, `"enabled":false`, false, []bool{true, false}},
+		{"declaration_false", on(), "", "", true, []bool{true, false}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := t.TempDir()
+			mkGit(t, repo)
+			cwd := filepath.Join(repo, "c")
+			writeFile(t, filepath.Join(repo, "zcode.json"), wsFile("root", "", tc.rootTop))
+			cwdFile := wsFile("cwd", "", tc.cwdTop)
+			if tc.declOff {
+				cwdFile = strings.Replace(cwdFile, `{"type"`, `{"enabled":false,"type"`, 1)
+			}
+			writeFile(t, filepath.Join(cwd, "zcode.json"), cwdFile)
+			w := Discover(DiscoverOptions{Cwd: cwd, UserEnabled: tc.user})
+			if len(w.Declarations) != 2 {
+				t.Fatalf("declarations %q", commands(w))
+			}
+			if !slices.Equal(w.Enabled, tc.wantEnabled) {
+				t.Fatalf("enabled %v, want %v", w.Enabled, tc.wantEnabled)
+			}
+			var exec []string
+			for _, h := range w.Executable() {
+				exec = append(exec, h.Command)
+			}
+			var want []string
+			for i, c := range []string{"root", "cwd"} {
+				if tc.wantEnabled[i] {
+					want = append(want, c)
+				}
+			}
+			if !slices.Equal(exec, want) {
+				t.Fatalf("executable %q, want %q", exec, want)
+			}
+		})
+	}
+}
+
+func TestDiscoverPluginDirs(t *testing.T) {
+	top := t.TempDir()
+	repo := filepath.Join(top, "repo")
+	mkGit(t, repo)
+	plugin := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"%s","timeout":3}]}]}}`
+	writeFile(t, filepath.Join(repo, "zcode.json"), `{"plugins":{"dirs":["plug","../outside-plug","/nonexistent-plugin-dir"]},"hooks":{"enabled":false}}`)
+	writeFile(t, filepath.Join(repo, "plug", "hooks", "hooks.json"), strings.Replace(plugin, "%s", "inside", 1))
+	writeFile(t, filepath.Join(top, "outside-plug", "hooks", "hooks.json"), strings.Replace(plugin, "%s", "outside", 1))
+	w := Discover(DiscoverOptions{Cwd: repo, UserEnabled: on()})
+	if got, want := commands(w), []string{"inside", "outside"}; !slices.Equal(got, want) {
+		t.Fatalf("declarations %q, want %q", got, want)
+	}
+	if got, want := relPaths(w), []string{"zcode.json", "plug/hooks/hooks.json", "../outside-plug/hooks/hooks.json"}; !slices.Equal(got, want) {
+		t.Fatalf("files %q, want %q", got, want)
+	}
+	for i, d := range w.Declarations {
+		h := d.Hook
+		if h.Source.Kind != config.SourceWorkspace || !strings.HasPrefix(h.ID, "workspace:") {
+			t.Errorf("plugin decl %d is %s (%s), want a workspace declaration", i, h.Source.Kind, h.ID)
+		}
+		if h.Source.DiscoveryOrder != i+1 || h.TimeoutMs != 3000 {
+			t.Errorf("plugin decl %d: order %d timeout %d", i, h.Source.DiscoveryOrder, h.TimeoutMs)
+		}
+		// The declaring file's hooks.enabled:false does not govern the
+		// plugin's own hooks.json; they are still gated by trust.
+		if !w.Enabled[i] {
+			t.Errorf("plugin decl %d disabled", i)
+		}
+	}
+}
+
+func TestDiscoverSymlinkOutsideRoot(t *testing.T) {
+	top := t.TempDir()
+	repo := filepath.Join(top, "repo")
+	mkGit(t, repo)
+	writeFile(t, filepath.Join(top, "evil", "zcode.json"), wsFile("evil", "", ""))
+	writeFile(t, filepath.Join(top, "evil", "config.json"), wsFile("evil-dot", "", ""))
+	writeFile(t, filepath.Join(repo, "real.json"), wsFile("inside-link", "", ""))
+	if err := os.Symlink(filepath.Join(top, "evil", "zcode.json"), filepath.Join(repo, "zcode.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(top, "evil"), filepath.Join(repo, ".zcode")); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(repo, "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A symlink that stays inside the root is fine.
+	if err := os.Symlink("../real.json", filepath.Join(sub, "zcode.json")); err != nil {
+		t.Fatal(err)
+	}
+	w := Discover(DiscoverOptions{Cwd: sub, UserEnabled: on()})
+	if got := commands(w); !slices.Equal(got, []string{"inside-link"}) {
+		t.Fatalf("declarations %q, want only the inside link", got)
+	}
+	n := 0
+	for _, d := range w.Diagnostics {
+		if d.Code == CodeOutsideRoot {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Fatalf("diagnostics %+v, want 2 %s", w.Diagnostics, CodeOutsideRoot)
+	}
+}
+
+func TestWorkspaceChanged(t *testing.T) {
+	repo := t.TempDir()
+	mkGit(t, repo)
+	f := filepath.Join(repo, "zcode.json")
+	writeFile(t, f, wsFile("one", "", ""))
+	w := Discover(DiscoverOptions{Cwd: repo, UserEnabled: on()})
+	if w.Changed() {
+		t.Fatal("changed right after discovery")
+	}
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"edit", func() { writeFile(t, f, wsFile("two-longer", "", "")) }},
+		{"appear", func() { writeFile(t, filepath.Join(repo, ".zcode", "config.json"), wsFile("new", "", "")) }},
+		{"disappear", func() { _ = os.Remove(f) }},
+		{"same_size_touch", func() {
+			st, _ := os.Stat(filepath.Join(repo, ".zcode", "config.json"))
+			_ = os.Chtimes(filepath.Join(repo, ".zcode", "config.json"), time.Now(), st.ModTime().Add(time.Second))
+		}},
+	}
+	for _, s := range steps {
+		s.do()
+		if !w.Changed() {
+			t.Fatalf("%s: not seen as changed", s.name)
+		}
+		w = Discover(DiscoverOptions{Cwd: repo, UserEnabled: on()})
+		if w.Changed() {
+			t.Fatalf("%s: changed right after rediscovery", s.name)
+		}
+	}
+}
+
+func TestSecurityDirIgnoresCwd(t *testing.T) {
+	home := t.TempDir()
+	if got := SecurityDir(home, ""); got != filepath.Join(home, "security") {
+		t.Fatalf("default %s", got)
+	}
+	if got := SecurityDir(home, "/data/hs"); got != "/data/hs/security" {
+		t.Fatalf("absolute %s", got)
+	}
+	u, _ := os.UserHomeDir()
+	if got := SecurityDir(home, "rel"); got != filepath.Join(u, "rel", "security") {
+		t.Fatalf("relative storage.dir %s resolved against something else than the home", got)
+	}
+}
