@@ -276,7 +276,7 @@ func ModelContext(event string, contexts []string) *string {
 	}
 	s := strings.ToValidUTF8(b.String(), "\uFFFD")
 	if !tool {
-		s = cutRunes(s, ModelContextLimit)
+		s = CutRunes(s, ModelContextLimit)
 	}
 	return &s
 }
@@ -289,8 +289,9 @@ func isToolEvent(event string) bool {
 	return false
 }
 
-// cutRunes returns the first n code points of s.
-func cutRunes(s string, n int) string {
+// CutRunes returns the first n code points (characters) of s; s itself
+// when it has no more than n.
+func CutRunes(s string, n int) string {
 	if len(s) <= n { // fewer bytes than n: fewer runes too
 		return s
 	}

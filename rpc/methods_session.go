@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
@@ -392,16 +391,9 @@ const PreviewChars = 2000
 
 // preview returns b as valid UTF-8, redacted and cut to PreviewChars.
 func preview(b []byte) string {
-	s := strings.ToValidUTF8(string(b), "\uFFFD")
-	s = redact(s)
-	if utf8.RuneCountInString(s) > PreviewChars {
-		n := 0
-		for i := range s {
-			if n == PreviewChars {
-				return s[:i] + "…"
-			}
-			n++
-		}
+	s := redact(strings.ToValidUTF8(string(b), "\uFFFD"))
+	if cut := output.CutRunes(s, PreviewChars); len(cut) < len(s) {
+		return cut + "…"
 	}
 	return s
 }

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
+	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/config"
 )
 
@@ -97,7 +97,7 @@ func buildStdin(in baseInput, c stdinContext, transcriptPath string) []byte {
 			_ = json.Unmarshal(v, &text)
 			out["last_assistant_message"] = v
 		}
-		str("responsePreview", truncateRunes(text, ResponsePreviewChars))
+		str("responsePreview", output.CutRunes(text, ResponsePreviewChars))
 		active := mustJSON(c.stopHookActive)
 		out["stopHookActive"] = active
 		out["stop_hook_active"] = active
@@ -108,21 +108,6 @@ func buildStdin(in baseInput, c stdinContext, transcriptPath string) []byte {
 		panic(err)
 	}
 	return b
-}
-
-// truncateRunes returns s cut to at most n characters (runes).
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
 }
 
 // transcriptBase is where per-session transcript directories are made:
