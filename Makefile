@@ -40,6 +40,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzCompile -fuzztime 20s ./matcher/
 	$(GO) test -run '^$$' -fuzz FuzzParse$$ -fuzztime 20s ./output/
 	$(GO) test -run '^$$' -fuzz FuzzParseFile -fuzztime 20s ./runner/config/
+	$(GO) test -run '^$$' -fuzz FuzzTopLevel -fuzztime 20s ./rpc/
 
 clean:
 	rm -rf bin

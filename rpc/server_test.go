@@ -28,6 +28,10 @@ type client struct {
 }
 
 func startServer(t testing.TB, home string) *client {
+	return startServerOpts(t, Options{Home: home})
+}
+
+func startServerOpts(t testing.TB, opts Options) *client {
 	t.Helper()
 	// Real OS pipes, as between a host and the sidecar.
 	inR, inW, err := os.Pipe()
@@ -41,7 +45,8 @@ func startServer(t testing.TB, home string) *client {
 	c := &client{t: t, w: inW, r: bufio.NewReaderSize(outR, 1<<20), done: make(chan int, 1)}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	go func() {
-		code := Serve(context.Background(), inR, outW, Options{Home: home, Logger: log, Version: "test"})
+		opts.Logger, opts.Version = log, "test"
+		code := Serve(context.Background(), inR, outW, opts)
 		outW.Close()
 		c.done <- code
 	}()
@@ -311,4 +316,28 @@ func median(d []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), d...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2]
+}
+
+func TestFullQueueIsOverloaded(t *testing.T) {
+	home := t.TempDir()
+	script := filepath.Join(t.TempDir(), "slow.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nsleep 0.5\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeHookConfig(t, home, script)
+	c := startServerOpts(t, Options{Home: home, Workers: 1, QueueSize: 1})
+	c.call("initialize", map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "t"}})
+	c.call("session/open", map[string]any{"sessionId": "s1", "cwd": t.TempDir()})
+	for i := 0; i < 4; i++ {
+		c.sendRaw(runReq(10+i, "Bash"))
+	}
+	codes := map[int]int{}
+	for i := 0; i < 4; i++ {
+		codes[errCode(c.read(true))]++
+	}
+	// One worker and one queue slot: at most two are accepted (the worker
+	// may not have taken the first yet when the second arrives).
+	if codes[CodeServerOverloaded] < 2 || codes[0] < 1 || codes[CodeServerOverloaded]+codes[0] != 4 {
+		t.Fatalf("want 1-2 answered and the rest -32001, got %v", codes)
+	}
 }
