@@ -43,6 +43,7 @@ type sessionOpenParams struct {
 	ProjectConfigPath string            `json:"projectConfigPath"`
 	PluginDirs        []string          `json:"pluginDirs"`
 	Profile           string            `json:"profile"`
+	SparkUserDir      string            `json:"sparkUserDir"`
 	Env               map[string]string `json:"env"`
 }
 
@@ -139,7 +140,9 @@ func (s *Server) sessionOpen(_ context.Context, req *jsonrpc2.Request) (any, err
 	case "", "zcode":
 		p.Profile = "zcode"
 	case "spark":
-		return nil, InvalidParams("profile", `the spark dialect is not supported yet (only "zcode")`)
+		if p.SparkUserDir != "" && !filepath.IsAbs(p.SparkUserDir) {
+			return nil, InvalidParams("sparkUserDir", "must be an absolute path")
+		}
 	default:
 		return nil, InvalidParams("profile", fmt.Sprintf("unknown profile %q (want zcode or spark)", p.Profile))
 	}
@@ -168,6 +171,7 @@ func (s *Server) sessionOpen(_ context.Context, req *jsonrpc2.Request) (any, err
 		ID: p.SessionID, Cwd: cwd, WorkspaceID: wsID,
 		AgentName: p.AgentName, Mode: p.Mode, Env: p.Env,
 		UserConfigPath: userConfig, PluginDirs: p.PluginDirs,
+		Profile: p.Profile, SparkUserDir: p.SparkUserDir,
 		Workspace: runner.WorkspaceOptions{
 			Feature: p.WorkspaceHooks, Policy: policy, Home: home, ProjectConfigPath: p.ProjectConfigPath,
 			OnAdmissionUpdated: func(counts map[string]int) {

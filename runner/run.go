@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -44,7 +45,9 @@ type HookDone struct {
 
 // Observer receives per-hook progress (the rpc layer turns it into
 // hook/started and hook/completed notifications). Methods are called from
-// the goroutine running the event; they must not block for long.
+// the goroutine running the event — from several goroutines at once while a
+// "parallel" matcher group runs — so they must be safe for concurrent use
+// and must not block for long.
 type Observer interface {
 	HookStarted(HookStart)
 	HookCompleted(HookDone)
@@ -110,8 +113,11 @@ func matchValue(event string, raw json.RawMessage) (string, error) {
 }
 
 // Run runs every hook configured for req.Event whose matcher matches, one
-// after the other in registration order (all of them, even after a block),
-// and returns the merged result of PROTOCOL.md §3. It returns
+// after the other in registration order (in the zcode dialect all of them,
+// even after a block; in the spark dialect the first blocking hook ends the
+// event and the rest are reported skipped with ReasonEarlierBlock); the
+// hooks of a matcher group with "parallel": true run concurrently and are
+// merged in registration order. It returns the merged result of PROTOCOL.md §3. It returns
 // ErrUnknownEvent for an event outside the seven, an error wrapping
 // "input must be a JSON object" for a bad input, and ctx.Err() when the
 // request was cancelled (its running hook's process group is killed first).
@@ -158,19 +164,81 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 
 	answers := make([]output.Answer, 0, len(selected))
 	runs := make([]output.Run, 0, len(selected))
-	for _, i := range selected {
+	for k := 0; k < len(selected); {
 		if err := ctx.Err(); err != nil {
 			return output.Merged{}, err
 		}
-		h := &plan.hooks[i]
-		ans, run := s.runOne(ctx, h, in, stdinCtx, obs)
+		// A batch is one hook, or the consecutive selected hooks of one
+		// matcher group that asked for "parallel": true.
+		end := k + 1
+		if first := &plan.hooks[selected[k]]; first.Parallel {
+			for end < len(selected) && sameGroup(first, &plan.hooks[selected[end]]) {
+				end++
+			}
+		}
+		batch := s.runBatch(ctx, plan.hooks, selected[k:end], in, stdinCtx, obs)
 		if err := ctx.Err(); err != nil {
 			return output.Merged{}, err
 		}
-		answers = append(answers, ans)
-		runs = append(runs, run)
+		blocked := false
+		for _, r := range batch {
+			answers = append(answers, r.ans)
+			runs = append(runs, r.run)
+			blocked = blocked || r.ans.Block
+		}
+		k = end
+		if blocked && s.spark {
+			// hooks-v2-handbook §1.3: 任一条被拦截就立即返回，不再执行后续
+			// hook. The hooks not run are listed as skipped (earlier_block).
+			for _, i := range selected[k:] {
+				runs = append(runs, s.skip(&plan.hooks[i], req.Event, ReasonEarlierBlock, obs))
+			}
+			break
+		}
 	}
 	return s.finish(req, answers, runs), nil
+}
+
+// sameGroup reports whether b was declared in the same matcher group as a.
+func sameGroup(a, b *config.Hook) bool {
+	return b.Parallel && a.Source.Kind == b.Source.Kind && a.Source.Path == b.Source.Path &&
+		a.Event == b.Event && a.MatcherIndex == b.MatcherIndex
+}
+
+type batchResult struct {
+	ans output.Answer
+	run output.Run
+}
+
+// runBatch runs the hooks idx of hooks: one directly, several (a parallel
+// matcher group) concurrently. Results are in idx order whatever the
+// finishing order, so the merge stays deterministic. With a parallel group
+// the observer is called from several goroutines at once.
+func (s *Session) runBatch(ctx context.Context, hooks []config.Hook, idx []int, in baseInput, sc stdinContext, obs Observer) []batchResult {
+	out := make([]batchResult, len(idx))
+	if len(idx) == 1 {
+		out[0].ans, out[0].run = s.runOne(ctx, &hooks[idx[0]], in, sc, obs)
+		return out
+	}
+	var wg sync.WaitGroup
+	for j, i := range idx {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[j].ans, out[j].run = s.runOne(ctx, &hooks[i], in, sc, obs)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// skip records h as skipped with reason without running it.
+func (s *Session) skip(h *config.Hook, event, reason string, obs Observer) output.Run {
+	runID := newRunID()
+	ans := output.Parse(event, output.ProcessResult{ExitCode: -1, Skipped: true, SkipReason: reason})
+	run := output.Run{RunID: runID, HookID: h.ID, Source: string(h.Source.Kind), Outcome: ans.Outcome, Reason: reason}
+	obs.HookCompleted(HookDone{RunID: runID, Hook: h, Event: event, Run: run})
+	return run
 }
 
 func inputBool(in baseInput, key string) bool {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -48,6 +49,16 @@ type SessionOptions struct {
 	Internal []config.Hook
 	// Workspace configures workspace (project) hooks and their trust gate.
 	Workspace WorkspaceOptions
+	// Profile is the configuration dialect: ProfileZcode ("" = zcode) or
+	// ProfileSpark (hooks-v2-handbook §1.3; spec/README.md). In the spark
+	// dialect the sources are <SparkUserDir>/settings.json (user),
+	// <Cwd>/.spark/settings.json (project) and <Cwd>/.spark/settings.local.json
+	// (local; project and local are workspace hooks behind the trust gate),
+	// then PluginDirs; only UserPromptSubmit, PreToolUse, PostToolUse and
+	// Stop have hooks; the first blocking hook ends the event.
+	Profile string
+	// SparkUserDir is the spark user settings directory (default ~/.spark).
+	SparkUserDir string
 }
 
 // WorkspaceOptions configure workspace hooks (lifecycle-hooks-and-workspace-trust
@@ -73,15 +84,22 @@ type WorkspaceOptions struct {
 
 // Session is one open host session: its configuration sources, its
 // environment and the Stop continuation counters of its turns. It is safe
-// for concurrent use; hooks of one hooks/run run sequentially, different
-// hooks/run requests of a session may overlap.
+// for concurrent use; hooks of one hooks/run run sequentially (except the
+// hooks of a "parallel" matcher group), different hooks/run requests of a
+// session may overlap.
 type Session struct {
 	opts    SessionOptions
 	loader  *config.Loader
 	baseEnv []string
 	vars    map[string]string
 
-	gate *truststore.Gate
+	gate  *truststore.Gate
+	spark bool
+
+	// spark dialect: what the workspace files looked like when read, and
+	// the declarations they hold that were dropped
+	sparkProbes []fileProbe
+	wsRejected  []config.Rejected
 
 	mu          sync.Mutex
 	userSet     *config.Set                       // as loaded
@@ -124,13 +142,35 @@ func NewSession(opts SessionOptions) (*Session, []config.Diagnostic) {
 	if opts.WorkspaceID == "" {
 		opts.WorkspaceID = opts.Cwd
 	}
+	var early []config.Diagnostic
+	switch opts.Profile {
+	case "", ProfileZcode:
+		opts.Profile = ProfileZcode
+	case ProfileSpark:
+		if opts.SparkUserDir == "" {
+			opts.SparkUserDir = DefaultSparkUserDir()
+		}
+	default:
+		early = append(early, config.Diagnostic{Code: "profile_unknown", Severity: config.SeverityError,
+			Message: fmt.Sprintf("unknown profile %q; using zcode", opts.Profile)})
+		opts.Profile = ProfileZcode
+	}
+	lopts := config.LoaderOptions{
+		UserConfigPath: opts.UserConfigPath,
+		PluginDirs:     opts.PluginDirs,
+		Internal:       opts.Internal,
+	}
+	spark := opts.Profile == ProfileSpark
+	if spark {
+		lopts.Spark = true
+		if opts.SparkUserDir != "" { // "" (no home directory): no user scope
+			lopts.SparkUserSettingsPath = filepath.Join(opts.SparkUserDir, config.SparkSettingsFile)
+		}
+	}
 	s := &Session{
-		opts: opts,
-		loader: config.NewLoader(config.LoaderOptions{
-			UserConfigPath: opts.UserConfigPath,
-			PluginDirs:     opts.PluginDirs,
-			Internal:       opts.Internal,
-		}),
+		opts:        opts,
+		spark:       spark,
+		loader:      config.NewLoader(lopts),
 		stopGranted: map[string]int{},
 	}
 	s.asyncCtx, s.asyncStop = context.WithCancel(context.Background())
@@ -158,7 +198,7 @@ func NewSession(opts SessionOptions) (*Session, []config.Diagnostic) {
 		WorkspaceID: opts.WorkspaceID, Root: s.ws.Root, Policy: opts.Workspace.Policy,
 		Feature: opts.Workspace.Feature, Dir: truststore.SecurityDir(opts.Workspace.Home, set.StorageDir), Store: opts.Workspace.Store,
 	})
-	diags := append(append([]config.Diagnostic{}, set.Diagnostics...), s.ws.Diagnostics...)
+	diags := append(append(early, set.Diagnostics...), s.ws.Diagnostics...)
 	if st := s.WorkspaceStatus(); len(st.Declarations) > 0 {
 		pending := 0
 		for i, e := range st.Evaluations {
@@ -237,11 +277,24 @@ func (s *Session) Options() SessionOptions { return s.opts }
 // constructor.
 func (s *Session) install(set *config.Set, now time.Time) {
 	s.lastCheck = now
-	wsChanged := s.ws == nil || s.ws.Changed() || set != s.userSet
+	wsChanged := s.ws == nil || set != s.userSet
+	if !wsChanged {
+		if s.spark {
+			wsChanged = probesChanged(s.sparkProbes)
+		} else {
+			wsChanged = s.ws.Changed()
+		}
+	}
 	if set == s.userSet && !wsChanged {
 		return
 	}
-	if wsChanged {
+	if wsChanged && s.spark {
+		s.ws, s.wsRejected, s.sparkProbes = discoverSpark(s.opts.Cwd)
+		s.decls = make(map[string]truststore.Declaration, len(s.ws.Declarations))
+		for _, d := range s.ws.Declarations {
+			s.decls[d.Hook.ID] = d
+		}
+	} else if wsChanged {
 		var userEnabled *bool
 		if set.RootEnabled {
 			t := true
@@ -262,6 +315,9 @@ func (s *Session) install(set *config.Set, now time.Time) {
 	s.plans = make(map[string]*eventPlan, len(config.Events))
 	for _, ev := range config.Events {
 		hooks := set.ForEvent(ev)
+		if s.spark && !config.IsSparkEvent(ev) {
+			hooks = nil // the spark dialect has four events; plugins' others do not run
+		}
 		p := &eventPlan{hooks: hooks, matchers: make([]*matcher.Matcher, len(hooks))}
 		for i := range hooks {
 			// Invalid patterns were reported as diagnostics at load time;

@@ -22,6 +22,7 @@ func runHooks(args []string, stdout, stderr io.Writer) int {
 	subs := []command{
 		{"run", "run one event's hooks and print the merged answer (exit 2 when blocked)", runHooksRun},
 		{"list", "list the configured hooks in run order", runHooksList},
+		{"explain", "explain which hooks would run for an event (and why not)", runHooksExplain},
 		{"trust", "review and grant workspace hooks (status, review, grant, revoke)", runHooksTrust},
 	}
 	if len(args) == 0 || isHelp(args[0]) {
@@ -43,7 +44,7 @@ func runHooks(args []string, stdout, stderr io.Writer) int {
 			return c.run(args[1:], stdout, stderr)
 		}
 	}
-	fmt.Fprintf(stderr, "hookside hooks: unknown command %q (want run, list, trust)\n", args[0])
+	fmt.Fprintf(stderr, "hookside hooks: unknown command %q (want run, list, explain, trust)\n", args[0])
 	return exitUsage
 }
 
@@ -54,6 +55,14 @@ type sessionFlags struct {
 	workspaceHooks                   bool
 	policy                           string
 	projectConfig                    string
+	profile                          string
+	sparkUserDir                     string
+}
+
+// registerProfile adds the dialect flags (hooks run, list, explain).
+func (f *sessionFlags) registerProfile(fs flagSet) {
+	fs.StringVar(&f.profile, "profile", "zcode", "configuration dialect: zcode or spark")
+	fs.StringVar(&f.sparkUserDir, "spark-user-dir", "", "spark user settings directory (default ~/.spark; --profile spark)")
 }
 
 // flagSet is the part of *flag.FlagSet the shared flags need.
@@ -111,8 +120,20 @@ func (f *sessionFlags) open() (*runner.Session, []config.Diagnostic, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("--policy %q is not user_decides, deny or allow_trusted_only", f.policy)
 	}
+	switch f.profile {
+	case "", runner.ProfileZcode, runner.ProfileSpark:
+	default:
+		return nil, nil, fmt.Errorf("--profile %q is not zcode or spark", f.profile)
+	}
+	sparkDir := f.sparkUserDir
+	if sparkDir != "" {
+		if a, err := filepath.Abs(sparkDir); err == nil {
+			sparkDir = a
+		}
+	}
 	s, diags := runner.NewSession(runner.SessionOptions{
 		ID: sid, Cwd: abs, WorkspaceID: truststore.CanonicalID(abs), UserConfigPath: userConfig, PluginDirs: f.pluginDirs,
+		Profile: f.profile, SparkUserDir: sparkDir,
 		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: home, ProjectConfigPath: f.projectConfig},
 	})
 	return s, diags, nil
@@ -143,6 +164,7 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&sf.sessionID, "session-id", "", "session id given to hooks (default cli-<pid>)")
 	fs.Var(&sf.pluginDirs, "plugin-dir", "plugin root holding hooks/hooks.json (repeatable)")
 	sf.registerWorkspace(fs)
+	sf.registerProfile(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		if code == exitUsage {
 			return exitError
@@ -263,6 +285,7 @@ func runHooksList(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&sf.userConfig, "user-config", "", "user config file (default <home>/config.json)")
 	fs.Var(&sf.pluginDirs, "plugin-dir", "plugin root holding hooks/hooks.json (repeatable)")
 	sf.registerWorkspace(fs)
+	sf.registerProfile(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}

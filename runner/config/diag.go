@@ -54,3 +54,22 @@ const (
 // MaxConfigFileBytes bounds the size of any configuration file this package
 // reads (8 MiB); larger files are reported with CodeReadError.
 const MaxConfigFileBytes = 8 << 20
+
+// Spark dialect codes (hooks-v2-handbook §1.3).
+const (
+	// CodeSparkUnsupportedEvent: a spark settings file declares an event
+	// other than UserPromptSubmit, PreToolUse, PostToolUse, Stop (severity
+	// warning). Its hooks are skipped.
+	CodeSparkUnsupportedEvent = "spark_unsupported_event"
+	// CodeSparkUnsupportedType: a handler type other than "command" in a
+	// spark settings file (prompt, agent, http; severity warning). Skipped.
+	CodeSparkUnsupportedType = "spark_hook_unsupported_type"
+	// CodeSparkMatcherIgnored: a matcher on UserPromptSubmit or Stop in a
+	// spark settings file (severity warning). The group runs for every
+	// event of its kind.
+	CodeSparkMatcherIgnored = "spark_matcher_ignored"
+	// CodeSparkLimit: an entry over a spark limit (command length, timeout,
+	// commands per matcher, matchers per event; severity error). The entry
+	// is dropped; the diagnostic names the file, line and entry.
+	CodeSparkLimit = "spark_limit_exceeded"
+)

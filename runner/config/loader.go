@@ -24,6 +24,12 @@ type LoaderOptions struct {
 	// an empty Source.Kind becomes SourceInternal, zero limits become the
 	// defaults, and Enabled=false drops the hook.
 	Internal []Hook
+	// Spark selects the spark dialect (hooks-v2-handbook §1.3): the user
+	// hooks come from SparkUserSettingsPath, a Claude Code–shaped settings
+	// file (<sparkUserDir>/settings.json; "" = none; no root switch), and
+	// UserConfigPath is read for storage.dir only — its hooks do not run.
+	Spark                 bool
+	SparkUserSettingsPath string // made absolute
 }
 
 // Loader loads the user config and plugin hooks into a Set and reloads only
@@ -43,12 +49,14 @@ type LoaderOptions struct {
 // resolve hook → user file hooks.* → defaults (hooks.json has no
 // file-level limits).
 type Loader struct {
-	mu       sync.Mutex
-	user     fileSource
-	plugins  []*pluginSource
-	internal []Hook
-	set      *Set
-	version  uint64
+	mu        sync.Mutex
+	spark     bool
+	sparkUser sparkSource
+	user      fileSource
+	plugins   []*pluginSource
+	internal  []Hook
+	set       *Set
+	version   uint64
 }
 
 // stamp identifies one state of a file cheaply (one os.Stat).
@@ -81,6 +89,14 @@ type fileSource struct {
 	diags  []Diagnostic
 }
 
+type sparkSource struct {
+	path   string
+	loaded bool
+	st     stamp
+	file   *SparkFile
+	diags  []Diagnostic
+}
+
 type pluginSource struct {
 	root, hooksPath, manifestPath string
 	loaded                        bool
@@ -93,6 +109,10 @@ func NewLoader(opts LoaderOptions) *Loader {
 	l := &Loader{}
 	if opts.UserConfigPath != "" {
 		l.user.path = absPath(opts.UserConfigPath)
+	}
+	l.spark = opts.Spark
+	if opts.Spark && opts.SparkUserSettingsPath != "" {
+		l.sparkUser.path = absPath(opts.SparkUserSettingsPath)
 	}
 	seen := make(map[string]bool)
 	for _, d := range opts.PluginDirs {
@@ -156,6 +176,12 @@ func (l *Loader) Load() (*Set, error) {
 			changed = true
 		}
 	}
+	if l.sparkUser.path != "" {
+		if st := statStamp(l.sparkUser.path); !l.sparkUser.loaded || st != l.sparkUser.st {
+			l.loadSparkUser(st)
+			changed = true
+		}
+	}
 	for _, p := range l.plugins {
 		hs, ms := statStamp(p.hooksPath), statStamp(p.manifestPath)
 		if !p.loaded || hs != p.hooksSt || ms != p.manifestSt {
@@ -183,6 +209,20 @@ func (l *Loader) loadUser(st stamp) {
 		return
 	}
 	u.file, u.diags = ParseFile(u.path, data, SourceUser)
+}
+
+func (l *Loader) loadSparkUser(st stamp) {
+	u := &l.sparkUser
+	u.loaded, u.st, u.file, u.diags = true, st, nil, nil
+	data, d := readStamped(u.path, st, CodeReadError, SeverityError)
+	if d != nil {
+		u.diags = []Diagnostic{*d}
+		return
+	}
+	if data == nil {
+		return
+	}
+	u.file, u.diags = ParseSparkFile(u.path, data, SourceUser)
 }
 
 func (p *pluginSource) load(hs, ms stamp) {
@@ -242,7 +282,24 @@ func readStamped(path string, st stamp, code, severity string) ([]byte, *Diagnos
 func (l *Loader) build() *Set {
 	s := &Set{Version: l.version, UserLimits: Limits{}.Or(Limits{})}
 	s.Diagnostics = append(s.Diagnostics, l.user.diags...)
-	if uf := l.user.file; uf != nil {
+	if l.spark {
+		// Spark dialect: the hookside user config gives storage.dir only.
+		s.Spark = true
+		s.RootEnabled = true
+		if uf := l.user.file; uf != nil {
+			s.StorageDir = uf.StorageDir
+		}
+		s.Diagnostics = append(s.Diagnostics, l.sparkUser.diags...)
+		if sf := l.sparkUser.file; sf != nil {
+			hooks := enabledOnly(sf.Hooks)
+			s.Hooks = append(s.Hooks, hooks...)
+			s.userCount = len(hooks)
+			s.Inactive = append(s.Inactive, inactive(sf.Hooks, ReasonDisabled)...)
+			s.Rejected = append(s.Rejected, sf.Rejected...)
+		}
+	} else if uf := l.user.file; uf != nil {
+		s.Rejected = append(s.Rejected, uf.Rejected...)
+		s.Inactive = append(s.Inactive, inactive(uf.Hooks, ReasonDisabled)...)
 		s.UserLimits = uf.Limits.Or(Limits{})
 		s.StorageDir = uf.StorageDir
 		s.RootEnabled = uf.Enabled != nil && *uf.Enabled
@@ -252,6 +309,7 @@ func (l *Loader) build() *Set {
 			// Off by default (spec §"配置格式与默认值"); kept aside only
 			// for WithRootEnabled.
 			s.held = hooks
+			s.Inactive = append(s.Inactive, inactiveAll(hooks, ReasonRootSwitchOff)...)
 			if len(hooks) > 0 {
 				s.Diagnostics = append(s.Diagnostics, Diagnostic{
 					Code:     CodeHooksDisabled,
@@ -263,15 +321,40 @@ func (l *Loader) build() *Set {
 		case *uf.Enabled:
 			s.Hooks = append(s.Hooks, hooks...)
 			s.userCount = len(hooks)
+		default:
+			s.Inactive = append(s.Inactive, inactiveAll(hooks, ReasonFileDisabled)...)
 		}
 	}
 	for _, p := range l.plugins {
 		s.Diagnostics = append(s.Diagnostics, p.parsed.diags...)
-		s.Hooks = append(s.Hooks, enabledOnly(resolveHooks(p.parsed.hooks, p.parsed.own, s.UserLimits))...)
+		resolved := resolveHooks(p.parsed.hooks, p.parsed.own, s.UserLimits)
+		s.Hooks = append(s.Hooks, enabledOnly(resolved)...)
+		s.Inactive = append(s.Inactive, inactive(resolved, ReasonDisabled)...)
+		s.Rejected = append(s.Rejected, p.parsed.rejects...)
 	}
 	s.Hooks = append(s.Hooks, l.internal...)
 	s.index()
 	return s
+}
+
+// inactive returns the hooks whose own enabled is false, with reason.
+func inactive(hooks []Hook, reason string) []InactiveHook {
+	var out []InactiveHook
+	for _, h := range hooks {
+		if h.Enabled != nil && !*h.Enabled {
+			out = append(out, InactiveHook{Hook: h, Reason: reason})
+		}
+	}
+	return out
+}
+
+// inactiveAll pairs every hook with reason.
+func inactiveAll(hooks []Hook, reason string) []InactiveHook {
+	out := make([]InactiveHook, len(hooks))
+	for i, h := range hooks {
+		out[i] = InactiveHook{Hook: h, Reason: reason}
+	}
+	return out
 }
 
 // enabledOnly returns the hooks whose own enabled is not false.

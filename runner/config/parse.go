@@ -78,6 +78,10 @@ type File struct {
 	// Source.DiscoveryOrder themselves.
 	Hooks []Hook
 
+	// Rejected are the declarations the file holds that were dropped
+	// (invalid, unknown event), for `hooks explain`.
+	Rejected []Rejected
+
 	// own[i] is Hooks[i]'s own timeoutMs/maxOutputBytes (zero = not set).
 	own []Limits
 }
@@ -214,20 +218,38 @@ func ParseFile(path string, data []byte, kind SourceKind) (*File, []Diagnostic) 
 	}
 	f.Hooks = resolveHooks(p.hooks, p.own, f.Limits.Or(Limits{}))
 	f.own = p.own
+	f.Rejected = p.rejects
 	return f, p.diags
 }
 
-// parser walks the events object of either dialect: hookside's own files
-// (plugin=false) or Claude Code–shaped plugin hooks.json (plugin=true).
+// parser walks the events object of every dialect: hookside's own files
+// (plugin=false, spark=false), Claude Code–shaped plugin hooks.json
+// (plugin=true) and spark settings files (spark=true, also Claude Code–shaped).
 type parser struct {
 	path   string
 	data   []byte
 	src    Source
 	plugin bool
+	spark  bool
 
-	diags []Diagnostic
-	hooks []Hook
-	own   []Limits
+	diags   []Diagnostic
+	hooks   []Hook
+	own     []Limits
+	rejects []Rejected
+}
+
+// claude reports whether the file is Claude Code–shaped (events directly
+// under "hooks", handler type "command", timeout in seconds, exec-form args).
+func (p *parser) claude() bool { return p.plugin || p.spark }
+
+// reject records a declaration (hi >= 0), a matcher group (hi = -1) or a
+// whole event (mi = hi = -1) that was dropped, for `hooks explain`.
+func (p *parser) reject(off int, event string, mi, hi int, code, command, format string, args ...any) {
+	p.rejects = append(p.rejects, Rejected{
+		Kind: p.src.Kind, Path: p.path, Source: p.at(off), Event: event,
+		MatcherIndex: mi, HookIndex: hi, Code: code, Command: command,
+		Message: fmt.Sprintf(format, args...),
+	})
 }
 
 func (p *parser) at(off int) string {
@@ -262,7 +284,13 @@ func (p *parser) tree() (*jnode, bool) {
 // events walks {"<Event>": [group, …], …}.
 func (p *parser) events(ev *jnode) {
 	for _, fl := range ev.fields {
+		if p.spark && !IsSparkEvent(fl.key) {
+			p.report(CodeSparkUnsupportedEvent, SeverityWarning, fl.off, "event %q is not a spark event (spark has %s); its hooks are skipped", fl.key, strings.Join(SparkEvents, ", "))
+			p.reject(fl.off, fl.key, -1, -1, CodeSparkUnsupportedEvent, "", "event %q is not a spark event", fl.key)
+			continue
+		}
 		if !IsEvent(fl.key) {
+			p.reject(fl.off, fl.key, -1, -1, CodeUnknownEvent, "", "event %q is not supported", fl.key)
 			if p.plugin {
 				p.report(CodePluginUnsupportedEvent, SeverityWarning, fl.off, "event %q is not supported (hookside has %s); its hooks are skipped", fl.key, strings.Join(Events, ", "))
 			} else {
@@ -278,6 +306,11 @@ func (p *parser) events(ev *jnode) {
 			continue
 		}
 		for mi, g := range fl.val.elems {
+			if p.spark && mi >= SparkMaxMatchersPerEvent {
+				p.report(CodeSparkLimit, SeverityError, g.off, "%s[%d]: more than %d matcher groups for one event; group dropped", fl.key, mi, SparkMaxMatchersPerEvent)
+				p.reject(g.off, fl.key, mi, -1, CodeSparkLimit, "", "matcher group %d is over the limit of %d matcher groups per event", mi, SparkMaxMatchersPerEvent)
+				continue
+			}
 			p.group(fl.key, mi, g)
 		}
 	}
@@ -286,18 +319,27 @@ func (p *parser) events(ev *jnode) {
 // group walks one {"matcher", "parallel", "hooks": [...]} entry.
 func (p *parser) group(event string, mi int, g *jnode) {
 	where := fmt.Sprintf("%s[%d]", event, mi)
+	drop := func(at *jnode, format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		p.report(CodeInvalidHook, SeverityError, at.off, "%s: %s", where, msg)
+		p.reject(at.off, event, mi, -1, CodeInvalidHook, "", "%s", msg)
+	}
 	if g.kind != jObject {
-		p.report(CodeInvalidHook, SeverityError, g.off, "%s: matcher group must be an object, got %s; dropped", where, g.kind)
+		drop(g, "matcher group must be an object, got %s; dropped", g.kind)
 		return
 	}
 	var matcher *string
 	if m := g.get("matcher"); m.present() {
 		if m.kind != jString {
-			p.report(CodeInvalidHook, SeverityError, m.off, "%s: matcher must be a string, got %s; group dropped", where, m.kind)
+			drop(m, "matcher must be a string, got %s; group dropped", m.kind)
 			return
 		}
 		s := m.str
 		matcher = &s
+		if p.spark && event != PreToolUse && event != PostToolUse {
+			// hooks-v2-handbook §1.3: matcher只对PreToolUse/PostToolUse生效.
+			p.report(CodeSparkMatcherIgnored, SeverityWarning, m.off, "%s: matcher is ignored on %s (spark applies matchers to PreToolUse and PostToolUse only); the group runs for every %s", where, event, event)
+		}
 		// The spec (output.ts:98): a bad JavaScript regex matches nothing.
 		// The group stays; the author gets told.
 		if _, err := hmatcher.Compile(matcher); err != nil {
@@ -307,22 +349,27 @@ func (p *parser) group(event string, mi int, g *jnode) {
 	parallel := false
 	if v := g.get("parallel"); v.present() {
 		if v.kind != jBool {
-			p.report(CodeInvalidHook, SeverityError, v.off, "%s: parallel must be a boolean, got %s; group dropped", where, v.kind)
+			drop(v, "parallel must be a boolean, got %s; group dropped", v.kind)
 			return
 		}
 		parallel = v.b
 	}
 	hs := g.get("hooks")
 	if !hs.present() {
-		p.report(CodeInvalidHook, SeverityError, g.off, "%s: matcher group has no hooks array; dropped", where)
+		drop(g, "matcher group has no hooks array; dropped")
 		return
 	}
 	if hs.kind != jArray {
-		p.report(CodeInvalidHook, SeverityError, hs.off, "%s: hooks must be an array, got %s; group dropped", where, hs.kind)
+		drop(hs, "hooks must be an array, got %s; group dropped", hs.kind)
 		return
 	}
 	for hi, hn := range hs.elems {
-		h, own, ok := p.hook(fmt.Sprintf("%s[%d]", where, hi), hn)
+		if p.spark && hi >= SparkMaxCommandsPerMatcher {
+			p.report(CodeSparkLimit, SeverityError, hn.off, "%s[%d]: more than %d commands in one matcher group; declaration dropped", where, hi, SparkMaxCommandsPerMatcher)
+			p.reject(hn.off, event, mi, hi, CodeSparkLimit, commandOf(hn), "command %d is over the limit of %d commands per matcher group", hi, SparkMaxCommandsPerMatcher)
+			continue
+		}
+		h, own, ok := p.hook(fmt.Sprintf("%s[%d]", where, hi), hn, event, mi, hi)
 		if !ok {
 			continue
 		}
@@ -340,9 +387,15 @@ func (p *parser) group(event string, mi int, g *jnode) {
 
 // hook validates one declaration. It reports and returns ok=false when the
 // declaration must be dropped.
-func (p *parser) hook(where string, n *jnode) (h Hook, own Limits, ok bool) {
+func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h Hook, own Limits, ok bool) {
 	bad := func(at *jnode, format string, args ...any) (Hook, Limits, bool) {
 		p.report(CodeInvalidHook, SeverityError, at.off, where+": "+format+"; declaration dropped", args...)
+		p.reject(at.off, event, mi, hi, CodeInvalidHook, commandOf(n), format, args...)
+		return Hook{}, Limits{}, false
+	}
+	limit := func(at *jnode, format string, args ...any) (Hook, Limits, bool) {
+		p.report(CodeSparkLimit, SeverityError, at.off, where+": "+format+"; declaration dropped", args...)
+		p.reject(at.off, event, mi, hi, CodeSparkLimit, commandOf(n), format, args...)
 		return Hook{}, Limits{}, false
 	}
 	if n.kind != jObject {
@@ -354,8 +407,13 @@ func (p *parser) hook(where string, n *jnode) (h Hook, own Limits, ok bool) {
 		return bad(n, "missing type (%q or %q)", TypeProcess, TypeCommand)
 	case t.kind != jString:
 		return bad(t, "type must be a string, got %s", t.kind)
-	case p.plugin && t.str != string(TypeCommand):
-		p.report(CodePluginUnsupportedType, SeverityWarning, t.off, "%s: hook type %q is not supported for plugin hooks (only %q); skipped", where, t.str, TypeCommand)
+	case p.claude() && t.str != string(TypeCommand):
+		code := CodePluginUnsupportedType
+		if p.spark {
+			code = CodeSparkUnsupportedType
+		}
+		p.report(code, SeverityWarning, t.off, "%s: hook type %q is not supported (only %q handlers run); skipped", where, t.str, TypeCommand)
+		p.reject(t.off, event, mi, hi, code, "", "handler type %q is not supported", t.str)
 		return Hook{}, Limits{}, false
 	case t.str != string(TypeProcess) && t.str != string(TypeCommand):
 		return bad(t, "unknown type %q (want %q or %q)", t.str, TypeProcess, TypeCommand)
@@ -391,6 +449,18 @@ func (p *parser) hook(where string, n *jnode) (h Hook, own Limits, ok bool) {
 		}
 	}
 
+	if p.spark {
+		// hooks-v2-handbook §1.3: 单条命令上限 8192 字符 (JavaScript string
+		// length: UTF-16 code units). In exec form the arguments count too,
+		// each with one separating space, so the limit cannot be dodged.
+		n16 := utf16Len(h.Command)
+		for _, a := range h.Args {
+			n16 += 1 + utf16Len(a)
+		}
+		if n16 > SparkMaxCommandChars {
+			return limit(c, "command is %d characters, over the spark limit of %d", n16, SparkMaxCommandChars)
+		}
+	}
 	h.ShellKind = ShellUnset
 	if s := n.get("shell"); s.present() {
 		switch {
@@ -408,13 +478,19 @@ func (p *parser) hook(where string, n *jnode) (h Hook, own Limits, ok bool) {
 		}
 		h.Async = v.b
 	}
-	if p.plugin {
+	if p.claude() {
 		if v := n.get("timeout"); v.present() {
 			ms, msg := positiveSeconds(v)
 			if msg != "" {
 				return bad(v, "timeout (seconds) %s", msg)
 			}
+			if p.spark && ms > SparkMaxTimeoutMs {
+				return limit(v, "timeout %s s is over the spark limit of %d ms", v.num, SparkMaxTimeoutMs)
+			}
 			own.TimeoutMs = ms
+		}
+		if v := n.get("timeoutMs"); v.present() {
+			p.report(CodeIgnoredField, SeverityWarning, v.off, "%s: timeoutMs is ignored in Claude Code–shaped files; use timeout (seconds)", where)
 		}
 	} else {
 		if v := n.get("timeoutMs"); v.present() {
@@ -461,6 +537,17 @@ func (p *parser) hook(where string, n *jnode) (h Hook, own Limits, ok bool) {
 			p.report(CodeIgnoredField, SeverityWarning, v.off, "%s: async applies to command hooks only; ignored", where)
 			h.Async = false
 		}
+	} else if a := n.get("args"); a.present() && p.claude() {
+		// Exec form (Claude Code–shaped files): command is the executable
+		// and args its arguments, started without a shell. hookside runs it
+		// as a process hook, so the declaration digest covers the args
+		// (PROTOCOL.md §4). async keeps its meaning.
+		if s := n.get("shell"); s.present() {
+			p.report(CodeIgnoredField, SeverityWarning, s.off, "%s: shell is ignored for an exec-form command (command with args is never run through a shell)", where)
+			h.ShellKind, h.Shell = ShellUnset, ""
+		}
+		h.Type = TypeProcess
+		h.ShellKind = ShellUnset
 	} else if a := n.get("args"); a.present() && len(h.Args) > 0 {
 		// A command hook's string goes to the shell whole (ARCHITECTURE.md,
 		// runner); args would be silently unused, and the declaration

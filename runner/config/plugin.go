@@ -25,9 +25,10 @@ const (
 //	     "timeout": <seconds>, "async": bool, "statusMessage": string}]}]}}
 //
 // timeout is in seconds (fractions allowed) and becomes TimeoutMs (rounded
-// to whole milliseconds). "args" on a command hook is ignored with a
-// CodeIgnoredField warning (the command string goes to the shell whole;
-// write the arguments into command). Also accepted, as in hookside files: "shell",
+// to whole milliseconds). A command hook with "args" is exec form, as in
+// Claude Code: command is the executable, args its arguments, run without a
+// shell (Hook.Type becomes TypeProcess, so the declaration digest covers the
+// args; async keeps its meaning). Also accepted, as in hookside files: "shell",
 // "maxOutputBytes", "enabled" on a hook and "parallel" on a group. Events
 // other than the seven are skipped with a CodePluginUnsupportedEvent
 // warning, hook types other than "command" with CodePluginUnsupportedType;
@@ -61,9 +62,10 @@ func ParsePluginFile(pluginRoot, path string, data []byte) ([]Hook, []Diagnostic
 // parsedPlugin keeps each hook's own limits so the Loader can re-resolve
 // against the user config without re-reading the plugin.
 type parsedPlugin struct {
-	hooks []Hook
-	own   []Limits
-	diags []Diagnostic
+	hooks   []Hook
+	own     []Limits
+	diags   []Diagnostic
+	rejects []Rejected
 }
 
 // pluginName returns the manifest's "name" or the root's base name.
@@ -114,5 +116,5 @@ func parsePlugin(root, path string, data []byte, mpath string, manifest []byte) 
 			}
 		}
 	}
-	return parsedPlugin{hooks: p.hooks, own: p.own, diags: p.diags}
+	return parsedPlugin{hooks: p.hooks, own: p.own, diags: p.diags, rejects: p.rejects}
 }

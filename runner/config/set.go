@@ -31,10 +31,34 @@ type Set struct {
 	UserLimits Limits
 	// StorageDir is the user config's storage.dir as written ("" if unset).
 	StorageDir string
+	// Spark is set when the Set was loaded in the spark dialect
+	// (LoaderOptions.SparkUserSettingsPath).
+	Spark bool
+	// Inactive are declarations that load but do not run because a switch
+	// is off (Reason is ReasonDisabled, ReasonRootSwitchOff or
+	// ReasonFileDisabled), for `hooks explain`. Workspace declarations are
+	// reported by workspace discovery instead.
+	Inactive []InactiveHook
+	// Rejected are the declarations dropped while parsing (invalid, over a
+	// limit, unsupported), user file first then plugins.
+	Rejected []Rejected
 
 	userCount int       // Hooks[:userCount] are the user hooks
 	held      []Hook    // user hooks off only because the root switch is off
 	byEvent   [7][]Hook // per Events index, capacity-capped
+}
+
+// Reasons a loaded declaration does not run (InactiveHook.Reason).
+const (
+	ReasonDisabled      = "disabled"        // its own enabled: false
+	ReasonRootSwitchOff = "root_switch_off" // the user config does not say hooks.enabled: true
+	ReasonFileDisabled  = "file_disabled"   // its file says hooks.enabled: false
+)
+
+// InactiveHook is a loaded declaration that does not run, and why.
+type InactiveHook struct {
+	Hook   Hook
+	Reason string
 }
 
 // eventIndex is the index of event in Events, or -1.
@@ -128,6 +152,12 @@ func (s *Set) WithRootEnabled() *Set {
 	n := *s
 	n.RootEnabled = true
 	n.held = nil
+	n.Inactive = nil
+	for _, ih := range s.Inactive {
+		if ih.Reason != ReasonRootSwitchOff {
+			n.Inactive = append(n.Inactive, ih)
+		}
+	}
 	n.Hooks = make([]Hook, 0, len(s.held)+len(s.Hooks))
 	n.Hooks = append(n.Hooks, s.held...)
 	n.Hooks = append(n.Hooks, s.Hooks...)

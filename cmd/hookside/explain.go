@@ -1,0 +1,107 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/runner/config"
+)
+
+// runHooksExplain is `hookside hooks explain`: every configured hook of
+// every source (disabled, dropped and untrusted ones included) and whether
+// it would run for one event and tool, and why not. It runs nothing.
+func runHooksExplain(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("hooks explain", "hookside hooks explain --event EVENT [--tool NAME] [--cwd DIR] [--profile zcode|spark] [--json]",
+		"Show every configured hook (all sources, including disabled, invalid, over-limit and untrusted\n"+
+			"workspace ones) and whether it would run for EVENT (and tool NAME), and why not. Runs nothing.", stdout, stderr)
+	var sf sessionFlags
+	event := fs.String("event", "", "the event: "+strings.Join(config.Events, ", "))
+	tool := fs.String("tool", "", "the tool name matchers are tested against (the source on SessionStart); none = matchers not consulted")
+	asJSON := fs.Bool("json", false, "print JSON ({profile, event, tool, hooks, diagnostics})")
+	fs.StringVar(&sf.home, "home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
+	fs.StringVar(&sf.cwd, "cwd", "", "session working directory (default the current directory)")
+	fs.StringVar(&sf.userConfig, "user-config", "", "user config file (default <home>/config.json)")
+	fs.Var(&sf.pluginDirs, "plugin-dir", "plugin root holding hooks/hooks.json (repeatable)")
+	sf.registerWorkspace(fs)
+	sf.registerProfile(fs)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if *event == "" || !config.IsEvent(*event) {
+		fmt.Fprintf(stderr, "hookside hooks explain: --event must be one of %s\n", strings.Join(config.Events, ", "))
+		return exitUsage
+	}
+	s, _, err := sf.open()
+	if err != nil {
+		fmt.Fprintln(stderr, "hookside hooks explain:", err)
+		return exitError
+	}
+	defer s.Close()
+	x := s.Explain(*event, *tool)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(x)
+		return exitOK
+	}
+	printDiagnostics(stderr, x.Diagnostics)
+	printExplanation(stdout, x)
+	return exitOK
+}
+
+// printExplanation prints an explanation for people: one block per hook.
+func printExplanation(w io.Writer, x runner.Explanation) {
+	subject := x.Event
+	if x.Tool != "" {
+		subject += " (tool " + x.Tool + ")"
+	}
+	n := 0
+	for _, e := range x.Hooks {
+		if e.WouldRun {
+			n++
+		}
+	}
+	fmt.Fprintf(w, "profile %s, %s: %d of %d configured hook(s) would run\n", x.Profile, subject, n, len(x.Hooks))
+	for _, e := range x.Hooks {
+		verdict := "skip"
+		if e.WouldRun {
+			verdict = fmt.Sprintf("run #%d", e.Order)
+		}
+		m := "*"
+		if e.Matcher != nil {
+			m = *e.Matcher
+		}
+		cmd := e.Command
+		if len(e.Args) > 0 {
+			cmd += " " + strings.Join(e.Args, " ")
+		}
+		where := e.Source.Path
+		if e.Source.At != "" {
+			where = e.Source.At
+		}
+		fmt.Fprintf(w, "%-7s %-9s %-18s matcher=%-12s %s\n", verdict, e.Source.Kind, e.Event, m, cmd)
+		fmt.Fprintf(w, "        from %s", where)
+		if e.MatcherIndex >= 0 {
+			fmt.Fprintf(w, " [%d]", e.MatcherIndex)
+			if e.HookIndex >= 0 {
+				fmt.Fprintf(w, "[%d]", e.HookIndex)
+			}
+		}
+		fmt.Fprintln(w)
+		if e.TrustState != "" {
+			fmt.Fprintf(w, "        trust: %s\n", e.TrustState)
+		}
+		if e.Reason != "" {
+			fmt.Fprintf(w, "        why not: %s", e.Reason)
+			if e.Detail != "" {
+				fmt.Fprintf(w, " — %s", e.Detail)
+			}
+			fmt.Fprintln(w)
+		} else if e.Detail != "" {
+			fmt.Fprintf(w, "        note: %s\n", e.Detail)
+		}
+	}
+}

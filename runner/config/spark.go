@@ -1,0 +1,137 @@
+package config
+
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// The spark-engine dialect (hooks-v2-handbook.zh.txt §1.3; spec/README.md):
+// Claude Code–style settings files whose hooks run on four events only.
+const (
+	// SparkMaxCommandChars bounds one command (单条命令上限 8192 字符),
+	// counted as JavaScript does (UTF-16 code units).
+	SparkMaxCommandChars = 8192
+	// SparkMaxTimeoutMs bounds a hook's timeout (超时上限 600000 毫秒); the
+	// default stays DefaultTimeoutMs (60000 ms).
+	SparkMaxTimeoutMs = 600000
+	// SparkMaxCommandsPerMatcher bounds the hooks of one matcher group.
+	SparkMaxCommandsPerMatcher = 16
+	// SparkMaxMatchersPerEvent bounds the matcher groups of one event in
+	// one settings file.
+	SparkMaxMatchersPerEvent = 32
+)
+
+// SparkEvents are the four events of the spark dialect (4 个闭集事件).
+var SparkEvents = []string{UserPromptSubmit, PreToolUse, PostToolUse, Stop}
+
+// IsSparkEvent reports whether name is one of SparkEvents.
+func IsSparkEvent(name string) bool {
+	switch name {
+	case UserPromptSubmit, PreToolUse, PostToolUse, Stop:
+		return true
+	}
+	return false
+}
+
+// Spark settings file locations: <userDir>/settings.json (scope user),
+// <cwd>/.spark/settings.json (project), <cwd>/.spark/settings.local.json
+// (local), run in that order.
+const (
+	SparkDirName           = ".spark"
+	SparkSettingsFile      = "settings.json"
+	SparkLocalSettingsFile = "settings.local.json"
+)
+
+// Rejected is a declaration, matcher group (HookIndex -1) or whole event
+// (MatcherIndex and HookIndex -1) that a file declares but that was dropped
+// while parsing: invalid, over a spark limit, an unsupported handler type or
+// event. Every Rejected also produced a Diagnostic; the record exists so
+// `hooks explain` can list what will never run and why.
+type Rejected struct {
+	Kind         SourceKind `json:"kind"`
+	Path         string     `json:"path"`
+	Source       string     `json:"source"` // path:line:col of the offending value
+	Event        string     `json:"event"`
+	MatcherIndex int        `json:"matcherIndex"`
+	HookIndex    int        `json:"hookIndex"`
+	Code         string     `json:"code"`
+	Command      string     `json:"command,omitempty"`
+	Message      string     `json:"message"`
+}
+
+// SparkFile is one parsed spark settings file.
+type SparkFile struct {
+	Path     string
+	Kind     SourceKind
+	Hooks    []Hook // valid declarations, limits resolved (60000 ms default)
+	Rejected []Rejected
+}
+
+// ParseSparkFile parses a spark settings file (hooks-v2-handbook §1.3), the
+// Claude Code settings shape:
+//
+//	{"hooks": {"<Event>": [{"matcher": string, "parallel": bool,
+//	   "hooks": [{"type": "command", "command": string, "args": [string],
+//	     "timeout": <seconds>, "async": bool, "statusMessage": string,
+//	     "maxOutputBytes": int, "enabled": bool}]}]}}
+//
+// Other top-level keys (permissions, env, …) are ignored. kind is
+// SourceUser (the user settings) or SourceWorkspace (project and local
+// settings, which need trust). Rules:
+//
+//   - events other than UserPromptSubmit, PreToolUse, PostToolUse, Stop are
+//     skipped with CodeSparkUnsupportedEvent;
+//   - a matcher on UserPromptSubmit or Stop is kept but ignored at run time
+//     (CodeSparkMatcherIgnored);
+//   - limits (CodeSparkLimit; the entry is dropped, its siblings load): a
+//     command (with exec-form args) over SparkMaxCommandChars, a timeout
+//     over SparkMaxTimeoutMs, hooks past the SparkMaxCommandsPerMatcher-th of
+//     a group, groups past the SparkMaxMatchersPerEvent-th of an event;
+//   - handler types other than "command" (prompt, agent, http) are skipped
+//     with CodeSparkUnsupportedType;
+//   - "command" with "args" is exec form: run without a shell (Hook.Type
+//     becomes TypeProcess).
+//
+// It never panics and never fails as a whole.
+func ParseSparkFile(path string, data []byte, kind SourceKind) (*SparkFile, []Diagnostic) {
+	f := &SparkFile{Path: path, Kind: kind}
+	p := &parser{path: path, data: data, spark: true, src: Source{Kind: kind, Path: path}}
+	if t, ok := p.tree(); ok {
+		switch {
+		case t.kind != jObject:
+			p.report(CodeInvalidField, SeverityError, t.off, "top-level value must be an object, got %s", t.kind)
+		default:
+			if h := t.get("hooks"); h.present() {
+				if h.kind != jObject {
+					p.report(CodeInvalidField, SeverityError, h.off, "hooks must be an object, got %s", h.kind)
+				} else {
+					p.events(h)
+				}
+			}
+		}
+	}
+	f.Hooks = resolveHooks(p.hooks, p.own, Limits{}.Or(Limits{}))
+	f.Rejected = p.rejects
+	return f, p.diags
+}
+
+// commandOf returns the "command" string of a handler node, or "".
+func commandOf(n *jnode) string {
+	if c := n.get("command"); c != nil && c.kind == jString {
+		return c.str
+	}
+	return ""
+}
+
+// utf16Len is the JavaScript length of s.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		if r == utf8.RuneError {
+			n++
+			continue
+		}
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
