@@ -151,9 +151,17 @@ func Disable(d Declaration, userLimits config.Limits) error {
 	if err != nil {
 		return err
 	}
-	f, _ := config.ParseFile(path, data, config.SourceWorkspace)
+	spark := strings.HasPrefix(h.Source.RelativePath, ".spark/")
+	var current []config.Hook
+	if spark {
+		f, _ := config.ParseSparkFile(path, data, config.SourceWorkspace)
+		current = f.Hooks
+	} else {
+		f, _ := config.ParseFile(path, data, config.SourceWorkspace)
+		current = f.Resolve(userLimits)
+	}
 	found := false
-	for _, cur := range f.Resolve(userLimits) {
+	for _, cur := range current {
 		if cur.Event == h.Event && cur.MatcherIndex == h.MatcherIndex && cur.HookIndex == h.HookIndex {
 			cur.Source.RelativePath, cur.Source.DiscoveryOrder = h.Source.RelativePath, h.Source.DiscoveryOrder
 			found = Digest(cur) == d.Digest
@@ -163,7 +171,11 @@ func Disable(d Declaration, userLimits config.Limits) error {
 	if !found {
 		return fmt.Errorf("%s: %w", path, ErrNotReviewed)
 	}
-	out, err := config.SetHookEnabled(data, h.Event, h.MatcherIndex, h.HookIndex, false)
+	set := config.SetHookEnabled
+	if spark {
+		set = config.SetSparkHookEnabled
+	}
+	out, err := set(data, h.Event, h.MatcherIndex, h.HookIndex, false)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

@@ -66,11 +66,17 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 	home := fs.String("home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
 	userConfig := fs.String("user-config", "", "user config file (default <home>/config.json)")
 	policyFlag := fs.String("policy", "user_decides", "workspace hook policy: user_decides, deny or allow_trusted_only")
+	var sf sessionFlags
+	sf.registerProfile(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "hookside hooks trust: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	if sf.profile != "zcode" && sf.profile != "spark" {
+		fmt.Fprintf(stderr, "hookside hooks trust: --profile %q is not zcode or spark\n", sf.profile)
 		return exitUsage
 	}
 	policy, ok := truststore.ParsePolicy(*policyFlag)
@@ -109,6 +115,7 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 	}
 	rs, _ := runner.NewSession(runner.SessionOptions{
 		ID: "cli-trust", Cwd: target.Dir, WorkspaceID: target.ID, UserConfigPath: *userConfig,
+		Profile: sf.profile, SparkUserDir: sf.sparkUserDir,
 		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: *home},
 	})
 	defer rs.Close()

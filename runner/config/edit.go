@@ -18,11 +18,25 @@ var ErrDeclarationMoved = errors.New("the declaration is no longer at that posit
 // 关闭某条声明会把 enabled: false 写回). Errors: a syntax error in data, or
 // ErrDeclarationMoved.
 func SetHookEnabled(data []byte, event string, matcherIndex, hookIndex int, enabled bool) ([]byte, error) {
+	return setHookEnabled(data, false, event, matcherIndex, hookIndex, enabled)
+}
+
+// SetSparkHookEnabled is SetHookEnabled for a Claude Code–shaped settings
+// file (events directly under "hooks": hooks.<event>[matcherIndex].hooks[hookIndex]).
+func SetSparkHookEnabled(data []byte, event string, matcherIndex, hookIndex int, enabled bool) ([]byte, error) {
+	return setHookEnabled(data, true, event, matcherIndex, hookIndex, enabled)
+}
+
+func setHookEnabled(data []byte, claudeShape bool, event string, matcherIndex, hookIndex int, enabled bool) ([]byte, error) {
 	root, err := parseTree(data)
 	if err != nil {
 		return nil, fmt.Errorf("parse: %w", err)
 	}
-	groups := root.get("hooks").get("events").get(event)
+	events := root.get("hooks")
+	if !claudeShape {
+		events = events.get("events")
+	}
+	groups := events.get(event)
 	if groups == nil || groups.kind != jArray || matcherIndex < 0 || matcherIndex >= len(groups.elems) {
 		return nil, ErrDeclarationMoved
 	}

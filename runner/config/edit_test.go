@@ -49,4 +49,11 @@ func TestSetHookEnabled(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	})
+	t.Run("claude_shaped_settings_file", func(t *testing.T) {
+		in := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}}`
+		out, err := SetSparkHookEnabled([]byte(in), "Stop", 0, 0, false)
+		if err != nil || string(out) != `{"hooks":{"Stop":[{"hooks":[{"enabled": false, "type":"command","command":"x"}]}]}}` {
+			t.Fatalf("got %s, %v", out, err)
+		}
+	})
 }
