@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
@@ -394,7 +395,14 @@ func (o *runObserver) HookCompleted(e runner.HookDone) {
 const PreviewChars = 2000
 
 // preview returns b as valid UTF-8, redacted and cut to PreviewChars.
+// Only the head of the output is redacted: cutting first (with a margin so a
+// secret straddling the cut is still recognised) keeps the cost independent
+// of how much a hook printed.
 func preview(b []byte) string {
+	const margin = 512 // bytes: longer than any secret pattern's match
+	if max := PreviewChars*utf8.UTFMax + margin; len(b) > max {
+		b = b[:max] // more than PreviewChars characters remain: cut below
+	}
 	s := redact(strings.ToValidUTF8(string(b), "\uFFFD"))
 	if cut := output.CutRunes(s, PreviewChars); len(cut) < len(s) {
 		return cut + "…"

@@ -341,3 +341,31 @@ func TestFullQueueIsOverloaded(t *testing.T) {
 		t.Fatalf("want 1-2 answered and the rest -32001, got %v", codes)
 	}
 }
+
+func TestPreviewRedactsAndCuts(t *testing.T) {
+	in := "token=supersecretvalue " + strings.Repeat("x", 40000)
+	p := preview([]byte(in))
+	if strings.Contains(p, "supersecret") || !strings.Contains(p, "[REDACTED]") {
+		t.Fatalf("not redacted: %.60s", p)
+	}
+	if n := len([]rune(p)); n != PreviewChars+1 {
+		t.Fatalf("preview has %d characters, want %d + ellipsis", n, PreviewChars)
+	}
+	if got := preview([]byte("short")); got != "short" {
+		t.Fatalf("short preview = %q", got)
+	}
+}
+
+func BenchmarkPreview32KiB(b *testing.B) {
+	out := []byte(strings.Repeat("hello world, password: x ", 32768/25))
+	for i := 0; i < b.N; i++ {
+		preview(out)
+	}
+}
+
+func BenchmarkPreviewSmall(b *testing.B) {
+	out := []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"looks harmless"}}`)
+	for i := 0; i < b.N; i++ {
+		preview(out)
+	}
+}
