@@ -111,6 +111,14 @@ func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 		d.replyErr(req, &Error{Code: CodeInvalidRequest, Message: "invalid request: the server is shutting down"})
 		return
 	}
+	if _, busy := d.inflight[key]; busy {
+		d.mu.Unlock()
+		cancel(nil)
+		// Two requests with one id could not be told apart in replies or
+		// by $/cancelRequest.
+		d.replyErr(req, &Error{Code: CodeInvalidRequest, Message: "invalid request: id " + key + " is already used by a request in flight"})
+		return
+	}
 	d.inflight[key] = j
 	d.wg.Add(1)
 	d.mu.Unlock()
@@ -178,10 +186,12 @@ func (d *dispatcher) cancelRequest(id jsonrpc2.ID) bool {
 func (d *dispatcher) drain(grace time.Duration) {
 	done := make(chan struct{})
 	go func() { d.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-		return
-	case <-time.After(grace):
+	if grace > 0 {
+		select {
+		case <-done:
+			return
+		case <-time.After(grace):
+		}
 	}
 	d.mu.Lock()
 	for _, j := range d.inflight {
@@ -237,7 +247,7 @@ func (d *dispatcher) reply(req *jsonrpc2.Request, res any, err error) {
 }
 
 func (d *dispatcher) replyErr(req *jsonrpc2.Request, e *Error) {
-	if err := d.s.conn.ReplyWithError(context.Background(), req.ID, e.wire()); err != nil {
+	if err := d.s.stream.writeError(req.ID, e); err != nil {
 		d.s.log.Debug("reply failed", "method", req.Method, "err", err)
 	}
 }

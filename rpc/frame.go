@@ -151,8 +151,8 @@ func (f *lspFramer) ReadFrame() ([]byte, error) {
 		}
 		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
 			n, err := strconv.Atoi(strings.TrimSpace(value))
-			if err != nil || n < 0 {
-				bad = true
+			if err != nil || n < 0 || (length >= 0 && n != length) {
+				bad = true // unparsable, or two headers that disagree
 				continue
 			}
 			length = n

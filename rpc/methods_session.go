@@ -329,6 +329,14 @@ func (s *Server) hooksRun(ctx context.Context, req *jsonrpc2.Request) (any, erro
 		if errors.Is(err, runner.ErrUnknownEvent) {
 			return nil, InvalidParams("event", err.Error())
 		}
+		var ie *runner.InputError
+		if errors.As(err, &ie) {
+			field := "input"
+			if ie.Field != "" {
+				field += "." + ie.Field
+			}
+			return nil, InvalidParams(field, ie.Reason)
+		}
 		return nil, InvalidParams("input", err.Error())
 	}
 	return m, nil

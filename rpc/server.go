@@ -74,8 +74,9 @@ const (
 )
 
 // Serve runs the server on r/w until the client sends exit or closes its
-// end (EOF = shutdown + exit). It returns the process exit status: 0 after
-// an orderly shutdown or EOF, 1 for exit without shutdown.
+// end (EOF = shutdown + exit), or ctx is cancelled (termination). It
+// returns the process exit status: 0 after an orderly shutdown or EOF, 1
+// for exit without shutdown or when ctx was cancelled.
 func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -105,20 +106,29 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 	close(s.d.ready)
 	select {
 	case code := <-s.exitCode:
-		s.stop()
+		s.stop(s.opts.ShutdownGrace)
 		s.conn.Close()
 		return code
 	case <-s.conn.DisconnectNotify():
 		// EOF on stdin = shutdown + exit.
 		s.beginShutdown()
-		s.stop()
+		s.stop(s.opts.ShutdownGrace)
 		return 0
+	case <-ctx.Done():
+		// Terminated (SIGTERM, SIGINT, SIGHUP in cmd/hookside): no grace.
+		// In-flight requests are cancelled at once (their hooks' process
+		// groups are killed, they reply -32800) and sessions are closed,
+		// which removes their temporary files.
+		s.beginShutdown()
+		s.stop(0)
+		s.conn.Close()
+		return 1
 	}
 }
 
 // stop cancels in-flight work after the grace period and closes sessions.
-func (s *Server) stop() {
-	s.d.drain(s.opts.ShutdownGrace)
+func (s *Server) stop(grace time.Duration) {
+	s.d.drain(grace)
 	s.mu.Lock()
 	sessions := s.sessions
 	s.sessions = map[string]*session{}

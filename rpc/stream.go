@@ -7,7 +7,9 @@ import (
 	"log/slog"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/sourcegraph/jsonrpc2"
 )
@@ -131,6 +133,10 @@ func (s *objectStream) ReadObject(v any) error {
 		case err != nil:
 			return err
 		}
+		if len(bytes.TrimSpace(frame)) == 0 {
+			s.replyError(nil, CodeInvalidRequest, "invalid request: empty frame")
+			continue
+		}
 		p, id, code, msg := validateFrame(frame)
 		if code != 0 {
 			s.log.Debug("rejected frame", "code", code, "reason", msg)
@@ -211,6 +217,11 @@ func validID(raw json.RawMessage) json.RawMessage {
 		if json.Unmarshal(raw, &s) != nil {
 			return nil
 		}
+		// Invalid UTF-8 and lone surrogates decode to U+FFFD: the reply
+		// could not carry the host's id back unchanged.
+		if strings.ContainsRune(s, utf8.RuneError) && !(utf8.Valid(raw) && bytes.ContainsRune(raw, utf8.RuneError)) && !containsFFFDEscape(raw) {
+			return nil
+		}
 		return raw
 	}
 	n, err := strconv.ParseUint(string(raw), 10, 64)
@@ -218,6 +229,11 @@ func validID(raw json.RawMessage) json.RawMessage {
 		return nil
 	}
 	return raw
+}
+
+// containsFFFDEscape reports whether raw spells U+FFFD as an escape.
+func containsFFFDEscape(raw []byte) bool {
+	return bytes.Contains(bytes.ToLower(raw), []byte(`\ufffd`))
 }
 
 // WriteObject implements jsonrpc2.ObjectStream. The library's messages
@@ -269,6 +285,25 @@ func (s *objectStream) writeResult(id jsonrpc2.ID, res any) error {
 	frame = append(frame, `{"jsonrpc":"2.0","id":`...)
 	frame = append(frame, idb...)
 	frame = append(frame, `,"result":`...)
+	frame = append(frame, body...)
+	frame = append(frame, '}')
+	return s.f.WriteFrame(frame)
+}
+
+// writeError writes an error response (with data, when e has some).
+func (s *objectStream) writeError(id jsonrpc2.ID, e *Error) error {
+	idb, err := id.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	body, err := json.Marshal(e.wire())
+	if err != nil {
+		return err
+	}
+	frame := make([]byte, 0, len(body)+len(idb)+36)
+	frame = append(frame, `{"jsonrpc":"2.0","id":`...)
+	frame = append(frame, idb...)
+	frame = append(frame, `,"error":`...)
 	frame = append(frame, body...)
 	frame = append(frame, '}')
 	return s.f.WriteFrame(frame)

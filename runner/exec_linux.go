@@ -47,3 +47,12 @@ func execAwaitExit(p *os.Process) execExit {
 		}
 	}
 }
+
+// sysProcAttr puts the hook in its own process group and asks the kernel to
+// SIGKILL it if hookside dies without cleaning up (kill -9): the hook's
+// leader never outlives the runner. (Pdeathsig fires when the forking OS
+// thread exits; the Go runtime does not retire threads that did not lock
+// themselves, so in practice that is the process.)
+func sysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}

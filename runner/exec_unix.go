@@ -78,7 +78,7 @@ func Exec(ctx context.Context, spec ExecSpec) ExecResult {
 	cmd.Dir = spec.Dir
 	cmd.Env = spec.Env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.inR, p.outW, p.errW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = sysProcAttr()
 	err := cmd.Start()
 	p.closeChildEnds()
 	if err != nil {

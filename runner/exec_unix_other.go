@@ -2,7 +2,10 @@
 
 package runner
 
-import "os"
+import (
+	"os"
+	"syscall"
+)
 
 // execPipe returns a pipe; os.Pipe makes both ends non-blocking and
 // pollable, and exec.Cmd switches the child's end back to blocking.
@@ -16,4 +19,9 @@ func execPipe(parentReads bool) (r, w *os.File, err error) {
 func execAwaitExit(p *os.Process) execExit {
 	st, _ := p.Wait()
 	return execExit{state: st}
+}
+
+// sysProcAttr puts the hook in its own process group.
+func sysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
 }

@@ -75,38 +75,61 @@ func newRunID() string {
 
 // matchFields are the input fields a matcher can look at.
 type matchFields struct {
-	ToolName  *string `json:"toolName"`
-	ToolName2 *string `json:"tool_name"`
-	Source    *string `json:"source"`
+	ToolName  json.RawMessage `json:"toolName"`
+	ToolName2 json.RawMessage `json:"tool_name"`
+	Source    json.RawMessage `json:"source"`
 }
 
-// matchValue is the value matchers test: the tool name on tool events,
-// the source on SessionStart, nothing on UserPromptSubmit and Stop
-// (lifecycle-hooks-and-workspace-trust §"七个事件": an empty value means
-// every matcher matches). It decodes
-// only these fields, so the no-match path builds no map of the input. It
-// fails when raw is not a JSON object.
-func matchValue(event string, raw json.RawMessage) (string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", nil
+// InputError is a hooks/run input the runner refuses; Field is the dotted
+// path inside the input ("" for the input itself).
+type InputError struct {
+	Field  string
+	Reason string
+}
+
+func (e *InputError) Error() string {
+	if e.Field == "" {
+		return "input " + e.Reason
 	}
+	return "input." + e.Field + " " + e.Reason
+}
+
+// matchValue is the value matchers test: the tool name on tool events
+// (required: a non-empty string, else every matcher would match), the
+// source on SessionStart, nothing on UserPromptSubmit and Stop
+// (lifecycle-hooks-and-workspace-trust §"七个事件": an empty value means
+// every matcher matches). It decodes only these fields, so the no-match
+// path builds no map of the input. Errors are *InputError.
+func matchValue(event string, raw json.RawMessage) (string, error) {
 	var f matchFields
-	if err := json.Unmarshal(raw, &f); err != nil {
-		return "", fmt.Errorf("input must be a JSON object: %w", err)
+	if len(raw) > 0 && string(raw) != "null" {
+		if raw[0] != '{' || json.Unmarshal(raw, &f) != nil {
+			return "", &InputError{Reason: "must be a JSON object"}
+		}
+	}
+	str := func(v json.RawMessage) (string, bool) {
+		var s string
+		if len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
+			return "", false
+		}
+		return s, true
 	}
 	switch event {
 	case config.PreToolUse, config.PermissionRequest, config.PostToolUse, config.PostToolUseFailure:
-		if f.ToolName != nil {
-			return *f.ToolName, nil
+		field, v := "toolName", f.ToolName
+		if v == nil && f.ToolName2 != nil {
+			field, v = "tool_name", f.ToolName2
 		}
-		if f.ToolName2 != nil {
-			return *f.ToolName2, nil
+		name, ok := str(v)
+		if !ok || name == "" {
+			return "", &InputError{Field: field, Reason: "is required on " + event + " and must be a non-empty string"}
 		}
+		return name, nil
 	case config.SessionStart:
 		// As in Claude Code, SessionStart matchers see the source
 		// (startup, resume, clear, compact).
-		if f.Source != nil {
-			return *f.Source, nil
+		if src, ok := str(f.Source); ok {
+			return src, nil
 		}
 	}
 	return "", nil
@@ -361,10 +384,19 @@ func (s *Session) spawn(ctx context.Context, h *config.Hook, in baseInput, sc st
 	}
 	if h.Async {
 		// spec runner.ts:125: started in the background, output takes part
-		// in no decision. The session's Close stops it.
+		// in no decision. The session's Close stops it. At most
+		// MaxAsyncPerSession run at once; more are skipped, not queued.
+		select {
+		case s.asyncSlots <- struct{}{}:
+		default:
+			cleanup()
+			return output.ProcessResult{ExitCode: -1, Skipped: true,
+				SkipReason: fmt.Sprintf("async_limit: %d background hooks of this session are still running", MaxAsyncPerSession)}, nil, nil
+		}
 		s.async.Add(1)
 		go func() {
 			defer s.async.Done()
+			defer func() { <-s.asyncSlots }()
 			defer cleanup()
 			_ = Exec(s.asyncCtx, spec)
 		}()
@@ -391,7 +423,9 @@ func (s *Session) spawn(ctx context.Context, h *config.Hook, in baseInput, sc st
 // error).
 func (s *Session) command(h *config.Hook) ([]string, []string, error) {
 	vars, env := s.vars, s.baseEnv
-	if h.Source.Kind == config.SourcePlugin && h.Source.PluginRoot != "" {
+	// Plugin hooks, and workspace declarations from a project file's
+	// plugins.dirs, get their plugin's root and data dirs.
+	if h.Source.PluginRoot != "" {
 		vars = make(map[string]string, len(s.vars)+4)
 		for k, v := range s.vars {
 			vars[k] = v

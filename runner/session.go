@@ -28,6 +28,10 @@ const DefaultStopLimit = 3
 // on a busy session. Edits are seen within this interval.
 const ConfigCheckInterval = 200 * time.Millisecond
 
+// MaxAsyncPerSession bounds the background (async: true) hooks of one
+// session running at once; more are reported skipped (reason async_limit).
+const MaxAsyncPerSession = 32
+
 // KillGrace is the time between SIGTERM and SIGKILL to a hook's process
 // group once its deadline passed or its request was cancelled.
 const KillGrace = 500 * time.Millisecond
@@ -118,6 +122,7 @@ type Session struct {
 	tmpDir string // private transcript directory, made on first use
 
 	async      sync.WaitGroup
+	asyncSlots chan struct{} // running background hooks, at most MaxAsyncPerSession
 	asyncCtx   context.Context
 	asyncStop  context.CancelFunc
 	closedOnce sync.Once
@@ -172,6 +177,7 @@ func NewSession(opts SessionOptions) (*Session, []config.Diagnostic) {
 		spark:       spark,
 		loader:      config.NewLoader(lopts),
 		stopGranted: map[string]int{},
+		asyncSlots:  make(chan struct{}, MaxAsyncPerSession),
 	}
 	s.asyncCtx, s.asyncStop = context.WithCancel(context.Background())
 	s.vars = map[string]string{

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/hookside/hookside/rpc"
 )
@@ -34,7 +37,26 @@ func runAppServer(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "hookside app-server:", err)
 		return exitUsage
 	}
-	return rpc.Serve(context.Background(), os.Stdin, stdout, rpc.Options{
+	// SIGTERM, SIGINT and SIGHUP end the server cleanly: hooks are killed,
+	// temporary files removed; the exit status is 128+signal.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	var got atomic.Value
+	go func() {
+		if sig, ok := <-sigs; ok {
+			got.Store(sig)
+			log.Info("terminating", "signal", sig.String())
+			cancel()
+		}
+	}()
+	code := rpc.Serve(ctx, os.Stdin, stdout, rpc.Options{
 		Framing: fr, Home: *home, Version: version, Logger: log,
 	})
+	if sig, ok := got.Load().(syscall.Signal); ok {
+		return 128 + int(sig)
+	}
+	return code
 }
