@@ -31,9 +31,12 @@ unit:
 conformance: build
 	$(GO) test -count=1 ./conformance/...
 
-## bench: the benchmarks (figures in bench/RESULTS.md)
+## bench: hookside side by side with the spawn floor and a Node.js runner,
+## interleaved, over real pipes (a few minutes on 2 cores; writes
+## bench/RESULTS.md and bench/results.json). The Go micro-benchmarks stay
+## runnable with `go test -bench . ./...`.
 bench: build
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./bench/cmd/benchrun -bin $(BIN) -out bench
 
 ## fuzz: a short run of every fuzzer (corpora live in testdata/)
 fuzz:

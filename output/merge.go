@@ -33,6 +33,8 @@ type Run struct {
 	StderrTruncated bool    `json:"stderrTruncated"`
 	Error           string  `json:"error,omitempty"`
 	Reason          string  `json:"reason,omitempty"`
+	// Warnings: parts of the hook's answer that were ignored (Answer.Warnings).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // NewRun builds the Run record of one hook from its process result and its
@@ -42,7 +44,7 @@ func NewRun(runID, hookID, source string, durationMs int64, r ProcessResult, a A
 		RunID: runID, HookID: hookID, Source: source,
 		Outcome: a.Outcome, ExitCode: a.ExitCode, DurationMs: durationMs,
 		StdoutTruncated: r.StdoutTruncated, StderrTruncated: r.StderrTruncated,
-		Error: a.Error,
+		Error: a.Error, Warnings: a.Warnings,
 	}
 	if a.Outcome == OutcomeBlocked {
 		run.Reason = a.BlockReason

@@ -12,6 +12,7 @@ package output
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -72,6 +73,10 @@ type ProcessResult struct {
 // UTF-8. Only the fields meaningful for the event are set (see Parse).
 type Answer struct {
 	Outcome Outcome
+	// Warnings name parts of the answer that were ignored because they
+	// were malformed (a permissionDecision of the wrong case, JSON that
+	// does not parse, hookSpecificOutput for another event), at most 8.
+	Warnings []string
 	// ExitCode is the exit status; nil when the process did not exit by
 	// itself with a status (not started, skipped, async, signal).
 	ExitCode *int
@@ -206,6 +211,9 @@ type answerFields struct {
 func parseStdout(event string, out []byte, a *Answer) {
 	obj, ok := parseObject(out)
 	if !ok {
+		if len(out) > 0 && (out[0] == '{' || out[0] == '[') {
+			a.warn("stdout looks like JSON but is not a JSON object (invalid or truncated): treated as plain text")
+		}
 		if event == config.SessionStart || event == config.UserPromptSubmit {
 			a.addContext(validString(string(out)))
 		}
@@ -258,6 +266,7 @@ func parseStdout(event string, out []byte, a *Answer) {
 		}
 		// hookSpecificOutput for another event is ignored as a whole.
 		if name, _ := jsonString(f.hookEventName); name != "" && name != event {
+			a.warn(fmt.Sprintf("hookSpecificOutput.hookEventName %q is not %q: hookSpecificOutput ignored", name, event))
 			f.permissionDecision, f.permissionDecisionReason, f.updatedInput, f.hsoContext = nil, nil, nil, nil
 		}
 	}
@@ -271,6 +280,12 @@ func parseStdout(event string, out []byte, a *Answer) {
 	decision, _ := jsonString(f.decision)
 	reason, _ := jsonString(f.reason)
 	permission, _ := jsonString(f.permissionDecision)
+	if f.decision != nil && string(f.decision) != "null" && decision != "approve" && decision != "block" {
+		a.warn(fmt.Sprintf("decision %s is not \"approve\" or \"block\": ignored", validString(string(f.decision))))
+	}
+	if f.permissionDecision != nil && string(f.permissionDecision) != "null" && permission != DecisionAllow && permission != DecisionAsk && permission != DecisionDeny {
+		a.warn(fmt.Sprintf("permissionDecision %s is not \"allow\", \"ask\" or \"deny\" (case matters): ignored", validString(string(f.permissionDecision))))
+	}
 	if ctx, ok := jsonString(f.hsoContext); ok {
 		a.addContext(ctx)
 	}
@@ -324,6 +339,14 @@ func parseStdout(event string, out []byte, a *Answer) {
 		if decision == "block" { // spec/README.md: the reason is continuation context
 			a.addContext(reason)
 		}
+	}
+}
+
+// warn records a problem with the hook's answer that made hookside ignore
+// part of it (the hook still succeeded; the host sees it in runs[].warnings).
+func (a *Answer) warn(msg string) {
+	if len(a.Warnings) < 8 {
+		a.Warnings = append(a.Warnings, msg)
 	}
 }
 

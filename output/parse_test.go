@@ -3,6 +3,7 @@ package output
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/hookside/hookside/runner/config"
@@ -150,6 +151,7 @@ func TestParse(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Parse(tt.event, tt.in)
+			got.Warnings = nil // TestParseWarnings covers them
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Parse(%s, …)\n got  %+v\n want %+v", tt.event, dump(got), dump(tt.want))
 			}
@@ -170,5 +172,24 @@ func TestParseDoesNotAliasInput(t *testing.T) {
 	}
 	if string(a.UpdatedInput) != `{"a":1}` {
 		t.Errorf("UpdatedInput aliases the stdout buffer: %s", a.UpdatedInput)
+	}
+}
+
+func TestParseWarnings(t *testing.T) {
+	for _, tc := range []struct{ name, stdout, want string }{
+		{"permission_decision_wrong_case", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"Deny"}}`, `permissionDecision "Deny"`},
+		{"hook_event_name_mismatch", `{"hookSpecificOutput":{"hookEventName":"pretooluse","permissionDecision":"deny"}}`, `"pretooluse" is not "PreToolUse"`},
+		{"truncated_json", `{"hookSpecificOutput":{`, `not a JSON object`},
+		{"unknown_decision", `{"decision":"deny"}`, `decision "deny"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := Parse("PreToolUse", ProcessResult{Stdout: []byte(tc.stdout)})
+			if a.Outcome != OutcomeSucceeded || a.Decision != "" || len(a.Warnings) != 1 || !strings.Contains(a.Warnings[0], tc.want) {
+				t.Fatalf("outcome %s decision %q warnings %q", a.Outcome, a.Decision, a.Warnings)
+			}
+		})
+	}
+	if a := Parse("PreToolUse", ProcessResult{Stdout: []byte(`{"hookSpecificOutput":{"permissionDecision":"deny"}}`)}); len(a.Warnings) != 0 {
+		t.Fatalf("a valid answer has warnings: %q", a.Warnings)
 	}
 }

@@ -376,6 +376,7 @@ type hookCompletedParams struct {
 	StdoutPreview string         `json:"stdoutPreview"`
 	StderrPreview string         `json:"stderrPreview"`
 	Error         string         `json:"error,omitempty"`
+	Warnings      []string       `json:"warnings,omitempty"`
 }
 
 func (o *runObserver) HookStarted(e runner.HookStart) {
@@ -395,7 +396,7 @@ func (o *runObserver) HookCompleted(e runner.HookDone) {
 	o.s.notifyOpt("hook/completed", hookCompletedParams{
 		SessionID: o.sessionID, RunID: e.RunID, HookID: e.Hook.ID, Event: e.Event,
 		Outcome: e.Run.Outcome, ExitCode: e.Run.ExitCode, DurationMs: e.Run.DurationMs,
-		StdoutPreview: preview(e.Stdout), StderrPreview: preview(e.Stderr), Error: e.Run.Error,
+		StdoutPreview: preview(e.Stdout), StderrPreview: preview(e.Stderr), Error: e.Run.Error, Warnings: e.Run.Warnings,
 	})
 }
 

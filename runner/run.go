@@ -357,6 +357,7 @@ func (s *Session) runOne(ctx context.Context, h *config.Hook, in baseInput, sc s
 		StdoutTruncated: pr.StdoutTruncated,
 		StderrTruncated: pr.StderrTruncated,
 		Error:           ans.Error,
+		Warnings:        ans.Warnings,
 	}
 	obs.HookCompleted(HookDone{RunID: runID, Hook: h, Event: sc.event, Run: run, Stdout: stdout, Stderr: stderr})
 	return ans, run

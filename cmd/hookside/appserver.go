@@ -23,6 +23,9 @@ func runAppServer(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
+	if extraArgs(fs, stderr) {
+		return exitUsage
+	}
 	if !*stdio {
 		fmt.Fprintln(stderr, "hookside app-server: --stdio is required (the only transport)")
 		return exitUsage

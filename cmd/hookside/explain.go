@@ -30,6 +30,9 @@ func runHooksExplain(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
+	if extraArgs(fs, stderr) {
+		return exitUsage
+	}
 	if *event == "" || !config.IsEvent(*event) {
 		fmt.Fprintf(stderr, "hookside hooks explain: --event must be one of %s\n", strings.Join(config.Events, ", "))
 		return exitUsage

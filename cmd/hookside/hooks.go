@@ -171,6 +171,9 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 		}
 		return code
 	}
+	if extraArgs(fs, stderr) {
+		return exitError
+	}
 	if *event == "" || !config.IsEvent(*event) {
 		fmt.Fprintf(stderr, "hookside hooks run: --event must be one of %s\n", strings.Join(config.Events, ", "))
 		return exitError
@@ -188,7 +191,10 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(input, &obj); err != nil {
+		if err := json.Unmarshal(input, &obj); err != nil || obj == nil {
+			if err == nil {
+				err = fmt.Errorf("got null")
+			}
 			fmt.Fprintf(stderr, "hookside hooks run: %s: the input must be a JSON object: %v\n", *inputPath, err)
 			return exitError
 		}
@@ -267,6 +273,9 @@ func printMerged(w io.Writer, m output.Merged) {
 			fmt.Fprintf(w, "  (%s)", r.Reason)
 		}
 		fmt.Fprintln(w)
+		for _, warn := range r.Warnings {
+			fmt.Fprintf(w, "      warning: %s\n", warn)
+		}
 	}
 }
 
@@ -288,6 +297,9 @@ func runHooksList(args []string, stdout, stderr io.Writer) int {
 	sf.registerProfile(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
+	}
+	if extraArgs(fs, stderr) {
+		return exitUsage
 	}
 	if *event != "" && !config.IsEvent(*event) {
 		fmt.Fprintf(stderr, "hookside hooks list: --event must be one of %s\n", strings.Join(config.Events, ", "))

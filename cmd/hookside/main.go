@@ -105,6 +105,15 @@ func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
 	return 0, true
 }
 
+// extraArgs reports (on stderr) positional arguments a command does not take.
+func extraArgs(fs *flag.FlagSet, stderr io.Writer) bool {
+	if fs.NArg() == 0 {
+		return false
+	}
+	fmt.Fprintf(stderr, "hookside %s: unexpected argument %q (see --help)\n", fs.Name(), fs.Arg(0))
+	return true
+}
+
 // newLogger returns the stderr logger (stdout belongs to the protocol).
 func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 	var lv slog.Level

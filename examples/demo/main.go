@@ -37,7 +37,22 @@ type host struct {
 	notes  map[string]int
 }
 
+// prerequisites are the interpreters the example hooks are written for.
+var prerequisites = []string{"bash", "jq", "python3", "node"}
+
 func run(bin, examples string) error {
+	var missing []string
+	for _, p := range prerequisites {
+		if _, err := exec.LookPath(p); err != nil {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) > 0 {
+		// Without them the example guards would fail open and the demo
+		// would show nothing being denied.
+		return fmt.Errorf("the example hooks need %s on PATH (missing: %s); install them (e.g. apt-get install jq nodejs python3)",
+			strings.Join(prerequisites, ", "), strings.Join(missing, ", "))
+	}
 	ex, err := filepath.Abs(examples)
 	if err != nil {
 		return err

@@ -73,3 +73,9 @@ func Expand(s string, vars map[string]string) (string, error) {
 	b.WriteString(s)
 	return b.String(), nil
 }
+
+// usesSkillDir reports whether s refers to ZCODE_SKILL_DIR, braced (which
+// Expand refuses) or not (which a shell would silently expand to nothing).
+func usesSkillDir(s string) bool {
+	return strings.Contains(s, skillDirRef) || strings.Contains(s, "$ZCODE_SKILL_DIR")
+}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/google/shlex"
 	hmatcher "github.com/hookside/hookside/matcher"
 )
 
@@ -428,8 +429,10 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h Hook,
 		return bad(c, "command must be a string, got %s", c.kind)
 	case strings.TrimSpace(c.str) == "":
 		return bad(c, "command is empty")
-	case strings.Contains(c.str, skillDirRef):
+	case usesSkillDir(c.str):
 		return bad(c, "command uses %s, which has no meaning in a hook (configuration error)", skillDirRef)
+	case strings.ContainsRune(c.str, 0):
+		return bad(c, "command contains a NUL character")
 	}
 	h.Command = c.str
 
@@ -442,8 +445,11 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h Hook,
 			if e.kind != jString {
 				return bad(e, "args[%d] must be a string, got %s", i, e.kind)
 			}
-			if strings.Contains(e.str, skillDirRef) {
+			if usesSkillDir(e.str) {
 				return bad(e, "args[%d] uses %s, which has no meaning in a hook (configuration error)", i, skillDirRef)
+			}
+			if strings.ContainsRune(e.str, 0) {
+				return bad(e, "args[%d] contains a NUL character", i)
 			}
 			h.Args = append(h.Args, e.str)
 		}
@@ -467,6 +473,11 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h Hook,
 		case s.kind == jBool && s.b:
 			h.ShellKind = ShellTrue
 		case s.kind == jString && strings.TrimSpace(s.str) != "":
+			// Checked now, not when the hook first runs: the runner splits
+			// the string the same way (runner.ShellArgv).
+			if words, err := shlex.Split(s.str); err != nil || len(words) == 0 {
+				return bad(s, "shell %q cannot be split into a program and its arguments (unbalanced quote or escape?)", s.str)
+			}
 			h.ShellKind, h.Shell = ShellString, s.str
 		default:
 			return bad(s, "shell must be true or a non-empty shell command string")

@@ -1,0 +1,338 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// trio starts hookside, the floor and the Node runner on the same hook.
+type trio struct {
+	hs, fl, nd *peer
+}
+
+func (e *env) startTrio(h hookSpec, n int, parallel bool) (*trio, error) {
+	t := &trio{}
+	var err error
+	if t.hs, err = e.hookside("hookside", userConfig(h, n, parallel, "Bash"), nil); err != nil {
+		return nil, err
+	}
+	timeout := time.Duration(h.timeoutMs) * time.Millisecond
+	if t.fl, err = e.floorPeer(n, parallel, timeout, h.argv); err != nil {
+		t.stop()
+		return nil, err
+	}
+	if t.nd, err = e.nodePeer(n, parallel, timeout, h.argv); err != nil {
+		t.stop()
+		return nil, err
+	}
+	return t, nil
+}
+
+func (t *trio) stop() {
+	for _, p := range []*peer{t.hs, t.fl, t.nd} {
+		if p != nil {
+			p.stop()
+		}
+	}
+}
+
+// contenders returns the three event functions; want checks each answer.
+func (t *trio) contenders(e *env, wantHS, wantNode string) []contender {
+	check := func(name string, line []byte, want string) error {
+		if want != "" && !bytes.Contains(line, []byte(want)) {
+			return fmt.Errorf("%s: answer lacks %s: %.300s", name, want, line)
+		}
+		return nil
+	}
+	return []contender{
+		{"hookside", func() (time.Duration, error) {
+			d, line, err := t.hs.hooksRun("Bash")
+			if err == nil {
+				err = check("hookside", line, wantHS)
+			}
+			return d, err
+		}},
+		{"floor", func() (time.Duration, error) {
+			d, _, err := t.fl.floorRun(e)
+			return d, err
+		}},
+		{"node", func() (time.Duration, error) {
+			d, line, err := t.nd.nodeRun(e)
+			if err == nil {
+				err = check("node", line, wantNode)
+			}
+			return d, err
+		}},
+	}
+}
+
+func met(ok bool) string {
+	if ok {
+		return "yes"
+	}
+	return "**no**"
+}
+
+// ---- figure 1 ----
+
+func fig1OneHook(e *env) error {
+	t, err := e.startTrio(hookSpec{argv: []string{e.hookBin}}, 1, false)
+	if err != nil {
+		return err
+	}
+	defer t.stop()
+	cmp, err := interleave("fig1", "one trivial process hook, request in → merged answer out", t.contenders(e, `"succeeded"`, `"answers":[{}]`), 20, e.scale(21), 20)
+	if err != nil {
+		return err
+	}
+	rf := cmp.addRatio("hookside", "floor")
+	rn := cmp.addRatio("node", "hookside")
+	e.res.addComparison(cmp)
+	hs, fl, nd := cmp.get("hookside"), cmp.get("floor"), cmp.get("node")
+	e.res.addRow(row{Figure: "1", What: "one trivial hook, end to end: hookside ÷ floor",
+		Hookside: fmtUs(hs.P50Us), Baselines: "floor " + fmtUs(fl.P50Us), Ratio: rf.String(),
+		Target: "≤ 1.20×", Met: met(rf.Median <= 1.2)})
+	e.res.addRow(row{Figure: "1", What: "one trivial hook, end to end: Node runner ÷ hookside",
+		Hookside: fmtUs(hs.P50Us), Baselines: "node " + fmtUs(nd.P50Us), Ratio: rn.String(),
+		Target: "≥ 1.60×", Met: met(rn.Median >= 1.6)})
+	if rf.Median > 1.2 {
+		e.res.miss("fig1")
+	}
+	e.res.detail("1", fmt.Sprintf("p50/p90/p99: hookside %s / %s / %s · floor %s / %s / %s · node %s / %s / %s. "+
+		"hookside's overhead over the floor at p50: %s per event (it also sends hook/started and hook/completed notifications, "+
+		"pipes stderr, uses a process group and writes a transcript file).",
+		fmtUs(hs.P50Us), fmtUs(hs.P90Us), fmtUs(hs.P99Us), fmtUs(fl.P50Us), fmtUs(fl.P90Us), fmtUs(fl.P99Us),
+		fmtUs(nd.P50Us), fmtUs(nd.P90Us), fmtUs(nd.P99Us), fmtUs(hs.P50Us-fl.P50Us)))
+	return nil
+}
+
+// ---- figure 2 ----
+
+func fig2ManyHooks(e *env) error {
+	h := hookSpec{argv: []string{e.hookBin}}
+	p50 := map[string]map[int]float64{"hookside": {}, "floor": {}, "node": {}}
+	plan := []struct{ n, rounds, per int }{{1, 9, 10}, {4, 7, 8}, {16, 5, 6}}
+	for _, pl := range plan {
+		if err := e.fig2One(h, pl.n, false, pl.rounds, pl.per, p50); err != nil {
+			return err
+		}
+	}
+	for _, name := range []string{"hookside", "floor", "node"} {
+		if a, b := p50[name][1], p50[name][16]; a > 0 && b > 0 {
+			e.res.detail("2", fmt.Sprintf("marginal cost of one more sequential hook (p50(16) − p50(1)) ÷ 15: %s %s", name, fmtUs((b-a)/15)))
+		}
+	}
+	// Parallel groups: does this build honour "parallel": true?
+	supported, evidence, err := e.parallelProbe()
+	if err != nil {
+		return err
+	}
+	e.res.detail("2", "parallel probe: "+evidence)
+	if !supported {
+		e.res.addRow(row{Figure: "2", What: `4 and 16 hooks, "parallel": true group`, Hookside: "not supported by this build",
+			Baselines: "—", Ratio: "—", Target: "—", Met: "not measured", Note: evidence})
+		return nil
+	}
+	for _, pl := range plan[1:] {
+		if err := e.fig2One(h, pl.n, true, pl.rounds, pl.per, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *env) fig2One(h hookSpec, n int, parallel bool, rounds, per int, p50 map[string]map[int]float64) error {
+	t, err := e.startTrio(h, n, parallel)
+	if err != nil {
+		return err
+	}
+	defer t.stop()
+	mode := "sequential"
+	if parallel {
+		mode = "parallel"
+	}
+	hooks := "hooks"
+	if n == 1 {
+		hooks = "hook"
+	}
+	cmp, err := interleave(fmt.Sprintf("fig2-%d-%s", n, mode), fmt.Sprintf("%d %s on one event, %s", n, hooks, mode), t.contenders(e, `"succeeded"`, `"answers":[{}`), 3, e.scale(rounds), per)
+	if err != nil {
+		return err
+	}
+	rf := cmp.addRatio("hookside", "floor")
+	rn := cmp.addRatio("node", "hookside")
+	e.res.addComparison(cmp)
+	hs, fl, nd := cmp.get("hookside"), cmp.get("floor"), cmp.get("node")
+	if p50 != nil {
+		p50["hookside"][n], p50["floor"][n], p50["node"][n] = hs.P50Us, fl.P50Us, nd.P50Us
+	}
+	e.res.addRow(row{Figure: "2", What: fmt.Sprintf("%d %s, %s: hookside ÷ floor; Node ÷ hookside", n, hooks, mode),
+		Hookside: fmtUs(hs.P50Us), Baselines: "floor " + fmtUs(fl.P50Us) + " · node " + fmtUs(nd.P50Us),
+		Ratio:  rf.String() + "; " + rn.String(),
+		Target: "≤ 1.20×; ≥ 1.60× (as fig. 1)", Met: met(rf.Median <= 1.2 && rn.Median >= 1.6)})
+	if rf.Median > 1.2 {
+		e.res.miss("fig1")
+	}
+	return nil
+}
+
+// parallelProbe runs two 200 ms hooks in a "parallel": true group once.
+func (e *env) parallelProbe() (bool, string, error) {
+	listed := "hooks list --json: "
+	p, err := e.hookside("hookside", userConfig(hookSpec{argv: []string{e.hookBin, "sleepms", "200"}}, 2, true, "Bash"), nil)
+	if err != nil {
+		return false, "", err
+	}
+	defer p.stop()
+	if m, err := p.call("hooks/list", map[string]any{"sessionId": "s1"}); err == nil {
+		if strings.Contains(fmt.Sprint(m), "parallel:true") {
+			listed += `shows "parallel": true`
+		} else {
+			listed += `no "parallel" field on the hooks`
+		}
+	}
+	d, line, err := p.hooksRun("Bash")
+	if err != nil {
+		return false, "", err
+	}
+	if c := bytes.Count(line, []byte(`"succeeded"`)); c != 2 {
+		return false, "", fmt.Errorf("parallel probe: %d hooks succeeded: %.300s", c, line)
+	}
+	ok := d < 330*time.Millisecond
+	verdict := "ran one after the other"
+	if ok {
+		verdict = "ran at once"
+	}
+	return ok, fmt.Sprintf(`two 200 ms hooks in a "parallel": true group took %s (%s); hooks/list over RPC: %s`, d.Round(time.Millisecond), verdict, strings.TrimPrefix(listed, "hooks list --json: ")), nil
+}
+
+// ---- figure 4 ----
+
+func fig4ColdStart(e *env) error {
+	home := e.tmp + "/cold-home"
+	cfg := userConfig(hookSpec{argv: []string{e.hookBin}}, 1, false, "Bash")
+	if err := writeJSON(home+"/config.json", cfg); err != nil {
+		return err
+	}
+	env := childEnv(e.userHome, "HOOKSIDE_HOME="+home)
+	initLine := []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"1","clientInfo":{"name":"benchrun"}}}` + "\n")
+	cs := []contender{
+		{"hookside", func() (time.Duration, error) {
+			t0 := time.Now()
+			p, err := startPeer("hookside", e.cwd, env, e.bin, "app-server", "--stdio")
+			if err != nil {
+				return 0, err
+			}
+			if err := p.send(initLine); err != nil {
+				return 0, err
+			}
+			line, err := p.reply()
+			d := time.Since(t0)
+			if err == nil && !bytes.Contains(line, []byte(`"result"`)) {
+				err = fmt.Errorf("initialize: %s", line)
+			}
+			p.stop()
+			return d, err
+		}},
+		{"node -e 0", func() (time.Duration, error) {
+			t0 := time.Now()
+			err := exec.Command(e.nodeBin, "-e", "0").Run()
+			return time.Since(t0), err
+		}},
+		{"hook program", func() (time.Duration, error) {
+			c := exec.Command(e.hookBin)
+			t0 := time.Now()
+			err := c.Run() // stdin is /dev/null: reads EOF at once
+			return time.Since(t0), err
+		}},
+	}
+	cmp, err := interleave("fig4", "cold start: spawn → initialize reply (node -e 0 and the hook program: spawn → exit)", cs, 3, e.scale(6), 6)
+	if err != nil {
+		return err
+	}
+	rn := cmp.addRatio("node -e 0", "hookside")
+	e.res.addComparison(cmp)
+	hs, nd, hk := cmp.get("hookside"), cmp.get("node -e 0"), cmp.get("hook program")
+	e.res.addRow(row{Figure: "4", What: "cold start: spawn → `initialize` reply (p50; p90)",
+		Hookside: fmtUs(hs.P50Us) + "; " + fmtUs(hs.P90Us), Baselines: "node -e 0 " + fmtUs(nd.P50Us) + " · bare C program " + fmtUs(hk.P50Us),
+		Ratio: "node ÷ hookside " + rn.String(), Target: "≤ 15 ms", Met: met(hs.P50Us <= 15000)})
+	if hs.P50Us > 15000 {
+		e.res.miss("fig4")
+	}
+	return nil
+}
+
+// ---- fault paths ----
+
+func figFaults(e *env) error {
+	// Timeout kill: the hook waits for a signal; deadline 100 ms.
+	const deadline = 100
+	t, err := e.startTrio(hookSpec{argv: []string{e.hookBin, "sleep"}, timeoutMs: deadline}, 1, false)
+	if err != nil {
+		return err
+	}
+	cmp, err := interleave("fault-timeout", "timeout kill: hook never exits, deadline 100 ms", t.contenders(e, `"timed_out"`, `"timedOut":true`), 1, e.scale(3), 4)
+	t.stop()
+	if err != nil {
+		return err
+	}
+	rf := cmp.addRatio("hookside", "floor")
+	e.res.addComparison(cmp)
+	hs, fl, nd := cmp.get("hookside"), cmp.get("floor"), cmp.get("node")
+	over := hs.P50Us - deadline*1000
+	e.res.addRow(row{Figure: "fault", What: "timeout kill (deadline 100 ms; SIGTERM to the group)",
+		Hookside:  fmtUs(hs.P50Us) + " (deadline +" + fmtUs(over) + ")",
+		Baselines: "floor " + fmtUs(fl.P50Us) + " (SIGKILL) · node " + fmtUs(nd.P50Us),
+		Ratio:     rf.String(), Target: "≤ deadline + 10 ms (harness's bar)", Met: met(over <= 10000)})
+
+	// SIGTERM ignored: the 500 ms grace, then SIGKILL.
+	hsp, err := e.hookside("hookside", userConfig(hookSpec{argv: []string{e.hookBin, "ignoreterm"}, timeoutMs: deadline}, 1, false, "Bash"), nil)
+	if err != nil {
+		return err
+	}
+	ndp, err := e.nodePeer(1, false, deadline*time.Millisecond, []string{e.hookBin, "ignoreterm"})
+	if err != nil {
+		hsp.stop()
+		return err
+	}
+	t2 := &trio{hs: hsp, nd: ndp}
+	cs := t2.contenders(e, `"timed_out"`, `"timedOut":true`)
+	cmp, err = interleave("fault-ignoreterm", "timeout kill, SIGTERM ignored: deadline 100 ms + 500 ms grace", []contender{cs[0], cs[2]}, 0, 1, e.scale(3))
+	t2.stop()
+	if err != nil {
+		return err
+	}
+	e.res.addComparison(cmp)
+	hs, nd = cmp.get("hookside"), cmp.get("node")
+	over = hs.P50Us - 600000
+	e.res.addRow(row{Figure: "fault", What: "timeout kill, SIGTERM ignored (100 ms + 500 ms grace → SIGKILL)",
+		Hookside: fmtUs(hs.P50Us) + " (+" + fmtUs(over) + ")", Baselines: "node " + fmtUs(nd.P50Us),
+		Ratio: "—", Target: "≤ 600 ms + 10 ms (harness's bar)", Met: met(over <= 10000)})
+
+	// Output cap: the hook prints 16 MiB; 32 KiB are kept.
+	const spew = 16 << 20
+	t, err = e.startTrio(hookSpec{argv: []string{e.hookBin, "spew", strconv.Itoa(spew)}}, 1, false)
+	if err != nil {
+		return err
+	}
+	cmp, err = interleave("fault-cap", "output cap: hook prints 16 MiB to stdout, 32 KiB kept", t.contenders(e, `"stdoutTruncated":true`, `"stdoutTruncated":true`), 1, e.scale(5), 3)
+	t.stop()
+	if err != nil {
+		return err
+	}
+	rf = cmp.addRatio("hookside", "floor")
+	rn := cmp.addRatio("node", "hookside")
+	e.res.addComparison(cmp)
+	hs, fl, nd = cmp.get("hookside"), cmp.get("floor"), cmp.get("node")
+	e.res.addRow(row{Figure: "fault", What: "output cap: hook prints 16 MiB (32 KiB kept, rest drained)",
+		Hookside: fmtUs(hs.P50Us), Baselines: "floor " + fmtUs(fl.P50Us) + " · node " + fmtUs(nd.P50Us),
+		Ratio: rf.String() + "; node ÷ hookside " + rn.String(), Target: "≤ 1.5× floor (harness's bar)", Met: met(rf.Median <= 1.5)})
+	if rf.Median > 1.5 {
+		e.res.miss("cap")
+	}
+	return nil
+}

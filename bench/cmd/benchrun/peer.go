@@ -1,0 +1,310 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// peer is one long-lived process driven over real pipes: hookside, the
+// spawn floor or the Node runner. One request line in, one answer line out.
+type peer struct {
+	name   string
+	cmd    *exec.Cmd
+	w      io.WriteCloser
+	r      *bufio.Reader
+	stderr *bytes.Buffer
+	id     int
+	// firstErr is the first error reply seen by pipelinedReqs.
+	firstErr string
+}
+
+// childEnv is the driver's environment without hookside/host variables,
+// with HOME pointing at a private directory.
+func childEnv(userHome string, extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "HOOKSIDE_") || strings.HasPrefix(k, "CLAUDE_") || strings.HasPrefix(k, "ZCODE_") || k == "HOME" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(append(env, "HOME="+userHome), extra...)
+}
+
+func startPeer(name, dir string, env []string, argv ...string) (*peer, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env = dir, env
+	w, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &limitedBuffer{buf: &stderr, max: 64 << 10}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	return &peer{name: name, cmd: cmd, w: w, r: bufio.NewReaderSize(out, 1<<20), stderr: &stderr, id: 100}, nil
+}
+
+type limitedBuffer struct {
+	buf *bytes.Buffer
+	max int
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := l.max - l.buf.Len(); room > 0 {
+		l.buf.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}
+
+func (p *peer) pid() int { return p.cmd.Process.Pid }
+
+func (p *peer) send(b []byte) error {
+	_, err := p.w.Write(b)
+	return err
+}
+
+// reply reads frames until one that is not a notification (no "method"
+// member) and returns it; the slice is valid until the next read.
+func (p *peer) reply() ([]byte, error) {
+	for {
+		line, err := p.r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			// An answer longer than the buffer: keep the tail only.
+			for err == bufio.ErrBufferFull {
+				line, err = p.r.ReadSlice('\n')
+			}
+			if err == nil {
+				return []byte(`{"long":true}`), nil
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: read: %w (stderr: %s)", p.name, err, tail(p.stderr.String()))
+		}
+		if isNote(line) {
+			continue
+		}
+		return line, nil
+	}
+}
+
+// isNote tells a notification or server→client request from a reply.
+func isNote(line []byte) bool {
+	i := bytes.Index(line, []byte(`"method":`))
+	if i < 0 {
+		return false
+	}
+	// A reply's result could in principle contain "method": only count a
+	// member that comes before any "result"/"error".
+	j := bytes.Index(line, []byte(`"result":`))
+	k := bytes.Index(line, []byte(`"error":`))
+	return (j < 0 || i < j) && (k < 0 || i < k)
+}
+
+// roundTrip sends one request line and waits for its answer.
+func (p *peer) roundTrip(req []byte) (time.Duration, []byte, error) {
+	t0 := time.Now()
+	if err := p.send(req); err != nil {
+		return 0, nil, fmt.Errorf("%s: write: %w (stderr: %s)", p.name, err, tail(p.stderr.String()))
+	}
+	line, err := p.reply()
+	return time.Since(t0), line, err
+}
+
+// call sends a JSON-RPC request and decodes the reply.
+func (p *peer) call(method string, params any) (map[string]any, error) {
+	p.id++
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": p.id, "method": method, "params": params})
+	_, line, err := p.roundTrip(append(b, '\n'))
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(line, &m); err != nil {
+		return nil, fmt.Errorf("%s: bad reply %q: %w", p.name, line, err)
+	}
+	if e, ok := m["error"]; ok {
+		return m, fmt.Errorf("%s %s: error %v", p.name, method, e)
+	}
+	return m, nil
+}
+
+// stop closes stdin (EOF = shutdown for all three kinds) and reaps.
+func (p *peer) stop() {
+	_ = p.w.Close()
+	done := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(io.Discard, p.r)
+		_ = p.cmd.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = p.cmd.Process.Signal(syscall.SIGKILL)
+		<-done
+	}
+}
+
+func tail(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 400 {
+		s = "…" + s[len(s)-400:]
+	}
+	return s
+}
+
+// procStatus reads VmRSS and VmHWM (KiB) of pid.
+func procStatus(pid int) (rss, hwm int64) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+	if err != nil {
+		return -1, -1
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			continue
+		}
+		v, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "VmRSS:":
+			rss = v
+		case "VmHWM:":
+			hwm = v
+		}
+	}
+	return rss, hwm
+}
+
+// ---- hookside ----
+
+// hookSpec is one process hook in a generated user config.
+type hookSpec struct {
+	argv      []string
+	timeoutMs int
+}
+
+// userConfig builds a user config with n copies of h on PreToolUse/Bash.
+func userConfig(h hookSpec, n int, parallel bool, matcher string) map[string]any {
+	hooks := make([]any, n)
+	for i := range hooks {
+		m := map[string]any{"type": "process", "command": h.argv[0], "args": h.argv[1:]}
+		if h.timeoutMs > 0 {
+			m["timeoutMs"] = h.timeoutMs
+		}
+		hooks[i] = m
+	}
+	group := map[string]any{"matcher": matcher, "hooks": hooks}
+	if parallel {
+		group["parallel"] = true
+	}
+	return map[string]any{"hooks": map[string]any{"enabled": true, "events": map[string]any{"PreToolUse": []any{group}}}}
+}
+
+// hookside starts `bin app-server --stdio` with its own home holding cfg,
+// initializes it and opens session s1. initParams are merged into
+// initialize's params.
+func (e *env) hookside(name string, cfg map[string]any, initParams map[string]any) (*peer, error) {
+	home, err := os.MkdirTemp(e.tmp, "home-")
+	if err != nil {
+		return nil, err
+	}
+	if cfg != nil {
+		b, _ := json.Marshal(cfg)
+		if err := os.WriteFile(filepath.Join(home, "config.json"), b, 0o600); err != nil {
+			return nil, err
+		}
+	}
+	p, err := startPeer(name, e.cwd, childEnv(e.userHome, "HOOKSIDE_HOME="+home), e.bin, "app-server", "--stdio", "--log-level", "warn")
+	if err != nil {
+		return nil, err
+	}
+	if err := e.handshake(p, initParams); err != nil {
+		p.stop()
+		return nil, err
+	}
+	return p, nil
+}
+
+// handshake sends initialize, initialized and session/open s1.
+func (e *env) handshake(p *peer, initParams map[string]any) error {
+	params := map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "benchrun"}}
+	for k, v := range initParams {
+		params[k] = v
+	}
+	if _, err := p.call("initialize", params); err != nil {
+		return err
+	}
+	_ = p.send([]byte(`{"jsonrpc":"2.0","method":"initialized"}` + "\n"))
+	_, err := p.call("session/open", map[string]any{"sessionId": "s1", "cwd": e.cwd})
+	return err
+}
+
+// runReq is one hooks/run request for PreToolUse with the given tool.
+func runReq(id int, tool string) []byte {
+	return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"hooks/run","params":{"sessionId":"s1","event":"PreToolUse","turnId":"t1","input":{"toolName":%q,"toolInput":{"command":"ls -la"},"toolCallId":"c%d"}}}`+"\n", id, tool, id))
+}
+
+// hooksRun sends one hooks/run and returns the elapsed time.
+func (p *peer) hooksRun(tool string) (time.Duration, []byte, error) {
+	p.id++
+	return p.roundTrip(runReq(p.id, tool))
+}
+
+// floor starts the spawn floor for argv.
+func (e *env) floorPeer(n int, parallel bool, timeout time.Duration, argv []string) (*peer, error) {
+	args := []string{e.floorBin, "-n", strconv.Itoa(n)}
+	if parallel {
+		args = append(args, "-parallel")
+	}
+	if timeout > 0 {
+		args = append(args, "-timeout", timeout.String())
+	}
+	args = append(append(args, "--"), argv...)
+	return startPeer("floor", e.cwd, childEnv(e.userHome), args...)
+}
+
+// nodePeer starts the Node reference runner for argv.
+func (e *env) nodePeer(n int, parallel bool, timeout time.Duration, argv []string) (*peer, error) {
+	args := []string{e.nodeBin, e.runnerJS, "--n", strconv.Itoa(n)}
+	if parallel {
+		args = append(args, "--parallel")
+	}
+	if timeout > 0 {
+		args = append(args, "--timeout", strconv.FormatInt(timeout.Milliseconds(), 10))
+	}
+	args = append(append(args, "--"), argv...)
+	return startPeer("node", e.cwd, childEnv(e.userHome), args...)
+}
+
+// floorReq and nodeReq carry the exact stdin hookside gives a hook.
+func (e *env) floorReq() []byte { return e.hookStdin }
+
+func (e *env) nodeReq(id int) []byte {
+	return []byte(fmt.Sprintf(`{"id":%d,"input":%s}`+"\n", id, bytes.TrimSpace(e.hookStdin)))
+}
+
+func (p *peer) nodeRun(e *env) (time.Duration, []byte, error) {
+	p.id++
+	return p.roundTrip(e.nodeReq(p.id))
+}
+
+func (p *peer) floorRun(e *env) (time.Duration, []byte, error) {
+	return p.roundTrip(e.floorReq())
+}
