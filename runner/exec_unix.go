@@ -79,7 +79,13 @@ func Exec(ctx context.Context, spec ExecSpec) ExecResult {
 	cmd.Env = spec.Env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.inR, p.outW, p.errW
 	cmd.SysProcAttr = sysProcAttr()
+	register := beginStart()
 	err := cmd.Start()
+	if err != nil {
+		register(0)
+	} else {
+		register(cmd.Process.Pid)
+	}
 	p.closeChildEnds()
 	if err != nil {
 		p.closeAll()
@@ -132,6 +138,7 @@ func Exec(ctx context.Context, spec ExecSpec) ExecResult {
 	if state == nil {
 		state, _ = proc.Wait()
 	}
+	reaped(pid)
 	if state != nil {
 		res.ExitCode = state.ExitCode()
 	}

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/hookside/hookside/rpc"
+	"github.com/hookside/hookside/runner"
 )
 
 func runAppServer(args []string, stdout, stderr io.Writer) int {
@@ -40,6 +41,10 @@ func runAppServer(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "hookside app-server:", err)
 		return exitUsage
 	}
+	if err := runner.EnableSubreaper(); err != nil {
+		log.Warn("cannot become the subreaper of hook processes: a hook that detaches with setsid may outlive it", "err", err)
+	}
+	defer runner.ReapEscapees()
 	// SIGTERM, SIGINT and SIGHUP end the server cleanly: hooks are killed,
 	// temporary files removed; the exit status is 128+signal.
 	ctx, cancel := context.WithCancel(context.Background())

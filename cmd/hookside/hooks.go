@@ -199,6 +199,8 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
+	_ = runner.EnableSubreaper() // best effort: escaped processes are then killed too
+	defer runner.ReapEscapees()
 	s, diags, err := sf.open()
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks run:", err)

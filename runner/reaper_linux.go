@@ -1,0 +1,109 @@
+package runner
+
+import (
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// ReapInterval is how often the reaper looks for escaped processes besides
+// the SIGCHLD that normally wakes it.
+const ReapInterval = time.Second
+
+var subreaperOnce sync.Once
+
+// EnableSubreaper makes this process the child subreaper of everything its
+// hooks start (prctl PR_SET_CHILD_SUBREAPER) and starts the reaper: a
+// process that leaves its hook's process group and outlives its parent —
+// `setsid cmd &`, a double fork into a new session — is re-parented to
+// hookside instead of init, and the reaper kills it (SIGKILL to it and to
+// its process group) and reaps it. The rule it enforces: nothing a hook
+// started outlives the hook's process group. Call it once, early, from a
+// command (never from library code or tests: every child of the process
+// that is not a hook leader started by Exec is treated as an escapee).
+func EnableSubreaper() error {
+	var err error
+	subreaperOnce.Do(func() {
+		if err = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+			return
+		}
+		subreaperOn.Store(true)
+		go reapLoop()
+	})
+	return err
+}
+
+func reapLoop() {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGCHLD)
+	tick := time.NewTicker(ReapInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-sigs:
+		case <-tick.C:
+		}
+		reapEscapees()
+	}
+}
+
+// reapEscapees kills and reaps every child that is not a hook leader.
+func reapEscapees() {
+	hookPIDs.starting.Lock()
+	var victims []int
+	for _, pid := range children() {
+		if !isHook(pid) {
+			victims = append(victims, pid)
+		}
+	}
+	for _, pid := range victims {
+		_ = syscall.Kill(-pid, syscall.SIGKILL) // its own group, if it leads one
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	hookPIDs.starting.Unlock()
+	for _, pid := range victims {
+		var ws syscall.WaitStatus
+		// The process was SIGKILLed, so this returns promptly.
+		_, _ = syscall.Wait4(pid, &ws, 0, nil)
+	}
+}
+
+// children lists this process's children from /proc/self/task/*/children.
+func children() []int {
+	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	var out []int
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out
+}
+
+// ReapEscapees kills and reaps, right now, every child that escaped its
+// hook. A short-lived command (hooks run) calls it before it exits, since
+// its orphans would otherwise pass to init when it is gone. It does
+// nothing unless EnableSubreaper was called.
+func ReapEscapees() {
+	if subreaperEnabled() {
+		reapEscapees()
+	}
+}
+
+func subreaperEnabled() bool { return subreaperOn.Load() }
+
+var subreaperOn atomic.Bool
