@@ -53,6 +53,7 @@ type stdinContext struct {
 	event, cwd, mode, sessionID, traceID, turnID, agentName string
 	now                                                     time.Time
 	stopHookActive                                          bool
+	raw                                                     json.RawMessage // the host's input, for internal hooks
 }
 
 func mustJSON(v any) json.RawMessage {

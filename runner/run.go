@@ -183,6 +183,7 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 		event: req.Event, cwd: s.opts.Cwd, mode: s.opts.Mode, sessionID: s.opts.ID,
 		traceID: req.TraceID, turnID: req.TurnID, agentName: s.opts.AgentName,
 		now: time.Now(), stopHookActive: granted > 0 || inputBool(in, "stopHookActive"),
+		raw: req.Input,
 	}
 
 	answers := make([]output.Answer, 0, len(selected))
@@ -275,10 +276,13 @@ func inputBool(in baseInput, key string) bool {
 // finish merges answers and applies the Stop continuation rule.
 func (s *Session) finish(req RunRequest, answers []output.Answer, runs []output.Run) output.Merged {
 	m := output.Merge(req.Event, answers)
-	if runs == nil {
-		runs = []output.Run{}
+	public := make([]output.Run, 0, len(runs))
+	for _, r := range runs {
+		if r.Source != string(config.SourceInternal) {
+			public = append(public, r) // internal runs are private
+		}
 	}
-	m.Runs = runs
+	m.Runs = public
 	if req.Event == config.Stop {
 		s.mu.Lock()
 		granted := s.stopGranted[req.TurnID]
@@ -332,6 +336,13 @@ func (s *Session) recount() {
 // runOne runs one hook and returns its parsed answer and run record.
 func (s *Session) runOne(ctx context.Context, h *config.Hook, in baseInput, sc stdinContext, obs Observer) (output.Answer, output.Run) {
 	runID := newRunID()
+	if h.Type == TypeInternal {
+		// Private: no observer calls; finish drops the run from the result.
+		start := time.Now()
+		ans := s.runInternal(ctx, h, sc.raw, sc)
+		return ans, output.Run{RunID: runID, HookID: h.ID, Source: string(h.Source.Kind), Outcome: ans.Outcome,
+			DurationMs: time.Since(start).Milliseconds(), Error: ans.Error}
+	}
 	if ev, ok := s.admit(h); !ok {
 		reason := string(ev.State)
 		if ev.Reason != "" && ev.Reason != reason {

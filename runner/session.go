@@ -49,8 +49,10 @@ type SessionOptions struct {
 	PluginDirs     []string
 	// StopLimit is the number of Stop continuations allowed per turn (0 = 3).
 	StopLimit int
-	// Internal hooks run last (source kind internal).
-	Internal []config.Hook
+	// Internal hooks run last (source kind internal); those of TypeInternal
+	// call InternalHandlers[hook.Command] in-process (see InternalHook).
+	Internal         []config.Hook
+	InternalHandlers map[string]InternalHandler
 	// Workspace configures workspace (project) hooks and their trust gate.
 	Workspace WorkspaceOptions
 	// Profile is the configuration dialect: ProfileZcode ("" = zcode) or
