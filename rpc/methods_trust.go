@@ -25,13 +25,17 @@ func init() {
 // the spec: 10 minutes).
 const ReviewTTL = 10 * time.Minute
 
-// review is an open review: the declarations exactly as shown.
+// review is an open review: the declarations exactly as shown, with the
+// script pins computed when it started (granted as such at submit, and only
+// if the scripts still pin the same then).
 type review struct {
 	id        string
 	sessionID string
 	expires   time.Time
 	bundle    string
 	decls     map[string]truststore.Declaration
+	shown     *truststore.Shown
+	root, cwd string
 }
 
 // reviews holds the open reviews of all connections of this process.
@@ -49,11 +53,14 @@ type trustStatusResult struct {
 	Declarations []truststore.DeclarationStatus `json:"declarations"`
 }
 
-func statusResult(ss *session, w runner.WorkspaceState) trustStatusResult {
-	decls := truststore.Describe(w.Workspace, w.Evaluations)
+func statusResult(ss *session, w runner.WorkspaceState, sh *truststore.Shown) trustStatusResult {
+	if sh == nil {
+		sh = truststore.Show(w.Workspace)
+	}
+	decls := truststore.Describe(w.Workspace, w.Evaluations, sh)
 	return trustStatusResult{
 		WorkspaceID: ss.rs.Options().WorkspaceID, Policy: string(w.Policy), StoreStatus: string(w.StoreStatus),
-		BundleDigest: w.Workspace.BundleDigest, Counts: w.Counts, Declarations: decls,
+		BundleDigest: sh.BundleDigest, Counts: w.Counts, Declarations: decls,
 	}
 }
 
@@ -70,7 +77,7 @@ func (s *Server) trustStatus(_ context.Context, req *jsonrpc2.Request) (any, err
 		if err != nil {
 			return nil, err
 		}
-		return statusResult(ss, ss.rs.WorkspaceStatus()), nil
+		return statusResult(ss, ss.rs.WorkspaceStatus(), nil), nil
 	}
 	if p.Workspace == "" {
 		return nil, InvalidParams("sessionId", "sessionId or workspace is required")
@@ -92,7 +99,7 @@ func (s *Server) trustStatus(_ context.Context, req *jsonrpc2.Request) (any, err
 		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: home},
 	})
 	defer rs.Close()
-	return statusResult(&session{rs: rs}, rs.WorkspaceStatus()), nil
+	return statusResult(&session{rs: rs}, rs.WorkspaceStatus(), nil), nil
 }
 
 func (s *Server) reviewStart(_ context.Context, req *jsonrpc2.Request) (any, error) {
@@ -105,11 +112,13 @@ func (s *Server) reviewStart(_ context.Context, req *jsonrpc2.Request) (any, err
 		return nil, err
 	}
 	w := ss.rs.WorkspaceStatus()
+	sh := truststore.Show(w.Workspace)
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	r := &review{
 		id: "rev_" + hex.EncodeToString(b[:]), sessionID: ss.id, expires: time.Now().Add(ReviewTTL),
-		bundle: w.Workspace.BundleDigest, decls: map[string]truststore.Declaration{},
+		bundle: sh.BundleDigest, decls: map[string]truststore.Declaration{}, shown: sh,
+		root: w.Workspace.Root, cwd: w.Workspace.Cwd,
 	}
 	for _, d := range w.Declarations {
 		r.decls[d.Digest] = d
@@ -123,7 +132,7 @@ func (s *Server) reviewStart(_ context.Context, req *jsonrpc2.Request) (any, err
 	}
 	reviews.m[r.id] = r
 	reviews.Unlock()
-	st := statusResult(ss, w)
+	st := statusResult(ss, w, sh)
 	return struct {
 		ReviewID     string                         `json:"reviewId"`
 		ExpiresAt    string                         `json:"expiresAt"`
@@ -194,12 +203,35 @@ func (s *Server) reviewSubmit(_ context.Context, req *jsonrpc2.Request) (any, er
 			// workspace-hook-trust-cli.ts:158; PROTOCOL.md §1 -32011).
 			return nil, trustError(truststore.ErrCorrupt)
 		}
-		opts := ss.rs.Options()
-		root := ss.rs.WorkspaceStatus().Workspace.Root
-		if err := truststore.GrantAll(store, opts.WorkspaceID, root, sel); err != nil {
-			return nil, trustError(err)
+		// Grant exactly what was reviewed: the pins computed at review/start,
+		// and only where the scripts still pin the same now.
+		var ok []truststore.Declaration
+		for _, d := range sel {
+			shown, perr, _ := r.shown.PinsOf(d.Digest)
+			if perr != nil {
+				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest, Reason: "scripts could not be pinned: " + perr.Error()})
+				continue
+			}
+			now, err := truststore.PinScriptsIn(d.Hook, r.root, r.cwd)
+			if err != nil {
+				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest, Reason: "scripts could not be pinned: " + err.Error()})
+				continue
+			}
+			if !now.Equal(shown) {
+				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest,
+					Reason: "script_changed_since_review: a script this declaration runs changed (or appeared, or disappeared) after the review started; start a new review"})
+				continue
+			}
+			ok = append(ok, d)
 		}
-		res.Trusted = p.Digests
+		if len(ok) > 0 {
+			if err := truststore.GrantShown(store, ss.rs.Options().WorkspaceID, r.shown, ok); err != nil {
+				return nil, trustError(err)
+			}
+		}
+		for _, d := range ok {
+			res.Trusted = append(res.Trusted, d.Digest)
+		}
 	} else {
 		limits := ss.rs.UserLimits()
 		for _, d := range sel {
@@ -244,6 +276,8 @@ func (s *Server) trustRevoke(_ context.Context, req *jsonrpc2.Request) (any, err
 	if len(p.Digests) == 0 {
 		return nil, InvalidParams("digests", "name at least one digest")
 	}
+	unknown := []string{}
+	revoked := []string{}
 	if p.Persist {
 		store := ss.rs.Gate().Store()
 		if store == nil {
@@ -252,15 +286,51 @@ func (s *Server) trustRevoke(_ context.Context, req *jsonrpc2.Request) (any, err
 		if ss.rs.Gate().StoreStatus() == truststore.StatusCorrupt {
 			return nil, trustError(truststore.ErrCorrupt)
 		}
-		if err := store.Revoke(ss.rs.Options().WorkspaceID, p.Digests); err != nil {
+		deleted, err := store.Revoke(ss.rs.Options().WorkspaceID, p.Digests)
+		if err != nil {
 			return nil, trustError(err)
 		}
+		revoked = deleted
+		done := map[string]bool{}
+		for _, d := range deleted {
+			done[d] = true
+		}
+		for _, d := range p.Digests {
+			if !done[d] {
+				done[d] = true
+				unknown = append(unknown, d)
+			}
+		}
 	} else {
-		ss.rs.Gate().RevokeInSession(p.Digests)
+		// Only digests this session knows (a declaration, or a record of
+		// its workspace) are revoked; the rest are reported as unknown.
+		known := map[string]bool{}
+		for _, d := range ss.rs.WorkspaceStatus().Declarations {
+			known[d.Digest] = true
+		}
+		for _, d := range ss.rs.Gate().Records() {
+			known[d] = true
+		}
+		seen := map[string]bool{}
+		for _, d := range p.Digests {
+			if seen[d] {
+				continue
+			}
+			seen[d] = true
+			if known[d] {
+				revoked = append(revoked, d)
+			} else {
+				unknown = append(unknown, d)
+			}
+		}
+		if len(revoked) > 0 {
+			ss.rs.Gate().RevokeInSession(revoked)
+		}
 	}
 	return struct {
 		Revoked []string       `json:"revoked"`
+		Unknown []string       `json:"unknown"`
 		Persist bool           `json:"persist"`
 		Counts  map[string]int `json:"counts"`
-	}{p.Digests, p.Persist, ss.rs.WorkspaceStatus().Counts}, nil
+	}{revoked, unknown, p.Persist, ss.rs.WorkspaceStatus().Counts}, nil
 }

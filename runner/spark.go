@@ -123,11 +123,7 @@ func discoverSpark(cwd string) (*truststore.Workspace, []config.Rejected, []file
 		w.Declarations[i] = truststore.Declare(h)
 		w.Enabled[i] = h.Enabled == nil || *h.Enabled
 	}
-	files := make([]truststore.SourceFile, len(w.Files))
-	for i, f := range w.Files {
-		files[i] = truststore.SourceFile{RelativePath: f.RelativePath, Content: f.Content}
-	}
-	w.BundleDigest = truststore.BundleDigest(files, hooks)
+	w.BundleDigest = truststore.Show(w).BundleDigest
 	return w, rejected, probes
 }
 

@@ -189,21 +189,36 @@ type SourceFile struct {
 	Content      []byte
 }
 
-// BundleDigest returns the digest over every source file and every
-// declaration of a workspace (§"按什么摘要信任": "覆盖全部来源文件与声明的 bundle
-// 摘要", used to confirm "trust everything shown" operations such as
-// `hooks trust grant --all --bundle-digest B`). The construction is
+// BundleDigestVersion is the second element of the bundle array.
+const BundleDigestVersion = 2
+
+// BundleDigest is BundleDigestPinned without script pins.
+func BundleDigest(files []SourceFile, hooks []config.Hook) string {
+	return BundleDigestPinned(files, hooks, nil)
+}
+
+// BundleDigestPinned returns the digest over every source file, every
+// declaration and every script pin of a workspace (§"按什么摘要信任": "覆盖全部来源
+// 文件与声明的 bundle 摘要", used to confirm "trust everything shown" operations
+// such as `hooks trust grant --all --bundle-digest B`). The construction is
 // hookside's own (the spec names the function but not its bytes):
 //
-//	sha256hex(JSON.stringify(["workspace-hook-bundle", 1,
+//	sha256hex(JSON.stringify(["workspace-hook-bundle", 2,
 //	    [[relativePath, sha256hex(content)], …],  // sorted by relativePath, then hash
-//	    [Digest(hook), …]]))                      // sorted ascending
+//	    [Digest(hook), …],                        // sorted ascending
+//	    [[path, kind, sha256, target], …]]))      // every declaration's pins (PinEntry)
 //
-// Both lists are sorted, so the result does not depend on the order the
-// caller passes files or hooks in; the positions of the declarations are
-// already inside each declaration digest. Duplicates are kept, not merged.
-// It never fails.
-func BundleDigest(files []SourceFile, hooks []config.Hook) string {
+// where a pin is ["hooks/x.sh", "file", sha256hex(content), ""],
+// ["hooks/y.sh", "absent", "", ""], ["hooks/z.sh", "link", sha256hex(content
+// of the target), "/abs/target"] or ["hooks/*.sh", "glob", sha256hex(matches
+// joined by "\n"), ""]; the pins of all declarations are merged, sorted by
+// path, kind, sha256, target (byte order) and deduplicated.
+//
+// The lists are sorted, so the result does not depend on the order the
+// caller passes files, hooks or pins in; the positions of the declarations
+// are already inside each declaration digest. Duplicate files and
+// declarations are kept, not merged. It never fails.
+func BundleDigestPinned(files []SourceFile, hooks []config.Hook, pins []Pins) string {
 	type entry struct{ path, sum string }
 	fs := make([]entry, len(files))
 	for i, f := range files {
@@ -221,8 +236,15 @@ func BundleDigest(files []SourceFile, hooks []config.Hook) string {
 		ds[i] = Digest(h)
 	}
 	sort.Strings(ds)
+	var es []PinEntry
+	for _, p := range pins {
+		es = append(es, p.Entries()...)
+	}
+	sortEntries(es)
 
-	b := append([]byte(nil), `["workspace-hook-bundle",1,[`...)
+	b := append([]byte(nil), `["workspace-hook-bundle",`...)
+	b = appendJSInt(b, BundleDigestVersion)
+	b = append(b, ",["...)
 	for i, f := range fs {
 		if i > 0 {
 			b = append(b, ',')
@@ -239,6 +261,26 @@ func BundleDigest(files []SourceFile, hooks []config.Hook) string {
 			b = append(b, ',')
 		}
 		b = appendJSString(b, d)
+	}
+	b = append(b, "],["...)
+	n := 0
+	for i, e := range es {
+		if i > 0 && e == es[i-1] {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		b = append(b, '[')
+		b = appendJSString(b, e.Path)
+		b = append(b, ',')
+		b = appendJSString(b, e.Kind)
+		b = append(b, ',')
+		b = appendJSString(b, e.SHA256)
+		b = append(b, ',')
+		b = appendJSString(b, e.Target)
+		b = append(b, ']')
 	}
 	b = append(b, "]]"...)
 	sum := sha256.Sum256(b)

@@ -3,6 +3,7 @@ package truststore
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os/exec"
 	"strings"
 	"testing"
@@ -21,7 +22,10 @@ const out = cases.map((c) => {
     const files = c.files.map((f) => [f.path, crypto.createHash("sha256").update(Buffer.from(f.b64 ?? "", "base64")).digest("hex")]);
     files.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
     const ds = [...c.digests].sort();
-    const s = JSON.stringify(["workspace-hook-bundle", 1, files, ds]);
+    const cmp = (a, b) => { for (let i = 0; i < 4; i++) { if (a[i] < b[i]) return -1; if (a[i] > b[i]) return 1; } return 0; };
+    const pins = (c.pins ?? []).map((p) => [p.path, p.kind, p.sha256 ?? "", p.target ?? ""]).sort(cmp)
+      .filter((p, i, a) => i === 0 || cmp(p, a[i - 1]) !== 0);
+    const s = JSON.stringify(["workspace-hook-bundle", 2, files, ds, pins]);
     return { json: s, digest: sha(s) };
   }
   const hook = { type: c.type, command: c.command, args: c.args === null ? undefined : c.args, async: c.async,
@@ -42,6 +46,7 @@ type nodeCase struct {
 	Bundle    bool             `json:"bundle,omitempty"`
 	Files     []map[string]any `json:"files,omitempty"`
 	Digests   []string         `json:"digests,omitempty"`
+	Pins      []PinEntry       `json:"pins,omitempty"`
 	Rel       string           `json:"rel"`
 	Order     int              `json:"order"`
 	Event     string           `json:"event"`
@@ -231,10 +236,36 @@ func TestBundleDigestMatchesJavaScript(t *testing.T) {
 	for _, f := range files {
 		fj = append(fj, map[string]any{"path": f.RelativePath, "b64": f.Content})
 	}
-	res := runNode(t, []nodeCase{{Bundle: true, Files: fj, Digests: ds}})
+	pins := []Pins{
+		{Scripts: map[string]string{"hooks/x.sh": hexSum("x"), "hooks/gone.sh": AbsentPin, "hooks/ext.sh": hexSum("e")},
+			Links: map[string]string{"hooks/ext.sh": "/elsewhere/ext.sh"}, Globs: map[string]string{"hooks/*.py": hexSum("a.py")}},
+		{Scripts: map[string]string{"hooks/x.sh": hexSum("x"), "子/a.sh": hexSum("z")}}, // shared pin: merged
+	}
+	var pe []PinEntry
+	for _, p := range pins {
+		pe = append(pe, p.Entries()...)
+	}
+	res := runNode(t, []nodeCase{{Bundle: true, Files: fj, Digests: ds}, {Bundle: true, Files: fj, Digests: ds, Pins: pe}})
 	got := BundleDigest(files, hs)
 	if got != res[0].Digest {
 		t.Fatalf("bundle digest %s, node %s (%s)", got, res[0].Digest, res[0].JSON)
+	}
+	if gp := BundleDigestPinned(files, hs, pins); gp != res[1].Digest {
+		t.Fatalf("pinned bundle digest %s, node %s (%s)", gp, res[1].Digest, res[1].JSON)
+	}
+	// Any pin difference changes the bundle: an edited script, an absent
+	// script appearing, a retargeted link, a new glob match.
+	for name, mut := range map[string]func(p *Pins){
+		"edited":     func(p *Pins) { p.Scripts["hooks/x.sh"] = hexSum("y") },
+		"appeared":   func(p *Pins) { p.Scripts["hooks/gone.sh"] = hexSum("new") },
+		"retargeted": func(p *Pins) { p.Links["hooks/ext.sh"] = "/other/ext.sh" },
+		"glob":       func(p *Pins) { p.Globs["hooks/*.py"] = hexSum("a.py\nb.py") },
+	} {
+		m := Pins{Scripts: maps.Clone(pins[0].Scripts), Links: maps.Clone(pins[0].Links), Globs: maps.Clone(pins[0].Globs)}
+		mut(&m)
+		if BundleDigestPinned(files, hs, []Pins{m, pins[1]}) == res[1].Digest {
+			t.Errorf("bundle digest ignores a %s pin", name)
+		}
 	}
 	// Order independence.
 	rf := []SourceFile{files[2], files[0], files[1]}

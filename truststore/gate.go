@@ -157,6 +157,26 @@ func (g *Gate) verdict(in *EvalInput, d *Declaration) Evaluation {
 	return e
 }
 
+// Records returns the digests the trust file (as last read) trusts for the
+// gate's workspace, sorted; nil when the feature is off or the store is
+// corrupt.
+func (g *Gate) Records() []string {
+	if g.store == nil {
+		return nil
+	}
+	g.mu.Lock()
+	g.refresh()
+	st := g.state
+	g.mu.Unlock()
+	var out []string
+	for _, r := range st.Records {
+		if r.WorkspaceID == g.opts.WorkspaceID {
+			out = append(out, r.Digest)
+		}
+	}
+	return out
+}
+
 // RevokeInSession marks digests revoked for this session only.
 func (g *Gate) RevokeInSession(digests []string) {
 	g.mu.Lock()

@@ -163,7 +163,7 @@ func TestGateVersion(t *testing.T) {
 	if ev := g.Admit(decls[0]); ev.State != TrustedPersistent {
 		t.Fatalf("grant not seen by the next admission: %+v", ev)
 	}
-	if err := other.Revoke(gateWS, []string{decls[0].Digest}); err != nil {
+	if _, err := other.Revoke(gateWS, []string{decls[0].Digest}); err != nil {
 		t.Fatal(err)
 	}
 	if ev := g.Admit(decls[0]); ev.State != PendingTrust {

@@ -80,7 +80,12 @@ type DeclarationStatus struct {
 	Enabled        bool              `json:"enabled"`
 	TrustState     TrustState        `json:"trustState"`
 	Reason         string            `json:"reason,omitempty"`
-	Scripts        []string          `json:"scripts,omitempty"`
+	// Scripts are the pinned paths; Pins the pins a grant made now would
+	// record (with hashes); PinError why the declaration cannot be pinned
+	// (and so cannot be granted) right now.
+	Scripts  []string   `json:"scripts,omitempty"`
+	Pins     []PinEntry `json:"pins,omitempty"`
+	PinError string     `json:"pinError,omitempty"`
 }
 
 // DeclarationSource locates a declaration.
@@ -89,8 +94,56 @@ type DeclarationSource struct {
 	DiscoveryOrder int    `json:"discoveryOrder"`
 }
 
-// Describe pairs declarations with their evaluations for reporting.
-func Describe(w *Workspace, evs []Evaluation) []DeclarationStatus {
+// Shown is a workspace as the user reviews it: the pins a grant would
+// record for each declaration, computed once, and the bundle digest over
+// the source files, the declarations and those pins. Granting from a Shown
+// grants exactly what was shown (GrantShown).
+type Shown struct {
+	BundleDigest string
+	Pins         []Pins  // per declaration, same index as Workspace.Declarations
+	Errs         []error // per declaration: why it could not be pinned (nil = pinned)
+	byDigest     map[string]int
+}
+
+// Show pins every declaration of w (relative to w.Root, session directory
+// w.Cwd) and computes the bundle digest. A declaration that cannot be
+// pinned (e.g. a script it names is unreadable) has an error and no pins;
+// the bundle digest then covers its declaration only, and it cannot be
+// granted.
+func Show(w *Workspace) *Shown {
+	sh := &Shown{Pins: make([]Pins, len(w.Declarations)), Errs: make([]error, len(w.Declarations)),
+		byDigest: make(map[string]int, len(w.Declarations))}
+	hooks := make([]config.Hook, len(w.Declarations))
+	for i, d := range w.Declarations {
+		hooks[i] = d.Hook
+		sh.Pins[i], sh.Errs[i] = PinScriptsIn(d.Hook, w.Root, w.Cwd)
+		if _, ok := sh.byDigest[d.Digest]; !ok {
+			sh.byDigest[d.Digest] = i
+		}
+	}
+	files := make([]SourceFile, len(w.Files))
+	for i, f := range w.Files {
+		files[i] = SourceFile{RelativePath: f.RelativePath, Content: f.Content}
+	}
+	sh.BundleDigest = BundleDigestPinned(files, hooks, sh.Pins)
+	return sh
+}
+
+// PinsOf returns the shown pins of the declaration with digest d.
+func (sh *Shown) PinsOf(d string) (Pins, error, bool) {
+	i, ok := sh.byDigest[d]
+	if !ok {
+		return Pins{}, nil, false
+	}
+	return sh.Pins[i], sh.Errs[i], true
+}
+
+// Describe pairs declarations with their evaluations and shown pins for
+// reporting (sh nil: Show(w)).
+func Describe(w *Workspace, evs []Evaluation, sh *Shown) []DeclarationStatus {
+	if sh == nil {
+		sh = Show(w)
+	}
 	out := make([]DeclarationStatus, len(w.Declarations))
 	for i, d := range w.Declarations {
 		h := d.Hook
@@ -101,7 +154,14 @@ func Describe(w *Workspace, evs []Evaluation) []DeclarationStatus {
 			Event:  h.Event, Matcher: h.Matcher, MatcherIndex: h.MatcherIndex, HookIndex: h.HookIndex,
 			Type: h.Type, Command: h.Command, Args: snap.Args, Shell: snap.Shell, Async: h.Async,
 			TimeoutMs: h.TimeoutMs, MaxOutputBytes: h.MaxOutputBytes, Enabled: w.Enabled[i],
-			Scripts: ScriptPaths(h, w.Root),
+		}
+		if i < len(sh.Pins) {
+			if sh.Errs[i] != nil {
+				out[i].PinError = sh.Errs[i].Error()
+			} else if p := sh.Pins[i]; !p.Empty() {
+				out[i].Scripts = p.Paths()
+				out[i].Pins = p.Entries()
+			}
 		}
 		if i < len(evs) {
 			out[i].TrustState, out[i].Reason = evs[i].State, evs[i].Reason
@@ -110,9 +170,9 @@ func Describe(w *Workspace, evs []Evaluation) []DeclarationStatus {
 	return out
 }
 
-// GrantAll writes a trust record for each declaration (with script pins
-// relative to the workspace root). Errors: ErrCorrupt (refused: the corrupt
-// file was moved aside), ErrLockTimeout, I/O errors.
+// GrantAll writes a trust record for each declaration, pinning its scripts
+// now relative to the workspace root. Errors: ErrCorrupt (refused: the
+// corrupt file was moved aside), ErrLockTimeout, I/O errors.
 func GrantAll(s *Store, workspaceID, root string, decls []Declaration) error {
 	recs := make([]Record, 0, len(decls))
 	for _, d := range decls {
@@ -121,6 +181,25 @@ func GrantAll(s *Store, workspaceID, root string, decls []Declaration) error {
 			return fmt.Errorf("pin scripts of %s: %w", d.Digest, err)
 		}
 		recs = append(recs, r)
+	}
+	return s.Grant(workspaceID, recs)
+}
+
+// GrantShown writes a trust record for each declaration with the pins sh
+// showed for it (never re-hashing: what is granted is what was shown). A
+// declaration sh does not know or could not pin is an error; nothing is
+// written then.
+func GrantShown(s *Store, workspaceID string, sh *Shown, decls []Declaration) error {
+	recs := make([]Record, 0, len(decls))
+	for _, d := range decls {
+		p, err, ok := sh.PinsOf(d.Digest)
+		if !ok {
+			return fmt.Errorf("declaration %s was not shown", d.Digest)
+		}
+		if err != nil {
+			return fmt.Errorf("pin scripts of %s: %w", d.Digest, err)
+		}
+		recs = append(recs, NewPinnedRecord(workspaceID, d.Hook, p))
 	}
 	return s.Grant(workspaceID, recs)
 }

@@ -198,7 +198,7 @@ func TestResolveTarget(t *testing.T) {
 func TestDescribe(t *testing.T) {
 	w, _ := discoverOne(t, disableFile, 0o644)
 	evs := Evaluate(EvalInput{WorkspaceID: "w", Policy: PolicyUserDecides, Declarations: w.Declarations})
-	ds := Describe(w, evs)
+	ds := Describe(w, evs, nil)
 	if len(ds) != 3 {
 		t.Fatalf("%d described", len(ds))
 	}

@@ -163,14 +163,24 @@ func SnapshotOf(h config.Hook) Snapshot {
 
 // Record is one trust grant in the trust file, keyed by workspace identity
 // plus declaration digest (§"按什么摘要信任": workspace-hook-trust-evaluation.ts:66).
-// ScriptPins (hookside, beyond the spec) maps workspace-relative paths of
-// scripts the declaration runs to the SHA-256 of their content at grant time.
+// ScriptPins, ScriptLinks and ScriptGlobs (hookside, beyond the spec) are
+// the record's Pins: workspace-relative paths of files the declaration
+// names with the SHA-256 of their content at grant time (AbsentPin for a
+// path that named nothing), the outside targets of pinned symlinks, and
+// glob patterns with the hash of their match lists.
 type Record struct {
 	WorkspaceID string            `json:"workspaceId"`
 	Digest      string            `json:"digest"`
 	GrantedAt   time.Time         `json:"grantedAt"`
 	Snapshot    Snapshot          `json:"snapshot"`
 	ScriptPins  map[string]string `json:"scriptPins,omitempty"`
+	ScriptLinks map[string]string `json:"scriptLinks,omitempty"`
+	ScriptGlobs map[string]string `json:"scriptGlobs,omitempty"`
+}
+
+// Pins returns the record's pins.
+func (r *Record) Pins() Pins {
+	return Pins{Scripts: r.ScriptPins, Links: r.ScriptLinks, Globs: r.ScriptGlobs}
 }
 
 // Declaration is one workspace hook with its digest computed once, so that
@@ -311,7 +321,7 @@ func evaluate(in *EvalInput, d *Declaration) Evaluation {
 	}
 	rec, persistent := in.Store.Lookup(in.WorkspaceID, d.Digest)
 	scriptChanged := false
-	if persistent && len(rec.ScriptPins) > 0 && !pinsHold(rec.ScriptPins, in.WorkspaceRoot, in.Hashes) {
+	if persistent && (len(rec.ScriptPins) > 0 || len(rec.ScriptGlobs) > 0) && !pinsHold(rec.Pins(), in.WorkspaceRoot, in.Hashes) {
 		persistent, scriptChanged = false, true
 	}
 	switch {

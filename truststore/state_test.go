@@ -51,10 +51,10 @@ func TestEvaluate(t *testing.T) {
 	writeFile(t, filepath.Join(root, "scripts/guard.mjs"), "console.log(1)")
 	pinned := recordFor(ws, cur)
 	pins, err := PinScripts(cur, root)
-	if err != nil || len(pins) != 1 {
+	if err != nil || len(pins.Scripts) != 1 {
 		t.Fatalf("PinScripts = %v, %v", pins, err)
 	}
-	pinned.ScriptPins = pins
+	pinned.ScriptPins = pins.Scripts
 	badPin := recordFor(ws, cur)
 	badPin.ScriptPins = map[string]string{"scripts/guard.mjs": Digest(old)}
 	gonePin := recordFor(ws, cur)
@@ -182,7 +182,7 @@ func TestScriptPaths(t *testing.T) {
 		{"direct_script", proc("./hooks/check.sh"), []string{"hooks/check.sh"}},
 		{"bash_script", sh("bash scripts/x.sh"), []string{"scripts/x.sh"}},
 		{"and_chain", sh("./hooks/check.sh && node ./scripts/guard.mjs; echo done"), []string{"hooks/check.sh", "scripts/guard.mjs"}},
-		{"glued_operator", sh("./hooks/check.sh&&true"), nil},
+		{"glued_operator", sh("./hooks/check.sh&&true"), []string{"hooks/check.sh"}},
 		{"glued_semicolon", sh("./hooks/check.sh; true"), []string{"hooks/check.sh"}},
 		{"quoted_space", sh(`bash "my script.sh"`), []string{"my script.sh"}},
 		{"project_dir_var", sh("${ZCODE_PROJECT_DIR}/hooks/check.sh"), []string{"hooks/check.sh"}},
@@ -190,10 +190,12 @@ func TestScriptPaths(t *testing.T) {
 		{"absolute_inside", proc(filepath.Join(root, "scripts/x.sh")), []string{"scripts/x.sh"}},
 		{"absolute_outside", proc(filepath.Join(outside, "evil.sh")), nil},
 		{"dotdot_escape", sh("bash ../" + filepath.Base(outside) + "/evil.sh"), nil},
-		{"symlink_escape", sh("bash scripts/escape.sh"), nil},
+		{"symlink_escape_is_pinned_through_the_link", sh("bash scripts/escape.sh"), []string{"scripts/escape.sh"}},
 		{"symlink_inside", sh("bash scripts/alias.sh"), []string{"scripts/alias.sh"}},
 		{"directory", sh("ls scripts"), nil},
-		{"missing", sh("bash scripts/nope.sh"), nil},
+		{"missing_is_pinned_absent", sh("bash scripts/nope.sh"), []string{"scripts/nope.sh"}},
+		{"missing_bare_argument_not_pinned", sh("echo good"), nil},
+		{"bare_command_is_path_lookup", sh("nope-tool --flag"), nil},
 		{"redirect_skipped", sh("cat >scripts/x.sh"), nil},
 		{"dedupe", sh("bash scripts/x.sh scripts/x.sh ./scripts/x.sh"), []string{"scripts/x.sh"}},
 		{"unbalanced_quote_falls_back", sh(`bash scripts/x.sh "oops`), []string{"scripts/x.sh"}},

@@ -155,6 +155,9 @@ func (s *Store) currentID() fileID {
 // read opens, checks and parses the trust file. Errors: fs.ErrNotExist,
 // *corruptError, or an I/O error.
 func (s *Store) read() (*State, fileID, error) {
+	if err := checkDir(s.dir); err != nil {
+		return nil, fileID{}, err
+	}
 	fi, err := os.Lstat(s.path)
 	if err != nil {
 		return nil, fileID{}, err
@@ -213,6 +216,8 @@ func parse(data []byte) ([]Record, error) {
 			GrantedAt   *time.Time        `json:"grantedAt"`
 			Snapshot    *Snapshot         `json:"snapshot"`
 			ScriptPins  map[string]string `json:"scriptPins"`
+			ScriptLinks map[string]string `json:"scriptLinks"`
+			ScriptGlobs map[string]string `json:"scriptGlobs"`
 		} `json:"records"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
@@ -230,13 +235,12 @@ func parse(data []byte) ([]Record, error) {
 			r.GrantedAt == nil || r.Snapshot == nil {
 			return nil, &corruptError{fmt.Sprintf("records[%d]: missing or invalid workspaceId, digest, grantedAt or snapshot", i)}
 		}
-		for p, sum := range r.ScriptPins {
-			if !cleanRel(p) || !validDigest(sum) {
-				return nil, &corruptError{fmt.Sprintf("records[%d].scriptPins: bad entry %q", i, p)}
-			}
+		rec := Record{WorkspaceID: *r.WorkspaceID, Digest: *r.Digest, GrantedAt: *r.GrantedAt,
+			Snapshot: *r.Snapshot, ScriptPins: r.ScriptPins, ScriptLinks: r.ScriptLinks, ScriptGlobs: r.ScriptGlobs}
+		if err := rec.Pins().validate(); err != nil {
+			return nil, &corruptError{fmt.Sprintf("records[%d]: %v", i, err)}
 		}
-		recs = append(recs, Record{WorkspaceID: *r.WorkspaceID, Digest: *r.Digest, GrantedAt: *r.GrantedAt,
-			Snapshot: *r.Snapshot, ScriptPins: r.ScriptPins})
+		recs = append(recs, rec)
 	}
 	return recs, nil
 }
@@ -280,10 +284,8 @@ func (s *Store) Grant(workspaceID string, recs []Record) error {
 		if !validDigest(r.Digest) {
 			return fmt.Errorf("truststore: grant: invalid digest %q", r.Digest)
 		}
-		for p, sum := range r.ScriptPins {
-			if !cleanRel(p) || !validDigest(sum) {
-				return fmt.Errorf("truststore: grant: invalid script pin %q", p)
-			}
+		if err := r.Pins().validate(); err != nil {
+			return fmt.Errorf("truststore: grant: %v", err)
 		}
 	}
 	now := s.now().UTC().Truncate(time.Second)
@@ -314,22 +316,38 @@ func (s *Store) Grant(workspaceID string, recs []Record) error {
 }
 
 // Revoke deletes workspaceID's records for digests (PROTOCOL.md §4
-// workspaceHooks/revoke with persist=true). Unknown digests are ignored; a
-// missing file stays missing. Errors as for Grant.
-func (s *Store) Revoke(workspaceID string, digests []string) error {
+// workspaceHooks/revoke with persist=true) and returns the digests whose
+// record it deleted, in the order asked, each once. Unknown digests are not
+// in the result; a missing file stays missing. Errors as for Grant.
+func (s *Store) Revoke(workspaceID string, digests []string) ([]string, error) {
 	drop := make(map[string]bool, len(digests))
 	for _, d := range digests {
 		drop[d] = true
 	}
-	return s.update(func(old []Record) ([]Record, bool) {
+	deleted := map[string]bool{}
+	err := s.update(func(old []Record) ([]Record, bool) {
+		clear(deleted)
 		kept := old[:0]
 		for _, r := range old {
-			if r.WorkspaceID != workspaceID || !drop[r.Digest] {
-				kept = append(kept, r)
+			if r.WorkspaceID == workspaceID && drop[r.Digest] {
+				deleted[r.Digest] = true
+				continue
 			}
+			kept = append(kept, r)
 		}
-		return kept, len(kept) != len(old)
+		return kept, len(deleted) > 0
 	})
+	if err != nil {
+		return nil, err
+	}
+	out := []string{}
+	for _, d := range digests {
+		if deleted[d] {
+			out = append(out, d)
+			delete(deleted, d)
+		}
+	}
+	return out, nil
 }
 
 // update is the locked read-modify-write shared by Grant and Revoke.
@@ -405,21 +423,47 @@ func (s *Store) removeStaleTemps() {
 	}
 }
 
-// ensureDir creates dir 0700 and enforces 0700 on it (MkdirAll does not
-// change an existing directory, and the umask may narrow a new one).
+// ensureDir creates dir 0700 and enforces 0700 on it on every write
+// (MkdirAll does not change an existing directory, and the umask may narrow
+// a new one). A directory owned by another user is refused.
 func ensureDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	fi, err := os.Lstat(dir)
+	fi, err := os.Stat(dir)
 	if err != nil {
 		return err
 	}
 	if !fi.IsDir() {
 		return fmt.Errorf("truststore: %s is not a directory", dir)
 	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+		return fmt.Errorf("%w: security directory %s is owned by uid %d, not %d; write refused", ErrCorrupt, dir, st.Uid, os.Geteuid())
+	}
 	if fi.Mode().Perm() != 0o700 {
 		return os.Chmod(dir, 0o700)
+	}
+	return nil
+}
+
+// checkDir is the read-side check of the security directory: a directory
+// owned by another user, or one that others may write into (group or world
+// write permission), could hold a trust file someone else put or swapped
+// there, so the store reads as corrupt (fail closed). A missing directory is
+// fs.ErrNotExist (nothing trusted yet).
+func checkDir(dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return &corruptError{fmt.Sprintf("security directory %s is not a directory", dir)}
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+		return &corruptError{fmt.Sprintf("security directory %s is owned by uid %d, not %d", dir, st.Uid, os.Geteuid())}
+	}
+	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
+		return &corruptError{fmt.Sprintf("security directory %s has mode %04o (writable by others), want 0700", dir, perm)}
 	}
 	return nil
 }

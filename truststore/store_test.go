@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -159,8 +160,14 @@ func TestGrantLoadRevokeRoundTrip(t *testing.T) {
 	if err := s.Grant("/repo", []Record{testRecord(h1)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Revoke("/repo", []string{Digest(h1), Digest(wsHook("x", nil, 9, 9, "y"))}); err != nil {
+	unknownDigest := Digest(wsHook("x", nil, 9, 9, "y"))
+	if got, err := s.Revoke("/repo", []string{Digest(h1), unknownDigest, Digest(h1)}); err != nil {
 		t.Fatal(err)
+	} else if !reflect.DeepEqual(got, []string{Digest(h1)}) {
+		t.Fatalf("Revoke reported %v, want only the deleted record %s", got, Digest(h1))
+	}
+	if got, err := s.Revoke("/repo", []string{unknownDigest}); err != nil || len(got) != 0 {
+		t.Fatalf("revoking an unknown digest reported %v, %v", got, err)
 	}
 	st, _ = s.Load()
 	if len(st.Records) != 1 || st.Records[0].Digest != Digest(h2) {
@@ -261,7 +268,7 @@ func TestCorruptFile(t *testing.T) {
 				case "grant":
 					err = s.Grant("w", []Record{{Digest: hexSum("b")}})
 				case "revoke":
-					err = s.Revoke("w", []string{hexSum("a")})
+					_, err = s.Revoke("w", []string{hexSum("a")})
 				}
 				if !errors.Is(err, ErrCorrupt) {
 					t.Fatalf("%s: err = %v, want ErrCorrupt", op, err)
@@ -515,4 +522,51 @@ func TestKill9DuringGrant(t *testing.T) {
 		"(%d records incl. unacknowledged ones that landed); %d temp files of writers killed mid-write (removed by the next writer); "+
 		"%d unlocked reads, all complete; next grant after the last kill: %s",
 		rounds, roundsAcked, len(acked), len(st.Records), len(temps), reads.Load(), took.Round(time.Microsecond))
+}
+
+// TestSecurityDirChecked: a security directory others may write into reads
+// as corrupt (the trust file in it could have been swapped), every write
+// chmods it back to 0700, and one owned by another user is refused.
+func TestSecurityDirChecked(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "security")
+	s := Open(dir, Options{})
+	h := wsHook("Stop", nil, 0, 0, "x")
+	if err := s.Grant("w", []Record{testRecord(h)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Load()
+	if st.Status != StatusCorrupt || !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("0777 security dir: status %s, err %v; want corrupt", st.Status, err)
+	}
+	ev := Evaluate(EvalInput{WorkspaceID: "w", Store: st, Declarations: []Declaration{Declare(h)}})
+	if ev[0].Runnable() {
+		t.Fatalf("a record in a world-writable security dir runs: %+v", ev[0])
+	}
+	// The next write repairs the directory.
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Grant("w", []Record{testRecord(h)}); err != nil {
+		t.Fatal(err)
+	}
+	assertMode(t, dir, 0o700)
+	if st, err := s.Load(); err != nil || st.Status != StatusOK {
+		t.Fatalf("after the repairing write: %s %v", st.Status, err)
+	}
+	// Owned by someone else (needs root to arrange).
+	if os.Geteuid() != 0 {
+		t.Skip("not root: cannot chown the security dir to another user")
+	}
+	if err := os.Chown(dir, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Load(); st.Status != StatusCorrupt || !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("foreign security dir: status %s, err %v; want corrupt", st.Status, err)
+	}
+	if err := s.Grant("w", []Record{testRecord(h)}); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("grant into a foreign security dir: %v, want ErrCorrupt", err)
+	}
 }

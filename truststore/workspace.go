@@ -49,6 +49,8 @@ type Workspace struct {
 	Declarations []Declaration
 	Enabled      []bool
 	Diagnostics  []config.Diagnostic
+	// BundleDigest is Show(w).BundleDigest at discovery; scripts may change
+	// afterwards, so review and grant call Show again.
 	BundleDigest string
 
 	probes []probe
@@ -154,11 +156,7 @@ func Discover(opts DiscoverOptions) *Workspace {
 		w.Declarations[i] = Declare(h)
 		w.Enabled[i] = rootOn && fileOn[i] && (h.Enabled == nil || *h.Enabled)
 	}
-	files := make([]SourceFile, len(w.Files))
-	for i, f := range w.Files {
-		files[i] = SourceFile{RelativePath: f.RelativePath, Content: f.Content}
-	}
-	w.BundleDigest = BundleDigest(files, hooks)
+	w.BundleDigest = Show(w).BundleDigest
 	return w
 }
 

@@ -10,9 +10,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
 	"github.com/mattn/go-isatty"
 )
@@ -50,7 +53,7 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "hookside hooks trust: unknown action %q (want status, review, grant or revoke)\n", action)
 		return exitUsage
 	}
-	fs := newFlagSet("hooks trust", "hookside hooks trust [status|review|grant|revoke] [--workspace PATH|IDENTITY] [--digest D]… [--all --bundle-digest B] [--json]",
+	fs := newFlagSet("hooks trust", "hookside hooks trust [status|review|grant|revoke] [--workspace PATH|IDENTITY] [--project-config FILE] [--digest D]… [--all --bundle-digest B] [--json]",
 		"Review and grant workspace (project) hooks. Without an action: status.\n\n"+
 			"  status   list every workspace hook declaration with its trust state\n"+
 			"  review   on a terminal, pick declarations to trust by number; otherwise print what to run\n"+
@@ -58,6 +61,7 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 			"  revoke   delete the trust records of --digest D (repeatable) or --all\n\n"+
 			"Exit status: 0 done, 1 error, 2 usage, 3 trust store corrupt (grant refused).", stdout, stderr)
 	workspace := fs.String("workspace", "", "workspace path, or identity local:|remote:|ssh:|container:|wsl:… (default the current directory)")
+	projectConfig := fs.String("project-config", "", "an extra project config file, added to workspace discovery (as `hooks run --project-config`, session/open.projectConfigPath)")
 	var digests multiFlag
 	fs.Var(&digests, "digest", "declaration digest (repeatable)")
 	all := fs.Bool("all", false, "every declaration (grant needs --bundle-digest)")
@@ -111,19 +115,26 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if target.Dir == "" {
+		if *projectConfig != "" {
+			fmt.Fprintf(stderr, "hookside hooks trust: --project-config needs a local workspace, not %s\n", target.ID)
+			return exitUsage
+		}
 		return trustRemote(action, target, *home, digests, *all, *asJSON, stdout, stderr)
 	}
 	rs, _ := runner.NewSession(runner.SessionOptions{
 		ID: "cli-trust", Cwd: target.Dir, WorkspaceID: target.ID, UserConfigPath: *userConfig,
 		Profile: sf.profile, SparkUserDir: sf.sparkUserDir,
-		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: *home},
+		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: *home, ProjectConfigPath: *projectConfig},
 	})
 	defer rs.Close()
 	w := rs.WorkspaceStatus()
+	// Pins are computed once: the bundle digest covers them, the display
+	// shows them, and a grant records exactly them.
+	sh := truststore.Show(w.Workspace)
 	st := trustStatus{
 		WorkspaceID: target.ID, Policy: string(policy), StoreStatus: string(w.StoreStatus),
-		BundleDigest: w.Workspace.BundleDigest, Counts: w.Counts,
-		Declarations: truststore.Describe(w.Workspace, w.Evaluations),
+		BundleDigest: sh.BundleDigest, Counts: w.Counts,
+		Declarations: truststore.Describe(w.Workspace, w.Evaluations, sh),
 	}
 	if (action == "grant" || action == "revoke") && w.StoreStatus == truststore.StatusCorrupt {
 		// Reading the corrupt file moved it aside; a write now would start a
@@ -137,15 +148,18 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 	case "status":
 		return printTrustStatus(stdout, st, *asJSON)
 	case "review":
-		return trustReview(rs, w, st, *asJSON, stdout, stderr)
+		return trustReview(rs, w, sh, st, *asJSON, stdout, stderr)
 	case "grant":
 		sel, code := selectDeclarations(w, st, digests, *all, *bundle, stderr)
 		if code != 0 {
 			return code
 		}
-		return trustGrant(rs, w, sel, *asJSON, stdout, stderr)
+		return trustGrant(rs, w, sh, sel, *asJSON, stdout, stderr)
 	default: // revoke
-		return trustRevoke(rs.Gate().Store(), target.ID, st, digests, *all, *asJSON, stdout, stderr)
+		if *all {
+			digests = rs.Gate().Records()
+		}
+		return trustRevoke(rs.Gate().Store(), target.ID, digests, *asJSON, stdout, stderr)
 	}
 }
 
@@ -157,7 +171,7 @@ func printTrustStatus(w io.Writer, st trustStatus, asJSON bool) int {
 		writeJSON(w, st)
 		return exitOK
 	}
-	fmt.Fprintf(w, "workspace %s\npolicy %s · trust store %s · bundle %s\n", st.WorkspaceID, st.Policy, st.StoreStatus, st.BundleDigest)
+	fmt.Fprintf(w, "workspace %s\npolicy %s · trust store %s · bundle %s\n", dispText(st.WorkspaceID), st.Policy, st.StoreStatus, st.BundleDigest)
 	if len(st.Declarations) == 0 {
 		fmt.Fprintln(w, "no workspace hook declarations")
 		return exitOK
@@ -168,14 +182,14 @@ func printTrustStatus(w io.Writer, st trustStatus, asJSON bool) int {
 	return exitOK
 }
 
+// describeDecl prints one declaration for a human. Everything that
+// decides what runs is shown (command, args, shell, async), and every
+// string from the workspace goes through dispText/dispWord, so control,
+// format and bidi characters cannot hide or rewrite what is displayed.
 func describeDecl(w io.Writer, n int, d truststore.DeclarationStatus) {
 	m := "*"
 	if d.Matcher != nil {
-		m = *d.Matcher
-	}
-	cmd := d.Command
-	if len(d.Args) > 0 {
-		cmd += " " + strings.Join(d.Args, " ")
+		m = dispWord(*d.Matcher)
 	}
 	state := string(d.TrustState)
 	if d.Reason != "" && d.Reason != state {
@@ -184,11 +198,121 @@ func describeDecl(w io.Writer, n int, d truststore.DeclarationStatus) {
 	if !d.Enabled {
 		state += ", disabled"
 	}
-	fmt.Fprintf(w, "%3d. %-18s %s\n     %s %s[%d][%d] matcher=%s timeout=%dms\n     %s: %s\n     digest %s\n",
-		n, d.Event, state, d.Source.RelativePath, d.Event, d.MatcherIndex, d.HookIndex, m, d.TimeoutMs, d.Type, cmd, d.Digest)
-	if len(d.Scripts) > 0 {
-		fmt.Fprintf(w, "     pins %s\n", strings.Join(d.Scripts, ", "))
+	fmt.Fprintf(w, "%3d. %-18s %s\n     %s %s[%d][%d] matcher=%s timeout=%dms\n",
+		n, dispText(d.Event), state, dispText(d.Source.RelativePath), dispText(d.Event), d.MatcherIndex, d.HookIndex, m, d.TimeoutMs)
+	if d.Type == config.TypeProcess {
+		words := make([]string, 0, 1+len(d.Args))
+		for _, a := range append([]string{d.Command}, d.Args...) {
+			words = append(words, dispWord(a))
+		}
+		fmt.Fprintf(w, "     process (no shell): %s\n", strings.Join(words, " "))
+	} else {
+		fmt.Fprintf(w, "     %s: %s\n", dispText(string(d.Type)), dispText(d.Command))
+		switch d.Shell.Kind {
+		case config.ShellTrue:
+			fmt.Fprintln(w, "     shell: true")
+		case config.ShellString:
+			fmt.Fprintf(w, "     shell: %s\n", dispText(d.Shell.Value))
+		}
+		if len(d.Args) > 0 {
+			words := make([]string, len(d.Args))
+			for i, a := range d.Args {
+				words[i] = dispWord(a)
+			}
+			fmt.Fprintf(w, "     args: %s\n", strings.Join(words, " "))
+		}
+		if d.Async {
+			fmt.Fprintln(w, "     async: true")
+		}
 	}
+	fmt.Fprintf(w, "     digest %s\n", d.Digest)
+	if d.PinError != "" {
+		fmt.Fprintf(w, "     pins: cannot pin (%s); cannot be granted\n", dispText(d.PinError))
+	}
+	if len(d.Pins) > 0 {
+		parts := make([]string, len(d.Pins))
+		for i, p := range d.Pins {
+			parts[i] = describePin(p)
+		}
+		fmt.Fprintf(w, "     pins %s\n", strings.Join(parts, ", "))
+	}
+}
+
+// describePin renders a pin with a short hash.
+func describePin(p truststore.PinEntry) string {
+	short := p.SHA256
+	if len(short) > 12 {
+		short = short[:12]
+	}
+	switch p.Kind {
+	case "absent":
+		return dispWord(p.Path) + " (absent)"
+	case "link":
+		return dispWord(p.Path) + " -> " + dispWord(p.Target) + " sha256:" + short
+	case "glob":
+		return dispWord(p.Path) + " (glob, matches sha256:" + short + ")"
+	}
+	return dispWord(p.Path) + " sha256:" + short
+}
+
+// dispText returns s for a terminal: unchanged when every rune is
+// printable (unicode.IsPrint: letters, marks, numbers, punctuation,
+// symbols, ASCII space) and s is valid UTF-8; otherwise the whole string
+// double-quoted with every other rune escaped (\r, \x1b, \u202e, …), so CR,
+// ESC sequences, newlines, zero-width and bidi characters are visible.
+func dispText(s string) string {
+	if printable(s) {
+		return s
+	}
+	return quoteText(s)
+}
+
+// dispWord is dispText for one word of a list: it also quotes when the word
+// is empty or holds spaces or shell quoting characters, so word boundaries
+// are visible.
+func dispWord(s string) string {
+	if !printable(s) {
+		return quoteText(s)
+	}
+	if s == "" || strings.ContainsAny(s, " '\"\\") {
+		return quoteText(s)
+	}
+	return s
+}
+
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func quoteText(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case unicode.IsPrint(r):
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += size
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 func writeJSON(w io.Writer, v any) {
@@ -223,7 +347,7 @@ func selectDeclarations(w runner.WorkspaceState, st trustStatus, digests []strin
 	return sel, 0
 }
 
-func trustGrant(rs *runner.Session, w runner.WorkspaceState, sel []truststore.Declaration, asJSON bool, stdout, stderr io.Writer) int {
+func trustGrant(rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, sel []truststore.Declaration, asJSON bool, stdout, stderr io.Writer) int {
 	if len(sel) == 0 {
 		fmt.Fprintln(stdout, "nothing to grant")
 		return exitOK
@@ -232,7 +356,9 @@ func trustGrant(rs *runner.Session, w runner.WorkspaceState, sel []truststore.De
 		fmt.Fprintln(stderr, "hookside hooks trust: the trust store was unreadable and has been moved aside (.corrupt-<timestamp>); nothing was granted")
 		return exitCorrupt
 	}
-	err := truststore.GrantAll(rs.Gate().Store(), rs.Options().WorkspaceID, w.Workspace.Root, sel)
+	// The pins granted are the ones shown (and covered by the bundle
+	// digest), never re-hashed.
+	err := truststore.GrantShown(rs.Gate().Store(), rs.Options().WorkspaceID, sh, sel)
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks trust grant:", err)
 		if errors.Is(err, truststore.ErrCorrupt) {
@@ -255,41 +381,45 @@ func trustGrant(rs *runner.Session, w runner.WorkspaceState, sel []truststore.De
 	return exitOK
 }
 
-func trustRevoke(store *truststore.Store, wsID string, st trustStatus, digests []string, all, asJSON bool, stdout, stderr io.Writer) int {
-	if all {
-		digests = nil
-		for _, d := range st.Declarations {
-			digests = append(digests, d.Digest)
-		}
-		if state, err := store.Load(); err == nil {
-			for _, r := range state.Records {
-				if r.WorkspaceID == wsID {
-					digests = append(digests, r.Digest)
-				}
-			}
-		}
-	}
-	if err := store.Revoke(wsID, digests); err != nil {
+// trustRevoke deletes the records of digests and reports which were
+// deleted (revoked) and which had no record (unknown).
+func trustRevoke(store *truststore.Store, wsID string, digests []string, asJSON bool, stdout, stderr io.Writer) int {
+	revoked, err := store.Revoke(wsID, digests)
+	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks trust revoke:", err)
 		if errors.Is(err, truststore.ErrCorrupt) {
 			return exitCorrupt
 		}
 		return exitError
 	}
-	if asJSON {
-		if digests == nil {
-			digests = []string{}
+	done := map[string]bool{}
+	for _, d := range revoked {
+		done[d] = true
+	}
+	unknown := []string{}
+	for _, d := range digests {
+		if !done[d] {
+			done[d] = true
+			unknown = append(unknown, d)
 		}
-		writeJSON(stdout, map[string]any{"revoked": digests})
+	}
+	if asJSON {
+		writeJSON(stdout, map[string]any{"revoked": revoked, "unknown": unknown})
 		return exitOK
 	}
-	fmt.Fprintf(stdout, "revoked %d record(s) of %s\n", len(digests), wsID)
+	fmt.Fprintf(stdout, "revoked %d record(s) of %s\n", len(revoked), dispText(wsID))
+	for _, d := range revoked {
+		fmt.Fprintf(stdout, "revoked %s\n", d)
+	}
+	for _, d := range unknown {
+		fmt.Fprintf(stdout, "no trust record for %s (nothing revoked)\n", dispText(d))
+	}
 	return exitOK
 }
 
 // trustReview lists declarations needing a decision; on a terminal it asks
 // which to trust by number.
-func trustReview(rs *runner.Session, w runner.WorkspaceState, st trustStatus, asJSON bool, stdout, stderr io.Writer) int {
+func trustReview(rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, st trustStatus, asJSON bool, stdout, stderr io.Writer) int {
 	var idx []int
 	for i, d := range st.Declarations {
 		if d.TrustState != truststore.TrustedPersistent {
@@ -314,7 +444,7 @@ func trustReview(rs *runner.Session, w runner.WorkspaceState, st trustStatus, as
 		fmt.Fprintln(stdout, "nothing to review: every declaration is trusted")
 		return exitOK
 	}
-	fmt.Fprintf(stdout, "workspace %s — %d declaration(s) to review:\n", st.WorkspaceID, len(idx))
+	fmt.Fprintf(stdout, "workspace %s — %d declaration(s) to review:\n", dispText(st.WorkspaceID), len(idx))
 	for n, i := range idx {
 		describeDecl(stdout, n+1, st.Declarations[i])
 	}
@@ -329,7 +459,7 @@ func trustReview(rs *runner.Session, w runner.WorkspaceState, st trustStatus, as
 	for _, n := range picked {
 		sel = append(sel, w.Declarations[idx[n-1]])
 	}
-	return trustGrant(rs, w, sel, false, stdout, stderr)
+	return trustGrant(rs, w, sh, sel, false, stdout, stderr)
 }
 
 // parseSelection parses "1,3", "2-4", "all" or "" against n items.
@@ -402,7 +532,7 @@ func trustRemote(action string, t truststore.Target, home string, digests []stri
 				digests = append(digests, r.Digest)
 			}
 		}
-		return trustRevoke(store, t.ID, trustStatus{}, digests, false, asJSON, stdout, stderr)
+		return trustRevoke(store, t.ID, digests, asJSON, stdout, stderr)
 	}
 	if asJSON {
 		if recs == nil {
@@ -411,9 +541,9 @@ func trustRemote(action string, t truststore.Target, home string, digests []stri
 		writeJSON(stdout, map[string]any{"workspaceId": t.ID, "storeStatus": state.Status, "records": recs})
 		return exitOK
 	}
-	fmt.Fprintf(stdout, "workspace %s (no local files) · trust store %s\n", t.ID, state.Status)
+	fmt.Fprintf(stdout, "workspace %s (no local files) · trust store %s\n", dispText(t.ID), state.Status)
 	for _, r := range recs {
-		fmt.Fprintf(stdout, "  trusted %s  %s %s  granted %s\n", r.Digest, r.Snapshot.Event, r.Snapshot.Command, r.GrantedAt.Format("2006-01-02 15:04"))
+		fmt.Fprintf(stdout, "  trusted %s  %s %s  granted %s\n", r.Digest, dispText(r.Snapshot.Event), dispText(r.Snapshot.Command), r.GrantedAt.Format("2006-01-02 15:04"))
 	}
 	return exitOK
 }
