@@ -36,6 +36,9 @@ type conn struct {
 	exitErr  error
 
 	stderr *capBuffer
+
+	sim    *hostSim // scripted host answers (hostsim.go)
+	killed bool     // killed by a kill step: its exit status is not checked
 }
 
 // message is one decoded frame the server sent.
@@ -70,8 +73,14 @@ func (b *capBuffer) String() string {
 }
 
 func startConn(cmd *exec.Cmd, framing string) (*conn, error) {
+	return startConnWith(cmd, framing, nil)
+}
+
+// startConnWith starts the server with a scripted host (hostsim.go) that
+// sees every server→client request as it arrives.
+func startConnWith(cmd *exec.Cmd, framing string, sim *hostSim) (*conn, error) {
 	c := &conn{cmd: cmd, framing: framing, changed: make(chan struct{}), exited: make(chan struct{}),
-		stderr: &capBuffer{max: 64 << 10}}
+		stderr: &capBuffer{max: 64 << 10}, sim: sim}
 	var err error
 	if c.stdin, err = cmd.StdinPipe(); err != nil {
 		return nil, err
@@ -206,12 +215,16 @@ func (c *conn) accept(frame []byte) {
 	}
 	m := message{raw: append([]byte(nil), frame...), v: v}
 	c.mu.Lock()
-	if _, isCall := v["method"]; isCall {
+	_, isCall := v["method"]
+	if isCall {
 		c.notes = append(c.notes, m)
 	} else {
 		c.responses = append(c.responses, m)
 	}
 	c.mu.Unlock()
+	if id, hasID := v["id"]; isCall && hasID && id != nil && c.sim != nil {
+		c.sim.request(c, m)
+	}
 	c.bump()
 }
 

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -29,6 +28,8 @@ type Case struct {
 	Framing     string                     `json:"framing"`
 	Skip        string                     `json:"skip"`
 	Steps       []Step                     `json:"steps"`
+	// HostResponders answer server→client requests (hostsim.go).
+	HostResponders []HostResponder `json:"hostResponders"`
 
 	// ID is the case's path under cases/ without ".json" (the subtest name).
 	ID string `json:"-"`
@@ -36,24 +37,31 @@ type Case struct {
 
 // Step is one action; exactly one action field is set.
 type Step struct {
-	Send                 json.RawMessage `json:"send"`
-	SendRaw              *string         `json:"sendRaw"`
-	Expect               json.RawMessage `json:"expect"`
-	ExpectNotification   json.RawMessage `json:"expectNotification"`
-	ExpectNoNotification json.RawMessage `json:"expectNoNotification"`
-	ExpectNoResponse     *bool           `json:"expectNoResponse"`
-	Sleep                *int            `json:"sleep"`
-	CloseStdin           *bool           `json:"closeStdin"`
-	ExpectExit           *int            `json:"expectExit"`
-	WriteFile            *WriteFileStep  `json:"writeFile"`
-	ExpectFile           *ExpectFileStep `json:"expectFile"`
-	ExpectProcessGone    *string         `json:"expectProcessGone"`
-	Handshake            json.RawMessage `json:"handshake"`
-	Repeat               *Loop           `json:"repeat"`
-	Concurrent           *Loop           `json:"concurrent"`
-	Run                  *RunStep        `json:"run"`
-	Symlink              *SymlinkStep    `json:"symlink"`
-	ExpectGlob           *ExpectGlobStep `json:"expectGlob"`
+	Send                 json.RawMessage    `json:"send"`
+	SendRaw              *string            `json:"sendRaw"`
+	Expect               json.RawMessage    `json:"expect"`
+	ExpectNotification   json.RawMessage    `json:"expectNotification"`
+	ExpectNoNotification json.RawMessage    `json:"expectNoNotification"`
+	ExpectNoResponse     *bool              `json:"expectNoResponse"`
+	Sleep                *int               `json:"sleep"`
+	CloseStdin           *bool              `json:"closeStdin"`
+	ExpectExit           *int               `json:"expectExit"`
+	WriteFile            *WriteFileStep     `json:"writeFile"`
+	ExpectFile           *ExpectFileStep    `json:"expectFile"`
+	ExpectProcessGone    *string            `json:"expectProcessGone"`
+	Handshake            json.RawMessage    `json:"handshake"`
+	Repeat               *Loop              `json:"repeat"`
+	Concurrent           *Loop              `json:"concurrent"`
+	Run                  *RunStep           `json:"run"`
+	Symlink              *SymlinkStep       `json:"symlink"`
+	ExpectGlob           *ExpectGlobStep    `json:"expectGlob"`
+	AnswerRequest        *AnswerRequestStep `json:"answerRequest"`
+	StartServer          *StartServerStep   `json:"startServer"`
+	Kill                 *KillStep          `json:"kill"`
+
+	// On names the server (startServer) the step talks to; "" = the
+	// case's first server.
+	On string `json:"on"`
 
 	// Capture (on expect and run steps) stores values of the matched
 	// message (run: of stdout parsed as JSON) in placeholders for the
@@ -144,7 +152,7 @@ func validateSteps(steps []Step) error {
 			s.ExpectNoNotification != nil, s.ExpectNoResponse != nil, s.Sleep != nil, s.CloseStdin != nil,
 			s.ExpectExit != nil, s.WriteFile != nil, s.ExpectFile != nil, s.ExpectProcessGone != nil,
 			s.Handshake != nil, s.Repeat != nil, s.Concurrent != nil, s.Run != nil, s.Symlink != nil,
-			s.ExpectGlob != nil} {
+			s.ExpectGlob != nil, s.AnswerRequest != nil, s.StartServer != nil, s.Kill != nil} {
 			if set {
 				n++
 			}
@@ -175,11 +183,13 @@ type Result struct {
 
 // runner executes one case.
 type caseRun struct {
-	c    *Case
-	bin  string
-	root string
-	vars map[string]string
-	conn *conn
+	c       *Case
+	bin     string
+	root    string
+	vars    map[string]string
+	conn    *conn
+	conns   map[string]*conn // servers started by startServer steps
+	framing string
 
 	mu       sync.Mutex
 	failures []string
@@ -232,10 +242,8 @@ func (r *caseRun) run() {
 			framing = v
 		}
 	}
-	cmd := exec.Command(r.bin, args...)
-	cmd.Dir = r.root
-	cmd.Env = r.environ(home, userHome)
-	conn, err := startConn(cmd, framing)
+	r.framing = framing
+	conn, err := r.startServer(args, nil, framing, nil)
 	if err != nil {
 		r.fail("starting %s: %v", r.bin, err)
 		return
@@ -276,26 +284,35 @@ func (r *caseRun) environ(home, userHome string) []string {
 
 // finish closes stdin, waits for the exit and checks the case-wide rules.
 func (r *caseRun) finish() {
-	c := r.conn
+	r.finishConn(r.conn, "")
+	r.finishExtra()
+	if left := leftoverProcesses(r.root, 2*time.Second); len(left) > 0 {
+		r.fail("hook processes left behind after the server exited:\n  %s", strings.Join(left, "\n  "))
+	}
+}
+
+// finishConn closes one server's stdin, waits for its exit and checks its
+// stdout rules (prefix names it in failures).
+func (r *caseRun) finishConn(c *conn, prefix string) {
 	_ = c.closeStdin()
 	select {
 	case <-c.exited:
 	case <-time.After(exitGrace):
-		r.fail("server did not exit within %v after stdin was closed", exitGrace)
+		r.fail("%sserver did not exit within %v after stdin was closed", prefix, exitGrace)
 		_ = c.cmd.Process.Kill()
 		<-c.exited
 	}
 	c.mu.Lock()
 	for _, v := range c.violations {
-		r.failures = append(r.failures, "protocol violation: "+v)
+		if c.killed && strings.Contains(v, "unterminated") {
+			continue // a frame cut by kill -9
+		}
+		r.failures = append(r.failures, prefix+"protocol violation: "+v)
 	}
 	for _, m := range c.responses {
-		r.failures = append(r.failures, "unexpected response (no expect step consumed it): "+m.String())
+		r.failures = append(r.failures, prefix+"unexpected response (no expect step consumed it): "+m.String())
 	}
 	c.mu.Unlock()
-	if left := leftoverProcesses(r.root, 2*time.Second); len(left) > 0 {
-		r.fail("hook processes left behind after the server exited:\n  %s", strings.Join(left, "\n  "))
-	}
 }
 
 func (r *caseRun) writeFiles() error {
@@ -447,8 +464,35 @@ func stepWithin(s *Step) time.Duration {
 }
 
 func (r *caseRun) step(s *Step, vars map[string]string) error {
-	c := r.conn
+	if s.StartServer != nil {
+		if s.StartServer.Name == "" {
+			return errors.New("startServer: a name is required")
+		}
+		c, err := r.startServer(s.StartServer.Args, s.StartServer.Env, r.framing, s.StartServer.HostResponders)
+		if err != nil {
+			return fmt.Errorf("startServer: %w", err)
+		}
+		r.mu.Lock()
+		if r.conns == nil {
+			r.conns = map[string]*conn{}
+		}
+		old := r.conns[s.StartServer.Name]
+		r.conns[s.StartServer.Name] = c
+		r.mu.Unlock()
+		if old != nil {
+			r.finishConn(old, fmt.Sprintf("server %q (replaced): ", s.StartServer.Name))
+		}
+		return nil
+	}
+	c, err := r.connFor(s.On)
+	if err != nil {
+		return err
+	}
 	switch {
+	case s.AnswerRequest != nil:
+		return r.answerRequest(c, s.AnswerRequest, vars, stepTimeout(s))
+	case s.Kill != nil:
+		return r.kill(c, s.Kill, stepTimeout(s))
 	case s.Send != nil:
 		v, err := decodeExpanded(s.Send, vars)
 		if err != nil {
@@ -471,7 +515,7 @@ func (r *caseRun) step(s *Step, vars map[string]string) error {
 		if err != nil {
 			return fmt.Errorf("expect: %w", err)
 		}
-		got, err := r.expectResponse(pat, stepTimeout(s))
+		got, err := r.expectResponse(c, pat, stepTimeout(s))
 		var miss *noResponse
 		if s.Optional && errors.As(err, &miss) {
 			return nil
@@ -487,7 +531,7 @@ func (r *caseRun) step(s *Step, vars map[string]string) error {
 		}
 		n := max(s.Count, 1)
 		for i := range n {
-			if err := r.expectNotification(pat, stepTimeout(s)); err != nil {
+			if err := r.expectNotification(c, pat, stepTimeout(s)); err != nil {
 				if n > 1 {
 					return fmt.Errorf("notification %d of %d: %w", i+1, n, err)
 				}
@@ -555,7 +599,7 @@ func (r *caseRun) step(s *Step, vars map[string]string) error {
 	case s.ExpectProcessGone != nil:
 		return expectProcessGone(expand(*s.ExpectProcessGone, vars), stepTimeout(s))
 	case s.Handshake != nil:
-		return r.handshake(s.Handshake, s.Capture, vars, stepTimeout(s))
+		return r.handshake(c, s.Handshake, s.Capture, vars, stepTimeout(s))
 	case s.Run != nil:
 		return r.runCommand(s, vars)
 	case s.Symlink != nil:
@@ -612,8 +656,7 @@ func withVar(vars map[string]string, k, v string) map[string]string {
 
 // expectResponse waits for the response with the pattern's id (when the
 // pattern names a literal id) or the next response, and matches it.
-func (r *caseRun) expectResponse(pat any, timeout time.Duration) (map[string]any, error) {
-	c := r.conn
+func (r *caseRun) expectResponse(c *conn, pat any, timeout time.Duration) (map[string]any, error) {
 	obj, _ := pat.(map[string]any)
 	wantID, byID := obj["id"]
 	if byID {
@@ -640,7 +683,7 @@ func (r *caseRun) expectResponse(pat any, timeout time.Duration) (map[string]any
 		if eof {
 			why = "server stdout closed before the response arrived"
 		}
-		return nil, &noResponse{fmt.Sprintf("expect %s: %s%s", compact(pat, 1500), why, r.pending())}
+		return nil, &noResponse{fmt.Sprintf("expect %s: %s%s", compact(pat, 1500), why, r.pending(c))}
 	}
 	r.logf("<- %s", compact(got.v, 2000))
 	if mm := matchValue("$", pat, got.v, true); mm != nil {
@@ -656,8 +699,7 @@ func (e *noResponse) Error() string { return e.msg }
 
 // expectNotification consumes the first buffered or incoming notification
 // matching pat.
-func (r *caseRun) expectNotification(pat any, timeout time.Duration) error {
-	c := r.conn
+func (r *caseRun) expectNotification(c *conn, pat any, timeout time.Duration) error {
 	ok, eof := c.waitFor(timeout, func() bool {
 		for i, m := range c.notes {
 			if matchValue("$", pat, m.v, true) == nil {
@@ -697,8 +739,7 @@ func (r *caseRun) expectNotification(pat any, timeout time.Duration) error {
 }
 
 // pending describes unconsumed responses, for failure messages.
-func (r *caseRun) pending() string {
-	c := r.conn
+func (r *caseRun) pending(c *conn) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.responses) == 0 {
@@ -775,7 +816,7 @@ func matchFile(b []byte, s *ExpectFileStep, vars map[string]string) error {
 // argument holds "session", session/open (id "hs-open") with sessionId
 // "s1" and cwd ${WS} unless given. "initialize" overrides initialize
 // params; "expectOpen" is a pattern for the session/open result.
-func (r *caseRun) handshake(raw json.RawMessage, capt map[string]string, vars map[string]string, timeout time.Duration) error {
+func (r *caseRun) handshake(c *conn, raw json.RawMessage, capt map[string]string, vars map[string]string, timeout time.Duration) error {
 	v, err := decodeExpanded(raw, vars)
 	if err != nil {
 		return err
@@ -793,12 +834,12 @@ func (r *caseRun) handshake(raw json.RawMessage, capt map[string]string, vars ma
 		if err != nil {
 			return err
 		}
-		return r.conn.send(b)
+		return c.send(b)
 	}
 	if err := send(map[string]any{"id": "hs-init", "method": "initialize", "params": initParams}); err != nil {
 		return err
 	}
-	if _, err := r.expectResponse(map[string]any{"id": "hs-init", "result": map[string]any{"protocolVersion": "1"}}, timeout); err != nil {
+	if _, err := r.expectResponse(c, map[string]any{"id": "hs-init", "result": map[string]any{"protocolVersion": "1"}}, timeout); err != nil {
 		return fmt.Errorf("handshake: %w", err)
 	}
 	if err := send(map[string]any{"method": "initialized", "params": map[string]any{}}); err != nil {
@@ -819,7 +860,7 @@ func (r *caseRun) handshake(raw json.RawMessage, capt map[string]string, vars ma
 	if e, ok := arg["expectOpen"]; ok {
 		want["result"] = e
 	}
-	got, err := r.expectResponse(want, timeout)
+	got, err := r.expectResponse(c, want, timeout)
 	if err != nil {
 		return fmt.Errorf("handshake: %w", err)
 	}

@@ -24,6 +24,9 @@ type initializeParams struct {
 	Capabilities        struct {
 		HostActions         []string `json:"hostActions"`
 		OptOutNotifications []string `json:"optOutNotifications"`
+		// LifecycleReplay: the host answers host/lifecycle/facts (the
+		// compensator, methods_replay.go).
+		LifecycleReplay bool `json:"lifecycleReplay"`
 	} `json:"capabilities"`
 
 	policy string          // resolved policy
@@ -114,6 +117,8 @@ func (s *Server) initialize(_ context.Context, req *jsonrpc2.Request) (any, erro
 	if res.Capabilities.Framing == "" {
 		res.Capabilities.Framing = FramingNDJSON
 	}
+	s.v2OpenIfPresent()
+	s.replayStart()
 	if len(diags) > 0 {
 		// After the reply, so the host sees the result first.
 		go func() {
@@ -132,6 +137,9 @@ func (s *Server) shutdown(_ context.Context, req *jsonrpc2.Request) (any, error)
 	s.beginShutdown()
 	go func() {
 		s.d.drain(s.opts.ShutdownGrace)
+		// V2 actions in flight get the grace too (the host is still there to
+		// answer); what is left is recorded outcome_unknown.
+		s.v2Close(s.opts.ShutdownGrace)
 		s.mu.Lock()
 		s.state = stateShutdown
 		s.mu.Unlock()

@@ -168,7 +168,9 @@ func (s *Server) sessionOpen(_ context.Context, req *jsonrpc2.Request) (any, err
 	}
 	policy, _ := truststore.ParsePolicy(init.policy)
 	sid := p.SessionID
+	internal, internalHandlers := s.mailboxHooks()
 	rs, diags := runner.NewSession(runner.SessionOptions{
+		Internal: internal, InternalHandlers: internalHandlers,
 		ID: p.SessionID, Cwd: cwd, WorkspaceID: wsID,
 		AgentName: p.AgentName, Mode: p.Mode, Env: p.Env,
 		UserConfigPath: userConfig, PluginDirs: p.PluginDirs,

@@ -61,6 +61,8 @@ type Server struct {
 	home     string
 	sessions map[string]*session
 
+	v2 v2state // the V2 bridge, opened lazily (methods_v2.go)
+
 	exitCode chan int
 }
 
@@ -136,6 +138,7 @@ func (s *Server) stop(grace time.Duration) {
 	for _, ss := range sessions {
 		ss.close()
 	}
+	s.v2Close(min(s.opts.ShutdownGrace, 2*time.Second))
 	s.d.stop()
 }
 

@@ -34,6 +34,7 @@ func commands() []command {
 	return []command{
 		{"app-server", "serve JSON-RPC 2.0 to an agent host (--stdio)", runAppServer},
 		{"hooks", "run, list and trust hooks from the shell", runHooks},
+		{"v2", "Hooks V2 runs and events from the shell (runs list|get|retry|cancel, emit)", runV2},
 		{"version", "print the version", runVersion},
 	}
 }

@@ -162,33 +162,15 @@ func (db *DB) DeleteKV(ctx context.Context, key string) error {
 	})
 }
 
-// PurgeSession deletes every run and event of sessionID in one transaction
-// (§9.2: deleting a session is the cleanup path for its runs and events) and
-// returns the counts. Runs still queued or running are deleted too; a worker
-// holding one then gets ErrLeaseLost/ErrNotFound when it finishes.
+// PurgeSession deletes every run, event and mailbox message of sessionID
+// in one transaction (§9.2: deleting a session is the cleanup path for its
+// runs and events) and returns the run and event counts (PurgeSessionData
+// also returns the message count). Runs still queued or running are deleted
+// too; a worker holding one then gets ErrLeaseLost/ErrNotFound when it
+// finishes.
 func (db *DB) PurgeSession(ctx context.Context, sessionID string) (runs, events int, err error) {
-	if sessionID == "" {
-		return 0, 0, fmt.Errorf("%w: empty session id", ErrInvalid)
-	}
-	err = db.writeTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM hook_runs WHERE session_id = ?`, sessionID)
-		if err != nil {
-			return err
-		}
-		n, _ := res.RowsAffected()
-		runs = int(n)
-		res, err = tx.ExecContext(ctx, `DELETE FROM hook_events WHERE session_id = ?`, sessionID)
-		if err != nil {
-			return err
-		}
-		n, _ = res.RowsAffected()
-		events = int(n)
-		return nil
-	})
-	if err != nil {
-		return 0, 0, err
-	}
-	return runs, events, nil
+	p, err := db.PurgeSessionData(ctx, sessionID)
+	return p.Runs, p.Events, err
 }
 
 // Swept reports what one Sweep deleted. More is true when a category hit the

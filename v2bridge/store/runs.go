@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -237,6 +238,12 @@ type ClaimFilter struct {
 	HookID       string // only runs of this hook
 	SessionID    string // only runs of this session
 	OnlyTestRuns bool
+	// ActionTypes, when not nil, only claims runs whose execution snapshot
+	// has $.action.type in the list (v2bridge's ownership rule: a process
+	// claims only the runs it can execute, e.g. host actions only while a
+	// host that declared them is connected). An empty non-nil list claims
+	// nothing.
+	ActionTypes []string
 	// IgnoreMasterSwitch claims even while the master switch is off (§12.1
 	// stops claiming; test runs may want to bypass it).
 	IgnoreMasterSwitch bool
@@ -279,11 +286,24 @@ func (db *DB) ClaimRun(ctx context.Context, owner string, lease time.Duration, n
 	if f.OnlyTestRuns {
 		q += ` AND r.is_test_run = 1`
 	}
+	if f.ActionTypes != nil {
+		if len(f.ActionTypes) == 0 {
+			return Run{}, false, nil
+		}
+		q += ` AND json_extract(r.execution_json, '$.action.type') IN (?` + strings.Repeat(`,?`, len(f.ActionTypes)-1) + `)`
+		for _, t := range f.ActionTypes {
+			args = append(args, t)
+		}
+	}
 	q += ` AND (r.concurrency_policy = 'parallel' OR NOT EXISTS (
 			SELECT 1 FROM hook_runs b WHERE b.hook_id = r.hook_id AND b.session_id = r.session_id
 			AND (b.status = 'running' OR (b.status = 'queued' AND b.seq < r.seq))))
 		ORDER BY r.seq LIMIT 1)
 	RETURNING ` + runCols
+	stmt, err := db.writerStmt(ctx, q)
+	if err != nil {
+		return Run{}, false, err
+	}
 	err = db.writeTx(ctx, func(tx *sql.Tx) error {
 		ok = false
 		if !f.IgnoreMasterSwitch {
@@ -291,7 +311,7 @@ func (db *DB) ClaimRun(ctx context.Context, owner string, lease time.Duration, n
 				return err
 			}
 		}
-		rows, err := tx.QueryContext(ctx, q, args...)
+		rows, err := tx.StmtContext(ctx, stmt).QueryContext(ctx, args...)
 		if err != nil {
 			return err
 		}
@@ -429,8 +449,12 @@ func stateErr(id string, sentinel error) func(context.Context, *sql.Tx) error {
 // row, miss explains why (inside the same transaction).
 func (db *DB) updateRun(ctx context.Context, id, q string, miss func(context.Context, *sql.Tx) error, args ...any) (Run, error) {
 	var r Run
-	err := db.writeTx(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, q, args...)
+	stmt, err := db.writerStmt(ctx, q)
+	if err != nil {
+		return Run{}, err
+	}
+	err = db.writeTx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.StmtContext(ctx, stmt).QueryContext(ctx, args...)
 		if err != nil {
 			return err
 		}

@@ -135,6 +135,20 @@ CREATE TRIGGER hook_definitions_au AFTER UPDATE ON hook_definitions
 CREATE TRIGGER hook_definitions_ad AFTER DELETE ON hook_definitions
 	BEGIN UPDATE meta SET value = value + 1 WHERE key = 'defs_gen'; END;
 `,
+	// 2: the session mailbox (mailbox.go). read_at is NULL while unread.
+	`
+CREATE TABLE session_mailbox (
+	seq        INTEGER PRIMARY KEY, -- delivery order
+	id         TEXT NOT NULL UNIQUE,
+	session_id TEXT NOT NULL,
+	sender     TEXT NOT NULL DEFAULT '',
+	body       TEXT NOT NULL,
+	created_at TEXT NOT NULL,
+	read_at    TEXT
+);
+CREATE INDEX session_mailbox_session ON session_mailbox(session_id, seq);
+CREATE INDEX session_mailbox_unread  ON session_mailbox(session_id, seq) WHERE read_at IS NULL;
+`,
 }
 
 // SchemaVersion is the schema version this binary migrates to.

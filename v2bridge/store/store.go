@@ -106,8 +106,14 @@ type DB struct {
 	// insertRunStmt is prepared once on the single writer connection
 	// (modernc does not cache prepared statements).
 	insertRunStmt *sql.Stmt
-	defs          defCache
-	subs          subscribers
+	// stmts caches prepared writer statements by SQL text (hot-path queries
+	// are large; re-parsing them dominated ClaimRun's cost).
+	stmts struct {
+		sync.Mutex
+		m map[string]*sql.Stmt
+	}
+	defs defCache
+	subs subscribers
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -213,6 +219,26 @@ func Open(path string, opts Options) (*DB, error) {
 	return db, nil
 }
 
+// writerStmt returns q prepared once on the writer connection (cached by its
+// text). It must be called outside a write transaction: the writer pool has
+// exactly one connection, which the transaction would hold.
+func (db *DB) writerStmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	db.stmts.Lock()
+	defer db.stmts.Unlock()
+	if st := db.stmts.m[q]; st != nil {
+		return st, nil
+	}
+	st, err := db.w.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	if db.stmts.m == nil {
+		db.stmts.m = map[string]*sql.Stmt{}
+	}
+	db.stmts.m[q] = st
+	return st, nil
+}
+
 // Path returns the database file path.
 func (db *DB) Path() string { return db.path }
 
@@ -225,6 +251,12 @@ func (db *DB) Close() error {
 		close(db.closed)
 		db.defs.close()
 		db.insertRunStmt.Close()
+		db.stmts.Lock()
+		for _, st := range db.stmts.m {
+			st.Close()
+		}
+		db.stmts.m = nil
+		db.stmts.Unlock()
 		err = errors.Join(db.r.Close(), db.w.Close())
 	})
 	return err

@@ -1,0 +1,361 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hookside/hookside/rpc"
+	"github.com/hookside/hookside/v2bridge"
+	"github.com/hookside/hookside/v2bridge/expr"
+	"github.com/hookside/hookside/v2bridge/store"
+)
+
+// Exit statuses of `hookside v2` beyond the shared ones.
+const (
+	exitNotFound    = 3 // no such run
+	exitUnavailable = 4 // the V2 database cannot be used
+)
+
+const v2Usage = `Usage: hookside v2 <command> [flags]
+
+Hooks V2 (lifecycle bridge) from the shell. The database is <home>/hookside.db.
+
+Commands:
+  runs list [--status S] [--hook ID] [--event NAME] [--session ID] [--limit N] [--cursor C]
+  runs get ID
+  runs retry ID        manual retry (failed, blocked, cancelled, outcome_unknown)
+  runs cancel ID       cancel a queued run
+  emit --file event.json
+                       emit one lifecycle event (the v2/events/emit params) and run the
+                       pipeline in this process for its command actions; notification,
+                       sound and tool actions need a connected host (app-server) and stay
+                       queued for one
+
+Every command takes --json, --home DIR and --help.
+Exit status: 0 ok, 1 error, 2 usage, 3 not found, 4 database unavailable.
+`
+
+func runV2(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || isHelp(args[0]) {
+		fmt.Fprint(stdout, v2Usage)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	switch args[0] {
+	case "runs":
+		return runV2Runs(args[1:], stdout, stderr)
+	case "emit":
+		return runV2Emit(args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "hookside v2: unknown command %q\n\n%s", args[0], v2Usage)
+	return exitUsage
+}
+
+// parseInterspersed parses flags that may come before or after positional
+// arguments and returns the positional ones.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, int, bool) {
+	var pos []string
+	for {
+		if code, ok := parseFlags(fs, args); !ok {
+			return nil, code, false
+		}
+		if fs.NArg() == 0 {
+			return pos, 0, true
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+type v2Common struct {
+	json bool
+	home string
+}
+
+func (c *v2Common) register(fs *flag.FlagSet) {
+	fs.BoolVar(&c.json, "json", false, "machine-readable output")
+	fs.StringVar(&c.home, "home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
+}
+
+func (c *v2Common) homeDir() string {
+	if c.home != "" {
+		return c.home
+	}
+	return rpc.DefaultHome()
+}
+
+func quietV2Logger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// v2Fail prints err and returns the exit status for it.
+func v2Fail(stderr io.Writer, prefix string, err error) int {
+	fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
+	var ie *v2bridge.InvalidError
+	switch {
+	case errors.Is(err, v2bridge.ErrNotFound):
+		return exitNotFound
+	case errors.Is(err, v2bridge.ErrUnavailable):
+		return exitUnavailable
+	case errors.As(err, &ie):
+		return exitUsage
+	}
+	return exitError
+}
+
+func printJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+func runV2Runs(args []string, stdout, stderr io.Writer) int {
+	action := ""
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		action, args = args[0], args[1:]
+	}
+	if action == "" || isHelp(action) {
+		fmt.Fprint(stdout, v2Usage)
+		if action == "" && len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	prefix := "hookside v2 runs " + action
+	fs := newFlagSet(prefix, "hookside v2 runs list|get|retry|cancel [ID] [flags]",
+		"List, show, retry (failed/blocked/cancelled/outcome_unknown) or cancel (queued) V2 runs.", stdout, stderr)
+	var c v2Common
+	c.register(fs)
+	var p v2bridge.RunsListParams
+	if action == "list" {
+		fs.StringVar(&p.Status, "status", "", "only runs in this status")
+		fs.StringVar(&p.HookID, "hook", "", "only runs of this definition id")
+		fs.StringVar(&p.EventName, "event", "", "only runs of this lifecycle event")
+		fs.StringVar(&p.EventID, "event-id", "", "only runs of this event id")
+		fs.StringVar(&p.SessionID, "session", "", "only runs of this session")
+		fs.StringVar(&p.Since, "since", "", "created at or after (RFC 3339)")
+		fs.StringVar(&p.Until, "until", "", "created before (RFC 3339)")
+		fs.IntVar(&p.Limit, "limit", 50, "page size (≤ 500)")
+		fs.StringVar(&p.Cursor, "cursor", "", "nextCursor of the previous page")
+	}
+	pos, code, ok := parseInterspersed(fs, args)
+	if !ok {
+		return code
+	}
+	switch action {
+	case "list":
+		if len(pos) > 0 {
+			fmt.Fprintf(stderr, "%s: unexpected argument %q\n", prefix, pos[0])
+			return exitUsage
+		}
+	case "get", "retry", "cancel":
+		if len(pos) != 1 {
+			fmt.Fprintf(stderr, "%s: want exactly one run id\n", prefix)
+			return exitUsage
+		}
+	default:
+		fmt.Fprintf(stderr, "hookside v2 runs: unknown action %q (want list, get, retry or cancel)\n", action)
+		return exitUsage
+	}
+	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true})
+	if err != nil {
+		return v2Fail(stderr, prefix, err)
+	}
+	defer b.Close(0)
+	ctx := context.Background()
+	if action == "list" {
+		res, err := b.ListRuns(ctx, p)
+		if err != nil {
+			return v2Fail(stderr, prefix, err)
+		}
+		if c.json {
+			printJSON(stdout, res)
+			return exitOK
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "RUN\tSTATUS\tEVENT\tHOOK\tSESSION\tATTEMPTS\tERROR\tCREATED")
+		for _, r := range res.Runs {
+			test := ""
+			if r.IsTestRun {
+				test = " (test)"
+			}
+			fmt.Fprintf(tw, "%s\t%s%s\t%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Status, test, r.EventName, r.HookID, r.SessionID,
+				r.AttemptCount, r.ErrorCode, r.CreatedAt.Format(time.RFC3339))
+		}
+		tw.Flush()
+		if res.NextCursor != nil {
+			fmt.Fprintf(stdout, "more: --cursor %s\n", *res.NextCursor)
+		}
+		return exitOK
+	}
+	var res v2bridge.RunResult
+	switch action {
+	case "get":
+		res, err = b.GetRun(ctx, pos[0])
+	case "retry":
+		res, err = b.RetryRun(ctx, pos[0])
+	case "cancel":
+		res, err = b.CancelRun(ctx, pos[0])
+	}
+	if err != nil {
+		return v2Fail(stderr, prefix, err)
+	}
+	if c.json {
+		printJSON(stdout, res)
+		return exitOK
+	}
+	printRun(stdout, res.Run)
+	if action == "retry" {
+		fmt.Fprintln(stdout, "queued again: a running hookside app-server on this home executes it (command actions; host actions need a host that declared them)")
+	}
+	return exitOK
+}
+
+func printRun(w io.Writer, r store.Run) {
+	fmt.Fprintf(w, "run        %s\nstatus     %s\nevent      %s (%s)\nhook       %s rev %d\nsession    %s  turn %s\nattempts   %d\n",
+		r.ID, r.Status, r.EventName, r.EventID, r.HookID, r.HookRevision, r.SessionID, r.TurnID, r.AttemptCount)
+	if r.ErrorCode != "" || r.ErrorMessage != "" {
+		fmt.Fprintf(w, "error      %s %s\n", r.ErrorCode, r.ErrorMessage)
+	}
+	if r.DurationMs != nil {
+		fmt.Fprintf(w, "duration   %d ms\n", *r.DurationMs)
+	}
+	if len(r.InputSummary) > 0 {
+		fmt.Fprintf(w, "input      %s\n", r.InputSummary)
+	}
+	if len(r.OutputSummary) > 0 {
+		fmt.Fprintf(w, "output     %s\n", r.OutputSummary)
+	}
+}
+
+// emitOutput is what `v2 emit --json` prints.
+type emitOutput struct {
+	v2bridge.EmitResult
+	Runs           []store.Run `json:"runs"`
+	WaitingForHost int         `json:"waitingForHost"`
+}
+
+func runV2Emit(args []string, stdout, stderr io.Writer) int {
+	const prefix = "hookside v2 emit"
+	fs := newFlagSet("v2 emit", "hookside v2 emit --file event.json [--wait 130s] [--json] [--home DIR]",
+		"Emit one lifecycle event (a JSON file with the v2/events/emit params: eventName, session, turn,\n"+
+			"payload, …; \"-\" reads stdin) and run the pipeline in this process: the event is durable\n"+
+			"before anything runs; command actions of its runs execute here, and the command waits until\n"+
+			"they are finished. Notification, sound and tool actions need a connected host: they stay\n"+
+			"queued for a hookside app-server whose host declared them.", stdout, stderr)
+	var c v2Common
+	c.register(fs)
+	file := fs.String("file", "", "event file (required; - = stdin)")
+	wait := fs.Duration("wait", 130*time.Second, "how long to wait for the event's command runs")
+	pos, code, ok := parseInterspersed(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 || *file == "" {
+		fmt.Fprintf(stderr, "%s: --file is required (and no other argument)\n", prefix)
+		return exitUsage
+	}
+	var raw []byte
+	var err error
+	if *file == "-" {
+		raw, err = io.ReadAll(stdinReader)
+	} else {
+		raw, err = os.ReadFile(*file)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
+		return exitError
+	}
+	var p v2bridge.EmitParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		fmt.Fprintf(stderr, "%s: %s: %v\n", prefix, *file, err)
+		return exitUsage
+	}
+	if _, err := v2bridge.BuildEnvelope(p, time.Now()); err != nil {
+		return v2Fail(stderr, prefix, err)
+	}
+	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), ClaimSessionID: p.Session.ID})
+	if err != nil {
+		return v2Fail(stderr, prefix, err)
+	}
+	ctx := context.Background()
+	res, err := b.Emit(ctx, p)
+	if err != nil {
+		b.Close(0)
+		return v2Fail(stderr, prefix, err)
+	}
+	out := emitOutput{EmitResult: res, Runs: []store.Run{}}
+	if res.Enqueued {
+		out.Runs, out.WaitingForHost = waitEventRuns(ctx, b, res.EventID, *wait)
+	}
+	b.Close(5 * time.Second)
+	if c.json {
+		printJSON(stdout, out)
+	} else {
+		switch {
+		case !res.Enqueued:
+			fmt.Fprintf(stdout, "event %s: no enabled definition listens to %s; nothing written\n", res.EventID, p.EventName)
+		case res.Duplicate:
+			fmt.Fprintf(stdout, "event %s: duplicate (already in the outbox)\n", res.EventID)
+		default:
+			fmt.Fprintf(stdout, "event %s: enqueued\n", res.EventID)
+		}
+		for _, r := range out.Runs {
+			fmt.Fprintf(stdout, "  run %s  %s  %s %s\n", r.ID, r.Status, r.ErrorCode, r.ErrorMessage)
+		}
+	}
+	if out.WaitingForHost > 0 {
+		fmt.Fprintf(stderr, "%s: %d run(s) need a host action (notification, sound or tool): they stay queued until a hookside app-server with a connected host that declared them runs on this home\n", prefix, out.WaitingForHost)
+	}
+	return exitOK
+}
+
+// waitEventRuns waits until the event is resolved and every run of it is
+// terminal, or queued for a host action this process cannot execute.
+func waitEventRuns(ctx context.Context, b *v2bridge.Bridge, eventID string, wait time.Duration) ([]store.Run, int) {
+	deadline := time.Now().Add(wait)
+	for {
+		ev, err := b.DB().GetEvent(ctx, eventID)
+		resolved := err == nil && (ev.Status == store.EventResolved || ev.Status == store.EventFailed)
+		res, _ := b.ListRuns(ctx, v2bridge.RunsListParams{EventID: eventID, Limit: store.MaxListLimit})
+		waiting, busy := 0, false
+		for _, r := range res.Runs {
+			switch r.Status {
+			case store.RunQueued:
+				if hostActionRun(r) {
+					waiting++
+				} else {
+					busy = true
+				}
+			case store.RunRunning:
+				busy = true
+			}
+		}
+		if (resolved && !busy) || time.Now().After(deadline) {
+			return res.Runs, waiting
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func hostActionRun(r store.Run) bool {
+	var snap struct {
+		Action struct {
+			Type string `json:"type"`
+		} `json:"action"`
+	}
+	_ = json.Unmarshal(r.Execution, &snap)
+	return snap.Action.Type != expr.ActionCommand
+}

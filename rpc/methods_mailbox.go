@@ -1,0 +1,114 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/hookside/hookside/output"
+	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/v2bridge"
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// The session mailbox (docs/protocol.md §6; lifecycle-hooks-and-workspace-trust
+// §"插件钩子与工作区钩子", last part) and the session purge of the V2 store
+// (hooks-v2-handbook §9.2). Messages live in the V2 database and belong to
+// the session id, not to this connection: posting needs no open session.
+
+func init() {
+	register("session/mailbox/post", v2h((*Server).mailboxPost), false)
+	register("session/mailbox/list", v2h((*Server).mailboxList), false)
+	register("v2/sessions/purge", v2h((*Server).sessionsPurge), false)
+}
+
+// mailboxHookName is the internal hook (and handler) name of the mailbox.
+const mailboxHookName = "mailbox"
+
+// mailboxEvents are the events the mailbox hook runs on (session-mailbox.ts:9).
+var mailboxEvents = []string{config.UserPromptSubmit, config.PostToolUse, config.Stop}
+
+type mailboxPostParams struct {
+	SessionID string `json:"sessionId"`
+	From      string `json:"from"`
+	Text      string `json:"text"`
+}
+
+func (s *Server) mailboxPost(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	var p mailboxPostParams
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	return b.PostMessage(ctx, p.SessionID, p.From, p.Text)
+}
+
+func (s *Server) mailboxList(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	var p struct {
+		SessionID  string `json:"sessionId"`
+		UnreadOnly bool   `json:"unreadOnly"`
+	}
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	return b.ListMessages(ctx, p.SessionID, p.UnreadOnly)
+}
+
+func (s *Server) sessionsPurge(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	var p sessionIDParams
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	return b.PurgeSession(ctx, p.SessionID)
+}
+
+// mailboxHooks returns the internal mailbox hooks of a session and their
+// handler, for runner.SessionOptions.Internal / InternalHandlers.
+func (s *Server) mailboxHooks() ([]config.Hook, map[string]runner.InternalHandler) {
+	hooks := make([]config.Hook, 0, len(mailboxEvents))
+	for _, ev := range mailboxEvents {
+		hooks = append(hooks, runner.InternalHook(mailboxHookName, ev, 0))
+	}
+	return hooks, map[string]runner.InternalHandler{mailboxHookName: s.deliverMailbox}
+}
+
+// deliverMailbox is the mailbox hook: up to 20 unread messages of the
+// session, oldest first, become additional context (one entry per message)
+// and are marked read in the same transaction. On Stop the hook also asks
+// for a continuation, so the model sees them before the turn ends. It never
+// fails the run visibly: when the V2 database is missing (nothing was ever
+// posted on this home) or unavailable, it answers nothing.
+func (s *Server) deliverMailbox(ctx context.Context, req runner.InternalRequest) (output.Answer, error) {
+	if !s.v2IsOpen() {
+		// Do not create hookside.db for a home that never used V2.
+		s.mu.Lock()
+		home := s.home
+		s.mu.Unlock()
+		if _, err := os.Stat(filepath.Join(home, v2bridge.DBFileName)); errors.Is(err, os.ErrNotExist) {
+			return output.Answer{}, nil
+		}
+	}
+	b, err := s.v2Bridge()
+	if err != nil {
+		s.log.Debug("mailbox: V2 store unavailable, nothing delivered", "session", req.SessionID, "err", err)
+		return output.Answer{}, nil
+	}
+	msgs, err := b.DeliverMailbox(ctx, req.SessionID)
+	if err != nil {
+		s.log.Warn("mailbox: delivery failed", "session", req.SessionID, "err", err)
+		return output.Answer{}, nil
+	}
+	ans := output.Answer{AdditionalContext: msgs}
+	if len(msgs) > 0 && req.Event == config.Stop {
+		ans.ContinueRequested = true
+	}
+	return ans, nil
+}
+
+// v2IsOpen reports whether the bridge is open already.
+func (s *Server) v2IsOpen() bool {
+	s.v2.mu.Lock()
+	defer s.v2.mu.Unlock()
+	return s.v2.bridge != nil
+}

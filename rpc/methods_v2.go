@@ -1,0 +1,446 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/hookside/hookside/v2bridge"
+	"github.com/hookside/hookside/v2bridge/store"
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// V2 error codes (docs/protocol.md §5): hookside additions to PROTOCOL §1.
+const (
+	// CodeV2Unavailable: the V2 database cannot be used (corrupt, locked
+	// beyond the busy timeout, unwritable home). Shell hooks keep working.
+	CodeV2Unavailable = -32014
+	// CodeRunState: v2/runs/retry or cancel refused in the run's state
+	// (§11.2). data = {runId, status}.
+	CodeRunState = -32015
+	// CodeConflict: a binding for that hook and scope, or a definition with
+	// that id, already exists.
+	CodeConflict = -32016
+)
+
+func init() {
+	register("v2/events/emit", v2h((*Server).v2Emit), false)
+	register("v2/definitions/create", v2h((*Server).v2DefCreate), false)
+	register("v2/definitions/update", v2h((*Server).v2DefUpdate), false)
+	register("v2/definitions/delete", v2h((*Server).v2DefDelete), false)
+	register("v2/definitions/get", v2h((*Server).v2DefGet), false)
+	register("v2/definitions/list", v2h((*Server).v2DefList), false)
+	register("v2/definitions/validate", (*Server).v2DefValidate, false)
+	register("v2/definitions/preview", v2h((*Server).v2DefPreview), false)
+	register("v2/definitions/testRun", v2h((*Server).v2DefTestRun), false)
+	register("v2/bindings/create", v2h((*Server).v2BindCreate), false)
+	register("v2/bindings/update", v2h((*Server).v2BindUpdate), false)
+	register("v2/bindings/delete", v2h((*Server).v2BindDelete), false)
+	register("v2/bindings/list", v2h((*Server).v2BindList), false)
+	register("v2/runs/list", v2h((*Server).v2RunsList), false)
+	register("v2/runs/get", v2h((*Server).v2RunsGet), false)
+	register("v2/runs/retry", v2h((*Server).v2RunsRetry), false)
+	register("v2/runs/cancel", v2h((*Server).v2RunsCancel), false)
+	register("v2/settings/get", v2h((*Server).v2SettingsGet), false)
+	register("v2/settings/update", v2h((*Server).v2SettingsUpdate), false)
+	register("v2/legacy/migrate", v2h((*Server).v2Migrate), false)
+}
+
+// v2state is the connection's V2 bridge, opened lazily: at initialize in the
+// background when <home>/hookside.db already exists (so queued runs and
+// start-up recovery happen without a v2 call), else at the first v2/*
+// request. A failed open is retried by the next v2/* request (at most once
+// a second) and never affects initialize or hooks/run.
+type v2state struct {
+	mu       sync.Mutex
+	bridge   *v2bridge.Bridge
+	lastErr  error
+	lastTry  time.Time
+	closed   bool
+	openOnce sync.Mutex // serializes opens
+}
+
+// v2handler is a V2 method: it gets the open bridge.
+type v2handler func(s *Server, ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error)
+
+func v2h(fn v2handler) handlerFunc {
+	return func(s *Server, ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		b, err := s.v2Bridge()
+		if err != nil {
+			return nil, err
+		}
+		res, err := fn(s, ctx, b, req)
+		if err != nil {
+			return nil, v2Error(err)
+		}
+		return res, nil
+	}
+}
+
+// v2Bridge returns the open bridge, opening it if needed.
+func (s *Server) v2Bridge() (*v2bridge.Bridge, error) {
+	st := &s.v2
+	st.openOnce.Lock()
+	defer st.openOnce.Unlock()
+	st.mu.Lock()
+	if st.bridge != nil || st.closed {
+		b, closed := st.bridge, st.closed
+		st.mu.Unlock()
+		if closed {
+			return nil, &Error{Code: CodeInvalidRequest, Message: "invalid request: the server is shutting down"}
+		}
+		return b, nil
+	}
+	if st.lastErr != nil && time.Since(st.lastTry) < time.Second {
+		err := st.lastErr
+		st.mu.Unlock()
+		return nil, unavailable(err)
+	}
+	st.mu.Unlock()
+
+	s.mu.Lock()
+	home := s.home
+	var actions, optOut []string
+	if s.init != nil {
+		actions = s.init.Capabilities.HostActions
+		optOut = s.init.Capabilities.OptOutNotifications
+	}
+	s.mu.Unlock()
+	notifyRuns := true
+	for _, m := range optOut {
+		if m == "v2/run/updated" {
+			notifyRuns = false
+		}
+	}
+	opts := v2bridge.Options{Home: home, Logger: s.log}
+	if notifyRuns {
+		opts.OnRunUpdated = func(r store.Run) { s.notify("v2/run/updated", map[string]any{"run": r}) }
+	}
+	b, err := v2bridge.Open(opts)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.lastTry = time.Now()
+	if err != nil {
+		st.lastErr = err
+		s.log.Warn("v2 store unavailable", "home", home, "err", err)
+		return nil, unavailable(err)
+	}
+	if st.closed { // shut down meanwhile
+		go b.Close(0)
+		return nil, &Error{Code: CodeInvalidRequest, Message: "invalid request: the server is shutting down"}
+	}
+	st.bridge, st.lastErr = b, nil
+	// The connected host, with the actions it declared (maybe none: then
+	// host action runs it dispatches are blocked, see v2bridge's rule).
+	b.AttachHost(connHost{s}, actions)
+	return b, nil
+}
+
+// v2OpenIfPresent opens the bridge in the background after initialize when
+// the database already exists; failures are logged, never fatal.
+func (s *Server) v2OpenIfPresent() {
+	s.mu.Lock()
+	home := s.home
+	s.mu.Unlock()
+	if _, err := os.Stat(filepath.Join(home, v2bridge.DBFileName)); err != nil {
+		return
+	}
+	go func() {
+		if _, err := s.v2Bridge(); err != nil {
+			s.log.Debug("v2 background open failed", "err", err)
+		}
+	}()
+}
+
+// v2Close closes the bridge at shutdown: in-flight actions get grace to
+// finish, the rest are recorded outcome_unknown.
+func (s *Server) v2Close(grace time.Duration) {
+	st := &s.v2
+	st.openOnce.Lock()
+	st.mu.Lock()
+	b := st.bridge
+	st.bridge, st.closed = nil, true
+	st.mu.Unlock()
+	st.openOnce.Unlock()
+	if b != nil {
+		b.DetachHost()
+		if err := b.Close(grace); err != nil {
+			s.log.Warn("closing the v2 store", "err", err)
+		}
+	}
+}
+
+func unavailable(err error) *Error {
+	return &Error{Code: CodeV2Unavailable, Message: "V2 store unavailable: " + err.Error(),
+		Data: map[string]string{"reason": err.Error()}}
+}
+
+// v2Error maps bridge errors to wire errors.
+func v2Error(err error) error {
+	var ie *v2bridge.InvalidError
+	var rse *store.RunStateError
+	var re *Error
+	switch {
+	case errors.As(err, &re):
+		return re
+	case errors.As(err, &ie):
+		e := InvalidParams(ie.Field, ie.Reason)
+		if ie.Data != nil {
+			e.Data = map[string]any{"field": ie.Field, "reason": ie.Reason, "details": ie.Data}
+		}
+		return e
+	case errors.Is(err, v2bridge.ErrNotFound):
+		return &Error{Code: CodeNotFound, Message: "not found: " + err.Error()}
+	case errors.As(err, &rse):
+		return &Error{Code: CodeRunState, Message: rse.Error(), Data: map[string]string{"runId": rse.RunID, "status": rse.Status}}
+	case errors.Is(err, v2bridge.ErrConflict):
+		return &Error{Code: CodeConflict, Message: "conflict: " + err.Error()}
+	case errors.Is(err, v2bridge.ErrUnavailable):
+		return unavailable(err)
+	case errors.Is(err, context.Canceled):
+		return err
+	}
+	return &Error{Code: CodeInternalError, Message: err.Error()}
+}
+
+// connHost executes host actions over this connection (server→client
+// requests, PROTOCOL §5.2). It is called from v2bridge workers, never from
+// the read goroutine.
+type connHost struct{ s *Server }
+
+func (h connHost) Call(ctx context.Context, method string, params, result any) error {
+	err := h.s.conn.Call(ctx, method, params, result)
+	var je *jsonrpc2.Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &je):
+		return &v2bridge.HostError{Code: je.Code, Message: je.Message}
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, jsonrpc2.ErrClosed):
+		return errors.Join(v2bridge.ErrHostGone, err)
+	}
+	return err
+}
+
+// --- handlers: decode params, call the bridge, return the result ---
+
+func (s *Server) v2Emit(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	var p v2bridge.EmitParams
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	return b.Emit(ctx, p)
+}
+
+type defParams struct {
+	ID         string          `json:"id"`
+	Definition json.RawMessage `json:"definition"`
+	Patch      json.RawMessage `json:"patch"`
+	Envelope   json.RawMessage `json:"envelope"`
+	EventName  string          `json:"eventName"`
+}
+
+func decodeDef(req *jsonrpc2.Request, allowEmpty bool) (defParams, error) {
+	var p defParams
+	if allowEmpty && (req.Params == nil || string(*req.Params) == "null") {
+		return p, nil
+	}
+	err := decodeParams(req, &p)
+	return p, err
+}
+
+func (s *Server) v2DefCreate(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	p, err := decodeDef(req, false)
+	if err != nil {
+		return nil, err
+	}
+	return b.CreateDefinition(ctx, p.Definition)
+}
+
+func (s *Server) v2DefUpdate(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	p, err := decodeDef(req, false)
+	if err != nil {
+		return nil, err
+	}
+	return b.UpdateDefinition(ctx, p.ID, p.Patch)
+}
+
+func (s *Server) v2DefDelete(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	p, err := decodeDef(req, false)
+	if err != nil {
+		return nil, err
+	}
+	return b.DeleteDefinition(ctx, p.ID)
+}
+
+func (s *Server) v2DefGet(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	p, err := decodeDef(req, false)
+	if err != nil {
+		return nil, err
+	}
+	return b.GetDefinition(ctx, p.ID)
+}
+
+func (s *Server) v2DefList(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	p, err := decodeDef(req, true)
+	if err != nil {
+		return nil, err
+	}
+	return b.ListDefinitions(ctx, p.EventName)
+}
+
+// v2DefValidate needs no database.
+func (s *Server) v2DefValidate(_ context.Context, req *jsonrpc2.Request) (any, error) {
+	p, err := decodeDef(req, false)
+	if err != nil {
+		return nil, err
+	}
+	res, err := v2bridge.ValidateDefinition(p.Definition)
+	if err != nil {
+		return nil, v2Error(err)
+	}
+	return res, nil
+}
+
+func (s *Server) v2DefPreview(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	p, err := decodeDef(req, false)
+	if err != nil {
+		return nil, err
+	}
+	return b.Preview(ctx, p.Definition, p.ID, p.Envelope)
+}
+
+func (s *Server) v2DefTestRun(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	p, err := decodeDef(req, false)
+	if err != nil {
+		return nil, err
+	}
+	return b.TestRun(ctx, p.ID, p.Envelope)
+}
+
+type bindParams struct {
+	ID        string `json:"id"`
+	HookID    string `json:"hookId"`
+	ScopeKind string `json:"scopeKind"`
+	ScopeID   string `json:"scopeId"`
+	Enabled   *bool  `json:"enabled"`
+	Authorize *struct {
+		ExecutionHash *string `json:"executionHash"`
+	} `json:"authorize"`
+}
+
+func (s *Server) v2BindCreate(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	var p bindParams
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	return b.CreateBinding(ctx, p.HookID, p.ScopeKind, p.ScopeID)
+}
+
+func (s *Server) v2BindUpdate(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	var p bindParams
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	var hash *string
+	if p.Authorize != nil {
+		if p.Authorize.ExecutionHash == nil {
+			return nil, InvalidParams("authorize.executionHash", "required")
+		}
+		hash = p.Authorize.ExecutionHash
+	}
+	return b.UpdateBinding(ctx, p.ID, p.Enabled, hash)
+}
+
+func (s *Server) v2BindDelete(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	var p bindParams
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	if err := b.DeleteBinding(ctx, p.ID); err != nil {
+		return nil, err
+	}
+	return map[string]bool{"deleted": true}, nil
+}
+
+func (s *Server) v2BindList(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	var p bindParams
+	if req.Params != nil && string(*req.Params) != "null" {
+		if err := decodeParams(req, &p); err != nil {
+			return nil, err
+		}
+	}
+	bs, err := b.ListBindings(ctx, p.HookID)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"bindings": bs}, nil
+}
+
+func (s *Server) v2RunsList(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	var p v2bridge.RunsListParams
+	if req.Params != nil && string(*req.Params) != "null" {
+		if err := decodeParams(req, &p); err != nil {
+			return nil, err
+		}
+	}
+	return b.ListRuns(ctx, p)
+}
+
+type idParams struct {
+	ID string `json:"id"`
+}
+
+func (s *Server) v2RunsGet(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	var p idParams
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	return b.GetRun(ctx, p.ID)
+}
+
+func (s *Server) v2RunsRetry(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	var p idParams
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	return b.RetryRun(ctx, p.ID)
+}
+
+func (s *Server) v2RunsCancel(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	var p idParams
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	return b.CancelRun(ctx, p.ID)
+}
+
+func (s *Server) v2SettingsGet(ctx context.Context, b *v2bridge.Bridge, _ *jsonrpc2.Request) (any, error) {
+	return b.GetSettings(ctx)
+}
+
+func (s *Server) v2SettingsUpdate(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	var p struct {
+		Enabled        *bool                  `json:"enabled"`
+		AllowHighWrite *bool                  `json:"allowHighWrite"`
+		Retention      *store.RetentionPolicy `json:"retention"`
+	}
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	return b.UpdateSettings(ctx, store.SettingsPatch{Enabled: p.Enabled, AllowHighWrite: p.AllowHighWrite, Retention: p.Retention})
+}
+
+func (s *Server) v2Migrate(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
+	var p v2bridge.MigrateParams
+	if err := decodeParams(req, &p); err != nil {
+		return nil, err
+	}
+	return b.Migrate(ctx, p)
+}

@@ -1,0 +1,488 @@
+package v2bridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/hookside/hookside/v2bridge/expr"
+	"github.com/hookside/hookside/v2bridge/store"
+)
+
+// toStore converts a validated, defaulted definition to its stored form
+// with the execution hash filled (§8.1).
+func toStore(d *expr.Definition) (store.Definition, error) {
+	sd := store.Definition{
+		ID: d.ID, Name: d.Name, Description: d.Description, Enabled: d.Enabled == nil || *d.Enabled,
+		EventName: d.EventName, ConcurrencyPolicy: d.ConcurrencyPolicy,
+		ExecutionHash: expr.ExecutionHash(d),
+	}
+	if d.TimeoutMs != nil {
+		sd.TimeoutMs = *d.TimeoutMs
+	}
+	var err error
+	if d.Condition != nil {
+		if sd.Condition, err = json.Marshal(d.Condition); err != nil {
+			return sd, err
+		}
+	}
+	if sd.Action, err = json.Marshal(d.Action); err != nil {
+		return sd, err
+	}
+	if sd.InputMapping, err = json.Marshal(nonNilMapping(d.InputMapping)); err != nil {
+		return sd, err
+	}
+	if sd.RetryPolicy, err = json.Marshal(d.RetryPolicy); err != nil {
+		return sd, err
+	}
+	return sd, nil
+}
+
+func nonNilMapping(m map[string]expr.Value) map[string]expr.Value {
+	if m == nil {
+		return map[string]expr.Value{}
+	}
+	return m
+}
+
+// fromStore decodes a stored definition into the expression form (defaults
+// are already in it).
+func fromStore(sd store.Definition) (*expr.Definition, error) {
+	b, err := json.Marshal(sd)
+	if err != nil {
+		return nil, err
+	}
+	var d expr.Definition
+	if err := json.Unmarshal(b, &d); err != nil {
+		return nil, fmt.Errorf("definition %s: %w", sd.ID, err)
+	}
+	d.ApplyDefaults()
+	return &d, nil
+}
+
+// decodeDefinition decodes a wire definition (unknown fields are ignored,
+// as the spec's hash ignores extra keys, §8.1).
+func decodeDefinition(raw json.RawMessage, field string) (*expr.Definition, error) {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return nil, invalid(field, "required")
+	}
+	var d expr.Definition
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return nil, invalid(field, "%v", err)
+	}
+	return &d, nil
+}
+
+// problemsError is the -32602 of a definition that fails validation: the
+// first error names the field, data carries every problem.
+func problemsError(field string, problems []expr.Problem) error {
+	for _, p := range problems {
+		if p.Severity == expr.SeverityError {
+			f := field
+			if p.Path != "" {
+				f = field + "." + p.Path
+			}
+			return &InvalidError{Field: f, Reason: p.Code + ": " + p.Message, Data: map[string]any{"problems": problems}}
+		}
+	}
+	return nil
+}
+
+// DefinitionResult is {definition} (PROTOCOL §5.2).
+type DefinitionResult struct {
+	Definition store.Definition `json:"definition"`
+}
+
+// CreateDefinition validates, defaults, hashes and stores a definition
+// (v2/definitions/create): revision 1, id generated unless given.
+func (b *Bridge) CreateDefinition(ctx context.Context, raw json.RawMessage) (DefinitionResult, error) {
+	d, err := decodeDefinition(raw, "definition")
+	if err != nil {
+		return DefinitionResult{}, err
+	}
+	if err := problemsError("definition", expr.Validate(d)); err != nil {
+		return DefinitionResult{}, err
+	}
+	d.ApplyDefaults()
+	d.Revision, d.ExecutionHash, d.CreatedAt, d.UpdatedAt = 0, "", "", ""
+	sd, err := toStore(d)
+	if err != nil {
+		return DefinitionResult{}, err
+	}
+	out, err := b.db.CreateDefinition(ctx, sd)
+	if err != nil {
+		return DefinitionResult{}, storeErr(err, "definition.id")
+	}
+	return DefinitionResult{Definition: out}, nil
+}
+
+// UpdateDefinitionResult is {definition, bindingsNeedingReview}.
+type UpdateDefinitionResult struct {
+	Definition            store.Definition `json:"definition"`
+	BindingsNeedingReview int              `json:"bindingsNeedingReview"`
+}
+
+// readOnlyFields are ignored in a patch: the store owns them.
+var readOnlyFields = []string{"revision", "executionHash", "createdAt", "updatedAt"}
+
+// UpdateDefinition merges patch into the stored definition
+// (v2/definitions/update): a present key replaces the old value, an explicit
+// null removes an optional field — "condition": null removes the condition
+// (the gap of §14.4 hookside fixes). The hash decides revision and trust
+// (§8.2, done by the store).
+func (b *Bridge) UpdateDefinition(ctx context.Context, id string, patch json.RawMessage) (UpdateDefinitionResult, error) {
+	if id == "" {
+		return UpdateDefinitionResult{}, invalid("id", "required")
+	}
+	var pm map[string]json.RawMessage
+	if err := json.Unmarshal(patch, &pm); err != nil || pm == nil {
+		return UpdateDefinitionResult{}, invalid("patch", "must be an object")
+	}
+	cur, err := b.db.GetDefinition(ctx, id)
+	if err != nil {
+		return UpdateDefinitionResult{}, storeErr(err, "id")
+	}
+	curJSON, _ := json.Marshal(cur)
+	var merged map[string]json.RawMessage
+	if err := json.Unmarshal(curJSON, &merged); err != nil {
+		return UpdateDefinitionResult{}, err
+	}
+	for k, v := range pm {
+		if k == "id" {
+			var pid string
+			if json.Unmarshal(v, &pid) != nil || pid != id {
+				return UpdateDefinitionResult{}, invalid("patch.id", "cannot change a definition's id")
+			}
+			continue
+		}
+		if contains(readOnlyFields, k) {
+			continue
+		}
+		if string(bytes.TrimSpace(v)) == "null" {
+			delete(merged, k)
+			continue
+		}
+		merged[k] = v
+	}
+	for _, k := range readOnlyFields {
+		delete(merged, k)
+	}
+	mb, _ := json.Marshal(merged)
+	d, err := decodeDefinition(mb, "patch")
+	if err != nil {
+		return UpdateDefinitionResult{}, err
+	}
+	if err := problemsError("patch", expr.Validate(d)); err != nil {
+		return UpdateDefinitionResult{}, err
+	}
+	d.ApplyDefaults()
+	d.ID = id
+	sd, err := toStore(d)
+	if err != nil {
+		return UpdateDefinitionResult{}, err
+	}
+	out, n, err := b.db.UpdateDefinition(ctx, sd)
+	if err != nil {
+		return UpdateDefinitionResult{}, storeErr(err, "id")
+	}
+	return UpdateDefinitionResult{Definition: out, BindingsNeedingReview: n}, nil
+}
+
+// DeleteDefinitionResult is {bindingsDeleted, runsRetained}.
+type DeleteDefinitionResult struct {
+	BindingsDeleted int `json:"bindingsDeleted"`
+	RunsRetained    int `json:"runsRetained"`
+}
+
+// DeleteDefinition deletes a definition; bindings cascade, runs stay (§9.2).
+func (b *Bridge) DeleteDefinition(ctx context.Context, id string) (DeleteDefinitionResult, error) {
+	if id == "" {
+		return DeleteDefinitionResult{}, invalid("id", "required")
+	}
+	bd, rr, err := b.db.DeleteDefinition(ctx, id)
+	if err != nil {
+		return DeleteDefinitionResult{}, storeErr(err, "id")
+	}
+	return DeleteDefinitionResult{BindingsDeleted: bd, RunsRetained: rr}, nil
+}
+
+// GetDefinition returns {definition}.
+func (b *Bridge) GetDefinition(ctx context.Context, id string) (DefinitionResult, error) {
+	if id == "" {
+		return DefinitionResult{}, invalid("id", "required")
+	}
+	d, err := b.db.GetDefinition(ctx, id)
+	if err != nil {
+		return DefinitionResult{}, storeErr(err, "id")
+	}
+	return DefinitionResult{Definition: d}, nil
+}
+
+// ListDefinitionsResult is {definitions}.
+type ListDefinitionsResult struct {
+	Definitions []store.Definition `json:"definitions"`
+}
+
+// ListDefinitions lists all definitions or those of one event.
+func (b *Bridge) ListDefinitions(ctx context.Context, eventName string) (ListDefinitionsResult, error) {
+	if eventName != "" && !expr.KnownEvent(eventName) {
+		return ListDefinitionsResult{}, invalid("eventName", "unknown lifecycle event %q", eventName)
+	}
+	ds, err := b.db.ListDefinitions(ctx, eventName)
+	if err != nil {
+		return ListDefinitionsResult{}, storeErr(err, "")
+	}
+	if ds == nil {
+		ds = []store.Definition{}
+	}
+	return ListDefinitionsResult{Definitions: ds}, nil
+}
+
+// ValidateResult is {valid, problems}.
+type ValidateResult struct {
+	Valid    bool           `json:"valid"`
+	Problems []expr.Problem `json:"problems"`
+}
+
+// ValidateDefinition checks a definition without storing it.
+func ValidateDefinition(raw json.RawMessage) (ValidateResult, error) {
+	d, err := decodeDefinition(raw, "definition")
+	if err != nil {
+		return ValidateResult{}, err
+	}
+	ps := expr.Validate(d)
+	if ps == nil {
+		ps = []expr.Problem{}
+	}
+	return ValidateResult{Valid: !expr.HasErrors(ps), Problems: ps}, nil
+}
+
+// PreviewResult is {valid, problems, conditionMatched, fields, mappingError?}.
+type PreviewResult struct {
+	Valid            bool           `json:"valid"`
+	Problems         []expr.Problem `json:"problems"`
+	ConditionMatched bool           `json:"conditionMatched"`
+	Fields           map[string]any `json:"fields"`
+	MappingError     string         `json:"mappingError,omitempty"`
+	Envelope         *expr.Envelope `json:"envelope,omitempty"`
+}
+
+// Preview evaluates a definition (given, or stored by id) against an
+// envelope (given, or expr.SampleEnvelope) without executing anything
+// (v2/definitions/preview, §2.3 step 7): condition result and the fields the
+// action would send.
+func (b *Bridge) Preview(ctx context.Context, raw json.RawMessage, id string, envRaw json.RawMessage) (PreviewResult, error) {
+	var d *expr.Definition
+	var err error
+	switch {
+	case len(raw) > 0 && string(raw) != "null":
+		if d, err = decodeDefinition(raw, "definition"); err != nil {
+			return PreviewResult{}, err
+		}
+	case id != "":
+		sd, err := b.db.GetDefinition(ctx, id)
+		if err != nil {
+			return PreviewResult{}, storeErr(err, "id")
+		}
+		if d, err = fromStore(sd); err != nil {
+			return PreviewResult{}, err
+		}
+	default:
+		return PreviewResult{}, invalid("definition", "definition or id is required")
+	}
+	return previewDefinition(d, envRaw)
+}
+
+func previewDefinition(d *expr.Definition, envRaw json.RawMessage) (PreviewResult, error) {
+	ps := expr.Validate(d)
+	if ps == nil {
+		ps = []expr.Problem{}
+	}
+	res := PreviewResult{Valid: !expr.HasErrors(ps), Problems: ps, Fields: map[string]any{}}
+	env, err := envelopeFor(d.EventName, envRaw)
+	if err != nil {
+		return res, err
+	}
+	res.Envelope = env
+	if !res.Valid {
+		return res, nil
+	}
+	dd := *d
+	dd.ApplyDefaults()
+	res.ConditionMatched, err = expr.Evaluate(dd.Condition, env)
+	if err != nil {
+		res.ConditionMatched = false
+	}
+	fields, err := actionFields(&dd, env)
+	if err != nil {
+		res.MappingError = err.Error()
+	} else {
+		res.Fields = fields
+	}
+	return res, nil
+}
+
+// envelopeFor decodes a caller's envelope for eventName, or gives the sample.
+func envelopeFor(eventName string, envRaw json.RawMessage) (*expr.Envelope, error) {
+	if len(bytes.TrimSpace(envRaw)) == 0 || string(bytes.TrimSpace(envRaw)) == "null" {
+		e := expr.SampleEnvelope(eventName)
+		return &e, nil
+	}
+	var e expr.Envelope
+	if err := json.Unmarshal(envRaw, &e); err != nil {
+		return nil, invalid("envelope", "%v", err)
+	}
+	if e.EventName == "" {
+		e.EventName = eventName
+	}
+	if e.SchemaVersion == 0 {
+		e.SchemaVersion = expr.SchemaVersion
+	}
+	if e.Source == "" {
+		e.Source = "host"
+	}
+	if e.Payload == nil {
+		e.Payload = map[string]any{}
+	}
+	if e.Workspaces == nil {
+		e.Workspaces = []expr.Workspace{}
+	}
+	return &e, nil
+}
+
+// actionFields evaluates what the action would send (§6, §5): the notification
+// title/body (title falls back to the event's default, §6.1), the tool's
+// mapped input, the command's mapped input. Sound sends nothing.
+func actionFields(d *expr.Definition, env *expr.Envelope) (map[string]any, error) {
+	switch d.Action.Type {
+	case expr.ActionNotification:
+		title, body, err := notificationText(d, env)
+		if err != nil {
+			return nil, err
+		}
+		f := map[string]any{"title": title}
+		if body != nil {
+			f["body"] = *body
+		}
+		return f, nil
+	case expr.ActionSound:
+		return map[string]any{}, nil
+	default:
+		return expr.Map(d.InputMapping, env)
+	}
+}
+
+// notificationText evaluates title and body (§6.1): an empty or blank title
+// falls back to "hookside - <phrase of the event>"; an empty or blank body
+// is not sent.
+func notificationText(d *expr.Definition, env *expr.Envelope) (string, *string, error) {
+	title := ""
+	if d.Action.Title != nil {
+		v, err := expr.EvalValue(d.Action.Title, env)
+		if err != nil {
+			return "", nil, err
+		}
+		title = textOf(v)
+	}
+	if strings.TrimSpace(title) == "" {
+		title = DefaultNotificationTitle(env.EventName)
+	}
+	var body *string
+	if d.Action.Body != nil {
+		v, err := expr.EvalValue(d.Action.Body, env)
+		if err != nil {
+			return "", nil, err
+		}
+		if s := textOf(v); strings.TrimSpace(s) != "" {
+			body = &s
+		}
+	}
+	return title, body, nil
+}
+
+func textOf(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case float64:
+		return expr.JSNumber(x)
+	case bool:
+		if x {
+			return "true"
+		}
+		return "false"
+	}
+	return expr.StableStringify(v)
+}
+
+// DefaultNotificationTitle is the §6.1 fallback title of an event.
+func DefaultNotificationTitle(eventName string) string {
+	phrase := map[string]string{
+		expr.EventTurnStarted:         "任务开始",
+		expr.EventPermissionRequested: "需要审批",
+		expr.EventQuestionRequested:   "需要您的输入",
+		expr.EventResponseCommitted:   "回答已生成",
+		expr.EventTurnCompleted:       "任务完成",
+		expr.EventTurnFailed:          "任务失败",
+		expr.EventTurnCancelled:       "任务已取消",
+	}[eventName]
+	if phrase == "" {
+		phrase = eventName
+	}
+	return "hookside - " + phrase
+}
+
+// TestRunResult is {runId}.
+type TestRunResult struct {
+	RunID string `json:"runId"`
+}
+
+// TestRun creates a real run of the stored definition against envelope (or
+// the sample), not gated by bindings, isTestRun true (v2/definitions/testRun).
+func (b *Bridge) TestRun(ctx context.Context, id string, envRaw json.RawMessage) (TestRunResult, error) {
+	if id == "" {
+		return TestRunResult{}, invalid("id", "required")
+	}
+	sd, err := b.db.GetDefinition(ctx, id)
+	if err != nil {
+		return TestRunResult{}, storeErr(err, "id")
+	}
+	d, err := fromStore(sd)
+	if err != nil {
+		return TestRunResult{}, err
+	}
+	env, err := envelopeFor(d.EventName, envRaw)
+	if err != nil {
+		return TestRunResult{}, err
+	}
+	if env.EventID == "" || env.EventID == expr.SampleEnvelope(d.EventName).EventID {
+		env.EventID = "hev_test_" + randomHex(12)
+	}
+	nr, err := newRunFor(sd, d, env, nil)
+	if err != nil {
+		return TestRunResult{}, err
+	}
+	nr.EventID = env.EventID
+	nr.EventName = env.EventName
+	nr.SessionID = env.Session.ID
+	nr.TurnID = env.Turn.ID
+	b.blockUndeclared(&nr, d.Action.Type)
+	r, err := b.db.CreateTestRun(ctx, nr)
+	if err != nil {
+		return TestRunResult{}, storeErr(err, "")
+	}
+	return TestRunResult{RunID: r.ID}, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

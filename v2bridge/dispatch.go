@@ -1,0 +1,253 @@
+package v2bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/hookside/hookside/v2bridge/expr"
+	"github.com/hookside/hookside/v2bridge/store"
+)
+
+// Run error codes (PROTOCOL §5.1, hooks-v2-handbook §6.3, §10.2).
+const (
+	CodeConditionNotMatched = "condition_not_matched"
+	CodeMappingFailed       = expr.ErrorCodeMappingFailed
+	CodeTrustRequired       = "trust_required"
+	CodePolicyBlocked       = "policy_blocked"
+	CodeToolNotFound        = "tool_not_found"
+	CodeToolVersionChanged  = "tool_version_changed"
+	CodeAmbiguousBinding    = "ambiguous_binding"
+	CodeActionFailed        = "action_failed"
+	CodeTimeout             = "timeout"
+	CodeTransientFailure    = "transient_failure"
+)
+
+// snapshot is a run's execution snapshot (store NewRun.Execution): what the
+// worker executes, frozen at dispatch (§9.1 "建运行快照"), so a later edit of
+// the definition never changes a queued run; the worker re-checks that the
+// binding still trusts exactly this hash (§7.3, §8.2).
+type snapshot struct {
+	Action            expr.Action           `json:"action"`
+	Condition         *expr.Condition       `json:"condition,omitempty"`
+	InputMapping      map[string]expr.Value `json:"inputMapping"`
+	TimeoutMs         int                   `json:"timeoutMs"`
+	RetryPolicy       expr.RetryPolicy      `json:"retryPolicy"`
+	ConcurrencyPolicy string                `json:"concurrencyPolicy"`
+	ExecutionHash     string                `json:"executionHash"`
+	Revision          int                   `json:"revision"`
+	EventName         string                `json:"eventName"`
+	Envelope          json.RawMessage       `json:"envelope"`
+}
+
+func (s *snapshot) definition() *expr.Definition {
+	tm := s.TimeoutMs
+	rp := s.RetryPolicy
+	d := &expr.Definition{EventName: s.EventName, Condition: s.Condition, Action: s.Action,
+		InputMapping: s.InputMapping, TimeoutMs: &tm, RetryPolicy: &rp, ConcurrencyPolicy: s.ConcurrencyPolicy}
+	d.ApplyDefaults()
+	return d
+}
+
+// newRunFor builds the queued run of definition d for env, with its snapshot.
+func newRunFor(sd store.Definition, d *expr.Definition, env *expr.Envelope, bd *store.Binding) (store.NewRun, error) {
+	envRaw, err := json.Marshal(env)
+	if err != nil {
+		return store.NewRun{}, err
+	}
+	dd := *d
+	dd.ApplyDefaults()
+	snap := snapshot{Action: dd.Action, Condition: dd.Condition, InputMapping: nonNilMapping(dd.InputMapping),
+		TimeoutMs: *dd.TimeoutMs, RetryPolicy: *dd.RetryPolicy, ConcurrencyPolicy: dd.ConcurrencyPolicy,
+		ExecutionHash: sd.ExecutionHash, Revision: sd.Revision, EventName: dd.EventName, Envelope: envRaw}
+	exec, err := json.Marshal(snap)
+	if err != nil {
+		return store.NewRun{}, err
+	}
+	nr := store.NewRun{HookID: sd.ID, HookRevision: sd.Revision, ConcurrencyPolicy: dd.ConcurrencyPolicy, Execution: exec}
+	if bd != nil {
+		nr.BindingID = bd.ID
+	}
+	return nr, nil
+}
+
+// blockUndeclared records a host action run blocked + policy_blocked when
+// this process has a connected host that did not declare the action (the
+// ownership rule of the package comment). Without a connected host the run
+// stays queued for a process whose host can run it.
+func (b *Bridge) blockUndeclared(nr *store.NewRun, actionType string) {
+	if nr.Status != "" && nr.Status != store.RunQueued {
+		return
+	}
+	if !isHostAction(actionType) {
+		return
+	}
+	if connected, declared := b.hostState(actionType); connected && !declared {
+		nr.Status = store.RunBlocked
+		nr.ErrorCode = CodePolicyBlocked
+		nr.ErrorMessage = fmt.Sprintf("the connected host did not declare %q in capabilities.hostActions", actionType)
+	}
+}
+
+// dispatchLoop is the dispatcher (§9.1): events emitted here are resolved at
+// once; the backlog (events of other processes, released leases, the master
+// switch turned back on) is claimed with a lease (§9.4).
+func (b *Bridge) dispatchLoop() {
+	defer b.wg.Done()
+	for {
+		wake := b.dispatchWake.wait()
+		if b.isClosed() {
+			return
+		}
+		b.dispatchPending()
+		if b.backlogWanted.Swap(false) {
+			b.dispatchBacklog()
+		}
+		select {
+		case <-wake:
+		case <-b.ctx.Done():
+			return
+		}
+	}
+}
+
+// dispatchPending resolves the events this process just emitted without a
+// claim round-trip: ResolveEvent is idempotent (runs are UNIQUE(event_id,
+// hook_id)), so racing another process's dispatcher is harmless.
+func (b *Bridge) dispatchPending() {
+	b.mu.Lock()
+	ids := b.pending
+	b.pending = nil
+	b.mu.Unlock()
+	if len(ids) == 0 {
+		return
+	}
+	set, err := b.db.GetSettings(b.ctx)
+	if err != nil || !set.Enabled {
+		// master switch off (§12.1): the backlog pass picks them up later
+		b.mu.Lock()
+		for _, id := range ids {
+			delete(b.local, id)
+		}
+		b.mu.Unlock()
+		return
+	}
+	for _, id := range ids {
+		b.mu.Lock()
+		ev, ok := b.local[id]
+		delete(b.local, id)
+		b.mu.Unlock()
+		if !ok {
+			var err error
+			if ev, err = b.db.GetEvent(b.ctx, id); err != nil || ev.Status != store.EventPending {
+				continue
+			}
+		}
+		if err := b.dispatchEvent(ev); err != nil && b.ctx.Err() == nil {
+			b.log.Warn("v2 dispatch failed; the event stays pending", "event", id, "err", err)
+		}
+	}
+}
+
+func (b *Bridge) dispatchBacklog() {
+	for b.ctx.Err() == nil && !b.isClosed() {
+		evs, err := b.db.ClaimEvents(b.ctx, b.owner, b.opts.EventLease, dispatchBatch)
+		if err != nil {
+			if b.ctx.Err() == nil {
+				b.log.Warn("v2 claim events failed", "err", err)
+			}
+			return
+		}
+		if len(evs) == 0 {
+			return
+		}
+		for _, ev := range evs {
+			if err := b.dispatchEvent(ev); err != nil && b.ctx.Err() == nil {
+				b.log.Warn("v2 dispatch failed; event released", "event", ev.ID, "err", err)
+				_ = b.db.ReleaseEvent(b.ctx, ev.ID, b.owner, err.Error())
+			}
+		}
+	}
+}
+
+// errBadEnvelope marks an event that can never be dispatched.
+var errBadEnvelope = errors.New("unreadable envelope")
+
+// dispatchEvent resolves one event (§9.1): for every enabled definition of
+// the event, the effective binding (§7.1), the condition (§4), and the run
+// snapshot; all runs and the "resolved" mark in ONE transaction.
+func (b *Bridge) dispatchEvent(ev store.Event) error {
+	var env expr.Envelope
+	if err := json.Unmarshal(ev.Envelope, &env); err != nil {
+		owner := ""
+		if ev.LeaseOwner == b.owner {
+			owner = b.owner
+		}
+		return b.db.FailEvent(b.ctx, ev.ID, owner, fmt.Sprintf("%v: %v", errBadEnvelope, err))
+	}
+	runs, err := b.resolveRuns(b.ctx, &env)
+	if err != nil {
+		return err
+	}
+	_, err = b.db.ResolveEvent(b.ctx, ev.ID, runs)
+	return err
+}
+
+// resolveRuns decides the runs of one envelope (§7, §4, §7.4):
+//   - no matching binding, or a disabled effective binding: no run;
+//   - several bindings at the winning priority: blocked + ambiguous_binding;
+//   - effective binding needs_review: blocked + trust_required (§7.2: the
+//     lack of authorization is visible in the audit);
+//   - condition miss: skipped + condition_not_matched;
+//   - otherwise queued with the snapshot.
+func (b *Bridge) resolveRuns(ctx context.Context, env *expr.Envelope) ([]store.NewRun, error) {
+	defs, err := b.db.ListDefinitions(ctx, env.EventName)
+	if err != nil {
+		return nil, err
+	}
+	var runs []store.NewRun
+	for _, sd := range defs {
+		if !sd.Enabled {
+			continue
+		}
+		bs, err := b.db.ListBindings(ctx, sd.ID)
+		if err != nil {
+			return nil, err
+		}
+		win, matched, ambiguous := effectiveBinding(bs, env)
+		if !matched || (!ambiguous && win.State == store.BindingDisabled) {
+			continue
+		}
+		d, err := fromStore(sd)
+		if err != nil {
+			runs = append(runs, store.NewRun{HookID: sd.ID, HookRevision: sd.Revision, BindingID: win.ID,
+				Status: store.RunFailed, ErrorCode: CodeActionFailed, ErrorMessage: "stored definition unreadable: " + err.Error(),
+				ConcurrencyPolicy: sd.ConcurrencyPolicy})
+			continue
+		}
+		nr, err := newRunFor(sd, d, env, &win)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case ambiguous:
+			nr.Status, nr.ErrorCode = store.RunBlocked, CodeAmbiguousBinding
+			nr.ErrorMessage = "several bindings of this hook match at the same scope priority"
+		case win.State == store.BindingNeedsReview:
+			nr.Status, nr.ErrorCode = store.RunBlocked, CodeTrustRequired
+			nr.ErrorMessage = "binding needs review: the definition's execution properties changed since it was authorized (待重新授权)"
+		default:
+			ok, err := expr.Evaluate(d.Condition, env)
+			switch {
+			case err != nil:
+				nr.Status, nr.ErrorCode, nr.ErrorMessage = store.RunFailed, CodeActionFailed, "condition: "+err.Error()
+			case !ok:
+				nr.Status, nr.ErrorCode = store.RunSkipped, CodeConditionNotMatched
+			}
+		}
+		b.blockUndeclared(&nr, d.Action.Type)
+		runs = append(runs, nr)
+	}
+	return runs, nil
+}

@@ -1,0 +1,113 @@
+package v2bridge
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/hookside/hookside/v2bridge/expr"
+	"github.com/hookside/hookside/v2bridge/store"
+)
+
+// EmitParams are the v2/events/emit params (PROTOCOL §5.2).
+type EmitParams struct {
+	EventName          string           `json:"eventName"`
+	SourceID           string           `json:"sourceId,omitempty"`
+	OccurredAt         string           `json:"occurredAt,omitempty"`
+	Session            *expr.Session    `json:"session"`
+	Turn               *expr.Turn       `json:"turn"`
+	Agent              *expr.Agent      `json:"agent,omitempty"`
+	Workspaces         []expr.Workspace `json:"workspaces"`
+	PrimaryWorkspaceID string           `json:"primaryWorkspaceId,omitempty"`
+	Payload            map[string]any   `json:"payload"`
+}
+
+// EmitResult is {eventId, duplicate, enqueued}.
+type EmitResult struct {
+	EventID   string `json:"eventId"`
+	Duplicate bool   `json:"duplicate"`
+	Enqueued  bool   `json:"enqueued"`
+}
+
+// BuildEnvelope builds the §3.4 envelope of p: eventId = "hev_" +
+// sha256(eventName:sourceId) with sourceId explicit, else derived (§3.2),
+// else a random UUID.
+func BuildEnvelope(p EmitParams, now time.Time) (*expr.Envelope, error) {
+	if p.EventName == "" {
+		return nil, invalid("eventName", "required")
+	}
+	if !expr.KnownEvent(p.EventName) {
+		return nil, invalid("eventName", "unknown lifecycle event %q (want one of %v)", p.EventName, expr.Events())
+	}
+	if p.Session == nil || p.Session.ID == "" {
+		return nil, invalid("session.id", "required (an event without a session is not emitted, §3.4)")
+	}
+	if p.Turn == nil || p.Turn.ID == "" {
+		return nil, invalid("turn.id", "required")
+	}
+	if p.Agent != nil && p.Agent.ID == "" && p.Agent.Name == "" {
+		p.Agent = nil
+	}
+	if p.OccurredAt == "" {
+		p.OccurredAt = now.UTC().Format(time.RFC3339Nano)
+	} else if _, err := time.Parse(time.RFC3339Nano, p.OccurredAt); err != nil {
+		return nil, invalid("occurredAt", "must be an RFC 3339 time")
+	}
+	if p.Payload == nil {
+		p.Payload = map[string]any{}
+	}
+	if p.Workspaces == nil {
+		p.Workspaces = []expr.Workspace{}
+	}
+	src := p.SourceID
+	if src == "" {
+		var ok bool
+		if src, ok = expr.SourceID(p.EventName, p.Turn.ID, p.Payload); !ok {
+			src = newUUID()
+		}
+	}
+	return &expr.Envelope{
+		SchemaVersion: expr.SchemaVersion, EventID: expr.EventID(p.EventName, src), EventName: p.EventName,
+		OccurredAt: p.OccurredAt, Source: "host", Session: *p.Session, Turn: *p.Turn, Agent: p.Agent,
+		Workspaces: p.Workspaces, PrimaryWorkspaceID: p.PrimaryWorkspaceID, Payload: p.Payload,
+	}, nil
+}
+
+// Emit builds the envelope and enqueues it durably (v2/events/emit): when no
+// enabled definition listens to the event nothing is written (§3.3, the
+// master switch does not matter, §12.1) and the reply is enqueued:false;
+// otherwise INSERT OR IGNORE, committed (fsynced) before Emit returns.
+// A duplicate id is silently ignored, its content not compared (§3.2).
+func (b *Bridge) Emit(ctx context.Context, p EmitParams) (EmitResult, error) {
+	env, err := BuildEnvelope(p, time.Now())
+	if err != nil {
+		return EmitResult{}, err
+	}
+	has, err := b.db.HasEnabledDefinition(ctx, env.EventName)
+	if err != nil {
+		return EmitResult{}, storeErr(err, "")
+	}
+	if !has {
+		return EmitResult{EventID: env.EventID}, nil
+	}
+	raw, err := json.Marshal(env)
+	if err != nil {
+		return EmitResult{}, err
+	}
+	ev := store.Event{ID: env.EventID, Name: env.EventName, SessionID: env.Session.ID, TurnID: env.Turn.ID,
+		Envelope: raw, Status: store.EventPending}
+	b.mu.Lock()
+	b.local[ev.ID] = ev // the dispatcher takes it from here instead of reading it back
+	b.mu.Unlock()
+	dup, err := b.db.Emit(ctx, ev)
+	if err != nil || dup {
+		b.mu.Lock()
+		delete(b.local, ev.ID)
+		b.mu.Unlock()
+	}
+	if err != nil {
+		return EmitResult{}, storeErr(err, "")
+	}
+	// enqueued = the outbox holds the event (also for a duplicate).
+	return EmitResult{EventID: env.EventID, Duplicate: dup, Enqueued: true}, nil
+}

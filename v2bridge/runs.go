@@ -1,0 +1,129 @@
+package v2bridge
+
+import (
+	"context"
+	"time"
+
+	"github.com/hookside/hookside/v2bridge/store"
+)
+
+// RunsListParams are the v2/runs/list params (PROTOCOL §5.2).
+type RunsListParams struct {
+	Status    string `json:"status,omitempty"`
+	HookID    string `json:"hookId,omitempty"`
+	EventName string `json:"eventName,omitempty"`
+	EventID   string `json:"eventId,omitempty"`
+	SessionID string `json:"sessionId,omitempty"`
+	Since     string `json:"since,omitempty"`
+	Until     string `json:"until,omitempty"`
+	Limit     int    `json:"limit,omitempty"`
+	Cursor    string `json:"cursor,omitempty"`
+}
+
+// RunsListResult is {runs, nextCursor}.
+type RunsListResult struct {
+	Runs       []store.Run `json:"runs"`
+	NextCursor *string     `json:"nextCursor"`
+}
+
+// ListRuns lists runs newest first with paging (§11.2 and the §14.3 gap:
+// filters by time, event and session).
+func (b *Bridge) ListRuns(ctx context.Context, p RunsListParams) (RunsListResult, error) {
+	f := store.RunFilter{Status: p.Status, HookID: p.HookID, EventName: p.EventName, EventID: p.EventID,
+		SessionID: p.SessionID, Limit: p.Limit, Cursor: p.Cursor}
+	if p.Limit < 0 || p.Limit > store.MaxListLimit {
+		return RunsListResult{}, invalid("limit", "must be 1–%d", store.MaxListLimit)
+	}
+	for _, t := range []struct {
+		field, v string
+		dst      *time.Time
+	}{{"since", p.Since, &f.Since}, {"until", p.Until, &f.Until}} {
+		if t.v == "" {
+			continue
+		}
+		tm, err := time.Parse(time.RFC3339Nano, t.v)
+		if err != nil {
+			return RunsListResult{}, invalid(t.field, "must be an RFC 3339 time")
+		}
+		*t.dst = tm
+	}
+	runs, next, err := b.db.ListRuns(ctx, f)
+	if err != nil {
+		return RunsListResult{}, storeErr(err, "status")
+	}
+	if runs == nil {
+		runs = []store.Run{}
+	}
+	res := RunsListResult{Runs: runs}
+	if next != "" {
+		res.NextCursor = &next
+	}
+	return res, nil
+}
+
+// RunResult is {run}.
+type RunResult struct {
+	Run store.Run `json:"run"`
+}
+
+// GetRun returns one run.
+func (b *Bridge) GetRun(ctx context.Context, id string) (RunResult, error) {
+	if id == "" {
+		return RunResult{}, invalid("id", "required")
+	}
+	r, err := b.db.GetRun(ctx, id)
+	return RunResult{Run: r}, storeErr(err, "id")
+}
+
+// RetryRun is the manual retry (§11.2): failed, blocked, cancelled or
+// outcome_unknown go back to the queue with error code/message cleared
+// (§10.5); other states are ErrRunState.
+func (b *Bridge) RetryRun(ctx context.Context, id string) (RunResult, error) {
+	if id == "" {
+		return RunResult{}, invalid("id", "required")
+	}
+	r, err := b.db.RetryRun(ctx, id)
+	return RunResult{Run: r}, storeErr(err, "id")
+}
+
+// CancelRun cancels a queued run (§11.2); other states are ErrRunState.
+func (b *Bridge) CancelRun(ctx context.Context, id string) (RunResult, error) {
+	if id == "" {
+		return RunResult{}, invalid("id", "required")
+	}
+	r, err := b.db.CancelRun(ctx, id)
+	return RunResult{Run: r}, storeErr(err, "id")
+}
+
+// GetSettings returns {enabled, allowHighWrite, retention}.
+func (b *Bridge) GetSettings(ctx context.Context) (store.Settings, error) {
+	s, err := b.db.GetSettings(ctx)
+	return s, storeErr(err, "")
+}
+
+// UpdateSettings applies the patch (§12): turning the master switch off
+// stops claiming (store) and cancels the actions in flight in this process,
+// which are recorded outcome_unknown (尽力取消, nothing rolled back, §12.2);
+// queued runs stay queued. Turning it on dispatches the backlog and resumes
+// the workers at once.
+func (b *Bridge) UpdateSettings(ctx context.Context, p store.SettingsPatch) (store.Settings, error) {
+	if r := p.Retention; r != nil && (r.BatchLimit < 0) {
+		return store.Settings{}, invalid("retention.batchLimit", "must not be negative")
+	}
+	before, err := b.db.GetSettings(ctx)
+	if err != nil {
+		return store.Settings{}, storeErr(err, "")
+	}
+	s, err := b.db.UpdateSettings(ctx, p)
+	if err != nil {
+		return store.Settings{}, storeErr(err, "")
+	}
+	switch {
+	case before.Enabled && !s.Enabled:
+		b.cancelInflight(errSwitchOff)
+	case !before.Enabled && s.Enabled:
+		b.wakeBacklog()
+		b.workerWake.kick()
+	}
+	return s, nil
+}
