@@ -12,9 +12,10 @@ import (
 	"encoding/hex"
 	"sort"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/hookside/hookside/runner/config"
+
+	"github.com/hookside/hookside/internal/jsjson"
 )
 
 // DigestSchemaVersion is WORKSPACE_HOOK_DIGEST_SCHEMA_VERSION, the second
@@ -34,7 +35,7 @@ const DigestSchemaVersion = 1
 // for every other type (the spec's ternary tests only for "process"); matcher
 // is null when absent. statusMessage and enabled are deliberately not inputs.
 //
-// Strings are encoded exactly like JSON.stringify (see appendJSString).
+// Strings are encoded exactly like JSON.stringify (see jsjson.AppendString).
 // Invalid UTF-8 cannot occur in JavaScript strings; Digest replaces each
 // invalid byte with U+FFFD, the same rule encoding/json applies when it
 // decodes the configuration files, so a declaration read by hookside and by
@@ -57,16 +58,16 @@ func appendDeclarationJSON(b []byte, h config.Hook) []byte {
 	b = append(b, `["workspace-hook-declaration",`...)
 	b = appendJSInt(b, DigestSchemaVersion)
 	b = append(b, ',')
-	b = appendJSString(b, h.Source.RelativePath)
+	b = jsjson.AppendString(b, h.Source.RelativePath)
 	b = append(b, ',')
 	b = appendJSInt(b, h.Source.DiscoveryOrder)
 	b = append(b, ',')
-	b = appendJSString(b, h.Event)
+	b = jsjson.AppendString(b, h.Event)
 	b = append(b, ',')
 	if h.Matcher == nil {
 		b = append(b, "null"...)
 	} else {
-		b = appendJSString(b, *h.Matcher)
+		b = jsjson.AppendString(b, *h.Matcher)
 	}
 	b = append(b, ',')
 	b = appendJSInt(b, h.MatcherIndex)
@@ -75,18 +76,18 @@ func appendDeclarationJSON(b []byte, h config.Hook) []byte {
 	b = append(b, ',')
 	if h.Type == config.TypeProcess {
 		b = append(b, `["process",`...)
-		b = appendJSString(b, h.Command)
+		b = jsjson.AppendString(b, h.Command)
 		b = append(b, ",["...)
 		for i, a := range h.Args {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSString(b, a)
+			b = jsjson.AppendString(b, a)
 		}
 		b = append(b, "]]"...)
 	} else {
 		b = append(b, `["command",`...)
-		b = appendJSString(b, h.Command)
+		b = jsjson.AppendString(b, h.Command)
 		if h.Async {
 			b = append(b, ",true,"...)
 		} else {
@@ -97,7 +98,7 @@ func appendDeclarationJSON(b []byte, h config.Hook) []byte {
 			b = append(b, `["true"]`...)
 		case config.ShellString:
 			b = append(b, `["string",`...)
-			b = appendJSString(b, h.Shell)
+			b = jsjson.AppendString(b, h.Shell)
 			b = append(b, ']')
 		default: // ShellUnset and the zero value: no `shell` key
 			b = append(b, `["unset"]`...)
@@ -122,63 +123,6 @@ func appendJSInt(b []byte, n int) []byte {
 		return strconv.AppendInt(b, int64(n), 10)
 	}
 	return strconv.AppendFloat(b, float64(n), 'f', -1, 64)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSString appends s as JSON.stringify encodes a string
-// (ECMA-262 QuoteJSONString): `"` and `\` are backslash-escaped; U+0008,
-// U+0009, U+000A, U+000C, U+000D become \b \t \n \f \r; every other code
-// point below U+0020 becomes \u00xx with lowercase hex. Nothing else is
-// escaped: not `<`, `>`, `&`, U+007F, U+2028, U+2029 or any non-ASCII
-// character (emitted as raw UTF-8). JavaScript escapes lone surrogates as
-// \udxxx; Go strings cannot hold them, but they can hold invalid UTF-8: each
-// invalid byte is emitted as U+FFFD (see Digest).
-func appendJSString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"':
-				b = append(b, '\\', '"')
-			case '\\':
-				b = append(b, '\\', '\\')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, "\uFFFD"...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // SourceFile is one workspace configuration file that declared (or could
@@ -250,9 +194,9 @@ func BundleDigestPinned(files []SourceFile, hooks []config.Hook, pins []Pins) st
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = appendJSString(b, f.path)
+		b = jsjson.AppendString(b, f.path)
 		b = append(b, ',')
-		b = appendJSString(b, f.sum)
+		b = jsjson.AppendString(b, f.sum)
 		b = append(b, ']')
 	}
 	b = append(b, "],["...)
@@ -260,7 +204,7 @@ func BundleDigestPinned(files []SourceFile, hooks []config.Hook, pins []Pins) st
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSString(b, d)
+		b = jsjson.AppendString(b, d)
 	}
 	b = append(b, "],["...)
 	n := 0
@@ -273,13 +217,13 @@ func BundleDigestPinned(files []SourceFile, hooks []config.Hook, pins []Pins) st
 		}
 		n++
 		b = append(b, '[')
-		b = appendJSString(b, e.Path)
+		b = jsjson.AppendString(b, e.Path)
 		b = append(b, ',')
-		b = appendJSString(b, e.Kind)
+		b = jsjson.AppendString(b, e.Kind)
 		b = append(b, ',')
-		b = appendJSString(b, e.SHA256)
+		b = jsjson.AppendString(b, e.SHA256)
 		b = append(b, ',')
-		b = appendJSString(b, e.Target)
+		b = jsjson.AppendString(b, e.Target)
 		b = append(b, ']')
 	}
 	b = append(b, "]]"...)

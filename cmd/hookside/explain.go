@@ -21,10 +21,7 @@ func runHooksExplain(args []string, stdout, stderr io.Writer) int {
 	event := fs.String("event", "", "the event: "+strings.Join(config.Events, ", "))
 	tool := fs.String("tool", "", "the tool name matchers are tested against (the source on SessionStart); none = matchers not consulted")
 	asJSON := fs.Bool("json", false, "print JSON ({profile, event, tool, hooks, diagnostics})")
-	fs.StringVar(&sf.home, "home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
-	fs.StringVar(&sf.cwd, "cwd", "", "session working directory (default the current directory)")
-	fs.StringVar(&sf.userConfig, "user-config", "", "user config file (default <home>/config.json)")
-	fs.Var(&sf.pluginDirs, "plugin-dir", "plugin root holding hooks/hooks.json (repeatable)")
+	sf.registerSession(fs)
 	sf.registerWorkspace(fs)
 	sf.registerProfile(fs)
 	if code, ok := parseFlags(fs, args); !ok {

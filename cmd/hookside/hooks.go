@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -57,6 +58,15 @@ type sessionFlags struct {
 	projectConfig                    string
 	profile                          string
 	sparkUserDir                     string
+}
+
+// registerSession adds the flags that place a one-shot session (hooks run,
+// list, explain).
+func (f *sessionFlags) registerSession(fs *flag.FlagSet) {
+	fs.StringVar(&f.home, "home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
+	fs.StringVar(&f.cwd, "cwd", "", "session working directory (default the current directory)")
+	fs.StringVar(&f.userConfig, "user-config", "", "user config file (default <home>/config.json)")
+	fs.Var(&f.pluginDirs, "plugin-dir", "plugin root holding hooks/hooks.json (repeatable)")
 }
 
 // registerProfile adds the dialect flags (hooks run, list, explain).
@@ -158,11 +168,8 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 	inputPath := fs.String("input", "", "file holding the event input JSON object, or - for stdin (default {})")
 	asJSON := fs.Bool("json", false, "print the merged result as JSON (PROTOCOL.md §3)")
 	turnID := fs.String("turn-id", "cli-turn", "turn id (Stop continuations are counted per turn)")
-	fs.StringVar(&sf.home, "home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
-	fs.StringVar(&sf.cwd, "cwd", "", "session working directory (default the current directory)")
-	fs.StringVar(&sf.userConfig, "user-config", "", "user config file (default <home>/config.json)")
+	sf.registerSession(fs)
 	fs.StringVar(&sf.sessionID, "session-id", "", "session id given to hooks (default cli-<pid>)")
-	fs.Var(&sf.pluginDirs, "plugin-dir", "plugin root holding hooks/hooks.json (repeatable)")
 	sf.registerWorkspace(fs)
 	sf.registerProfile(fs)
 	if code, ok := parseFlags(fs, args); !ok {
@@ -291,10 +298,7 @@ func runHooksList(args []string, stdout, stderr io.Writer) int {
 	var sf sessionFlags
 	event := fs.String("event", "", "only this event")
 	asJSON := fs.Bool("json", false, "print JSON ({hooks, diagnostics})")
-	fs.StringVar(&sf.home, "home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
-	fs.StringVar(&sf.cwd, "cwd", "", "session working directory (default the current directory)")
-	fs.StringVar(&sf.userConfig, "user-config", "", "user config file (default <home>/config.json)")
-	fs.Var(&sf.pluginDirs, "plugin-dir", "plugin root holding hooks/hooks.json (repeatable)")
+	sf.registerSession(fs)
 	sf.registerWorkspace(fs)
 	sf.registerProfile(fs)
 	if code, ok := parseFlags(fs, args); !ok {

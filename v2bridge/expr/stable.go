@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/hookside/hookside/internal/jsjson"
 )
 
 // StableStringify returns the canonical JSON text of hooks-v2-handbook §8.1
@@ -162,45 +164,7 @@ func utf16Key(r rune) int64 {
 // control characters below U+0020 (\b \f \n \r \t short forms, others
 // \u00xx). Invalid UTF-8 bytes become U+FFFD.
 func writeJSString(b *bytes.Buffer, s string) {
-	const hexDigits = "0123456789abcdef"
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"':
-				b.WriteString(`\"`)
-			case c == '\\':
-				b.WriteString(`\\`)
-			case c == '\b':
-				b.WriteString(`\b`)
-			case c == '\f':
-				b.WriteString(`\f`)
-			case c == '\n':
-				b.WriteString(`\n`)
-			case c == '\r':
-				b.WriteString(`\r`)
-			case c == '\t':
-				b.WriteString(`\t`)
-			case c < 0x20:
-				b.WriteString(`\u00`)
-				b.WriteByte(hexDigits[c>>4])
-				b.WriteByte(hexDigits[c&0xf])
-			default:
-				b.WriteByte(c)
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			b.WriteString("\uFFFD")
-		} else {
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	b.WriteByte('"')
+	b.Write(jsjson.AppendString(b.AvailableBuffer(), s))
 }
 
 // JSNumber formats a finite float64 as JavaScript's Number::toString does
