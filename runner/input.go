@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hookside/hookside/internal/jsjson"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/config"
 )
@@ -19,33 +21,97 @@ import (
 // "截到 4000 字符").
 const ResponsePreviewChars = 4000
 
-// baseInput is the decoded hooks/run input: every field the host sent, kept
-// verbatim, so unknown fields pass through to the hook (PROTOCOL.md §3).
-type baseInput map[string]json.RawMessage
+// inputFields are the input fields the runner itself reads: the matcher's
+// value, the sources of the snake_case aliases, the transcript content.
+type inputFields struct {
+	ToolName       json.RawMessage `json:"toolName"`
+	ToolNameSnake  json.RawMessage `json:"tool_name"`
+	Source         json.RawMessage `json:"source"`
+	ToolInput      json.RawMessage `json:"toolInput"`
+	ToolCallID     json.RawMessage `json:"toolCallId"`
+	ToolResponse   json.RawMessage `json:"toolResponse"`
+	ErrorDetails   json.RawMessage `json:"errorDetails"`
+	IsInterrupt    json.RawMessage `json:"isInterrupt"`
+	ResponseText   json.RawMessage `json:"responseText"`
+	Prompt         json.RawMessage `json:"prompt"`
+	StopHookActive json.RawMessage `json:"stopHookActive"`
+}
 
-// decodeInput checks that input is a JSON object (or absent) and decodes its
-// top level.
+// baseInput is the hooks/run input as the host sent it (every field,
+// unknown ones included, passes through to the hook: PROTOCOL.md §3) and
+// the fields the runner reads, decoded in one pass without building a map.
+type baseInput struct {
+	raw json.RawMessage // the object, on one line ("{}" when absent)
+	f   inputFields
+	// splice: raw holds none of the names the runner sets, so a hook's
+	// stdin is raw with the runner's fields appended (no re-encoding).
+	splice bool
+}
+
+// decodeInput checks that raw is a JSON object (or absent) and decodes the
+// fields the runner reads. Errors are *InputError.
 func decodeInput(raw json.RawMessage) (baseInput, error) {
-	in := baseInput{}
+	in := baseInput{raw: json.RawMessage("{}"), splice: true}
+	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return in, nil
 	}
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return nil, fmt.Errorf("input must be a JSON object: %w", err)
+	if raw[0] != '{' || json.Unmarshal(raw, &in.f) != nil {
+		return in, &InputError{Reason: "must be a JSON object"}
 	}
+	in.raw = raw
+	if bytes.IndexByte(raw, '\n') >= 0 || bytes.IndexByte(raw, '\r') >= 0 {
+		var b bytes.Buffer // pretty-printed input (Content-Length framing): one line for the hook
+		if json.Compact(&b, raw) == nil {
+			in.raw = b.Bytes()
+		}
+	}
+	in.splice = !hasOwnKey(in.raw)
 	return in, nil
 }
 
-// aliases maps camelCase input fields to the snake_case names Claude
-// Code–style scripts read (lifecycle-hooks-and-workspace-trust
-// §"进程钩子的协议", configured-runner-input.ts:39).
-var aliases = [...][2]string{
-	{"toolName", "tool_name"},
-	{"toolInput", "tool_input"},
-	{"toolCallId", "tool_use_id"},
-	{"toolResponse", "tool_response"},
-	{"errorDetails", "error_details"},
-	{"isInterrupt", "is_interrupt"},
+// ownKeys are the names buildStdin sets; an input that already has one is
+// re-encoded so that the hook sees each name once, with the runner's value.
+var ownKeys = map[string]bool{
+	"cwd": true, "hookEventName": true, "hook_event_name": true, "mode": true, "permission_mode": true,
+	"sessionId": true, "session_id": true, "timestamp": true, "traceId": true, "turnId": true,
+	"agentName": true, "agent_type": true, "transcript_path": true, "transcriptPath": true,
+	"tool_name": true, "tool_input": true, "tool_use_id": true, "tool_response": true,
+	"error_details": true, "is_interrupt": true, "last_assistant_message": true,
+	"responsePreview": true, "stopHookActive": true, "stop_hook_active": true,
+}
+
+// hasOwnKey reports whether the top level of the (valid) object raw has a
+// key in ownKeys, or a key written with escapes (compared conservatively).
+func hasOwnKey(raw []byte) bool {
+	depth := 0
+	expectKey := false
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; c {
+		case '{', '[':
+			depth++
+			expectKey = depth == 1 && c == '{'
+		case '}', ']':
+			depth--
+		case ',':
+			expectKey = depth == 1
+		case '"':
+			j := i + 1
+			escaped := false
+			for ; j < len(raw) && raw[j] != '"'; j++ {
+				if raw[j] == '\\' {
+					escaped = true
+					j++
+				}
+			}
+			if expectKey && depth == 1 && (escaped || ownKeys[string(raw[i+1:j])]) {
+				return true
+			}
+			expectKey = false
+			i = j
+		}
+	}
+	return false
 }
 
 // stdinContext is what the runner adds to every hook's input.
@@ -68,45 +134,111 @@ func mustJSON(v any) json.RawMessage {
 // host's input plus the common camelCase fields and their snake_case aliases.
 // transcriptPath is the per-hook temporary transcript file.
 func buildStdin(in baseInput, c stdinContext, transcriptPath string) []byte {
-	out := make(map[string]json.RawMessage, len(in)+24)
-	for k, v := range in {
-		out[k] = v
+	if !in.splice {
+		return buildStdinMap(in, c, transcriptPath)
 	}
-	str := func(k, v string) { out[k] = mustJSON(v) }
-	str("cwd", c.cwd)
-	str("hookEventName", c.event)
-	str("hook_event_name", c.event)
-	str("mode", c.mode)
-	str("permission_mode", c.mode)
-	str("sessionId", c.sessionID)
-	str("session_id", c.sessionID)
-	str("timestamp", c.now.UTC().Format(time.RFC3339Nano))
-	str("traceId", c.traceID)
-	str("turnId", c.turnID)
-	str("agentName", c.agentName)
-	str("agent_type", c.agentName)
-	str("transcript_path", transcriptPath)
-	str("transcriptPath", transcriptPath)
-	for _, a := range aliases {
-		if v, ok := in[a[0]]; ok {
-			out[a[1]] = v
+	b := make([]byte, 0, len(in.raw)+512+2*len(transcriptPath)+len(in.f.ToolInput)+len(in.f.ToolResponse)+len(in.f.ResponseText))
+	b = append(b, in.raw[:bytes.LastIndexByte(in.raw, '}')]...)
+	first := len(bytes.TrimSpace(b)) == 1 // "{": the input object is empty
+	raw := func(k string, v []byte) {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, '"')
+		b = append(b, k...)
+		b = append(b, '"', ':')
+		b = append(b, v...)
+	}
+	str := func(k, v string) {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, '"')
+		b = append(b, k...)
+		b = append(b, '"', ':')
+		b = jsjson.AppendString(b, v)
+	}
+	for _, f := range stdinFields(in, c, transcriptPath) {
+		if f.raw != nil {
+			raw(f.key, f.raw)
+		} else {
+			str(f.key, f.str)
 		}
 	}
+	return append(b, '}')
+}
+
+// stdinField is one name the runner adds to a hook's input.
+type stdinField struct {
+	key string
+	str string          // a string value …
+	raw json.RawMessage // … or a JSON value
+}
+
+// stdinFields lists the names the runner adds, in order.
+func stdinFields(in baseInput, c stdinContext, transcriptPath string) []stdinField {
+	fs := make([]stdinField, 0, 24)
+	add := func(k, v string) { fs = append(fs, stdinField{key: k, str: v}) }
+	addRaw := func(k string, v json.RawMessage) {
+		if v != nil {
+			fs = append(fs, stdinField{key: k, raw: v})
+		}
+	}
+	add("cwd", c.cwd)
+	add("hookEventName", c.event)
+	add("hook_event_name", c.event)
+	add("mode", c.mode)
+	add("permission_mode", c.mode)
+	add("sessionId", c.sessionID)
+	add("session_id", c.sessionID)
+	add("timestamp", c.now.UTC().Format(time.RFC3339Nano))
+	add("traceId", c.traceID)
+	add("turnId", c.turnID)
+	add("agentName", c.agentName)
+	add("agent_type", c.agentName)
+	add("transcript_path", transcriptPath)
+	add("transcriptPath", transcriptPath)
+	// snake_case aliases (configured-runner-input.ts:39)
+	addRaw("tool_name", in.f.ToolName)
+	addRaw("tool_input", in.f.ToolInput)
+	addRaw("tool_use_id", in.f.ToolCallID)
+	addRaw("tool_response", in.f.ToolResponse)
+	addRaw("error_details", in.f.ErrorDetails)
+	addRaw("is_interrupt", in.f.IsInterrupt)
 	if c.event == config.Stop {
 		var text string
-		if v, ok := in["responseText"]; ok {
-			_ = json.Unmarshal(v, &text)
-			out["last_assistant_message"] = v
+		if in.f.ResponseText != nil {
+			_ = json.Unmarshal(in.f.ResponseText, &text)
+			addRaw("last_assistant_message", in.f.ResponseText)
 		}
-		str("responsePreview", output.CutRunes(text, ResponsePreviewChars))
-		active := mustJSON(c.stopHookActive)
-		out["stopHookActive"] = active
-		out["stop_hook_active"] = active
+		add("responsePreview", output.CutRunes(text, ResponsePreviewChars))
+		active := json.RawMessage("false")
+		if c.stopHookActive {
+			active = json.RawMessage("true")
+		}
+		addRaw("stopHookActive", active)
+		addRaw("stop_hook_active", active)
+	}
+	return fs
+}
+
+// buildStdinMap is buildStdin for an input that already holds names the
+// runner sets: the runner's values win, each name appears once.
+func buildStdinMap(in baseInput, c stdinContext, transcriptPath string) []byte {
+	out := map[string]json.RawMessage{}
+	_ = json.Unmarshal(in.raw, &out) // valid: decodeInput checked it
+	for _, f := range stdinFields(in, c, transcriptPath) {
+		if f.raw != nil {
+			out[f.key] = f.raw
+		} else {
+			out[f.key] = mustJSON(f.str)
+		}
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
-		// Values are RawMessages that came from json.Unmarshal: always valid.
-		panic(err)
+		panic(err) // RawMessages from json.Unmarshal are valid
 	}
 	return b
 }
@@ -148,12 +280,12 @@ func (s *Session) writeTranscript(event string, in baseInput) (path string, clea
 	var content []byte
 	switch event {
 	case config.UserPromptSubmit:
-		if p, ok := in["prompt"]; ok {
-			content = transcriptLine("user", p)
+		if in.f.Prompt != nil {
+			content = transcriptLine("user", in.f.Prompt)
 		}
 	case config.Stop:
-		if p, ok := in["responseText"]; ok {
-			content = transcriptLine("assistant", p)
+		if in.f.ResponseText != nil {
+			content = transcriptLine("assistant", in.f.ResponseText)
 		}
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)

@@ -73,13 +73,6 @@ func newRunID() string {
 	return runPrefix + strconv.FormatUint(runCounter.Add(1), 10)
 }
 
-// matchFields are the input fields a matcher can look at.
-type matchFields struct {
-	ToolName  json.RawMessage `json:"toolName"`
-	ToolName2 json.RawMessage `json:"tool_name"`
-	Source    json.RawMessage `json:"source"`
-}
-
 // InputError is a hooks/run input the runner refuses; Field is the dotted
 // path inside the input ("" for the input itself).
 type InputError struct {
@@ -98,15 +91,9 @@ func (e *InputError) Error() string {
 // (required: a non-empty string, else every matcher would match), the
 // source on SessionStart, nothing on UserPromptSubmit and Stop
 // (lifecycle-hooks-and-workspace-trust §"七个事件": an empty value means
-// every matcher matches). It decodes only these fields, so the no-match
-// path builds no map of the input. Errors are *InputError.
-func matchValue(event string, raw json.RawMessage) (string, error) {
-	var f matchFields
-	if len(raw) > 0 && string(raw) != "null" {
-		if raw[0] != '{' || json.Unmarshal(raw, &f) != nil {
-			return "", &InputError{Reason: "must be a JSON object"}
-		}
-	}
+// every matcher matches), read from the fields decodeInput decoded.
+// Errors are *InputError.
+func matchValue(event string, f *inputFields) (string, error) {
 	str := func(v json.RawMessage) (string, bool) {
 		var s string
 		if len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
@@ -117,8 +104,8 @@ func matchValue(event string, raw json.RawMessage) (string, error) {
 	switch event {
 	case config.PreToolUse, config.PermissionRequest, config.PostToolUse, config.PostToolUseFailure:
 		field, v := "toolName", f.ToolName
-		if v == nil && f.ToolName2 != nil {
-			field, v = "tool_name", f.ToolName2
+		if v == nil && f.ToolNameSnake != nil {
+			field, v = "tool_name", f.ToolNameSnake
 		}
 		name, ok := str(v)
 		if !ok || name == "" {
@@ -153,7 +140,11 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 	if obs == nil {
 		obs = nopObserver{}
 	}
-	value, err := matchValue(req.Event, req.Input)
+	in, err := decodeInput(req.Input)
+	if err != nil {
+		return output.Merged{}, err
+	}
+	value, err := matchValue(req.Event, &in.f)
 	if err != nil {
 		return output.Merged{}, err
 	}
@@ -171,10 +162,6 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 		return s.finish(req, nil, nil), nil
 	}
 	defer s.recount()
-	in, err := decodeInput(req.Input)
-	if err != nil {
-		return output.Merged{}, err
-	}
 
 	s.mu.Lock()
 	granted := s.stopGranted[req.TurnID]
@@ -182,7 +169,7 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 	stdinCtx := stdinContext{
 		event: req.Event, cwd: s.opts.Cwd, mode: s.opts.Mode, sessionID: s.opts.ID,
 		traceID: req.TraceID, turnID: req.TurnID, agentName: s.opts.AgentName,
-		now: time.Now(), stopHookActive: granted > 0 || inputBool(in, "stopHookActive"),
+		now: time.Now(), stopHookActive: granted > 0 || string(in.f.StopHookActive) == "true",
 		raw: req.Input,
 	}
 
@@ -263,14 +250,6 @@ func (s *Session) skip(h *config.Hook, event, reason string, obs Observer) outpu
 	run := output.Run{RunID: runID, HookID: h.ID, Source: string(h.Source.Kind), Outcome: ans.Outcome, Reason: reason}
 	obs.HookCompleted(HookDone{RunID: runID, Hook: h, Event: event, Run: run})
 	return run
-}
-
-func inputBool(in baseInput, key string) bool {
-	var b bool
-	if v, ok := in[key]; ok {
-		_ = json.Unmarshal(v, &b)
-	}
-	return b
 }
 
 // finish merges answers and applies the Stop continuation rule.
