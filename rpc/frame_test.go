@@ -42,3 +42,13 @@ func TestEmptyAndOddIDsAreAnswered(t *testing.T) {
 		t.Fatalf("U+FFFD id: %v", m)
 	}
 }
+
+func TestDeeplyNestedFrameIsAnsweredWithItsID(t *testing.T) {
+	c := startServer(t, t.TempDir())
+	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
+	c.sendRaw(`{"id":"x","method":"nosuch","params":{"a":` + deep + `}}` + "\n")
+	m := c.read(true)
+	if errCode(m) != CodeInvalidRequest || m["id"] != "x" {
+		t.Fatalf("%v", m)
+	}
+}

@@ -150,9 +150,14 @@ func (s *objectStream) ReadObject(v any) error {
 		if err := json.Unmarshal(decoded, v); err != nil {
 			// Not JSON after all (validateFrame only scans the top level),
 			// or a shape the library refuses: answer instead of closing.
-			if !json.Valid(frame) {
+			switch {
+			case strings.Contains(err.Error(), "exceeded max depth"):
+				// Well-formed but nested deeper than encoding/json's 10000
+				// levels: the id was scanned, so the host gets its answer.
+				s.replyError(validID(p.ID), CodeInvalidRequest, "invalid request: nested more than 10000 levels deep")
+			case !json.Valid(frame):
 				s.replyError(nil, CodeParseError, "parse error: the frame is not JSON")
-			} else {
+			default:
 				s.replyError(nil, CodeInvalidRequest, "invalid request: "+err.Error())
 			}
 			continue

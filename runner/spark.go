@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
@@ -129,7 +130,7 @@ func discoverSpark(cwd string) (*truststore.Workspace, []config.Rejected, []file
 
 // readRooted reads rel under root, refusing non-regular and oversized files.
 func readRooted(root *os.Root, rel string) ([]byte, error) {
-	f, err := root.Open(filepath.FromSlash(rel))
+	f, err := root.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -3,9 +3,11 @@ package truststore
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/hookside/hookside/runner/config"
 	"github.com/natefinch/atomic"
@@ -226,7 +228,12 @@ func Disable(d Declaration, userLimits config.Limits) error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s: not a regular file", path)
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, config.MaxConfigFileBytes+1))
+	f.Close()
 	if err != nil {
 		return err
 	}

@@ -542,7 +542,7 @@ func pinOne(r *os.Root, root, rel string, absentOK bool) (sum, target string, co
 	case err == nil && fi.IsDir():
 		return "", "", nil, nil
 	case err == nil && fi.Mode().IsRegular():
-		f, err := r.Open(filepath.FromSlash(rel))
+		f, err := r.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 		if err != nil {
 			return "", "", nil, err
 		}
@@ -565,7 +565,7 @@ func pinOne(r *os.Root, root, rel string, absentOK bool) (sum, target string, co
 			}
 			return "", "", nil, eerr
 		}
-		f, err := os.Open(t)
+		f, err := os.OpenFile(t, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 		if err != nil {
 			return "", "", nil, err
 		}
@@ -806,7 +806,7 @@ func pinnedHash(r *os.Root, rel string, c *HashCache) (string, fileID, error) {
 	if !cleanRel(rel) {
 		return "", fileID{}, errors.New("pin path is not a clean workspace-relative path")
 	}
-	f, err := r.Open(filepath.FromSlash(rel))
+	f, err := r.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", fileID{}, err
 	}
@@ -825,7 +825,7 @@ func linkedHash(full, target string, c *HashCache) (string, fileID, error) {
 	if t != target {
 		return "", fileID{}, fmt.Errorf("%s now leads to %s, not %s", full, t, target)
 	}
-	f, err := os.Open(t)
+	f, err := os.OpenFile(t, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", fileID{}, err
 	}

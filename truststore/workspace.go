@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/hookside/hookside/runner/config"
 )
@@ -273,7 +274,7 @@ func readInRoot(root *os.Root, rootDir, path string) ([]byte, fileID, error) {
 	if err != nil {
 		return nil, fileID{}, err
 	}
-	f, err := root.Open(rel)
+	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0) // never block on a FIFO
 	if err != nil {
 		return nil, statID(path), err
 	}
@@ -282,7 +283,7 @@ func readInRoot(root *os.Root, rootDir, path string) ([]byte, fileID, error) {
 }
 
 func readFile(path string) ([]byte, fileID, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, statID(path), err
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 )
 
 // LoaderOptions configures a Loader.
@@ -260,7 +261,7 @@ func readStamped(path string, st stamp, code, severity string) ([]byte, *Diagnos
 	case st.size > MaxConfigFileBytes:
 		return fail(fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", st.size, MaxConfigFileBytes))
 	}
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a FIFO must not block the load
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) { // removed since the stat; the next Load notices
 			return nil, nil
@@ -366,4 +367,22 @@ func enabledOnly(hooks []Hook) []Hook {
 		}
 	}
 	return out
+}
+
+// readRegular reads a small regular file without ever blocking on a FIFO
+// or device (opened non-blocking, checked before reading).
+func readRegular(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
+	}
+	return io.ReadAll(io.LimitReader(f, MaxConfigFileBytes+1))
 }

@@ -46,7 +46,7 @@ const (
 // defaults.
 func ParsePluginFile(pluginRoot, path string, data []byte) ([]Hook, []Diagnostic) {
 	mpath := filepath.Join(pluginRoot, PluginManifestFile)
-	manifest, err := os.ReadFile(mpath)
+	manifest, err := readRegular(mpath)
 	var mdiag []Diagnostic
 	if err != nil {
 		manifest = nil
