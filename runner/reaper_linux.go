@@ -46,41 +46,61 @@ func reapLoop() {
 	signal.Notify(sigs, syscall.SIGCHLD)
 	tick := time.NewTicker(ReapInterval)
 	defer tick.Stop()
+	main := strconv.Itoa(os.Getpid())
 	for {
 		select {
 		case <-sigs:
+			// Orphans are adopted by the subreaper's main thread: one read.
+			reapFrom([]string{"/proc/self/task/" + main + "/children"})
 		case <-tick.C:
+			tasks, _ := filepath.Glob("/proc/self/task/*/children")
+			reapFrom(tasks)
 		}
-		reapEscapees()
 	}
 }
 
 // reapEscapees kills and reaps every child that is not a hook leader.
 func reapEscapees() {
-	hookPIDs.starting.Lock()
-	var victims []int
-	for _, pid := range children() {
+	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	reapFrom(tasks)
+}
+
+// reapFrom kills and reaps the children listed in the given
+// /proc/self/task/*/children files that are not hook leaders. The common
+// case (every child is a running hook) takes no lock, so starting hooks is
+// never held up; candidates are re-checked under the exclusive lock, when
+// no hook is between fork and registration.
+func reapFrom(files []string) {
+	var candidates []int
+	for _, pid := range children(files) {
 		if !isHook(pid) {
-			victims = append(victims, pid)
+			candidates = append(candidates, pid)
 		}
 	}
-	for _, pid := range victims {
-		_ = syscall.Kill(-pid, syscall.SIGKILL) // its own group, if it leads one
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+	if len(candidates) == 0 {
+		return
+	}
+	hookPIDs.starting.Lock()
+	var victims []int
+	for _, pid := range candidates {
+		if !isHook(pid) {
+			victims = append(victims, pid)
+			_ = syscall.Kill(-pid, syscall.SIGKILL) // its own group, if it leads one
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
 	}
 	hookPIDs.starting.Unlock()
 	for _, pid := range victims {
 		var ws syscall.WaitStatus
-		// The process was SIGKILLed, so this returns promptly.
+		// SIGKILLed: returns promptly (ECHILD if someone else reaped it).
 		_, _ = syscall.Wait4(pid, &ws, 0, nil)
 	}
 }
 
-// children lists this process's children from /proc/self/task/*/children.
-func children() []int {
-	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+// children lists the pids in the given /proc/self/task/*/children files.
+func children(files []string) []int {
 	var out []int
-	for _, t := range tasks {
+	for _, t := range files {
 		b, err := os.ReadFile(t)
 		if err != nil {
 			continue
