@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
@@ -73,12 +74,22 @@ func (s *Server) mailboxHooks() ([]config.Hook, map[string]runner.InternalHandle
 	return hooks, map[string]runner.InternalHandler{mailboxHookName: s.deliverMailbox}
 }
 
+// mailboxBudget bounds the mailbox hook on the shell-hook path: a locked or
+// slow hookside.db (another process holding a write lock) must not stall the
+// hook. Past the budget nothing is delivered (and nothing marked read); the
+// messages wait for the next event.
+const (
+	mailboxBudget     = 250 * time.Millisecond
+	mailboxOpenBudget = 500 * time.Millisecond
+)
+
 // deliverMailbox is the mailbox hook: up to 20 unread messages of the
 // session, oldest first, become additional context (one entry per message)
 // and are marked read in the same transaction. On Stop the hook also asks
 // for a continuation, so the model sees them before the turn ends. It never
 // fails the run visibly: when the V2 database is missing (nothing was ever
-// posted on this home) or unavailable, it answers nothing.
+// posted on this home), unavailable or busy beyond mailboxBudget, it answers
+// nothing.
 func (s *Server) deliverMailbox(ctx context.Context, req runner.InternalRequest) (output.Answer, error) {
 	if !s.v2IsOpen() {
 		// Do not create hookside.db for a home that never used V2.
@@ -89,14 +100,40 @@ func (s *Server) deliverMailbox(ctx context.Context, req runner.InternalRequest)
 			return output.Answer{}, nil
 		}
 	}
-	b, err := s.v2Bridge()
-	if err != nil {
-		s.log.Debug("mailbox: V2 store unavailable, nothing delivered", "session", req.SessionID, "err", err)
+	// Opening may wait on a lock (migrations write): wait a bounded time; the
+	// open goes on in the background and the next event finds it open.
+	type opened struct {
+		b   *v2bridge.Bridge
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		b, err := s.v2Bridge()
+		ch <- opened{b, err}
+	}()
+	var b *v2bridge.Bridge
+	select {
+	case o := <-ch:
+		if o.err != nil {
+			s.log.Debug("mailbox: V2 store unavailable, nothing delivered", "session", req.SessionID, "err", o.err)
+			return output.Answer{}, nil
+		}
+		b = o.b
+	case <-time.After(mailboxOpenBudget):
+		s.log.Debug("mailbox: V2 store still opening, nothing delivered this time", "session", req.SessionID)
+		return output.Answer{}, nil
+	case <-ctx.Done():
 		return output.Answer{}, nil
 	}
-	msgs, err := b.DeliverMailbox(ctx, req.SessionID)
+	dctx, cancel := context.WithTimeout(ctx, mailboxBudget)
+	defer cancel()
+	msgs, err := b.DeliverMailbox(dctx, req.SessionID)
 	if err != nil {
-		s.log.Warn("mailbox: delivery failed", "session", req.SessionID, "err", err)
+		if dctx.Err() != nil {
+			s.log.Debug("mailbox: V2 store busy, delivery left for the next event", "session", req.SessionID, "err", err)
+		} else {
+			s.log.Warn("mailbox: delivery failed", "session", req.SessionID, "err", err)
+		}
 		return output.Answer{}, nil
 	}
 	ans := output.Answer{AdditionalContext: msgs}

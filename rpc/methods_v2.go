@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -175,8 +176,17 @@ func (s *Server) v2Close(grace time.Duration) {
 }
 
 func unavailable(err error) *Error {
-	return &Error{Code: CodeV2Unavailable, Message: "V2 store unavailable: " + err.Error(),
-		Data: map[string]string{"reason": err.Error()}}
+	// The bridge's errors already start with "v2 store unavailable: ": say it once.
+	reason := err.Error()
+	for {
+		r := strings.TrimPrefix(reason, v2bridge.ErrUnavailable.Error()+": ")
+		if r == reason {
+			break
+		}
+		reason = r
+	}
+	return &Error{Code: CodeV2Unavailable, Message: "V2 store unavailable: " + reason,
+		Data: map[string]string{"reason": reason}}
 }
 
 // v2Error maps bridge errors to wire errors.
@@ -427,14 +437,14 @@ func (s *Server) v2SettingsGet(ctx context.Context, b *v2bridge.Bridge, _ *jsonr
 
 func (s *Server) v2SettingsUpdate(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
 	var p struct {
-		Enabled        *bool                  `json:"enabled"`
-		AllowHighWrite *bool                  `json:"allowHighWrite"`
-		Retention      *store.RetentionPolicy `json:"retention"`
+		Enabled        *bool                 `json:"enabled"`
+		AllowHighWrite *bool                 `json:"allowHighWrite"`
+		Retention      *store.RetentionPatch `json:"retention"` // merged field by field
 	}
 	if err := decodeParams(req, &p); err != nil {
 		return nil, err
 	}
-	return b.UpdateSettings(ctx, store.SettingsPatch{Enabled: p.Enabled, AllowHighWrite: p.AllowHighWrite, Retention: p.Retention})
+	return b.UpdateSettings(ctx, store.SettingsPatch{Enabled: p.Enabled, AllowHighWrite: p.AllowHighWrite, RetentionFields: p.Retention})
 }
 
 func (s *Server) v2Migrate(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {

@@ -153,9 +153,12 @@ func normalizeToolError(code string) string {
 	return CodeActionFailed
 }
 
+// maxInlineInput is the largest mapped input also passed in HOOKSIDE_V2_INPUT.
+const maxInlineInput = 64 << 10
+
 // doCommand runs hookside's `command` action with runner.Exec: the envelope
-// JSON on stdin, cwd the primary workspace when it is a local directory
-// (else the home), the action timeout as deadline, its own process group.
+// JSON on stdin, cwd the hookside home (commandDir), the action timeout as
+// deadline, its own process group.
 // Exit 0 = succeeded; a timeout = timeout; anything else = action_failed.
 func (b *Bridge) doCommand(ctx context.Context, run store.Run, def *expr.Definition, env *expr.Envelope) outcome {
 	h := def.Action.Hook
@@ -190,7 +193,29 @@ func (b *Bridge) doCommand(ctx context.Context, run store.Run, def *expr.Definit
 	mappedJSON, _ := json.Marshal(input)
 	envv := append(os.Environ(), "HOOKSIDE_V2_RUN_ID="+run.ID, "HOOKSIDE_V2_EVENT_ID="+run.EventID,
 		"HOOKSIDE_V2_HOOK_ID="+run.HookID, "HOOKSIDE_V2_EVENT_NAME="+env.EventName,
-		"HOOKSIDE_V2_INPUT="+string(mappedJSON))
+		"HOOKSIDE_V2_WORKSPACE="+env.PrimaryWorkspaceID)
+	// The mapped input: always in a private temp file (HOOKSIDE_V2_INPUT_FILE,
+	// removed after the action) when a mapping exists; also inline in
+	// HOOKSIDE_V2_INPUT while small, since the environment is size-limited
+	// (execve fails with E2BIG around 128 KiB per string).
+	if len(mappedJSON) <= maxInlineInput {
+		envv = append(envv, "HOOKSIDE_V2_INPUT="+string(mappedJSON))
+	}
+	if input != nil {
+		f, err := os.CreateTemp("", "hookside-v2-input-*.json")
+		if err != nil {
+			return failed(CodeActionFailed, "writing the mapped input file: "+err.Error())
+		}
+		_, werr := f.Write(mappedJSON)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		defer os.Remove(f.Name())
+		if werr != nil {
+			return failed(CodeActionFailed, "writing the mapped input file: "+werr.Error())
+		}
+		envv = append(envv, "HOOKSIDE_V2_INPUT_FILE="+f.Name())
+	}
 	res := runner.Exec(ctx, runner.ExecSpec{
 		Argv: argv, Dir: b.commandDir(env), Env: envv, Stdin: append(stdin, '\n'),
 		Timeout: time.Duration(*def.TimeoutMs) * time.Millisecond,
@@ -213,14 +238,12 @@ func (b *Bridge) doCommand(ctx context.Context, run store.Run, def *expr.Definit
 	return outcome{status: store.RunSucceeded, input: input, output: out}
 }
 
-// commandDir is the primary workspace when its id is an existing local
-// directory, else the home.
-func (b *Bridge) commandDir(env *expr.Envelope) string {
-	if p := env.PrimaryWorkspaceID; filepath.IsAbs(p) {
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-	}
+// commandDir is the cwd of every command action: the hookside home, never a
+// workspace named by the event (an event cannot choose which files run: a
+// relative command would otherwise run from any directory the emitter names,
+// bypassing workspace trust). The workspace reaches the action as data only
+// (the envelope on stdin, HOOKSIDE_V2_WORKSPACE).
+func (b *Bridge) commandDir(*expr.Envelope) string {
 	if b.opts.Home != "" {
 		return b.opts.Home
 	}

@@ -22,6 +22,36 @@ type EmitParams struct {
 	Payload            map[string]any   `json:"payload"`
 }
 
+// MaxEnvelopeDepth is the deepest nesting of objects/arrays an emitted
+// envelope may have (the envelope object itself is level 1).
+const MaxEnvelopeDepth = 64
+
+// jsonDepthExceeds reports whether v (decoded JSON) nests objects/arrays
+// deeper than max levels (v itself, if an object or array, is level 1).
+func jsonDepthExceeds(v any, max int) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		if max < 1 {
+			return true
+		}
+		for _, e := range x {
+			if jsonDepthExceeds(e, max-1) {
+				return true
+			}
+		}
+	case []any:
+		if max < 1 {
+			return true
+		}
+		for _, e := range x {
+			if jsonDepthExceeds(e, max-1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // EmitResult is {eventId, duplicate, enqueued}.
 type EmitResult struct {
 	EventID   string `json:"eventId"`
@@ -42,6 +72,9 @@ func BuildEnvelope(p EmitParams, now time.Time) (*expr.Envelope, error) {
 	if p.Session == nil || p.Session.ID == "" {
 		return nil, invalid("session.id", "required (an event without a session is not emitted, §3.4)")
 	}
+	if len(p.Session.ID) > store.MaxSessionIDBytes {
+		return nil, invalid("session.id", "too long: %d bytes (at most %d)", len(p.Session.ID), store.MaxSessionIDBytes)
+	}
 	if p.Turn == nil || p.Turn.ID == "" {
 		return nil, invalid("turn.id", "required")
 	}
@@ -55,6 +88,11 @@ func BuildEnvelope(p EmitParams, now time.Time) (*expr.Envelope, error) {
 	}
 	if p.Payload == nil {
 		p.Payload = map[string]any{}
+	}
+	// The envelope object is level 1 and payload level 2: a payload nested
+	// deeper is refused here, before anything is stored.
+	if jsonDepthExceeds(p.Payload, MaxEnvelopeDepth-1) {
+		return nil, invalid("payload", "nested deeper than %d levels (the whole envelope is limited to %d)", MaxEnvelopeDepth-1, MaxEnvelopeDepth)
 	}
 	if p.Workspaces == nil {
 		p.Workspaces = []expr.Workspace{}

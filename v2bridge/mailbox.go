@@ -33,6 +33,14 @@ func mailboxErr(err error) error {
 	return storeErr(err, "")
 }
 
+// checkSessionID is store.CheckSessionID as an *InvalidError.
+func checkSessionID(sessionID string, required bool) error {
+	if err := store.CheckSessionID(sessionID, required); err != nil {
+		return mailboxErr(err)
+	}
+	return nil
+}
+
 // PostMessage posts a message to the mailbox of sessionID (session/mailbox/post).
 func (b *Bridge) PostMessage(ctx context.Context, sessionID, from, text string) (PostResult, error) {
 	m, unread, err := b.db.PostMessage(ctx, sessionID, from, text)
@@ -56,6 +64,14 @@ func (b *Bridge) ListMessages(ctx context.Context, sessionID string, unreadOnly 
 // sessionID, oldest first, marking them read in the same transaction, and
 // returns them as additional-context entries (MailboxContext).
 func (b *Bridge) DeliverMailbox(ctx context.Context, sessionID string) ([]string, error) {
+	// A read first (WAL readers are never blocked by a writer): the usual
+	// empty mailbox costs no write lock.
+	if err := checkSessionID(sessionID, true); err != nil {
+		return nil, err
+	}
+	if has, err := b.db.HasUnread(ctx, sessionID); err == nil && !has {
+		return []string{}, nil
+	}
 	ms, err := b.db.TakeUnread(ctx, sessionID, store.MailboxBatch)
 	if err != nil {
 		return nil, mailboxErr(err)
@@ -87,8 +103,8 @@ func MailboxContext(ms []store.MailboxMessage) []string {
 // PurgeSession deletes the runs, events and mailbox of sessionID in one
 // transaction (v2/sessions/purge, hooks-v2-handbook §9.2).
 func (b *Bridge) PurgeSession(ctx context.Context, sessionID string) (store.Purged, error) {
-	if sessionID == "" {
-		return store.Purged{}, invalid("sessionId", "required")
+	if err := checkSessionID(sessionID, true); err != nil {
+		return store.Purged{}, err
 	}
 	p, err := b.db.PurgeSessionData(ctx, sessionID)
 	if err != nil {

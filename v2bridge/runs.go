@@ -2,6 +2,7 @@ package v2bridge
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/hookside/hookside/v2bridge/store"
@@ -32,7 +33,7 @@ func (b *Bridge) ListRuns(ctx context.Context, p RunsListParams) (RunsListResult
 	f := store.RunFilter{Status: p.Status, HookID: p.HookID, EventName: p.EventName, EventID: p.EventID,
 		SessionID: p.SessionID, Limit: p.Limit, Cursor: p.Cursor}
 	if p.Limit < 0 || p.Limit > store.MaxListLimit {
-		return RunsListResult{}, invalid("limit", "must be 1–%d", store.MaxListLimit)
+		return RunsListResult{}, invalid("limit", "must be 0–%d (0 or absent = %d)", store.MaxListLimit, store.DefaultListLimit)
 	}
 	for _, t := range []struct {
 		field, v string
@@ -47,7 +48,13 @@ func (b *Bridge) ListRuns(ctx context.Context, p RunsListParams) (RunsListResult
 		}
 		*t.dst = tm
 	}
+	if err := checkSessionID(p.SessionID, false); err != nil {
+		return RunsListResult{}, err
+	}
 	runs, next, err := b.db.ListRuns(ctx, f)
+	if errors.Is(err, store.ErrBadCursor) {
+		return RunsListResult{}, invalid("cursor", "%v", err)
+	}
 	if err != nil {
 		return RunsListResult{}, storeErr(err, "status")
 	}
@@ -107,8 +114,20 @@ func (b *Bridge) GetSettings(ctx context.Context) (store.Settings, error) {
 // queued runs stay queued. Turning it on dispatches the backlog and resumes
 // the workers at once.
 func (b *Bridge) UpdateSettings(ctx context.Context, p store.SettingsPatch) (store.Settings, error) {
-	if r := p.Retention; r != nil && (r.BatchLimit < 0) {
-		return store.Settings{}, invalid("retention.batchLimit", "must not be negative")
+	if r := p.Retention; r != nil {
+		p.RetentionFields = &store.RetentionPatch{ResolvedEventDays: &r.ResolvedEventDays, FailedEventDays: &r.FailedEventDays,
+			RunDays: &r.RunDays, BatchLimit: &r.BatchLimit}
+		p.Retention = nil
+	}
+	if r := p.RetentionFields; r != nil {
+		for _, f := range []struct {
+			name string
+			v    *int
+		}{{"resolvedEventDays", r.ResolvedEventDays}, {"failedEventDays", r.FailedEventDays}, {"runDays", r.RunDays}, {"batchLimit", r.BatchLimit}} {
+			if f.v != nil && *f.v < 0 {
+				return store.Settings{}, invalid("retention."+f.name, "must not be negative (0 keeps rows forever)")
+			}
+		}
 	}
 	before, err := b.db.GetSettings(ctx)
 	if err != nil {

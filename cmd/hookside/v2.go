@@ -9,7 +9,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -267,6 +270,10 @@ func runV2Emit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: --file is required (and no other argument)\n", prefix)
 		return exitUsage
 	}
+	if *wait < 0 {
+		fmt.Fprintf(stderr, "%s: --wait must not be negative (got %v)\n", prefix, *wait)
+		return exitUsage
+	}
 	var raw []byte
 	var err error
 	if *file == "-" {
@@ -290,17 +297,53 @@ func runV2Emit(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return v2Fail(stderr, prefix, err)
 	}
-	ctx := context.Background()
+	// SIGINT/SIGTERM stop the wait: the actions in flight are cancelled
+	// (recorded outcome_unknown) and the command exits 130.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	res, err := b.Emit(ctx, p)
 	if err != nil {
 		b.Close(0)
 		return v2Fail(stderr, prefix, err)
 	}
 	out := emitOutput{EmitResult: res, Runs: []store.Run{}}
+	done := true
 	if res.Enqueued {
-		out.Runs, out.WaitingForHost = waitEventRuns(ctx, b, res.EventID, *wait)
+		out.Runs, out.WaitingForHost, done = waitEventRuns(ctx, b, res.EventID, *wait)
 	}
-	b.Close(5 * time.Second)
+	interrupted := ctx.Err() != nil
+	// The wait is over: nothing more is started here, and an action still in
+	// flight is cancelled now (this process exits; its outcome is recorded
+	// outcome_unknown). The runs are then read back, so what is printed is
+	// their real, final state in the database.
+	b.Close(0)
+	if res.Enqueued && !done {
+		if db, err := store.Open(filepath.Join(c.homeDir(), v2bridge.DBFileName), store.Options{}); err == nil {
+			if runs, _, err := db.ListRuns(context.Background(), store.RunFilter{EventID: res.EventID, Limit: store.MaxListLimit}); err == nil {
+				out.Runs = runs
+			}
+			db.Close()
+		}
+		var left, cut int
+		for _, r := range out.Runs {
+			switch {
+			case r.Status == store.RunQueued && !hostActionRun(r):
+				left++
+			case r.Status == store.RunOutcomeUnknown:
+				cut++
+			}
+		}
+		why := "--wait expired"
+		if interrupted {
+			why = "interrupted"
+		}
+		if cut > 0 {
+			fmt.Fprintf(stderr, "%s: %s: %d run(s) still running were cancelled and recorded outcome_unknown (the action may have taken effect)\n", prefix, why, cut)
+		}
+		if left > 0 {
+			fmt.Fprintf(stderr, "%s: %s: %d run(s) were left queued: a hookside app-server or a later v2 emit on this home runs them\n", prefix, why, left)
+		}
+	}
 	if c.json {
 		printJSON(stdout, out)
 	} else {
@@ -319,12 +362,19 @@ func runV2Emit(args []string, stdout, stderr io.Writer) int {
 	if out.WaitingForHost > 0 {
 		fmt.Fprintf(stderr, "%s: %d run(s) need a host action (notification, sound or tool): they stay queued until a hookside app-server with a connected host that declared them runs on this home\n", prefix, out.WaitingForHost)
 	}
+	if interrupted {
+		return exitInterrupted
+	}
 	return exitOK
 }
 
+// exitInterrupted is the exit status after SIGINT/SIGTERM (128 + SIGINT).
+const exitInterrupted = 130
+
 // waitEventRuns waits until the event is resolved and every run of it is
-// terminal, or queued for a host action this process cannot execute.
-func waitEventRuns(ctx context.Context, b *v2bridge.Bridge, eventID string, wait time.Duration) ([]store.Run, int) {
+// terminal, or queued for a host action this process cannot execute; done
+// is false when the wait ended first (wait elapsed or ctx cancelled).
+func waitEventRuns(ctx context.Context, b *v2bridge.Bridge, eventID string, wait time.Duration) ([]store.Run, int, bool) {
 	deadline := time.Now().Add(wait)
 	for {
 		ev, err := b.DB().GetEvent(ctx, eventID)
@@ -343,10 +393,16 @@ func waitEventRuns(ctx context.Context, b *v2bridge.Bridge, eventID string, wait
 				busy = true
 			}
 		}
-		if (resolved && !busy) || time.Now().After(deadline) {
-			return res.Runs, waiting
+		if resolved && !busy {
+			return res.Runs, waiting, true
 		}
-		time.Sleep(10 * time.Millisecond)
+		if ctx.Err() != nil || !time.Now().Before(deadline) {
+			return res.Runs, waiting, false
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(min(10*time.Millisecond, time.Until(deadline))):
+		}
 	}
 }
 

@@ -259,6 +259,9 @@ func (v *validator) mapping(d *Definition) {
 }
 
 // value checks one value expression (§4.4, §5.1–§5.2).
+// MaxTemplateBytes is the longest template a definition may hold.
+const MaxTemplateBytes = 16 << 10
+
 func (v *validator) value(val *Value, path string) {
 	if val.kinds() != 1 {
 		v.errorf(path, CodeValueNotOne, "a value expression needs exactly one of const, path, template")
@@ -279,6 +282,10 @@ func (v *validator) value(val *Value, path string) {
 		t := *val.Template
 		if t == "" {
 			v.errorf(path+".template", CodeEmptyTemplate, "a template needs at least 1 character")
+		}
+		if len(t) > MaxTemplateBytes {
+			v.errorf(path+".template", CodeOutOfRange, "a template is limited to %d bytes", MaxTemplateBytes)
+			return
 		}
 		for _, p := range Placeholders(t) {
 			v.path(p, path+".template")

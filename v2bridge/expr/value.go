@@ -22,8 +22,17 @@ var ErrMappingFailed = errors.New(ErrorCodeMappingFailed)
 type MappingError struct {
 	Param  string
 	Path   string
-	Reason string // "path_not_allowed", "field_missing" or "invalid_value"
+	Reason string // "path_not_allowed", "field_missing", "too_large" or "invalid_value"
 }
+
+// Output limits: one rendered template or mapped value at most
+// MaxRenderedBytes, one whole mapping at most MaxMappingBytes (a template
+// repeating a large payload field would otherwise multiply it); over the
+// limit the run fails with mapping_failed ("too_large").
+const (
+	MaxRenderedBytes = 1 << 20
+	MaxMappingBytes  = 4 << 20
+)
 
 // Error gives the two message forms of hooks-v2-handbook §5.3, with the field name:
 // "mapping path not allowed: <path>" and "mapping field <param> is not
@@ -38,6 +47,11 @@ func (e *MappingError) Error() string {
 		return fmt.Sprintf("mapping path not allowed: %s (field %s)", e.Path, field)
 	case "field_missing":
 		return fmt.Sprintf("mapping field %s is not present in the event (path %s)", field, e.Path)
+	case "too_large":
+		if field == "" {
+			return fmt.Sprintf("mapping output is larger than %d bytes in total", MaxMappingBytes)
+		}
+		return fmt.Sprintf("mapping field %s renders to more than %d bytes", field, MaxRenderedBytes)
 	}
 	return fmt.Sprintf("mapping field %s: invalid value expression", field)
 }
@@ -53,6 +67,7 @@ func (e *MappingError) Unwrap() error { return ErrMappingFailed }
 // and no partial result.
 func Map(mapping map[string]Value, env *Envelope) (map[string]any, error) {
 	out := make(map[string]any, len(mapping))
+	total := 0
 	names := make([]string, 0, len(mapping))
 	for k := range mapping {
 		names = append(names, k)
@@ -63,6 +78,9 @@ func Map(mapping map[string]Value, env *Envelope) (map[string]any, error) {
 		got, err := evalValue(&v, env, name)
 		if err != nil {
 			return nil, err
+		}
+		if total += valueSize(got, MaxMappingBytes-total+1); total > MaxMappingBytes {
+			return nil, &MappingError{Reason: "too_large"}
 		}
 		out[name] = got
 	}
@@ -85,7 +103,11 @@ func evalValue(v *Value, env *Envelope, param string) (any, error) {
 	case v.HasConst:
 		return v.Const, nil
 	case v.Template != nil:
-		return RenderTemplate(*v.Template, env), nil
+		out, ok := renderTemplate(*v.Template, env, MaxRenderedBytes)
+		if !ok {
+			return nil, &MappingError{Param: param, Path: "template", Reason: "too_large"}
+		}
+		return out, nil
 	}
 	p := *v.Path
 	if !PathAllowed(env.EventName, p) {
@@ -95,7 +117,41 @@ func evalValue(v *Value, env *Envelope, param string) (any, error) {
 	if !ok {
 		return nil, &MappingError{Param: param, Path: p, Reason: "field_missing"}
 	}
+	if valueSize(got, MaxRenderedBytes+1) > MaxRenderedBytes {
+		return nil, &MappingError{Param: param, Path: p, Reason: "too_large"}
+	}
 	return got, nil
+}
+
+// valueSize approximates the JSON size of v, stopping once it exceeds limit.
+func valueSize(v any, limit int) int {
+	n := 0
+	var walk func(any)
+	walk = func(v any) {
+		if n > limit {
+			return
+		}
+		switch x := v.(type) {
+		case string:
+			n += len(x) + 2
+		case map[string]any:
+			n += 2
+			for k, e := range x {
+				n += len(k) + 4
+				walk(e)
+			}
+		case []any:
+			n += 2
+			for _, e := range x {
+				n++
+				walk(e)
+			}
+		default:
+			n += 8
+		}
+	}
+	walk(v)
+	return n
 }
 
 // Placeholders returns the trimmed paths of the ${...} placeholders in tmpl,
@@ -114,16 +170,40 @@ func Placeholders(tmpl string) []string {
 // booleans as JavaScript String(); objects and arrays as JSON (keys sorted,
 // JSON.stringify escaping). There is no escape syntax: "\${x}" expands and
 // keeps the backslash. The result is always a string.
+//
+// The output is cut at MaxRenderedBytes (mappings fail instead: EvalValue).
 func RenderTemplate(tmpl string, env *Envelope) string {
+	s, _ := renderTemplate(tmpl, env, MaxRenderedBytes)
+	return s
+}
+
+// renderTemplate renders tmpl; ok is false (and the text cut at max bytes)
+// when the output would be longer than max.
+func renderTemplate(tmpl string, env *Envelope, max int) (string, bool) {
 	var b bytes.Buffer
+	over := false
 	scanTemplate(tmpl, &b, func(p string) {
-		if !PathAllowed(env.EventName, p) {
+		if over || !PathAllowed(env.EventName, p) {
 			return
 		}
 		v, _ := Resolve(env, p)
+		if s, ok := v.(string); ok && b.Len()+len(s) > max {
+			over = true
+			return
+		}
 		writeText(&b, v)
+		if b.Len() > max {
+			over = true
+		}
 	})
-	return b.String()
+	if over || b.Len() > max {
+		out := b.Bytes()
+		if len(out) > max {
+			out = out[:max]
+		}
+		return string(out), false
+	}
+	return b.String(), true
 }
 
 // scanTemplate copies literal text to b (when non-nil) and calls expand for

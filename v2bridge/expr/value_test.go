@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -143,5 +144,37 @@ func TestValueJSON(t *testing.T) {
 				t.Fatalf("round trip %s → %s", tt.in, out)
 			}
 		})
+	}
+}
+
+func TestRenderedOutputCapped(t *testing.T) {
+	env := &Envelope{EventName: "response.committed", Payload: map[string]any{"response": map[string]any{"finalText": strings.Repeat("x", 1<<20)}}}
+	tmpl := strings.Repeat("${payload.response.finalText}", 200)
+	_, err := Map(map[string]Value{"t": {Template: &tmpl}}, env)
+	var me *MappingError
+	if !errors.As(err, &me) || me.Reason != "too_large" || !strings.Contains(err.Error(), "renders to more than") {
+		t.Fatalf("%v", err)
+	}
+	if s := RenderTemplate(tmpl, env); len(s) > MaxRenderedBytes {
+		t.Fatalf("RenderTemplate gave %d bytes", len(s))
+	}
+	half := "${payload.response.finalText}"
+	small := strings.Repeat("y", 900<<10)
+	env.Payload["response"].(map[string]any)["finalText"] = small
+	m := map[string]Value{}
+	for _, k := range []string{"a", "b", "c", "d", "e"} {
+		m[k] = Value{Template: &half}
+	}
+	if _, err := Map(m, env); !errors.As(err, &me) || !strings.Contains(err.Error(), "in total") {
+		t.Fatalf("total: %v", err)
+	}
+	long := strings.Repeat("a", MaxTemplateBytes+1)
+	d := &Definition{Name: "n", EventName: "turn.failed", Action: Action{Type: ActionCommand}, InputMapping: map[string]Value{"x": {Template: &long}}}
+	found := false
+	for _, p := range Validate(d) {
+		found = found || (p.Code == CodeOutOfRange && strings.HasSuffix(p.Path, ".template"))
+	}
+	if !found {
+		t.Fatalf("long template accepted: %v", Validate(d))
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -51,10 +53,39 @@ type MailboxFieldError struct {
 func (e *MailboxFieldError) Error() string { return e.Field + ": " + e.Reason }
 func (e *MailboxFieldError) Unwrap() error { return ErrInvalid }
 
-func checkMessage(sessionID, from, text string) error {
+// MaxSessionIDBytes caps a session id on every mailbox and V2 method.
+const MaxSessionIDBytes = 256
+
+// CheckSessionID refuses an empty (when required) or over-long session id.
+func CheckSessionID(sessionID string, required bool) error {
 	switch {
-	case sessionID == "":
+	case sessionID == "" && required:
 		return &MailboxFieldError{"sessionId", "required"}
+	case len(sessionID) > MaxSessionIDBytes:
+		return &MailboxFieldError{"sessionId", fmt.Sprintf("too long: %d bytes (at most %d)", len(sessionID), MaxSessionIDBytes)}
+	}
+	return nil
+}
+
+// unsafeLabelRune reports control characters (newlines included), bidi
+// controls and line/paragraph separators: a sender label with them could
+// forge the "Session mailbox message from …" header the model sees.
+func unsafeLabelRune(r rune) bool {
+	switch {
+	case unicode.IsControl(r),
+		r == 0x061C, r == 0x200E, r == 0x200F, r == 0x2028, r == 0x2029,
+		0x202A <= r && r <= 0x202E, 0x2066 <= r && r <= 0x2069,
+		r == 0x0085:
+		return true
+	}
+	return false
+}
+
+func checkMessage(sessionID, from, text string) error {
+	if err := CheckSessionID(sessionID, true); err != nil {
+		return err
+	}
+	switch {
 	case text == "":
 		return &MailboxFieldError{"text", "required"}
 	case len(text) > MaxMessageBytes:
@@ -65,6 +96,8 @@ func checkMessage(sessionID, from, text string) error {
 		return &MailboxFieldError{"from", fmt.Sprintf("too long: %d bytes (at most %d)", len(from), MaxFromBytes)}
 	case !utf8.ValidString(from):
 		return &MailboxFieldError{"from", "must be valid UTF-8"}
+	case strings.IndexFunc(from, unsafeLabelRune) >= 0:
+		return &MailboxFieldError{"from", "must not contain control characters (newlines included) or bidi controls"}
 	}
 	return nil
 }
@@ -101,12 +134,21 @@ func (db *DB) PostMessage(ctx context.Context, sessionID, from, text string) (Ma
 	return m, unread, nil
 }
 
+// HasUnread reports whether sessionID has an undelivered message (a read:
+// never waits for the write lock).
+func (db *DB) HasUnread(ctx context.Context, sessionID string) (bool, error) {
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM session_mailbox
+		WHERE session_id = ? AND read_at IS NULL LIMIT 1)`, sessionID).Scan(&n)
+	return n > 0, mapErr(err)
+}
+
 // ListMessages returns the messages of sessionID, oldest first: all of them
 // or, with unreadOnly, those not delivered yet. It does not mark anything
 // read.
 func (db *DB) ListMessages(ctx context.Context, sessionID string, unreadOnly bool) ([]MailboxMessage, error) {
-	if sessionID == "" {
-		return nil, &MailboxFieldError{"sessionId", "required"}
+	if err := CheckSessionID(sessionID, true); err != nil {
+		return nil, err
 	}
 	q := `SELECT id, sender, body, created_at, read_at FROM session_mailbox WHERE session_id = ?`
 	if unreadOnly {
@@ -135,8 +177,8 @@ func (db *DB) ListMessages(ctx context.Context, sessionID string, unreadOnly boo
 // transaction, so two concurrent deliveries never hand out the same message
 // and a failed commit delivers nothing. The rest wait for the next call.
 func (db *DB) TakeUnread(ctx context.Context, sessionID string, n int) ([]MailboxMessage, error) {
-	if sessionID == "" {
-		return nil, &MailboxFieldError{"sessionId", "required"}
+	if err := CheckSessionID(sessionID, true); err != nil {
+		return nil, err
 	}
 	if n <= 0 {
 		n = MailboxBatch

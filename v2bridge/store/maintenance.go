@@ -38,7 +38,31 @@ type Settings struct {
 type SettingsPatch struct {
 	Enabled        *bool
 	AllowHighWrite *bool
-	Retention      *RetentionPolicy
+	Retention      *RetentionPolicy // replaces the whole policy
+	// RetentionFields updates only the fields it sets (v2/settings/update),
+	// applied after Retention.
+	RetentionFields *RetentionPatch
+}
+
+// RetentionPatch is a field-by-field retention update; nil fields are kept.
+type RetentionPatch struct {
+	ResolvedEventDays *int `json:"resolvedEventDays"`
+	FailedEventDays   *int `json:"failedEventDays"`
+	RunDays           *int `json:"runDays"`
+	BatchLimit        *int `json:"batchLimit"`
+}
+
+// Apply returns r with the fields p sets.
+func (p *RetentionPatch) Apply(r RetentionPolicy) RetentionPolicy {
+	for _, f := range []struct {
+		src *int
+		dst *int
+	}{{p.ResolvedEventDays, &r.ResolvedEventDays}, {p.FailedEventDays, &r.FailedEventDays}, {p.RunDays, &r.RunDays}, {p.BatchLimit, &r.BatchLimit}} {
+		if f.src != nil {
+			*f.dst = *f.src
+		}
+	}
+	return r
 }
 
 func defaultSettings() Settings {
@@ -109,8 +133,19 @@ func (db *DB) UpdateSettings(ctx context.Context, p SettingsPatch) (Settings, er
 				return err
 			}
 		}
-		if p.Retention != nil {
-			if err := put("retention", *p.Retention); err != nil {
+		if p.Retention != nil || p.RetentionFields != nil {
+			cur, err := readSettings(ctx, tx)
+			if err != nil {
+				return err
+			}
+			r := cur.Retention
+			if p.Retention != nil {
+				r = *p.Retention
+			}
+			if p.RetentionFields != nil {
+				r = p.RetentionFields.Apply(r)
+			}
+			if err := put("retention", r); err != nil {
 				return err
 			}
 		}

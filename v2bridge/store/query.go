@@ -42,6 +42,9 @@ func encodeCursor(r Run) string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
+// ErrBadCursor is a cursor that is not a nextCursor of ListRuns (wraps ErrInvalid).
+var ErrBadCursor = fmt.Errorf("%w: bad cursor (pass a nextCursor from a previous page)", ErrInvalid)
+
 func decodeCursor(s string) (cursor, error) {
 	var c cursor
 	b, err := base64.RawURLEncoding.DecodeString(s)
@@ -49,7 +52,7 @@ func decodeCursor(s string) (cursor, error) {
 		err = json.Unmarshal(b, &c)
 	}
 	if err != nil || c.T == "" || c.I == "" {
-		return c, fmt.Errorf("%w: bad cursor", ErrInvalid)
+		return c, ErrBadCursor
 	}
 	return c, nil
 }

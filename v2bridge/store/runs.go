@@ -125,6 +125,21 @@ func (nr *NewRun) check() error {
 	return nil
 }
 
+// executionActionType is $.action.type of an execution snapshot, read in Go
+// (stored in hook_runs.action_type so the claim query needs no JSON function).
+func executionActionType(exec json.RawMessage) string {
+	if len(exec) == 0 {
+		return ""
+	}
+	var s struct {
+		Action struct {
+			Type string `json:"type"`
+		} `json:"action"`
+	}
+	_ = json.Unmarshal(exec, &s)
+	return s.Action.Type
+}
+
 func validRunStatus(s string) bool {
 	switch s {
 	case RunQueued, RunRunning, RunSucceeded, RunFailed, RunSkipped, RunBlocked, RunCancelled, RunOutcomeUnknown:
@@ -183,7 +198,7 @@ func scanRun(row interface{ Scan(...any) error }) (Run, error) {
 const insertRunSQL = `INSERT OR IGNORE INTO hook_runs(id, event_id, event_name, hook_id,
 	hook_revision, binding_id, session_id, turn_id, is_test_run, status, error_code, error_message,
 	attempt_count, concurrency_policy, execution_json, input_summary, next_attempt_at, finished_at,
-	created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,0,?,?,?,?,?,?,?)
+	created_at, updated_at, action_type) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,0,?,?,?,?,?,?,?,?)
 	RETURNING ` + runCols
 
 // insertRun inserts nr; ok reports whether a row was inserted.
@@ -201,7 +216,7 @@ func (db *DB) insertRun(ctx context.Context, tx *sql.Tx, nr NewRun, now time.Tim
 		nr.ID, nr.EventID, nr.EventName, nr.HookID, nr.HookRevision, nullStr(nr.BindingID), nr.SessionID,
 		nr.TurnID, boolInt(nr.IsTestRun), nr.Status, nullStr(nr.ErrorCode), nullStr(nr.ErrorMessage),
 		nr.ConcurrencyPolicy, nullJSON(nr.Execution), nullJSON(nr.InputSummary), nullTS(nr.NextAttemptAt),
-		finished, ts(now), ts(now))
+		finished, ts(now), ts(now), nullStr(executionActionType(nr.Execution)))
 	if err != nil {
 		return Run{}, false, err
 	}
@@ -290,7 +305,7 @@ func (db *DB) ClaimRun(ctx context.Context, owner string, lease time.Duration, n
 		if len(f.ActionTypes) == 0 {
 			return Run{}, false, nil
 		}
-		q += ` AND json_extract(r.execution_json, '$.action.type') IN (?` + strings.Repeat(`,?`, len(f.ActionTypes)-1) + `)`
+		q += ` AND r.action_type IN (?` + strings.Repeat(`,?`, len(f.ActionTypes)-1) + `)`
 		for _, t := range f.ActionTypes {
 			args = append(args, t)
 		}

@@ -149,6 +149,21 @@ CREATE TABLE session_mailbox (
 CREATE INDEX session_mailbox_session ON session_mailbox(session_id, seq);
 CREATE INDEX session_mailbox_unread  ON session_mailbox(session_id, seq) WHERE read_at IS NULL;
 `,
+	// 3: hook_runs.action_type, the snapshot's $.action.type written by Go at
+	// insert, so the claim query never runs SQLite JSON functions over a
+	// snapshot (which embeds the host's payload: one snapshot SQLite cannot
+	// parse, e.g. nested deeper than its limit of 1000, used to fail every
+	// claim). Old rows are backfilled where the snapshot parses; a queued run
+	// whose snapshot does not parse is failed here instead of blocking.
+	`
+ALTER TABLE hook_runs ADD COLUMN action_type TEXT;
+UPDATE hook_runs SET action_type = CASE WHEN json_valid(execution_json)
+	THEN json_extract(execution_json, '$.action.type') END WHERE execution_json IS NOT NULL;
+UPDATE hook_runs SET status = 'failed', error_code = 'action_failed',
+	error_message = 'execution snapshot unreadable by the store (e.g. payload nested too deep)',
+	finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'), next_attempt_at = NULL
+	WHERE status = 'queued' AND execution_json IS NOT NULL AND action_type IS NULL;
+`,
 }
 
 // SchemaVersion is the schema version this binary migrates to.

@@ -176,6 +176,13 @@ func Open(path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open %s: is a directory", path)
 	}
 
+	// The database holds payloads and mailbox text: owner-only (0600),
+	// tightened before any data is written (after the schema migration, which
+	// creates the file; SQLite gives a later -wal/-shm the database's mode).
+	// (Pre-creating an empty 0600 file instead makes concurrent first opens
+	// fail with SQLITE_BUSY while switching to WAL.)
+	restrictFiles(path)
+
 	w, err := sql.Open("sqlite", path+"?"+wq.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -190,6 +197,7 @@ func Open(path string, opts Options) (*DB, error) {
 		w.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	restrictFiles(path)
 
 	if db.insertRunStmt, err = w.Prepare(insertRunSQL); err != nil {
 		w.Close()
@@ -217,6 +225,16 @@ func Open(path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// restrictFiles makes the database and its -wal/-shm files owner-only
+// (best effort: missing files and foreign owners are ignored).
+func restrictFiles(path string) {
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o077 != 0 {
+			_ = os.Chmod(p, st.Mode().Perm()&0o700)
+		}
+	}
 }
 
 // writerStmt returns q prepared once on the writer connection (cached by its
