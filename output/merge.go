@@ -35,6 +35,8 @@ type Run struct {
 	Reason          string  `json:"reason,omitempty"`
 	// Warnings: parts of the hook's answer that were ignored (Answer.Warnings).
 	Warnings []string `json:"warnings,omitempty"`
+	// QueuedRunID: the V2 run (v2/runs/get) an async hook was queued as.
+	QueuedRunID string `json:"queuedRunId,omitempty"`
 }
 
 // NewRun builds the Run record of one hook from its process result and its

@@ -63,6 +63,9 @@ type ProcessResult struct {
 	// Async reports that the hook was started in the background
 	// (`async: true`): its output takes part in no decision.
 	Async bool
+	// QueuedRunID is the V2 run an async hook was queued as ("" when it
+	// was started in the background by the session).
+	QueuedRunID string
 	// Skipped reports that the hook was not run at all; SkipReason says why
 	// (e.g. "blocked_untrusted").
 	Skipped    bool

@@ -40,6 +40,10 @@ func TestMailboxLockedDatabaseIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The bridge may be writing (maintenance) right now: wait for it.
+	if _, err := c.ExecContext(context.Background(), "PRAGMA busy_timeout = 5000"); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := c.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
 		t.Fatal(err)
 	}

@@ -170,7 +170,7 @@ func (s *Server) sessionOpen(_ context.Context, req *jsonrpc2.Request) (any, err
 	sid := p.SessionID
 	internal, internalHandlers := s.mailboxHooks()
 	rs, diags := runner.NewSession(runner.SessionOptions{
-		Internal: internal, InternalHandlers: internalHandlers,
+		Internal: internal, InternalHandlers: internalHandlers, AsyncQueue: s.enqueueAsync,
 		ID: p.SessionID, Cwd: cwd, WorkspaceID: wsID,
 		AgentName: p.AgentName, Mode: p.Mode, Env: p.Env,
 		UserConfigPath: userConfig, PluginDirs: p.PluginDirs,

@@ -277,17 +277,7 @@ func (s *Session) writeTranscript(event string, in baseInput) (path string, clea
 		return "", func() {}, err
 	}
 	path = filepath.Join(dir, "transcript-"+strconv.FormatUint(transcriptSeq.Add(1), 10)+".jsonl")
-	var content []byte
-	switch event {
-	case config.UserPromptSubmit:
-		if in.f.Prompt != nil {
-			content = transcriptLine("user", in.f.Prompt)
-		}
-	case config.Stop:
-		if in.f.ResponseText != nil {
-			content = transcriptLine("assistant", in.f.ResponseText)
-		}
-	}
+	content := transcriptContent(event, in)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return "", func() {}, fmt.Errorf("create transcript: %w", err)
@@ -322,6 +312,23 @@ func (s *Session) transcriptDir() (string, error) {
 	}
 	s.tmpDir = dir
 	return dir, nil
+}
+
+// transcriptContent is what the transcript file of a hook on event holds:
+// the prompt (UserPromptSubmit) or the response (Stop) as one JSONL line,
+// else nothing.
+func transcriptContent(event string, in baseInput) []byte {
+	switch event {
+	case config.UserPromptSubmit:
+		if in.f.Prompt != nil {
+			return transcriptLine("user", in.f.Prompt)
+		}
+	case config.Stop:
+		if in.f.ResponseText != nil {
+			return transcriptLine("assistant", in.f.ResponseText)
+		}
+	}
+	return nil
 }
 
 func transcriptLine(role string, text json.RawMessage) []byte {

@@ -348,6 +348,7 @@ func (s *Session) runOne(ctx context.Context, h *config.Hook, in baseInput, sc s
 		StderrTruncated: pr.StderrTruncated,
 		Error:           ans.Error,
 		Warnings:        ans.Warnings,
+		QueuedRunID:     pr.QueuedRunID,
 	}
 	obs.HookCompleted(HookDone{RunID: runID, Hook: h, Event: sc.event, Run: run, Stdout: stdout, Stderr: stderr})
 	return ans, run
@@ -363,6 +364,24 @@ func (s *Session) spawn(ctx context.Context, h *config.Hook, in baseInput, sc st
 	transcript, cleanup, err := s.writeTranscript(sc.event, in)
 	if err != nil {
 		return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}, nil, nil
+	}
+	if h.Async && s.opts.AsyncQueue != nil {
+		cleanup() // the queue's worker writes its own transcript file
+		job := AsyncJob{
+			SessionID: s.opts.ID, TurnID: sc.turnID, Event: sc.event, HookID: h.ID,
+			Argv: argv, Dir: s.opts.Cwd, Env: env[s.hostEnvLen:],
+			Stdin:          buildStdin(in, sc, TranscriptPlaceholder),
+			Transcript:     transcriptContent(sc.event, in),
+			TimeoutMs:      h.TimeoutMs,
+			MaxOutputBytes: h.MaxOutputBytes,
+		}
+		if id, err := s.opts.AsyncQueue(ctx, job); err == nil {
+			return output.ProcessResult{ExitCode: -1, Async: true, QueuedRunID: id}, nil, nil
+		}
+		// No queue (database unavailable): start it here, as without one.
+		if transcript, cleanup, err = s.writeTranscript(sc.event, in); err != nil {
+			return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}, nil, nil
+		}
 	}
 	spec := ExecSpec{
 		Argv:           argv,

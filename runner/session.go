@@ -53,6 +53,11 @@ type SessionOptions struct {
 	// call InternalHandlers[hook.Command] in-process (see InternalHook).
 	Internal         []config.Hook
 	InternalHandlers map[string]InternalHandler
+	// AsyncQueue, when set, takes async (async: true) hooks: they become
+	// runs of the durable V2 run queue instead of background processes of
+	// this session (issue "V2 lifecycle bridge": the same queue). When it
+	// fails (no database), the hook starts in the background as before.
+	AsyncQueue func(ctx context.Context, job AsyncJob) (runID string, err error)
 	// Workspace configures workspace (project) hooks and their trust gate.
 	Workspace WorkspaceOptions
 	// Profile is the configuration dialect: ProfileZcode ("" = zcode) or
@@ -97,7 +102,10 @@ type Session struct {
 	opts    SessionOptions
 	loader  *config.Loader
 	baseEnv []string
-	vars    map[string]string
+	// hostEnvLen is how many entries of baseEnv are hookside's own
+	// environment; the rest are the session's additions (AsyncJob.Env).
+	hostEnvLen int
+	vars       map[string]string
 
 	gate  *truststore.Gate
 	spark bool
@@ -190,6 +198,7 @@ func NewSession(opts SessionOptions) (*Session, []config.Diagnostic) {
 		"CLAUDE_CODE_SESSION_ID": opts.ID,
 	}
 	env := os.Environ()
+	s.hostEnvLen = len(env)
 	for k, v := range opts.Env {
 		env = append(env, k+"="+v)
 	}

@@ -39,6 +39,9 @@ type snapshot struct {
 	Revision          int                   `json:"revision"`
 	EventName         string                `json:"eventName"`
 	Envelope          json.RawMessage       `json:"envelope"`
+	// ShellHook is set for an async shell hook handed to the queue
+	// (EnqueueShellHook); the run then has no definition or binding.
+	ShellHook *shellHookSnap `json:"shellHook,omitempty"`
 }
 
 func (s *snapshot) definition() *expr.Definition {

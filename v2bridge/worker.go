@@ -173,6 +173,11 @@ func (b *Bridge) perform(ctx context.Context, run store.Run) outcome {
 	if err := json.Unmarshal(run.Execution, &snap); err != nil {
 		return failed(CodeActionFailed, "unreadable run snapshot: "+err.Error())
 	}
+	if snap.ShellHook != nil {
+		// An async shell hook: trusted when it was queued (admission ran
+		// before the runner handed it over); no definition, no binding.
+		return b.doShellHook(ctx, run, snap.ShellHook)
+	}
 	var env expr.Envelope
 	if err := json.Unmarshal(snap.Envelope, &env); err != nil {
 		return failed(CodeActionFailed, "unreadable envelope: "+err.Error())

@@ -228,6 +228,25 @@ func (db *DB) insertRun(ctx context.Context, tx *sql.Tx, nr NewRun, now time.Tim
 	return r, err == nil, err
 }
 
+// EnqueueRun inserts one queued run outside any event resolution (an async
+// shell hook handed to the queue). nr.EventID must be unique for nr.HookID.
+func (db *DB) EnqueueRun(ctx context.Context, nr NewRun) (Run, error) {
+	if err := nr.check(); err != nil {
+		return Run{}, err
+	}
+	var r Run
+	err := db.writeTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		r, _, err = db.insertRun(ctx, tx, nr, db.now())
+		return err
+	})
+	if err != nil {
+		return Run{}, err
+	}
+	db.subs.runsChanged([]Run{r})
+	return r, nil
+}
+
 // CreateTestRun inserts a test run (PROTOCOL.md v2/definitions/testRun):
 // IsTestRun is forced and the (event_id, hook_id) uniqueness does not apply.
 func (db *DB) CreateTestRun(ctx context.Context, nr NewRun) (Run, error) {

@@ -1,0 +1,114 @@
+package v2bridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/v2bridge/store"
+)
+
+// ShellHookEvent is the eventName of the runs async shell hooks become.
+const ShellHookEvent = "shell_hook.async"
+
+// shellHookSnap is what an async shell hook's run executes (the run's
+// execution snapshot): runner.AsyncJob minus the ids.
+type shellHookSnap struct {
+	Event          string   `json:"event"`
+	Argv           []string `json:"argv"`
+	Dir            string   `json:"dir"`
+	Env            []string `json:"env"`
+	Stdin          string   `json:"stdin"`
+	Transcript     string   `json:"transcript,omitempty"`
+	MaxOutputBytes int      `json:"maxOutputBytes"`
+}
+
+// EnqueueShellHook turns an async shell hook (`async: true`) into a queued
+// run of the durable run queue (PROTOCOL.md §5: async shell hooks run
+// through the same queue and appear in v2/runs/list). The run's eventName is
+// ShellHookEvent, its hookId the shell hook's id, its session and turn the
+// hook's; it is never retried (retry mode unsafe) and any hookside process
+// on the home may run it (it needs no host). It returns the run id.
+func (b *Bridge) EnqueueShellHook(ctx context.Context, job runner.AsyncJob) (string, error) {
+	if set, err := b.db.GetSettings(ctx); err != nil {
+		return "", storeErr(err, "")
+	} else if !set.Enabled {
+		// The master switch stops V2 runs; the shell hook must still run.
+		return "", fmt.Errorf("hooks V2 is switched off: async hook not queued")
+	}
+	snap := snapshot{
+		EventName: ShellHookEvent, TimeoutMs: job.TimeoutMs, ConcurrencyPolicy: "parallel",
+		ShellHook: &shellHookSnap{Event: job.Event, Argv: job.Argv, Dir: job.Dir, Env: job.Env,
+			Stdin: string(job.Stdin), Transcript: string(job.Transcript), MaxOutputBytes: job.MaxOutputBytes},
+	}
+	snap.Action.Type = "command" // claimable by any process (no host needed)
+	snap.RetryPolicy.Mode = "unsafe"
+	exec, err := json.Marshal(snap)
+	if err != nil {
+		return "", err
+	}
+	summary, _ := json.Marshal(map[string]any{"event": job.Event, "argv": job.Argv})
+	r, err := b.db.EnqueueRun(ctx, store.NewRun{
+		EventID: "hsh_" + randomHex(12), EventName: ShellHookEvent, HookID: job.HookID,
+		SessionID: job.SessionID, TurnID: job.TurnID, ConcurrencyPolicy: "parallel",
+		Execution: exec, InputSummary: summary,
+	})
+	if err != nil {
+		return "", storeErr(err, "")
+	}
+	b.workerWake.kick()
+	return r.ID, nil
+}
+
+// doShellHook runs a queued async shell hook like the session would have
+// (its cwd, its environment additions over this process's environment, the
+// same stdin with a fresh transcript file). Exit 0 = succeeded; exit 2 is
+// recorded failed with the hook's reason (nobody waits for a decision).
+func (b *Bridge) doShellHook(ctx context.Context, run store.Run, h *shellHookSnap) outcome {
+	var timeoutMs int
+	var s snapshot
+	if json.Unmarshal(run.Execution, &s) == nil {
+		timeoutMs = s.TimeoutMs
+	}
+	if timeoutMs <= 0 {
+		timeoutMs = 60000
+	}
+	dir, err := os.MkdirTemp("", "hookside-async-")
+	if err != nil {
+		return failed(CodeActionFailed, "transcript dir: "+err.Error())
+	}
+	defer os.RemoveAll(dir)
+	tpath := filepath.Join(dir, "transcript.jsonl")
+	if err := os.WriteFile(tpath, []byte(h.Transcript), 0o600); err != nil {
+		return failed(CodeActionFailed, "transcript: "+err.Error())
+	}
+	ph, _ := json.Marshal(runner.TranscriptPlaceholder)
+	tp, _ := json.Marshal(tpath)
+	stdin := bytes.ReplaceAll([]byte(h.Stdin), ph, tp)
+	res := runner.Exec(ctx, runner.ExecSpec{
+		Argv: h.Argv, Dir: h.Dir, Env: append(os.Environ(), h.Env...), Stdin: stdin,
+		Timeout: time.Duration(timeoutMs) * time.Millisecond, KillGrace: runner.KillGrace, MaxOutputBytes: h.MaxOutputBytes,
+	})
+	out := map[string]any{"exitCode": res.ExitCode, "stdout": string(res.Stdout), "stderr": string(res.Stderr)}
+	switch {
+	case res.StartErr != nil:
+		return outcome{status: store.RunFailed, code: CodeActionFailed, msg: "start: " + res.StartErr.Error()}
+	case res.TimedOut:
+		return outcome{status: store.RunFailed, code: CodeTimeout, msg: fmt.Sprintf("the hook did not finish within %d ms", timeoutMs), output: out}
+	case res.Canceled:
+		return outcome{status: store.RunOutcomeUnknown, msg: "the hook was cancelled in flight", output: out}
+	case res.ExitCode != 0:
+		msg := fmt.Sprintf("exit status %d", res.ExitCode)
+		if t := strings.TrimSpace(string(res.Stderr)); t != "" {
+			msg += ": " + clipText(t, 300)
+		}
+		return outcome{status: store.RunFailed, code: CodeActionFailed, msg: msg, output: out}
+	}
+	return outcome{status: store.RunSucceeded, output: out}
+}
