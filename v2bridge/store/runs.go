@@ -251,20 +251,7 @@ func (db *DB) EnqueueRun(ctx context.Context, nr NewRun) (Run, error) {
 // IsTestRun is forced and the (event_id, hook_id) uniqueness does not apply.
 func (db *DB) CreateTestRun(ctx context.Context, nr NewRun) (Run, error) {
 	nr.IsTestRun = true
-	if err := nr.check(); err != nil {
-		return Run{}, err
-	}
-	var r Run
-	err := db.writeTx(ctx, func(tx *sql.Tx) error {
-		var err error
-		r, _, err = db.insertRun(ctx, tx, nr, db.now())
-		return err
-	})
-	if err != nil {
-		return Run{}, err
-	}
-	db.subs.runsChanged([]Run{r})
-	return r, nil
+	return db.EnqueueRun(ctx, nr)
 }
 
 // ClaimFilter narrows ClaimRun.
