@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/hookside/hookside/rpc"
 	"io"
 	"log/slog"
 	"os"
@@ -35,6 +36,7 @@ func commands() []command {
 		{"app-server", "serve JSON-RPC 2.0 to an agent host (--stdio)", runAppServer},
 		{"hooks", "run, list and trust hooks from the shell", runHooks},
 		{"v2", "Hooks V2 runs and events from the shell (runs list|get|retry|cancel, emit)", runV2},
+		{"protocol", "print the protocol's JSON Schema (protocol schema)", runProtocol},
 		{"version", "print the version", runVersion},
 	}
 }
@@ -73,6 +75,19 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nEvery command takes --help and --home DIR (default $HOOKSIDE_HOME or ~/.hookside).")
+}
+
+func runProtocol(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == "schema" {
+		_, _ = stdout.Write(rpc.ProtocolSchema)
+		return exitOK
+	}
+	if len(args) == 1 && isHelp(args[0]) {
+		fmt.Fprintln(stdout, "Usage: hookside protocol schema\n\nPrint the JSON Schema (draft 2020-12) of the protocol's shell-hook params and results\n(docs/protocol.md §2–§4).")
+		return exitOK
+	}
+	fmt.Fprintln(stderr, "Usage: hookside protocol schema")
+	return exitUsage
 }
 
 func runVersion(_ []string, stdout, _ io.Writer) int {
