@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/hookside/hookside/output"
@@ -267,6 +268,22 @@ func (s *Server) sessionClose(_ context.Context, req *jsonrpc2.Request) (any, er
 	delete(s.sessions, p.SessionID)
 	s.mu.Unlock()
 	go ss.close() // async hooks get their grace without blocking the reader
+	if s.v2IsOpen() {
+		// Queued async hooks of the session do not start after it closed.
+		go func() {
+			b, err := s.v2Bridge()
+			if err != nil {
+				return
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if n, err := b.CancelQueuedShellHooks(ctx, p.SessionID); err != nil {
+				s.log.Warn("cancel queued async hooks", "session", p.SessionID, "err", err)
+			} else if n > 0 {
+				s.log.Debug("cancelled queued async hooks of a closed session", "session", p.SessionID, "count", n)
+			}
+		}()
+	}
 	return nil, nil
 }
 
@@ -414,7 +431,7 @@ func preview(b []byte) string {
 	if max := PreviewChars*utf8.UTFMax + margin; len(b) > max {
 		b = b[:max] // more than PreviewChars characters remain: cut below
 	}
-	s := redact(strings.ToValidUTF8(string(b), "\uFFFD"))
+	s := output.Redact(strings.ToValidUTF8(string(b), "\uFFFD"))
 	if cut := output.CutRunes(s, PreviewChars); len(cut) < len(s) {
 		return cut + "…"
 	}

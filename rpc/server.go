@@ -6,6 +6,7 @@ package rpc
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -169,5 +170,5 @@ func (s *Server) notify(method string, params any) {
 type slogPrinter struct{ l *slog.Logger }
 
 func (p slogPrinter) Printf(format string, v ...any) {
-	p.l.Debug("jsonrpc2", "msg", sprintf(format, v...))
+	p.l.Debug("jsonrpc2", "msg", fmt.Sprintf(format, v...))
 }

@@ -350,6 +350,9 @@ func (s *Session) runOne(ctx context.Context, h *config.Hook, in baseInput, sc s
 		Warnings:        ans.Warnings,
 		QueuedRunID:     pr.QueuedRunID,
 	}
+	if pr.Skipped { // e.g. async_limit: a reason, not an error
+		run.Reason, run.Error = pr.SkipReason, ""
+	}
 	obs.HookCompleted(HookDone{RunID: runID, Hook: h, Event: sc.event, Run: run, Stdout: stdout, Stderr: stderr})
 	return ans, run
 }
@@ -365,7 +368,10 @@ func (s *Session) spawn(ctx context.Context, h *config.Hook, in baseInput, sc st
 	if err != nil {
 		return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}, nil, nil
 	}
-	if h.Async && s.opts.AsyncQueue != nil {
+	// Workspace hooks are not queued: their trust is decided right before
+	// they start (a queued run would start later, after the declaration or
+	// a script it pins may have changed), so they start here, admitted.
+	if h.Async && s.opts.AsyncQueue != nil && h.Source.Kind != config.SourceWorkspace {
 		cleanup() // the queue's worker writes its own transcript file
 		job := AsyncJob{
 			SessionID: s.opts.ID, TurnID: sc.turnID, Event: sc.event, HookID: h.ID,

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/v2bridge/store"
 )
@@ -95,7 +96,11 @@ func (b *Bridge) doShellHook(ctx context.Context, run store.Run, h *shellHookSna
 		Argv: h.Argv, Dir: h.Dir, Env: append(os.Environ(), h.Env...), Stdin: stdin,
 		Timeout: time.Duration(timeoutMs) * time.Millisecond, KillGrace: runner.KillGrace, MaxOutputBytes: h.MaxOutputBytes,
 	})
-	out := map[string]any{"exitCode": res.ExitCode, "stdout": string(res.Stdout), "stderr": string(res.Stderr)}
+	// Redacted by content, like hook/completed previews (the summary keeps
+	// the run's output in the database and in v2/runs/list).
+	out := map[string]any{"exitCode": res.ExitCode,
+		"stdout": output.Redact(strings.ToValidUTF8(string(res.Stdout), "\uFFFD")), "stdoutTruncated": res.StdoutTruncated,
+		"stderr": output.Redact(strings.ToValidUTF8(string(res.Stderr), "\uFFFD")), "stderrTruncated": res.StderrTruncated}
 	switch {
 	case res.StartErr != nil:
 		return outcome{status: store.RunFailed, code: CodeActionFailed, msg: "start: " + res.StartErr.Error()}
@@ -105,10 +110,27 @@ func (b *Bridge) doShellHook(ctx context.Context, run store.Run, h *shellHookSna
 		return outcome{status: store.RunOutcomeUnknown, msg: "the hook was cancelled in flight", output: out}
 	case res.ExitCode != 0:
 		msg := fmt.Sprintf("exit status %d", res.ExitCode)
-		if t := strings.TrimSpace(string(res.Stderr)); t != "" {
+		if t := strings.TrimSpace(output.Redact(string(res.Stderr))); t != "" {
 			msg += ": " + clipText(t, 300)
 		}
 		return outcome{status: store.RunFailed, code: CodeActionFailed, msg: msg, output: out}
 	}
 	return outcome{status: store.RunSucceeded, output: out}
+}
+
+// CancelQueuedShellHooks cancels the async shell hooks of session that are
+// still queued (session/close: a closed session's hooks do not start later).
+// Runs already running finish. It returns how many were cancelled.
+func (b *Bridge) CancelQueuedShellHooks(ctx context.Context, sessionID string) (int, error) {
+	runs, _, err := b.db.ListRuns(ctx, store.RunFilter{SessionID: sessionID, EventName: ShellHookEvent, Status: store.RunQueued, Limit: 500})
+	if err != nil {
+		return 0, storeErr(err, "")
+	}
+	n := 0
+	for _, r := range runs {
+		if _, err := b.db.CancelRun(ctx, r.ID); err == nil {
+			n++
+		}
+	}
+	return n, nil
 }

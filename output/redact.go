@@ -1,7 +1,6 @@
-package rpc
+package output
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 )
@@ -27,8 +26,11 @@ var secretPatterns = []struct {
 	{[]string{"private key"}, regexp.MustCompile(`()-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`)},
 }
 
-// redact replaces likely secrets in s with "[REDACTED]".
-func redact(s string) string {
+// Redact replaces likely secrets in s with "[REDACTED]": bearer tokens,
+// key=value pairs named like secrets, sk-/pk-/rk- keys, GitHub and Slack
+// tokens, AWS key ids, private keys. Used for hook output previews and the
+// output summaries of queued hooks.
+func Redact(s string) string {
 	lower := strings.ToLower(s)
 	for _, p := range secretPatterns {
 		for _, t := range p.triggers {
@@ -41,5 +43,3 @@ func redact(s string) string {
 	}
 	return s
 }
-
-func sprintf(format string, v ...any) string { return fmt.Sprintf(format, v...) }
