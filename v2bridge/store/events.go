@@ -245,11 +245,13 @@ func (e *emitter) commit(batch []*emitReq) {
 	if err != nil {
 		inserted = nil
 	}
+	// Subscribers first: when Emit returns, the wake-up has happened (and
+	// a subscriber has seen every id its Emit acknowledged).
+	db.subs.eventsEnqueued(inserted)
 	for _, r := range batch {
 		r.err = err
 		r.done <- struct{}{}
 	}
-	db.subs.eventsEnqueued(inserted)
 }
 
 const eventCols = `event_id, event_name, session_id, turn_id, envelope, status, attempts,
