@@ -21,11 +21,8 @@ func runAppServer(args []string, stdout, stderr io.Writer) int {
 	home := fs.String("home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
 	level := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	format := fs.String("log-format", "text", "log format: text or json")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseStrict(fs, args, stderr); !ok {
 		return code
-	}
-	if extraArgs(fs, stderr) {
-		return exitUsage
 	}
 	if !*stdio {
 		fmt.Fprintln(stderr, "hookside app-server: --stdio is required (the only transport)")

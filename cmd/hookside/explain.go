@@ -21,14 +21,9 @@ func runHooksExplain(args []string, stdout, stderr io.Writer) int {
 	event := fs.String("event", "", "the event: "+strings.Join(config.Events, ", "))
 	tool := fs.String("tool", "", "the tool name matchers are tested against (the source on SessionStart); none = matchers not consulted")
 	asJSON := fs.Bool("json", false, "print JSON ({profile, event, tool, hooks, diagnostics})")
-	sf.registerSession(fs)
-	sf.registerWorkspace(fs)
-	sf.registerProfile(fs)
-	if code, ok := parseFlags(fs, args); !ok {
+	sf.registerAll(fs)
+	if code, ok := parseStrict(fs, args, stderr); !ok {
 		return code
-	}
-	if extraArgs(fs, stderr) {
-		return exitUsage
 	}
 	if *event == "" || !config.IsEvent(*event) {
 		fmt.Fprintf(stderr, "hookside hooks explain: --event must be one of %s\n", strings.Join(config.Events, ", "))

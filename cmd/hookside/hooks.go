@@ -69,6 +69,14 @@ func (f *sessionFlags) registerSession(fs *flag.FlagSet) {
 	fs.Var(&f.pluginDirs, "plugin-dir", "plugin root holding hooks/hooks.json (repeatable)")
 }
 
+// registerAll adds the session, workspace and dialect flags (hooks run,
+// list, explain).
+func (f *sessionFlags) registerAll(fs *flag.FlagSet) {
+	f.registerSession(fs)
+	f.registerWorkspace(fs)
+	f.registerProfile(fs)
+}
+
 // registerProfile adds the dialect flags (hooks run, list, explain).
 func (f *sessionFlags) registerProfile(fs flagSet) {
 	fs.StringVar(&f.profile, "profile", "zcode", "configuration dialect: zcode or spark")
@@ -298,14 +306,9 @@ func runHooksList(args []string, stdout, stderr io.Writer) int {
 	var sf sessionFlags
 	event := fs.String("event", "", "only this event")
 	asJSON := fs.Bool("json", false, "print JSON ({hooks, diagnostics})")
-	sf.registerSession(fs)
-	sf.registerWorkspace(fs)
-	sf.registerProfile(fs)
-	if code, ok := parseFlags(fs, args); !ok {
+	sf.registerAll(fs)
+	if code, ok := parseStrict(fs, args, stderr); !ok {
 		return code
-	}
-	if extraArgs(fs, stderr) {
-		return exitUsage
 	}
 	if *event != "" && !config.IsEvent(*event) {
 		fmt.Fprintf(stderr, "hookside hooks list: --event must be one of %s\n", strings.Join(config.Events, ", "))

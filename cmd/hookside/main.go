@@ -121,6 +121,18 @@ func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
 	return 0, true
 }
 
+// parseStrict is parseFlags for a command that takes no positional
+// arguments: a stray one is a usage error.
+func parseStrict(fs *flag.FlagSet, args []string, stderr io.Writer) (int, bool) {
+	if code, ok := parseFlags(fs, args); !ok {
+		return code, false
+	}
+	if extraArgs(fs, stderr) {
+		return exitUsage, false
+	}
+	return 0, true
+}
+
 // extraArgs reports (on stderr) positional arguments a command does not take.
 func extraArgs(fs *flag.FlagSet, stderr io.Writer) bool {
 	if fs.NArg() == 0 {
