@@ -82,21 +82,21 @@ func statStamp(path string) stamp {
 	return stamp{exists: true, mtime: fi.ModTime().UnixNano(), size: fi.Size(), dev: dev, ino: ino, mode: fi.Mode()}
 }
 
-type fileSource struct {
+// stampedSource is one configuration file the Loader re-reads when its
+// stat stamp changes: the user config (F = File) or the spark user
+// settings (F = SparkFile).
+type stampedSource[F any] struct {
 	path   string
 	loaded bool
 	st     stamp
-	file   *File
+	file   *F
 	diags  []Diagnostic
 }
 
-type sparkSource struct {
-	path   string
-	loaded bool
-	st     stamp
-	file   *SparkFile
-	diags  []Diagnostic
-}
+type (
+	fileSource  = stampedSource[File]
+	sparkSource = stampedSource[SparkFile]
+)
 
 type pluginSource struct {
 	root, hooksPath, manifestPath string
@@ -198,22 +198,12 @@ func (l *Loader) Load() (*Set, error) {
 	return l.set, nil
 }
 
-func (l *Loader) loadUser(st stamp) {
-	u := &l.user
-	u.loaded, u.st, u.file, u.diags = true, st, nil, nil
-	data, d := readStamped(u.path, st, CodeReadError, SeverityError)
-	if d != nil {
-		u.diags = []Diagnostic{*d}
-		return
-	}
-	if data == nil {
-		return
-	}
-	u.file, u.diags = ParseFile(u.path, data, SourceUser)
-}
+func (l *Loader) loadUser(st stamp) { loadStamped(&l.user, st, ParseFile) }
 
-func (l *Loader) loadSparkUser(st stamp) {
-	u := &l.sparkUser
+func (l *Loader) loadSparkUser(st stamp) { loadStamped(&l.sparkUser, st, ParseSparkFile) }
+
+// loadStamped re-reads u (stamped st) and parses it as a user file.
+func loadStamped[F any](u *stampedSource[F], st stamp, parse func(string, []byte, SourceKind) (*F, []Diagnostic)) {
 	u.loaded, u.st, u.file, u.diags = true, st, nil, nil
 	data, d := readStamped(u.path, st, CodeReadError, SeverityError)
 	if d != nil {
@@ -223,7 +213,7 @@ func (l *Loader) loadSparkUser(st stamp) {
 	if data == nil {
 		return
 	}
-	u.file, u.diags = ParseSparkFile(u.path, data, SourceUser)
+	u.file, u.diags = parse(u.path, data, SourceUser)
 }
 
 func (p *pluginSource) load(hs, ms stamp) {
