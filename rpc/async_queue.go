@@ -21,6 +21,19 @@ var errQueueBusy = errors.New("the V2 store is still opening")
 // budget, the master switch off — makes the runner start the hook in the
 // background as before, so the shell-hook path never depends on the DB.
 func (s *Server) enqueueAsync(ctx context.Context, job runner.AsyncJob) (string, error) {
+	b, err := s.v2BridgeWithin(ctx, asyncQueueBudget)
+	if err != nil {
+		return "", err
+	}
+	qctx, cancel := context.WithTimeout(ctx, asyncQueueBudget)
+	defer cancel()
+	return b.EnqueueShellHook(qctx, job)
+}
+
+// v2BridgeWithin is v2Bridge for the shell-hook path: it waits at most
+// budget for the store to open (the open goes on in the background, so the
+// next call finds it open) and returns errQueueBusy past it.
+func (s *Server) v2BridgeWithin(ctx context.Context, budget time.Duration) (*v2bridge.Bridge, error) {
 	type opened struct {
 		b   *v2bridge.Bridge
 		err error
@@ -32,15 +45,10 @@ func (s *Server) enqueueAsync(ctx context.Context, job runner.AsyncJob) (string,
 	}()
 	select {
 	case o := <-ch:
-		if o.err != nil {
-			return "", o.err
-		}
-		qctx, cancel := context.WithTimeout(ctx, asyncQueueBudget)
-		defer cancel()
-		return o.b.EnqueueShellHook(qctx, job)
-	case <-time.After(asyncQueueBudget):
-		return "", errQueueBusy
+		return o.b, o.err
+	case <-time.After(budget):
+		return nil, errQueueBusy
 	case <-ctx.Done():
-		return "", ctx.Err()
+		return nil, ctx.Err()
 	}
 }

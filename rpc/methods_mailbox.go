@@ -102,27 +102,9 @@ func (s *Server) deliverMailbox(ctx context.Context, req runner.InternalRequest)
 	}
 	// Opening may wait on a lock (migrations write): wait a bounded time; the
 	// open goes on in the background and the next event finds it open.
-	type opened struct {
-		b   *v2bridge.Bridge
-		err error
-	}
-	ch := make(chan opened, 1)
-	go func() {
-		b, err := s.v2Bridge()
-		ch <- opened{b, err}
-	}()
-	var b *v2bridge.Bridge
-	select {
-	case o := <-ch:
-		if o.err != nil {
-			s.log.Debug("mailbox: V2 store unavailable, nothing delivered", "session", req.SessionID, "err", o.err)
-			return output.Answer{}, nil
-		}
-		b = o.b
-	case <-time.After(mailboxOpenBudget):
-		s.log.Debug("mailbox: V2 store still opening, nothing delivered this time", "session", req.SessionID)
-		return output.Answer{}, nil
-	case <-ctx.Done():
+	b, err := s.v2BridgeWithin(ctx, mailboxOpenBudget)
+	if err != nil {
+		s.log.Debug("mailbox: V2 store unavailable or still opening, nothing delivered", "session", req.SessionID, "err", err)
 		return output.Answer{}, nil
 	}
 	dctx, cancel := context.WithTimeout(ctx, mailboxBudget)
