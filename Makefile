@@ -44,6 +44,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse$$ -fuzztime 20s ./output/
 	$(GO) test -run '^$$' -fuzz FuzzParseFile -fuzztime 20s ./runner/config/
 	$(GO) test -run '^$$' -fuzz FuzzTopLevel -fuzztime 20s ./rpc/
+	$(GO) test -run '^$$' -fuzz FuzzMembers -fuzztime 20s ./internal/jsonscan/
+	$(GO) test -run '^$$' -fuzz FuzzBuildStdin -fuzztime 20s ./runner/
 
 clean:
 	rm -rf bin

@@ -80,7 +80,7 @@ func BenchmarkParseMergeContext(b *testing.B) {
 	}
 }
 
-// checkObjectIter compares objectIter with encoding/json on b.
+// checkObjectIter compares parseObject's iterator with encoding/json on b.
 func checkObjectIter(t *testing.T, b []byte) {
 	it, ok := parseObject(b)
 	var want map[string]json.RawMessage
@@ -95,7 +95,7 @@ func checkObjectIter(t *testing.T, b []byte) {
 	}
 	got := map[string]json.RawMessage{}
 	for {
-		k, v, ok := it.next()
+		k, v, ok := it.Next()
 		if !ok {
 			break
 		}

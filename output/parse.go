@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/hookside/hookside/internal/jsonscan"
 	"strconv"
 	"strings"
 	"unicode"
@@ -182,7 +183,7 @@ func parseExit2(event string, r ProcessResult, a *Answer) {
 	var reason string
 	if obj, ok := parseObject(trim(r.Stdout)); ok {
 		for it := obj; ; {
-			key, val, ok := it.next()
+			key, val, ok := it.Next()
 			if !ok {
 				break
 			}
@@ -225,7 +226,7 @@ func parseStdout(event string, out []byte, a *Answer) {
 	var f answerFields
 	var hso []byte
 	for {
-		key, val, ok := obj.next()
+		key, val, ok := obj.Next()
 		if !ok {
 			break
 		}
@@ -249,8 +250,8 @@ func parseStdout(event string, out []byte, a *Answer) {
 		}
 	}
 	if len(hso) > 0 && hso[0] == '{' {
-		for it := (objectIter{b: hso, i: 1}); ; {
-			key, val, ok := it.next()
+		for it, _ := jsonscan.Object(hso); ; {
+			key, val, ok := it.Next()
 			if !ok {
 				break
 			}
@@ -371,88 +372,13 @@ func isBlank(s string) bool { return strings.TrimFunc(s, isJSSpace) == "" }
 
 func validString(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 
-// objectIter walks the members of a JSON object that json.Valid accepted,
-// without copying: keys and values are slices of the input.
-type objectIter struct {
-	b []byte
-	i int // position after '{' or after the previous member
-}
-
-// parseObject returns an iterator over b when b is exactly one JSON object.
-func parseObject(b []byte) (objectIter, bool) {
+// parseObject returns an iterator over the members of b when b is exactly
+// one JSON object (internal/jsonscan; validity checked here).
+func parseObject(b []byte) (jsonscan.Members, bool) {
 	if len(b) == 0 || b[0] != '{' || !json.Valid(b) {
-		return objectIter{}, false
+		return jsonscan.Members{}, false
 	}
-	return objectIter{b: b, i: 1}, true
-}
-
-// next returns the next member's raw key (a JSON string with its quotes)
-// and raw value; ok is false at the end of the object.
-func (it *objectIter) next() (key, val []byte, ok bool) {
-	it.space()
-	if it.i >= len(it.b) || it.b[it.i] == '}' {
-		return nil, nil, false
-	}
-	if it.b[it.i] == ',' {
-		it.i++
-		it.space()
-	}
-	key = it.value()
-	it.space()
-	it.i++ // ':'
-	it.space()
-	val = it.value()
-	return key, val, true
-}
-
-func (it *objectIter) space() {
-	for it.i < len(it.b) {
-		switch it.b[it.i] {
-		case ' ', '\t', '\n', '\r':
-			it.i++
-		default:
-			return
-		}
-	}
-}
-
-// value skips one (valid) JSON value and returns it.
-func (it *objectIter) value() []byte {
-	start, depth := it.i, 0
-	for it.i < len(it.b) {
-		c := it.b[it.i]
-		switch c {
-		case '"':
-			it.i++
-			for it.i < len(it.b) && it.b[it.i] != '"' {
-				if it.b[it.i] == '\\' {
-					it.i++
-				}
-				it.i++
-			}
-			it.i++
-		case '{', '[':
-			depth++
-			it.i++
-		case '}', ']':
-			if depth == 0 {
-				return it.b[start:it.i]
-			}
-			depth--
-			it.i++
-		case ',', ' ', '\t', '\n', '\r', ':':
-			if depth == 0 {
-				return it.b[start:it.i]
-			}
-			it.i++
-		default:
-			it.i++
-		}
-		if depth == 0 && (c == '"' || c == '}' || c == ']') {
-			return it.b[start:it.i]
-		}
-	}
-	return it.b[start:it.i]
+	return jsonscan.Object(b)
 }
 
 // keyIs reports whether the raw JSON string key decodes to name (exact,

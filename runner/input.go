@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hookside/hookside/internal/jsjson"
+	"github.com/hookside/hookside/internal/jsonscan"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/config"
 )
@@ -84,34 +85,17 @@ var ownKeys = map[string]bool{
 // hasOwnKey reports whether the top level of the (valid) object raw has a
 // key in ownKeys, or a key written with escapes (compared conservatively).
 func hasOwnKey(raw []byte) bool {
-	depth := 0
-	expectKey := false
-	for i := 0; i < len(raw); i++ {
-		switch c := raw[i]; c {
-		case '{', '[':
-			depth++
-			expectKey = depth == 1 && c == '{'
-		case '}', ']':
-			depth--
-		case ',':
-			expectKey = depth == 1
-		case '"':
-			j := i + 1
-			escaped := false
-			for ; j < len(raw) && raw[j] != '"'; j++ {
-				if raw[j] == '\\' {
-					escaped = true
-					j++
-				}
-			}
-			if expectKey && depth == 1 && (escaped || ownKeys[string(raw[i+1:j])]) {
-				return true
-			}
-			expectKey = false
-			i = j
+	m, _ := jsonscan.Object(raw)
+	for {
+		key, _, ok := m.Next()
+		if !ok {
+			return false
+		}
+		inner := key[1 : len(key)-1]
+		if bytes.IndexByte(inner, '\\') >= 0 || ownKeys[string(inner)] {
+			return true
 		}
 	}
-	return false
 }
 
 // stdinContext is what the runner adds to every hook's input.

@@ -1,0 +1,137 @@
+// Package jsonscan walks the top-level members of a JSON object without
+// decoding it: raw keys and raw values, nested values skipped by counting
+// brackets outside strings. It does not validate; on malformed input Next
+// stops and Malformed reports it. Callers that need validity check it
+// themselves (json.Valid) or let a later decode catch it. Used by the
+// frame shim (rpc), the hook-answer reader (output) and the stdin builder
+// (runner).
+package jsonscan
+
+// Members iterates over the top-level members of one JSON object.
+type Members struct {
+	b   []byte
+	i   int
+	bad bool
+}
+
+// Object returns an iterator over b, which must start with '{' (after
+// white space); ok is false otherwise.
+func Object(b []byte) (Members, bool) {
+	i := skipWS(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return Members{}, false
+	}
+	return Members{b: b, i: i + 1}, true
+}
+
+// Next returns the next member: key is the raw key with its quotes (escapes
+// not processed), val the raw value. ok is false at the end of the object
+// or on malformed input (see Malformed).
+func (m *Members) Next() (key, val []byte, ok bool) {
+	if m.bad || m.b == nil {
+		return nil, nil, false
+	}
+	i := skipWS(m.b, m.i)
+	if i < len(m.b) && m.b[i] == ',' {
+		i = skipWS(m.b, i+1)
+	}
+	if i >= len(m.b) {
+		return m.fail()
+	}
+	if m.b[i] == '}' {
+		m.i = i
+		return nil, nil, false
+	}
+	if m.b[i] != '"' {
+		return m.fail()
+	}
+	kEnd := skipString(m.b, i)
+	if kEnd < 0 {
+		return m.fail()
+	}
+	key = m.b[i:kEnd]
+	i = skipWS(m.b, kEnd)
+	if i >= len(m.b) || m.b[i] != ':' {
+		return m.fail()
+	}
+	i = skipWS(m.b, i+1)
+	vEnd := skipValue(m.b, i)
+	if vEnd < 0 {
+		return m.fail()
+	}
+	val = m.b[i:vEnd]
+	m.i = skipWS(m.b, vEnd)
+	if m.i >= len(m.b) || (m.b[m.i] != ',' && m.b[m.i] != '}') {
+		m.bad = true // the member is returned; the next call stops
+	}
+	return key, val, true
+}
+
+// Malformed reports whether the walk stopped on input that is not an object.
+func (m *Members) Malformed() bool { return m.bad }
+
+func (m *Members) fail() ([]byte, []byte, bool) {
+	m.bad = true
+	return nil, nil, false
+}
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string starting at b[i] == '"',
+// or -1.
+func skipString(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// skipValue returns the index after the value starting at b[i], or -1.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				e := skipString(b, j)
+				if e < 0 {
+					return -1
+				}
+				j = e - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	default:
+		j := i
+		for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
+			j++
+		}
+		if j == i {
+			return -1
+		}
+		return j
+	}
+}
