@@ -102,19 +102,6 @@ func parsePlugin(root, path string, data []byte, mpath string, manifest []byte) 
 		PluginRoot: root,
 		PluginData: filepath.Join(root, PluginDataDir),
 	}}
-	if t, ok := p.tree(); ok {
-		switch {
-		case t.kind != jObject:
-			p.report(CodeInvalidField, SeverityError, t.off, "top-level value must be an object, got %s", t.kind)
-		default:
-			if h := t.get("hooks"); h.present() {
-				if h.kind != jObject {
-					p.report(CodeInvalidField, SeverityError, h.off, "hooks must be an object, got %s", h.kind)
-				} else {
-					p.events(h)
-				}
-			}
-		}
-	}
+	p.claudeShaped()
 	return parsedPlugin{hooks: p.hooks, own: p.own, diags: p.diags, rejects: p.rejects}
 }

@@ -96,23 +96,31 @@ type SparkFile struct {
 func ParseSparkFile(path string, data []byte, kind SourceKind) (*SparkFile, []Diagnostic) {
 	f := &SparkFile{Path: path, Kind: kind}
 	p := &parser{path: path, data: data, spark: true, src: Source{Kind: kind, Path: path}}
-	if t, ok := p.tree(); ok {
-		switch {
-		case t.kind != jObject:
-			p.report(CodeInvalidField, SeverityError, t.off, "top-level value must be an object, got %s", t.kind)
-		default:
-			if h := t.get("hooks"); h.present() {
-				if h.kind != jObject {
-					p.report(CodeInvalidField, SeverityError, h.off, "hooks must be an object, got %s", h.kind)
-				} else {
-					p.events(h)
-				}
-			}
-		}
-	}
+	p.claudeShaped()
 	f.Hooks = resolveHooks(p.hooks, p.own, Limits{}.Or(Limits{}))
 	f.Rejected = p.rejects
 	return f, p.diags
+}
+
+// claudeShaped parses a Claude Code–shaped file (spark settings, plugin
+// hooks/hooks.json): events directly under "hooks"; other top-level keys
+// are ignored.
+func (p *parser) claudeShaped() {
+	t, ok := p.tree()
+	if !ok {
+		return
+	}
+	if t.kind != jObject {
+		p.report(CodeInvalidField, SeverityError, t.off, "top-level value must be an object, got %s", t.kind)
+		return
+	}
+	if h := t.get("hooks"); h.present() {
+		if h.kind != jObject {
+			p.report(CodeInvalidField, SeverityError, h.off, "hooks must be an object, got %s", h.kind)
+			return
+		}
+		p.events(h)
+	}
 }
 
 // commandOf returns the "command" string of a handler node, or "".
