@@ -227,19 +227,10 @@ func TestBundleDigestMatchesJavaScript(t *testing.T) {
 		hs = append(hs, h)
 		ds = append(ds, Digest(h))
 	}
-	files := []SourceFile{
-		{RelativePath: "zcode.json", Content: []byte(`{"hooks":{}}`)},
-		{RelativePath: ".zcode/config.json", Content: []byte("{\"hooks\":{\"events\":{}}}\n中文")},
-		{RelativePath: "子/zcode.json", Content: nil},
-	}
+	files, pins := goldenBundleInputs()
 	var fj []map[string]any
 	for _, f := range files {
 		fj = append(fj, map[string]any{"path": f.RelativePath, "b64": f.Content})
-	}
-	pins := []Pins{
-		{Scripts: map[string]string{"hooks/x.sh": hexSum("x"), "hooks/gone.sh": AbsentPin, "hooks/ext.sh": hexSum("e")},
-			Links: map[string]string{"hooks/ext.sh": "/elsewhere/ext.sh"}, Globs: map[string]string{"hooks/*.py": hexSum("a.py")}},
-		{Scripts: map[string]string{"hooks/x.sh": hexSum("x"), "子/a.sh": hexSum("z")}}, // shared pin: merged
 	}
 	var pe []PinEntry
 	for _, p := range pins {

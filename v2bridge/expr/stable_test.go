@@ -210,10 +210,17 @@ func TestExecutionHash(t *testing.T) {
 	})
 }
 
-// TestExecutionHashMatchesNode hashes the handbook's input in JavaScript.
-func TestExecutionHashMatchesNode(t *testing.T) {
+// nodeHashDef is the definition TestExecutionHashMatchesNode hashes in
+// JavaScript and TestExecutionHashGolden pins.
+func nodeHashDef() *Definition {
 	d := baseDef()
 	d.Condition = &Condition{Op: OpOr, Conditions: []*Condition{leaf(OpEq, path("session.title"), c("中文 <b>")), leaf(OpNotEq, c(nil), c(1e21))}}
+	return d
+}
+
+// TestExecutionHashMatchesNode hashes the handbook's input in JavaScript.
+func TestExecutionHashMatchesNode(t *testing.T) {
+	d := nodeHashDef()
 	in := `{"eventName":"response.committed","action":{"type":"tool","target":{"sourceKind":"connector","sourceId":"hook","toolName":"post","version":"1.0.0"}},` +
 		`"condition":{"op":"or","conditions":[{"op":"eq","left":{"path":"session.title"},"right":{"const":"中文 <b>"}},{"op":"notEq","left":{"const":null},"right":{"const":1e21}}]},` +
 		`"inputMapping":{"text":{"path":"payload.response.finalText"},"note":{"template":"answer in ${session.title}"}},` +
@@ -290,6 +297,75 @@ func TestGenericMatchesJSON(t *testing.T) {
 		}
 		if got, want := StableStringify(v), StableStringify(json.RawMessage(raw)); got != want {
 			t.Errorf("%d: generic %s, json %s", i, got, want)
+		}
+	}
+}
+
+// TestExecutionHashGolden pins the hashes TestExecutionHashMatchesNode
+// checks against JavaScript, so byte compatibility is tested without node.
+func TestExecutionHashGolden(t *testing.T) {
+	d := nodeHashDef()
+	if got, want := ExecutionHash(d), "584f50b73cbb4da7ae182951b5c4763dfb6be0fe13737208b973a371ba4bcbd9"; got != want {
+		t.Errorf("ExecutionHash = %s, golden %s", got, want)
+	}
+	if got, want := IdempotencyKey("hev_1", "h1", d.Action), "2d5e8c54e04e94e40fdc655334c8520e8b047c273aff821e632d43879a4859f3"; got != want {
+		t.Errorf("IdempotencyKey = %s, golden %s", got, want)
+	}
+	if got, want := ExecutionHash(baseDef()), "edfb1d48a75426ba7e59bd4077ea0d47e72eafa6b66fbb82cef74384d50a226d"; got != want {
+		t.Errorf("ExecutionHash(baseDef) = %s, golden %s", got, want)
+	}
+}
+
+// stableGolden is what the JavaScript reference printed for each of stableCases.
+var stableGolden = []string{
+	"null",
+	"true",
+	"0",
+	"0",
+	"1",
+	"-1.5",
+	"100",
+	"1e+21",
+	"1e-7",
+	"0.000001",
+	"1.2345678901234569e+23",
+	"0.1",
+	"2.5e-300",
+	"1.7976931348623157e+308",
+	"5e-324",
+	"9007199254740992",
+	"1",
+	"12.34",
+	"\"plain\"",
+	"\"<script>&amp;</script>\"",
+	"\"line\u2028sep\u2029para\"",
+	"\"tab\\tnl\\nnul\\u0000\\u001f\x7f\"",
+	"\"quote\\\" backslash\\\\ slash/\"",
+	"\"中文 ✓ 😀\"",
+	"\"😀\"",
+	"[]",
+	"{}",
+	"[1,[2,[3]],{\"a\":2,\"b\":1}]",
+	"{\"10\":1,\"9\":2,\"A\":true,\"_\":\"x\",\"a\":{\"c\":null,\"d\":[3,2,1]},\"b\":1}",
+	"{\"z\":4,\"é\":3,\"😀\":1,\"\uffff\":2}",
+	"{\"condition\":null,\"eventName\":\"turn.failed\",\"inputMapping\":{},\"timeoutMs\":15000}",
+}
+
+// TestStableStringifyGolden checks StableStringify against the literal
+// JavaScript output, so it runs where node is not installed.
+func TestStableStringifyGolden(t *testing.T) {
+	if len(stableGolden) != len(stableCases) {
+		t.Fatalf("%d golden values for %d cases", len(stableGolden), len(stableCases))
+	}
+	for i, in := range stableCases {
+		dec := json.NewDecoder(strings.NewReader(in))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if got := StableStringify(v); got != stableGolden[i] {
+			t.Errorf("StableStringify(%s)\n got %s\nwant %s", in, got, stableGolden[i])
 		}
 	}
 }
