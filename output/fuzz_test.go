@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // FuzzParse checks that Parse, Merge, DecideStop and the wire encoding never
@@ -28,7 +28,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s.stdout, s.stderr, s.code, uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, stdout, stderr string, code int, ev uint8) {
-		event := config.Events[int(ev)%len(config.Events)]
+		event := hook.Events[int(ev)%len(hook.Events)]
 		r := ProcessResult{ExitCode: code, Stdout: []byte(stdout), Stderr: []byte(stderr)}
 		a := Parse(event, r)
 		for _, s := range append([]string{a.DecisionReason, a.BlockReason, a.StopReason, a.SystemMessage, a.Error}, a.AdditionalContext...) {
@@ -66,9 +66,9 @@ func BenchmarkParseMerge(b *testing.B) {
 	answers := make([]Answer, len(results))
 	for b.Loop() {
 		for i, r := range results {
-			answers[i] = Parse(config.PreToolUse, r)
+			answers[i] = Parse(hook.PreToolUse, r)
 		}
-		Merge(config.PreToolUse, answers)
+		Merge(hook.PreToolUse, answers)
 	}
 }
 
@@ -76,7 +76,7 @@ func BenchmarkParseMergeContext(b *testing.B) {
 	r := exit(0, `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint: 2 warnings in main.go"}}`, "")
 	b.ReportAllocs()
 	for b.Loop() {
-		Merge(config.PostToolUse, []Answer{Parse(config.PostToolUse, r)})
+		Merge(hook.PostToolUse, []Answer{Parse(hook.PostToolUse, r)})
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // ModelContextLimit is the length, in characters (Unicode code points), at
@@ -132,7 +132,7 @@ func Merge(event string, answers []Answer) Merged {
 				blockReason = a.BlockReason
 			}
 		}
-		if a.UpdatedInput != nil && (event == config.PreToolUse || event == config.PermissionRequest) {
+		if a.UpdatedInput != nil && (event == hook.PreToolUse || event == hook.PermissionRequest) {
 			m.UpdatedInput = a.UpdatedInput
 		}
 		for _, c := range a.AdditionalContext {
@@ -140,7 +140,7 @@ func Merge(event string, answers []Answer) Merged {
 				m.AdditionalContext = append(m.AdditionalContext, c)
 			}
 		}
-		if event != config.Stop && a.Continue != nil && !*a.Continue {
+		if event != hook.Stop && a.Continue != nil && !*a.Continue {
 			m.Continue = false
 			if isBlank(stopReason) {
 				stopReason = a.StopReason
@@ -178,11 +178,11 @@ func decisionRank(d string) int {
 // `blocked`).
 func blocks(event string, a *Answer) bool {
 	switch event {
-	case config.PreToolUse:
+	case hook.PreToolUse:
 		return a.Block || a.Decision == DecisionDeny
-	case config.PermissionRequest:
+	case hook.PermissionRequest:
 		return a.Decision == DecisionDeny
-	case config.UserPromptSubmit:
+	case hook.UserPromptSubmit:
 		return a.Block
 	}
 	return false
@@ -211,7 +211,7 @@ func DecideStop(answers []Answer, merged Merged, granted, limit int) StopState {
 	}
 	for i := range answers {
 		if answers[i].ContinueRequested {
-			if c := ModelContext(config.Stop, merged.AdditionalContext); c != nil {
+			if c := ModelContext(hook.Stop, merged.AdditionalContext); c != nil {
 				st.ContinueTurn, st.Continuation = true, c
 			}
 			break
@@ -287,7 +287,7 @@ func ModelContext(event string, contexts []string) *string {
 
 func isToolEvent(event string) bool {
 	switch event {
-	case config.PreToolUse, config.PermissionRequest, config.PostToolUse, config.PostToolUseFailure:
+	case hook.PreToolUse, hook.PermissionRequest, hook.PostToolUse, hook.PostToolUseFailure:
 		return true
 	}
 	return false

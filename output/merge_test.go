@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 )
 
 func strp(s string) *string { return &s }
@@ -20,74 +20,74 @@ func TestMerge(t *testing.T) {
 		answers []Answer
 		check   func(t *testing.T, m Merged)
 	}{
-		{"no_answers_is_neutral", config.PreToolUse, nil, func(t *testing.T, m Merged) {
-			want := Merged{Event: config.PreToolUse, Continue: true, AdditionalContext: []string{}, SystemMessages: []string{}, Runs: []Run{}}
+		{"no_answers_is_neutral", hook.PreToolUse, nil, func(t *testing.T, m Merged) {
+			want := Merged{Event: hook.PreToolUse, Continue: true, AdditionalContext: []string{}, SystemMessages: []string{}, Runs: []Run{}}
 			if !reflect.DeepEqual(m, want) {
 				t.Errorf("got %+v", m)
 			}
 		}},
-		{"deny_beats_ask_and_allow", config.PreToolUse, []Answer{{Decision: "allow", DecisionReason: "a"}, {Decision: "ask", DecisionReason: "q"}, deny, {Decision: "allow"}}, func(t *testing.T, m Merged) {
+		{"deny_beats_ask_and_allow", hook.PreToolUse, []Answer{{Decision: "allow", DecisionReason: "a"}, {Decision: "ask", DecisionReason: "q"}, deny, {Decision: "allow"}}, func(t *testing.T, m Merged) {
 			eqp(t, "decision", m.Decision, strp("deny"))
 			eqp(t, "decisionReason", m.DecisionReason, strp("d"))
 		}},
-		{"ask_beats_allow", config.PermissionRequest, []Answer{{Decision: "allow", DecisionReason: "a"}, {Decision: "ask", DecisionReason: "q"}}, func(t *testing.T, m Merged) {
+		{"ask_beats_allow", hook.PermissionRequest, []Answer{{Decision: "allow", DecisionReason: "a"}, {Decision: "ask", DecisionReason: "q"}}, func(t *testing.T, m Merged) {
 			eqp(t, "decision", m.Decision, strp("ask"))
 			eqp(t, "decisionReason", m.DecisionReason, strp("q"))
 			if m.Blocked {
 				t.Error("ask must not block")
 			}
 		}},
-		{"decision_reason_is_first_of_winners", config.PreToolUse, []Answer{{Decision: "deny"}, {Decision: "deny", DecisionReason: "second"}, {Decision: "deny", DecisionReason: "third"}}, func(t *testing.T, m Merged) {
+		{"decision_reason_is_first_of_winners", hook.PreToolUse, []Answer{{Decision: "deny"}, {Decision: "deny", DecisionReason: "second"}, {Decision: "deny", DecisionReason: "third"}}, func(t *testing.T, m Merged) {
 			eqp(t, "decisionReason", m.DecisionReason, strp("second"))
 		}},
-		{"PreToolUse_deny_blocks", config.PreToolUse, []Answer{{Decision: "allow"}, deny}, func(t *testing.T, m Merged) {
+		{"PreToolUse_deny_blocks", hook.PreToolUse, []Answer{{Decision: "allow"}, deny}, func(t *testing.T, m Merged) {
 			if !m.Blocked {
 				t.Error("not blocked")
 			}
 			eqp(t, "blockReason", m.BlockReason, strp("d"))
 		}},
-		{"PreToolUse_exit_2_blocks", config.PreToolUse, []Answer{Parse(config.PreToolUse, exit(2, "", "stop"))}, func(t *testing.T, m Merged) {
+		{"PreToolUse_exit_2_blocks", hook.PreToolUse, []Answer{Parse(hook.PreToolUse, exit(2, "", "stop"))}, func(t *testing.T, m Merged) {
 			if !m.Blocked {
 				t.Error("not blocked")
 			}
 			eqp(t, "blockReason", m.BlockReason, strp("stop"))
 			eqp(t, "decision", m.Decision, strp("deny"))
 		}},
-		{"PermissionRequest_deny_blocks", config.PermissionRequest, []Answer{Parse(config.PermissionRequest, exit(0, `{"decision":"block","reason":"r"}`, ""))}, func(t *testing.T, m Merged) {
+		{"PermissionRequest_deny_blocks", hook.PermissionRequest, []Answer{Parse(hook.PermissionRequest, exit(0, `{"decision":"block","reason":"r"}`, ""))}, func(t *testing.T, m Merged) {
 			if !m.Blocked {
 				t.Error("not blocked")
 			}
 		}},
-		{"UserPromptSubmit_decision_block_blocks", config.UserPromptSubmit, []Answer{{}, Parse(config.UserPromptSubmit, exit(0, `{"decision":"block","reason":"r"}`, ""))}, func(t *testing.T, m Merged) {
+		{"UserPromptSubmit_decision_block_blocks", hook.UserPromptSubmit, []Answer{{}, Parse(hook.UserPromptSubmit, exit(0, `{"decision":"block","reason":"r"}`, ""))}, func(t *testing.T, m Merged) {
 			if !m.Blocked || m.Decision != nil {
 				t.Errorf("blocked=%v decision=%v", m.Blocked, m.Decision)
 			}
 			eqp(t, "blockReason", m.BlockReason, strp("r"))
 		}},
-		{"UserPromptSubmit_exit_2_blocks", config.UserPromptSubmit, []Answer{Parse(config.UserPromptSubmit, exit(2, "", "no"))}, func(t *testing.T, m Merged) {
+		{"UserPromptSubmit_exit_2_blocks", hook.UserPromptSubmit, []Answer{Parse(hook.UserPromptSubmit, exit(2, "", "no"))}, func(t *testing.T, m Merged) {
 			if !m.Blocked {
 				t.Error("not blocked")
 			}
 		}},
-		{"block_reason_is_first_blocking", config.UserPromptSubmit, []Answer{{Block: true}, {Block: true, BlockReason: "one"}, {Block: true, BlockReason: "two"}}, func(t *testing.T, m Merged) {
+		{"block_reason_is_first_blocking", hook.UserPromptSubmit, []Answer{{Block: true}, {Block: true, BlockReason: "one"}, {Block: true, BlockReason: "two"}}, func(t *testing.T, m Merged) {
 			eqp(t, "blockReason", m.BlockReason, strp("one"))
 		}},
-		{"PostToolUse_exit_2_does_not_block", config.PostToolUse, []Answer{Parse(config.PostToolUse, exit(2, "", "x"))}, func(t *testing.T, m Merged) {
+		{"PostToolUse_exit_2_does_not_block", hook.PostToolUse, []Answer{Parse(hook.PostToolUse, exit(2, "", "x"))}, func(t *testing.T, m Merged) {
 			if m.Blocked || m.BlockReason != nil || len(m.AdditionalContext) != 0 {
 				t.Errorf("got %+v", m)
 			}
 		}},
-		{"PostToolUseFailure_exit_2_does_not_block", config.PostToolUseFailure, []Answer{Parse(config.PostToolUseFailure, exit(2, "", "x"))}, func(t *testing.T, m Merged) {
+		{"PostToolUseFailure_exit_2_does_not_block", hook.PostToolUseFailure, []Answer{Parse(hook.PostToolUseFailure, exit(2, "", "x"))}, func(t *testing.T, m Merged) {
 			if m.Blocked {
 				t.Error("blocked")
 			}
 		}},
-		{"SessionStart_exit_2_does_not_block", config.SessionStart, []Answer{Parse(config.SessionStart, exit(2, "", "x"))}, func(t *testing.T, m Merged) {
+		{"SessionStart_exit_2_does_not_block", hook.SessionStart, []Answer{Parse(hook.SessionStart, exit(2, "", "x"))}, func(t *testing.T, m Merged) {
 			if m.Blocked {
 				t.Error("blocked")
 			}
 		}},
-		{"Stop_never_blocks", config.Stop, []Answer{Parse(config.Stop, exit(2, "", "again"))}, func(t *testing.T, m Merged) {
+		{"Stop_never_blocks", hook.Stop, []Answer{Parse(hook.Stop, exit(2, "", "again"))}, func(t *testing.T, m Merged) {
 			if m.Blocked || m.BlockReason != nil {
 				t.Errorf("got %+v", m)
 			}
@@ -95,39 +95,39 @@ func TestMerge(t *testing.T) {
 				t.Errorf("context %v", m.AdditionalContext)
 			}
 		}},
-		{"updatedInput_last_wins", config.PreToolUse, []Answer{{UpdatedInput: json.RawMessage(`{"a":1}`)}, {UpdatedInput: json.RawMessage(`{"a":2}`)}, {}}, func(t *testing.T, m Merged) {
+		{"updatedInput_last_wins", hook.PreToolUse, []Answer{{UpdatedInput: json.RawMessage(`{"a":1}`)}, {UpdatedInput: json.RawMessage(`{"a":2}`)}, {}}, func(t *testing.T, m Merged) {
 			if string(m.UpdatedInput) != `{"a":2}` {
 				t.Errorf("updatedInput %s", m.UpdatedInput)
 			}
 		}},
-		{"updatedInput_only_on_tool_decision_events", config.PostToolUse, []Answer{{UpdatedInput: json.RawMessage(`{"a":1}`)}}, func(t *testing.T, m Merged) {
+		{"updatedInput_only_on_tool_decision_events", hook.PostToolUse, []Answer{{UpdatedInput: json.RawMessage(`{"a":1}`)}}, func(t *testing.T, m Merged) {
 			if m.UpdatedInput != nil {
 				t.Errorf("updatedInput %s", m.UpdatedInput)
 			}
 		}},
-		{"context_accumulates_in_registration_order", config.SessionStart, []Answer{{AdditionalContext: []string{"a", "b"}}, {}, {AdditionalContext: []string{"c"}}}, func(t *testing.T, m Merged) {
+		{"context_accumulates_in_registration_order", hook.SessionStart, []Answer{{AdditionalContext: []string{"a", "b"}}, {}, {AdditionalContext: []string{"c"}}}, func(t *testing.T, m Merged) {
 			if !reflect.DeepEqual(m.AdditionalContext, []string{"a", "b", "c"}) {
 				t.Errorf("context %v", m.AdditionalContext)
 			}
 			eqp(t, "modelContext", m.ModelContext, strp("SessionStart hook additional context:\na\nb\nc"))
 		}},
-		{"failed_hooks_are_silent", config.PreToolUse, []Answer{Parse(config.PreToolUse, exit(1, `{"hookSpecificOutput":{"permissionDecision":"deny"}}`, "")), Parse(config.PreToolUse, ProcessResult{ExitCode: -1, TimedOut: true})}, func(t *testing.T, m Merged) {
+		{"failed_hooks_are_silent", hook.PreToolUse, []Answer{Parse(hook.PreToolUse, exit(1, `{"hookSpecificOutput":{"permissionDecision":"deny"}}`, "")), Parse(hook.PreToolUse, ProcessResult{ExitCode: -1, TimedOut: true})}, func(t *testing.T, m Merged) {
 			if m.Decision != nil || m.Blocked {
 				t.Errorf("got %+v", m)
 			}
 		}},
-		{"continue_false_wins_with_first_reason", config.PostToolUse, []Answer{{Continue: boolp(true)}, {Continue: boolp(false)}, {Continue: boolp(false), StopReason: "first"}, {Continue: boolp(false), StopReason: "second"}}, func(t *testing.T, m Merged) {
+		{"continue_false_wins_with_first_reason", hook.PostToolUse, []Answer{{Continue: boolp(true)}, {Continue: boolp(false)}, {Continue: boolp(false), StopReason: "first"}, {Continue: boolp(false), StopReason: "second"}}, func(t *testing.T, m Merged) {
 			if m.Continue {
 				t.Error("continue should be false")
 			}
 			eqp(t, "stopReason", m.StopReason, strp("first"))
 		}},
-		{"continue_false_ignored_on_Stop", config.Stop, []Answer{{Continue: boolp(false), StopReason: "x"}}, func(t *testing.T, m Merged) {
+		{"continue_false_ignored_on_Stop", hook.Stop, []Answer{{Continue: boolp(false), StopReason: "x"}}, func(t *testing.T, m Merged) {
 			if !m.Continue || m.StopReason != nil {
 				t.Errorf("got %+v", m)
 			}
 		}},
-		{"system_messages_collected", config.PreToolUse, []Answer{{SystemMessage: "one"}, {SystemMessage: " "}, {SystemMessage: "two"}}, func(t *testing.T, m Merged) {
+		{"system_messages_collected", hook.PreToolUse, []Answer{{SystemMessage: "one"}, {SystemMessage: " "}, {SystemMessage: "two"}}, func(t *testing.T, m Merged) {
 			if !reflect.DeepEqual(m.SystemMessages, []string{"one", "two"}) {
 				t.Errorf("systemMessages %v", m.SystemMessages)
 			}
@@ -160,7 +160,7 @@ func show(p *string) string {
 
 func TestMergedWireShape(t *testing.T) {
 	t.Run("empty_merge_has_nulls_and_empty_lists", func(t *testing.T) {
-		b, err := json.Marshal(Merge(config.PreToolUse, nil))
+		b, err := json.Marshal(Merge(hook.PreToolUse, nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +170,7 @@ func TestMergedWireShape(t *testing.T) {
 		}
 	})
 	t.Run("stop_state_is_serialised_on_Stop", func(t *testing.T) {
-		m := Merge(config.Stop, nil)
+		m := Merge(hook.Stop, nil)
 		st := DecideStop(nil, m, 0, MaxStopContinuations)
 		m.Stop = &st
 		b, _ := json.Marshal(m)
@@ -181,9 +181,9 @@ func TestMergedWireShape(t *testing.T) {
 }
 
 func TestDecideStop(t *testing.T) {
-	ask := Parse(config.Stop, exit(0, `{"decision":"block","reason":"run tests"}`, ""))
-	askNoContext := Parse(config.Stop, exit(0, `{"continue":true}`, ""))
-	contextOnly := Parse(config.Stop, exit(0, `{"additionalContext":"fyi"}`, ""))
+	ask := Parse(hook.Stop, exit(0, `{"decision":"block","reason":"run tests"}`, ""))
+	askNoContext := Parse(hook.Stop, exit(0, `{"continue":true}`, ""))
+	contextOnly := Parse(hook.Stop, exit(0, `{"additionalContext":"fyi"}`, ""))
 	tests := []struct {
 		name           string
 		answers        []Answer
@@ -192,7 +192,7 @@ func TestDecideStop(t *testing.T) {
 	}{
 		{"continues_when_requested_with_context_under_limit", []Answer{ask}, 0, 3,
 			StopState{ContinueTurn: true, Continuation: strp("Stop hook additional context:\nrun tests"), Limit: 3}},
-		{"exit_2_stderr_is_enough", []Answer{Parse(config.Stop, exit(2, "", "lint fails"))}, 1, 3,
+		{"exit_2_stderr_is_enough", []Answer{Parse(hook.Stop, exit(2, "", "lint fails"))}, 1, 3,
 			StopState{ContinueTurn: true, Continuation: strp("Stop hook additional context:\nlint fails"), Limit: 3, StopHookActive: true}},
 		{"continue_true_without_context_is_ignored", []Answer{askNoContext}, 0, 3,
 			StopState{Limit: 3}},
@@ -206,12 +206,12 @@ func TestDecideStop(t *testing.T) {
 			StopState{ContinueTurn: true, Continuation: strp("Stop hook additional context:\nrun tests"), Limit: 3, StopHookActive: true}},
 		{"zero_limit_grants_none", []Answer{ask}, 0, 0,
 			StopState{}},
-		{"failed_hook_requests_nothing", []Answer{Parse(config.Stop, exit(1, `{"decision":"block","reason":"x"}`, "x"))}, 0, 3,
+		{"failed_hook_requests_nothing", []Answer{Parse(hook.Stop, exit(1, `{"decision":"block","reason":"x"}`, "x"))}, 0, 3,
 			StopState{Limit: 3}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := DecideStop(tt.answers, Merge(config.Stop, tt.answers), tt.granted, tt.limit)
+			got := DecideStop(tt.answers, Merge(hook.Stop, tt.answers), tt.granted, tt.limit)
 			if got.ContinueTurn != tt.want.ContinueTurn || got.Limit != tt.want.Limit || got.StopHookActive != tt.want.StopHookActive {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
@@ -227,15 +227,15 @@ func TestModelContext(t *testing.T) {
 		contexts []string
 		want     *string
 	}{
-		{"no_context_is_nil", config.PreToolUse, nil, nil},
-		{"blank_contexts_are_nil", config.Stop, []string{"", " \n"}, nil},
-		{"tool_events_are_numbered", config.PreToolUse, []string{"first", "second"}, strp("[Hook additional context]\n#1 first\n#2 second")},
-		{"PostToolUse_is_tool_format", config.PostToolUse, []string{"x"}, strp("[Hook additional context]\n#1 x")},
-		{"PostToolUseFailure_is_tool_format", config.PostToolUseFailure, []string{"x"}, strp("[Hook additional context]\n#1 x")},
-		{"PermissionRequest_is_tool_format", config.PermissionRequest, []string{"x"}, strp("[Hook additional context]\n#1 x")},
-		{"numbering_skips_blank_entries", config.PreToolUse, []string{"a", " ", "b"}, strp("[Hook additional context]\n#1 a\n#2 b")},
-		{"session_events_have_event_header", config.UserPromptSubmit, []string{"a", "b"}, strp("UserPromptSubmit hook additional context:\na\nb")},
-		{"SessionStart_header", config.SessionStart, []string{"a"}, strp("SessionStart hook additional context:\na")},
+		{"no_context_is_nil", hook.PreToolUse, nil, nil},
+		{"blank_contexts_are_nil", hook.Stop, []string{"", " \n"}, nil},
+		{"tool_events_are_numbered", hook.PreToolUse, []string{"first", "second"}, strp("[Hook additional context]\n#1 first\n#2 second")},
+		{"PostToolUse_is_tool_format", hook.PostToolUse, []string{"x"}, strp("[Hook additional context]\n#1 x")},
+		{"PostToolUseFailure_is_tool_format", hook.PostToolUseFailure, []string{"x"}, strp("[Hook additional context]\n#1 x")},
+		{"PermissionRequest_is_tool_format", hook.PermissionRequest, []string{"x"}, strp("[Hook additional context]\n#1 x")},
+		{"numbering_skips_blank_entries", hook.PreToolUse, []string{"a", " ", "b"}, strp("[Hook additional context]\n#1 a\n#2 b")},
+		{"session_events_have_event_header", hook.UserPromptSubmit, []string{"a", "b"}, strp("UserPromptSubmit hook additional context:\na\nb")},
+		{"SessionStart_header", hook.SessionStart, []string{"a"}, strp("SessionStart hook additional context:\na")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -243,7 +243,7 @@ func TestModelContext(t *testing.T) {
 		})
 	}
 	t.Run("session_context_cut_to_24000_characters", func(t *testing.T) {
-		got := ModelContext(config.Stop, []string{strings.Repeat("é", 30000)})
+		got := ModelContext(hook.Stop, []string{strings.Repeat("é", 30000)})
 		if n := utf8.RuneCountInString(*got); n != ModelContextLimit {
 			t.Errorf("length %d runes, want %d", n, ModelContextLimit)
 		}
@@ -253,12 +253,12 @@ func TestModelContext(t *testing.T) {
 	})
 	t.Run("short_session_context_not_cut", func(t *testing.T) {
 		s := strings.Repeat("a", ModelContextLimit-len("Stop hook additional context:\n"))
-		if got := ModelContext(config.Stop, []string{s}); len(*got) != ModelContextLimit {
+		if got := ModelContext(hook.Stop, []string{s}); len(*got) != ModelContextLimit {
 			t.Errorf("length %d", len(*got))
 		}
 	})
 	t.Run("tool_context_not_cut", func(t *testing.T) {
-		got := ModelContext(config.PreToolUse, []string{strings.Repeat("a", 30000)})
+		got := ModelContext(hook.PreToolUse, []string{strings.Repeat("a", 30000)})
 		if len(*got) < 30000 {
 			t.Errorf("tool context was cut to %d", len(*got))
 		}
@@ -267,13 +267,13 @@ func TestModelContext(t *testing.T) {
 
 func TestNewRun(t *testing.T) {
 	r := ProcessResult{ExitCode: 2, Stderr: []byte("nope"), StdoutTruncated: true}
-	a := Parse(config.PostToolUse, r)
+	a := Parse(hook.PostToolUse, r)
 	got := NewRun("run_1", "hook_1", "user", 12, r, a)
 	want := Run{RunID: "run_1", HookID: "hook_1", Source: "user", Outcome: OutcomeBlocked, ExitCode: intp(2), DurationMs: 12, StdoutTruncated: true, Reason: "nope"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
-	b, _ := json.Marshal(NewRun("r", "h", "user", 5, ProcessResult{ExitCode: -1, TimedOut: true}, Parse(config.Stop, ProcessResult{ExitCode: -1, TimedOut: true})))
+	b, _ := json.Marshal(NewRun("r", "h", "user", 5, ProcessResult{ExitCode: -1, TimedOut: true}, Parse(hook.Stop, ProcessResult{ExitCode: -1, TimedOut: true})))
 	if string(b) != `{"runId":"r","hookId":"h","source":"user","outcome":"timed_out","exitCode":null,"durationMs":5,"stdoutTruncated":false,"stderrTruncated":false,"error":"timed out"}` {
 		t.Errorf("wire: %s", b)
 	}

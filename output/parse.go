@@ -13,13 +13,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/hookside/hookside/internal/jsonscan"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonscan"
 )
 
 // Outcome is how one hook run ended, as reported in Merged.Runs (PROTOCOL §3
@@ -197,9 +197,9 @@ func parseExit2(event string, r ProcessResult, a *Answer) {
 	}
 	a.Block, a.BlockReason = true, reason
 	switch event {
-	case config.PreToolUse, config.PermissionRequest:
+	case hook.PreToolUse, hook.PermissionRequest:
 		a.Decision, a.DecisionReason = DecisionDeny, reason
-	case config.Stop:
+	case hook.Stop:
 		a.ContinueRequested = true
 		a.addContext(reason)
 	}
@@ -218,7 +218,7 @@ func parseStdout(event string, out []byte, a *Answer) {
 		if len(out) > 0 && (out[0] == '{' || out[0] == '[') {
 			a.warn("stdout looks like JSON but is not a JSON object (invalid or truncated): treated as plain text")
 		}
-		if event == config.SessionStart || event == config.UserPromptSubmit {
+		if event == hook.SessionStart || event == hook.UserPromptSubmit {
 			a.addContext(validString(string(out)))
 		}
 		return
@@ -297,8 +297,8 @@ func parseStdout(event string, out []byte, a *Answer) {
 		a.addContext(ctx)
 	}
 
-	tool := event == config.PreToolUse || event == config.PermissionRequest
-	if event == config.PostToolUse || event == config.PostToolUseFailure {
+	tool := event == hook.PreToolUse || event == hook.PermissionRequest
+	if event == hook.PostToolUse || event == hook.PostToolUseFailure {
 		// PROTOCOL.md §3: decision approve/block on tool events maps to
 		// allow/deny. After the tool ran it blocks nothing (Merge); the
 		// decision and reason are reported to the host.
@@ -336,7 +336,7 @@ func parseStdout(event string, out []byte, a *Answer) {
 	case decision == "block":
 		a.Block, a.BlockReason = true, reason
 	}
-	if event == config.Stop {
+	if event == hook.Stop {
 		if decision == "block" || (a.Continue != nil && *a.Continue) {
 			a.ContinueRequested = true
 		}

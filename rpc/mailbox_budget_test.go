@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner"
-	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/v2bridge"
 )
 
@@ -47,7 +47,7 @@ func TestMailboxLockedDatabaseIsBounded(t *testing.T) {
 	if _, err := c.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
 		t.Fatal(err)
 	}
-	req := runner.InternalRequest{SessionID: "s1", Event: config.UserPromptSubmit}
+	req := runner.InternalRequest{SessionID: "s1", Event: hook.UserPromptSubmit}
 	start := time.Now()
 	ans, err := s.deliverMailbox(context.Background(), req)
 	if d := time.Since(start); err != nil || len(ans.AdditionalContext) != 0 || d > 2*time.Second {

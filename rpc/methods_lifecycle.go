@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/sourcegraph/jsonrpc2"
 )
 
@@ -74,7 +74,7 @@ func (s *Server) initialize(_ context.Context, req *jsonrpc2.Request) (any, erro
 	if p.ClientInfo == nil || p.ClientInfo.Name == "" {
 		return nil, InvalidParams("clientInfo.name", "required")
 	}
-	var diags []config.Diagnostic
+	var diags []hook.Diagnostic
 	p.policy = PolicyUserDecides
 	if p.WorkspaceHookPolicy != nil {
 		switch *p.WorkspaceHookPolicy {
@@ -84,7 +84,7 @@ func (s *Server) initialize(_ context.Context, req *jsonrpc2.Request) (any, erro
 			// An invalid policy means deny (lifecycle-hooks-and-workspace-trust
 			// §"信任状态": 读取策略出错时按 deny 处理).
 			p.policy = PolicyDeny
-			diags = append(diags, config.Diagnostic{Code: "workspace_hook_policy_invalid", Severity: config.SeverityWarning,
+			diags = append(diags, hook.Diagnostic{Code: "workspace_hook_policy_invalid", Severity: hook.SeverityWarning,
 				Message: fmt.Sprintf("workspaceHookPolicy %q is not one of user_decides, deny, allow_trusted_only: using deny", *p.WorkspaceHookPolicy)})
 		}
 	}
@@ -110,9 +110,9 @@ func (s *Server) initialize(_ context.Context, req *jsonrpc2.Request) (any, erro
 	var res initializeResult
 	res.ProtocolVersion = ProtocolVersion
 	res.ServerInfo = clientInfo{Name: "hookside", Version: s.opts.Version}
-	res.Capabilities.Events = config.Events
+	res.Capabilities.Events = hook.Events
 	res.Capabilities.LifecycleEvents = LifecycleEvents
-	res.Capabilities.HookTypes = []string{string(config.TypeProcess), string(config.TypeCommand)}
+	res.Capabilities.HookTypes = []string{string(hook.TypeProcess), string(hook.TypeCommand)}
 	res.Capabilities.Framing = s.opts.Framing
 	if res.Capabilities.Framing == "" {
 		res.Capabilities.Framing = FramingNDJSON
@@ -184,7 +184,7 @@ func (s *Server) handleNotification(req *jsonrpc2.Request) {
 }
 
 // diagnostic sends a `diagnostic` notification.
-func (s *Server) diagnostic(sessionID string, d config.Diagnostic) {
+func (s *Server) diagnostic(sessionID string, d hook.Diagnostic) {
 	type diag struct {
 		SessionID string `json:"sessionId,omitempty"`
 		Code      string `json:"code"`

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
-	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/v2bridge"
 	"github.com/sourcegraph/jsonrpc2"
 )
@@ -29,7 +29,7 @@ func init() {
 const mailboxHookName = "mailbox"
 
 // mailboxEvents are the events the mailbox hook runs on (session-mailbox.ts:9).
-var mailboxEvents = []string{config.UserPromptSubmit, config.PostToolUse, config.Stop}
+var mailboxEvents = []string{hook.UserPromptSubmit, hook.PostToolUse, hook.Stop}
 
 type mailboxPostParams struct {
 	SessionID string `json:"sessionId"`
@@ -66,8 +66,8 @@ func (s *Server) sessionsPurge(ctx context.Context, b *v2bridge.Bridge, req *jso
 
 // mailboxHooks returns the internal mailbox hooks of a session and their
 // handler, for runner.SessionOptions.Internal / InternalHandlers.
-func (s *Server) mailboxHooks() ([]config.Hook, map[string]runner.InternalHandler) {
-	hooks := make([]config.Hook, 0, len(mailboxEvents))
+func (s *Server) mailboxHooks() ([]hook.Hook, map[string]runner.InternalHandler) {
+	hooks := make([]hook.Hook, 0, len(mailboxEvents))
 	for _, ev := range mailboxEvents {
 		hooks = append(hooks, runner.InternalHook(mailboxHookName, ev, 0))
 	}
@@ -119,7 +119,7 @@ func (s *Server) deliverMailbox(ctx context.Context, req runner.InternalRequest)
 		return output.Answer{}, nil
 	}
 	ans := output.Answer{AdditionalContext: msgs}
-	if len(msgs) > 0 && req.Event == config.Stop {
+	if len(msgs) > 0 && req.Event == hook.Stop {
 		ans.ContinueRequested = true
 	}
 	return ans, nil

@@ -10,9 +10,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
-	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
 	"github.com/sourcegraph/jsonrpc2"
 )
@@ -75,7 +75,7 @@ type hookSource struct {
 	Name string `json:"name,omitempty"`
 }
 
-func toHookInfo(h *config.Hook) hookInfo {
+func toHookInfo(h *hook.Hook) hookInfo {
 	hi := hookInfo{
 		ID: h.ID, Event: h.Event,
 		Source:  hookSource{Kind: string(h.Source.Kind), Path: h.Source.Path, Name: h.Source.Name},
@@ -87,18 +87,18 @@ func toHookInfo(h *config.Hook) hookInfo {
 		hi.Args = []string{}
 	}
 	switch h.ShellKind {
-	case config.ShellTrue:
+	case hook.ShellTrue:
 		hi.Shell = true
-	case config.ShellString:
+	case hook.ShellString:
 		hi.Shell = h.Shell
 	}
 	return hi
 }
 
-func hookInfos(hooks []config.Hook) []hookInfo {
+func hookInfos(hooks []hook.Hook) []hookInfo {
 	out := make([]hookInfo, 0, len(hooks))
 	for i := range hooks {
-		if hooks[i].Source.Kind == config.SourceInternal {
+		if hooks[i].Source.Kind == hook.SourceInternal {
 			continue // internal hooks are private
 		}
 		out = append(out, toHookInfo(&hooks[i]))
@@ -115,10 +115,10 @@ type workspaceHooksInfo struct {
 }
 
 type sessionOpenResult struct {
-	SessionID      string              `json:"sessionId"`
-	Hooks          []hookInfo          `json:"hooks"`
-	WorkspaceHooks workspaceHooksInfo  `json:"workspaceHooks"`
-	Diagnostics    []config.Diagnostic `json:"diagnostics"`
+	SessionID      string             `json:"sessionId"`
+	Hooks          []hookInfo         `json:"hooks"`
+	WorkspaceHooks workspaceHooksInfo `json:"workspaceHooks"`
+	Diagnostics    []hook.Diagnostic  `json:"diagnostics"`
 }
 
 func (s *Server) sessionOpen(_ context.Context, req *jsonrpc2.Request) (any, error) {
@@ -195,7 +195,7 @@ func (s *Server) sessionOpen(_ context.Context, req *jsonrpc2.Request) (any, err
 
 	hooks, _ := rs.Hooks()
 	if diags == nil {
-		diags = []config.Diagnostic{}
+		diags = []hook.Diagnostic{}
 	}
 	wst := rs.WorkspaceStatus()
 	return sessionOpenResult{
@@ -219,7 +219,7 @@ func workspaceInfo(w runner.WorkspaceState) workspaceHooksInfo {
 }
 
 // hookInfosWithTrust lists hooks, adding trustState and digest to workspace ones.
-func hookInfosWithTrust(hooks []config.Hook, w runner.WorkspaceState) []hookInfo {
+func hookInfosWithTrust(hooks []hook.Hook, w runner.WorkspaceState) []hookInfo {
 	infos := hookInfos(hooks)
 	if len(w.Declarations) == 0 {
 		return infos
@@ -330,8 +330,8 @@ func (s *Server) hooksRun(ctx context.Context, req *jsonrpc2.Request) (any, erro
 	if p.Event == "" {
 		return nil, InvalidParams("event", "required")
 	}
-	if !config.IsEvent(p.Event) {
-		return nil, InvalidParams("event", fmt.Sprintf("unknown event %q (want one of %s)", p.Event, strings.Join(config.Events, ", ")))
+	if !hook.IsEvent(p.Event) {
+		return nil, InvalidParams("event", fmt.Sprintf("unknown event %q (want one of %s)", p.Event, strings.Join(hook.Events, ", ")))
 	}
 	if len(p.Input) > 0 && p.Input[0] != '{' && string(p.Input) != "null" {
 		return nil, InvalidParams("input", "must be an object")
@@ -399,7 +399,7 @@ type hookCompletedParams struct {
 }
 
 func (o *runObserver) HookStarted(e runner.HookStart) {
-	if e.Hook.Source.Kind == config.SourceInternal {
+	if e.Hook.Source.Kind == hook.SourceInternal {
 		return
 	}
 	o.s.notifyOpt("hook/started", hookStartedParams{
@@ -409,7 +409,7 @@ func (o *runObserver) HookStarted(e runner.HookStart) {
 }
 
 func (o *runObserver) HookCompleted(e runner.HookDone) {
-	if e.Hook.Source.Kind == config.SourceInternal {
+	if e.Hook.Source.Kind == hook.SourceInternal {
 		return
 	}
 	o.s.notifyOpt("hook/completed", hookCompletedParams{

@@ -12,20 +12,20 @@ import (
 
 	"github.com/google/shlex"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // Defaults Exec applies to zero fields of an ExecSpec.
 const (
 	// DefaultExecTimeout is used when ExecSpec.Timeout <= 0 (the spec's
 	// timeoutMs default, 60000 ms). A hook never runs without a deadline.
-	DefaultExecTimeout = time.Duration(config.DefaultTimeoutMs) * time.Millisecond
+	DefaultExecTimeout = time.Duration(hook.DefaultTimeoutMs) * time.Millisecond
 	// DefaultExecKillGrace is used when ExecSpec.KillGrace <= 0: the time
 	// between SIGTERM and SIGKILL to the hook's process group.
 	DefaultExecKillGrace = 500 * time.Millisecond
 	// DefaultExecMaxOutputBytes is used when ExecSpec.MaxOutputBytes <= 0
 	// (the spec's maxOutputBytes default, 32768 bytes per stream).
-	DefaultExecMaxOutputBytes = config.DefaultMaxOutputBytes
+	DefaultExecMaxOutputBytes = hook.DefaultMaxOutputBytes
 	// ExecPipeDrainTimeout bounds how long Exec keeps reading stdout and
 	// stderr after the hook's process group has been killed. Only a process
 	// that left the group (setsid, setpgid) and still holds the pipes can
@@ -127,11 +127,11 @@ type ExecResult struct {
 // Errors wrap ErrInvalidShell: an unknown kind, a shell string that is
 // empty or only blanks/comments, or one shlex cannot split (unterminated
 // quote, trailing backslash).
-func ShellArgv(kind config.ShellKind, shell, command string) ([]string, error) {
+func ShellArgv(kind hook.ShellKind, shell, command string) ([]string, error) {
 	switch kind {
-	case "", config.ShellUnset, config.ShellTrue:
+	case "", hook.ShellUnset, hook.ShellTrue:
 		return []string{"sh", "-c", command}, nil
-	case config.ShellString:
+	case hook.ShellString:
 	default:
 		return nil, fmt.Errorf("%w: unknown shell kind %q", ErrInvalidShell, kind)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/matcher"
 	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
@@ -61,11 +62,11 @@ type ExplainSource struct {
 
 // Explanation is the answer of Explain.
 type Explanation struct {
-	Profile     string              `json:"profile"`
-	Event       string              `json:"event"`
-	Tool        string              `json:"tool,omitempty"`
-	Hooks       []ExplainEntry      `json:"hooks"`
-	Diagnostics []config.Diagnostic `json:"diagnostics"`
+	Profile     string            `json:"profile"`
+	Event       string            `json:"event"`
+	Tool        string            `json:"tool,omitempty"`
+	Hooks       []ExplainEntry    `json:"hooks"`
+	Diagnostics []hook.Diagnostic `json:"diagnostics"`
 }
 
 // Explain lists every declaration of every source — running ones in run
@@ -91,11 +92,11 @@ func (s *Session) Explain(event, tool string) Explanation {
 	}
 	value := ""
 	switch event {
-	case config.PreToolUse, config.PermissionRequest, config.PostToolUse, config.PostToolUseFailure, config.SessionStart:
+	case hook.PreToolUse, hook.PermissionRequest, hook.PostToolUse, hook.PostToolUseFailure, hook.SessionStart:
 		value = tool
 	}
 	x := Explanation{Profile: s.opts.Profile, Event: event, Tool: tool, Hooks: []ExplainEntry{}}
-	x.Diagnostics = append(append([]config.Diagnostic{}, set.Diagnostics...), ws.Diagnostics...)
+	x.Diagnostics = append(append([]hook.Diagnostic{}, set.Diagnostics...), ws.Diagnostics...)
 
 	workspace := func(e *ExplainEntry, id string) (truststore.Evaluation, bool) {
 		i, ok := byID[id]
@@ -106,13 +107,13 @@ func (s *Session) Explain(event, tool string) Explanation {
 		return evs[i], true
 	}
 	// applicable sets Reason when h cannot run for event/value.
-	applicable := func(e *ExplainEntry, h *config.Hook) bool {
+	applicable := func(e *ExplainEntry, h *hook.Hook) bool {
 		switch {
 		case h.Event != event:
 			e.Reason, e.Detail = WhyWrongEvent, "declared for "+h.Event
-		case s.spark && !config.IsSparkEvent(event):
-			e.Reason, e.Detail = WhyEventNotInProfile, "the spark profile has only "+strings.Join(config.SparkEvents, ", ")
-		case s.spark && h.Matcher != nil && event != config.PreToolUse && event != config.PostToolUse:
+		case s.spark && !hook.IsSparkEvent(event):
+			e.Reason, e.Detail = WhyEventNotInProfile, "the spark profile has only "+strings.Join(hook.SparkEvents, ", ")
+		case s.spark && h.Matcher != nil && event != hook.PreToolUse && event != hook.PostToolUse:
 			e.Detail = "matcher ignored: spark applies matchers to PreToolUse and PostToolUse only"
 			return true
 		case value != "" && h.Matcher != nil:
@@ -135,7 +136,7 @@ func (s *Session) Explain(event, tool string) Explanation {
 	order := 0
 	for i := range set.Hooks {
 		h := &set.Hooks[i]
-		if h.Source.Kind == config.SourceInternal {
+		if h.Source.Kind == hook.SourceInternal {
 			continue
 		}
 		e := entryOf(h)
@@ -186,7 +187,7 @@ func (s *Session) Explain(event, tool string) Explanation {
 			if strings.HasSuffix(f.RelativePath, config.PluginHooksFile) {
 				continue
 			}
-			pf, _ := config.ParseFile(f.Path, f.Content, config.SourceWorkspace)
+			pf, _ := config.ParseFile(f.Path, f.Content, hook.SourceWorkspace)
 			rejected = append(rejected, pf.Rejected...)
 		}
 	}
@@ -196,10 +197,10 @@ func (s *Session) Explain(event, tool string) Explanation {
 			MatcherIndex: r.MatcherIndex, HookIndex: r.HookIndex, Command: r.Command, Detail: r.Message,
 		}
 		switch r.Code {
-		case config.CodeSparkLimit:
+		case hook.CodeSparkLimit:
 			e.Reason = WhyLimit
-		case config.CodeSparkUnsupportedType, config.CodeSparkUnsupportedEvent, config.CodePluginUnsupportedType,
-			config.CodePluginUnsupportedEvent:
+		case hook.CodeSparkUnsupportedType, hook.CodeSparkUnsupportedEvent, hook.CodePluginUnsupportedType,
+			hook.CodePluginUnsupportedEvent:
 			e.Reason = WhyUnsupported
 		default:
 			e.Reason = WhyInvalid
@@ -209,7 +210,7 @@ func (s *Session) Explain(event, tool string) Explanation {
 	return x
 }
 
-func entryOf(h *config.Hook) ExplainEntry {
+func entryOf(h *hook.Hook) ExplainEntry {
 	return ExplainEntry{
 		ID: h.ID, Event: h.Event,
 		Source:  ExplainSource{Kind: string(h.Source.Kind), Path: h.Source.Path, Name: h.Source.Name},

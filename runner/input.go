@@ -11,10 +11,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/internal/jsjson"
 	"github.com/hookside/hookside/internal/jsonscan"
 	"github.com/hookside/hookside/output"
-	"github.com/hookside/hookside/runner/config"
 )
 
 // ResponsePreviewChars is how much of a Stop's responseText goes into
@@ -191,7 +191,7 @@ func stdinFields(in baseInput, c stdinContext, transcriptPath string) []stdinFie
 	addRaw("tool_response", in.f.ToolResponse)
 	addRaw("error_details", in.f.ErrorDetails)
 	addRaw("is_interrupt", in.f.IsInterrupt)
-	if c.event == config.Stop {
+	if c.event == hook.Stop {
 		var text string
 		if in.f.ResponseText != nil {
 			_ = json.Unmarshal(in.f.ResponseText, &text)
@@ -303,11 +303,11 @@ func (s *Session) transcriptDir() (string, error) {
 // else nothing.
 func transcriptContent(event string, in baseInput) []byte {
 	switch event {
-	case config.UserPromptSubmit:
+	case hook.UserPromptSubmit:
 		if in.f.Prompt != nil {
 			return transcriptLine("user", in.f.Prompt)
 		}
-	case config.Stop:
+	case hook.Stop:
 		if in.f.ResponseText != nil {
 			return transcriptLine("assistant", in.f.ResponseText)
 		}

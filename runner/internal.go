@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
-	"github.com/hookside/hookside/runner/config"
 )
 
 // TypeInternal is the hook type of internal hooks: no process, a Go
 // function of the host process (InternalHandler) named by the hook's
 // Command.
-const TypeInternal config.HookType = "internal"
+const TypeInternal hook.HookType = "internal"
 
 // InternalRequest is what an internal hook is asked.
 type InternalRequest struct {
@@ -36,18 +36,18 @@ type InternalHandler func(ctx context.Context, req InternalRequest) (output.Answ
 // hook/completed notifications, not in hooks/list unless asked, and not in
 // the merged result's runs (lifecycle-hooks-and-workspace-trust
 // §"钩子输出怎样进模型上下文": 内部钩子的事件对客户端不可见).
-func InternalHook(name, event string, index int) config.Hook {
-	return config.Hook{
+func InternalHook(name, event string, index int) hook.Hook {
+	return hook.Hook{
 		ID:     fmt.Sprintf("internal:%s#%s[%d]", name, event, index),
 		Event:  event,
-		Source: config.Source{Kind: config.SourceInternal, Name: name},
+		Source: hook.Source{Kind: hook.SourceInternal, Name: name},
 		Type:   TypeInternal, Command: name, HookIndex: index,
-		TimeoutMs: 5000, MaxOutputBytes: config.DefaultMaxOutputBytes,
+		TimeoutMs: 5000, MaxOutputBytes: hook.DefaultMaxOutputBytes,
 	}
 }
 
 // runInternal runs an internal hook's handler within its timeout.
-func (s *Session) runInternal(ctx context.Context, h *config.Hook, raw json.RawMessage, sc stdinContext) output.Answer {
+func (s *Session) runInternal(ctx context.Context, h *hook.Hook, raw json.RawMessage, sc stdinContext) output.Answer {
 	handler := s.opts.InternalHandlers[h.Command]
 	if handler == nil {
 		return output.Answer{Outcome: output.OutcomeFailed, Error: "no handler for internal hook " + h.Command}

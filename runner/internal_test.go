@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
-	"github.com/hookside/hookside/runner/config"
 )
 
 type recObserver struct{ started, completed int }
@@ -18,7 +18,7 @@ func TestInternalHookIsPrivateAndAddsContext(t *testing.T) {
 	var got InternalRequest
 	s, diags := NewSession(SessionOptions{
 		ID: "s1", Cwd: t.TempDir(), UserConfigPath: t.TempDir() + "/none.json",
-		Internal: []config.Hook{InternalHook("mailbox", "UserPromptSubmit", 0)},
+		Internal: []hook.Hook{InternalHook("mailbox", "UserPromptSubmit", 0)},
 		InternalHandlers: map[string]InternalHandler{"mailbox": func(_ context.Context, req InternalRequest) (output.Answer, error) {
 			got = req
 			return output.Answer{AdditionalContext: []string{"message from lead: rebase first"}}, nil

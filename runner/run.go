@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
@@ -29,14 +30,14 @@ type RunRequest struct {
 // HookStart is reported just before a hook process starts.
 type HookStart struct {
 	RunID string
-	Hook  *config.Hook
+	Hook  *hook.Hook
 	Event string
 }
 
 // HookDone is reported when a hook has ended (or was skipped).
 type HookDone struct {
 	RunID  string
-	Hook   *config.Hook
+	Hook   *hook.Hook
 	Event  string
 	Run    output.Run
 	Stdout []byte
@@ -102,7 +103,7 @@ func matchValue(event string, f *inputFields) (string, error) {
 		return s, true
 	}
 	switch event {
-	case config.PreToolUse, config.PermissionRequest, config.PostToolUse, config.PostToolUseFailure:
+	case hook.PreToolUse, hook.PermissionRequest, hook.PostToolUse, hook.PostToolUseFailure:
 		field, v := "toolName", f.ToolName
 		if v == nil && f.ToolNameSnake != nil {
 			field, v = "tool_name", f.ToolNameSnake
@@ -112,7 +113,7 @@ func matchValue(event string, f *inputFields) (string, error) {
 			return "", &InputError{Field: field, Reason: "is required on " + event + " and must be a non-empty string"}
 		}
 		return name, nil
-	case config.SessionStart:
+	case hook.SessionStart:
 		// As in Claude Code, SessionStart matchers see the source
 		// (startup, resume, clear, compact).
 		if src, ok := str(f.Source); ok {
@@ -134,7 +135,7 @@ func matchValue(event string, f *inputFields) (string, error) {
 // Hook failures are never errors: they are runs with outcome failed /
 // timed_out.
 func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output.Merged, error) {
-	if !config.IsEvent(req.Event) {
+	if !hook.IsEvent(req.Event) {
 		return output.Merged{}, fmt.Errorf("%w %q", ErrUnknownEvent, req.Event)
 	}
 	if obs == nil {
@@ -211,7 +212,7 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 }
 
 // sameGroup reports whether b was declared in the same matcher group as a.
-func sameGroup(a, b *config.Hook) bool {
+func sameGroup(a, b *hook.Hook) bool {
 	return b.Parallel && a.Source.Kind == b.Source.Kind && a.Source.Path == b.Source.Path &&
 		a.Event == b.Event && a.MatcherIndex == b.MatcherIndex
 }
@@ -225,7 +226,7 @@ type batchResult struct {
 // matcher group) concurrently. Results are in idx order whatever the
 // finishing order, so the merge stays deterministic. With a parallel group
 // the observer is called from several goroutines at once.
-func (s *Session) runBatch(ctx context.Context, hooks []config.Hook, idx []int, in baseInput, sc stdinContext, obs Observer) []batchResult {
+func (s *Session) runBatch(ctx context.Context, hooks []hook.Hook, idx []int, in baseInput, sc stdinContext, obs Observer) []batchResult {
 	out := make([]batchResult, len(idx))
 	if len(idx) == 1 {
 		out[0].ans, out[0].run = s.runOne(ctx, &hooks[idx[0]], in, sc, obs)
@@ -244,7 +245,7 @@ func (s *Session) runBatch(ctx context.Context, hooks []config.Hook, idx []int, 
 }
 
 // skip records h as skipped with reason without running it.
-func (s *Session) skip(h *config.Hook, event, reason string, obs Observer) output.Run {
+func (s *Session) skip(h *hook.Hook, event, reason string, obs Observer) output.Run {
 	runID := newRunID()
 	ans := output.Parse(event, output.ProcessResult{ExitCode: -1, Skipped: true, SkipReason: reason})
 	run := output.Run{RunID: runID, HookID: h.ID, Source: string(h.Source.Kind), Outcome: ans.Outcome, Reason: reason}
@@ -257,12 +258,12 @@ func (s *Session) finish(req RunRequest, answers []output.Answer, runs []output.
 	m := output.Merge(req.Event, answers)
 	public := make([]output.Run, 0, len(runs))
 	for _, r := range runs {
-		if r.Source != string(config.SourceInternal) {
+		if r.Source != string(hook.SourceInternal) {
 			public = append(public, r) // internal runs are private
 		}
 	}
 	m.Runs = public
-	if req.Event == config.Stop {
+	if req.Event == hook.Stop {
 		s.mu.Lock()
 		granted := s.stopGranted[req.TurnID]
 		st := output.DecideStop(answers, m, granted, s.opts.StopLimit)
@@ -278,8 +279,8 @@ func (s *Session) finish(req RunRequest, answers []output.Answer, runs []output.
 // admit asks the trust gate about a workspace hook right before it starts
 // (lifecycle-hooks-and-workspace-trust §"信任状态": 运行器在每个钩子真正执行前
 // 重新询问准入). Other sources are always admitted.
-func (s *Session) admit(h *config.Hook) (truststore.Evaluation, bool) {
-	if h.Source.Kind != config.SourceWorkspace {
+func (s *Session) admit(h *hook.Hook) (truststore.Evaluation, bool) {
+	if h.Source.Kind != hook.SourceWorkspace {
 		return truststore.Evaluation{}, true
 	}
 	s.mu.Lock()
@@ -313,7 +314,7 @@ func (s *Session) recount() {
 }
 
 // runOne runs one hook and returns its parsed answer and run record.
-func (s *Session) runOne(ctx context.Context, h *config.Hook, in baseInput, sc stdinContext, obs Observer) (output.Answer, output.Run) {
+func (s *Session) runOne(ctx context.Context, h *hook.Hook, in baseInput, sc stdinContext, obs Observer) (output.Answer, output.Run) {
 	runID := newRunID()
 	if h.Type == TypeInternal {
 		// Private: no observer calls; finish drops the run from the result.
@@ -359,7 +360,7 @@ func (s *Session) runOne(ctx context.Context, h *config.Hook, in baseInput, sc s
 
 // spawn prepares argv, environment and stdin for h and executes it (or
 // starts it in the background when h.Async).
-func (s *Session) spawn(ctx context.Context, h *config.Hook, in baseInput, sc stdinContext) (output.ProcessResult, []byte, []byte) {
+func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdinContext) (output.ProcessResult, []byte, []byte) {
 	argv, env, err := s.command(h)
 	if err != nil {
 		return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}, nil, nil
@@ -371,7 +372,7 @@ func (s *Session) spawn(ctx context.Context, h *config.Hook, in baseInput, sc st
 	// Workspace hooks are not queued: their trust is decided right before
 	// they start (a queued run would start later, after the declaration or
 	// a script it pins may have changed), so they start here, admitted.
-	if h.Async && s.opts.AsyncQueue != nil && h.Source.Kind != config.SourceWorkspace {
+	if h.Async && s.opts.AsyncQueue != nil && h.Source.Kind != hook.SourceWorkspace {
 		cleanup() // the queue's worker writes its own transcript file
 		job := AsyncJob{
 			SessionID: s.opts.ID, TurnID: sc.turnID, Event: sc.event, HookID: h.ID,
@@ -437,7 +438,7 @@ func (s *Session) spawn(ctx context.Context, h *config.Hook, in baseInput, sc st
 // command returns argv and the environment for h, with ${VAR} expanded in
 // command and args (PROTOCOL.md §3; ${ZCODE_SKILL_DIR} is a configuration
 // error).
-func (s *Session) command(h *config.Hook) ([]string, []string, error) {
+func (s *Session) command(h *hook.Hook) ([]string, []string, error) {
 	vars, env := s.vars, s.baseEnv
 	// Plugin hooks, and workspace declarations from a project file's
 	// plugins.dirs, get their plugin's root and data dirs.
@@ -462,7 +463,7 @@ func (s *Session) command(h *config.Hook) ([]string, []string, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("hook %s: %w", h.ID, err)
 	}
-	if h.Type == config.TypeCommand {
+	if h.Type == hook.TypeCommand {
 		argv, err := ShellArgv(h.ShellKind, h.Shell, cmd)
 		if err != nil {
 			return nil, nil, fmt.Errorf("hook %s: %w", h.ID, err)

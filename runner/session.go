@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/matcher"
 	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
@@ -51,7 +52,7 @@ type SessionOptions struct {
 	StopLimit int
 	// Internal hooks run last (source kind internal); those of TypeInternal
 	// call InternalHandlers[hook.Command] in-process (see InternalHook).
-	Internal         []config.Hook
+	Internal         []hook.Hook
 	InternalHandlers map[string]InternalHandler
 	// AsyncQueue, when set, takes async (async: true) hooks: they become
 	// runs of the durable V2 run queue instead of background processes of
@@ -141,7 +142,7 @@ type Session struct {
 // eventPlan is the per-event hook list with compiled matchers, rebuilt only
 // when the configuration set changes.
 type eventPlan struct {
-	hooks    []config.Hook
+	hooks    []hook.Hook
 	matchers []*matcher.Matcher
 }
 
@@ -150,14 +151,14 @@ var ErrUnknownEvent = errors.New("unknown event")
 
 // NewSession loads the session's configuration. Problems in configuration
 // files are returned as diagnostics, never as an error.
-func NewSession(opts SessionOptions) (*Session, []config.Diagnostic) {
+func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 	if opts.StopLimit <= 0 {
 		opts.StopLimit = DefaultStopLimit
 	}
 	if opts.WorkspaceID == "" {
 		opts.WorkspaceID = opts.Cwd
 	}
-	var early []config.Diagnostic
+	var early []hook.Diagnostic
 	switch opts.Profile {
 	case "", ProfileZcode:
 		opts.Profile = ProfileZcode
@@ -166,7 +167,7 @@ func NewSession(opts SessionOptions) (*Session, []config.Diagnostic) {
 			opts.SparkUserDir = DefaultSparkUserDir()
 		}
 	default:
-		early = append(early, config.Diagnostic{Code: "profile_unknown", Severity: config.SeverityError,
+		early = append(early, hook.Diagnostic{Code: "profile_unknown", Severity: hook.SeverityError,
 			Message: fmt.Sprintf("unknown profile %q; using zcode", opts.Profile)})
 		opts.Profile = ProfileZcode
 	}
@@ -208,7 +209,7 @@ func NewSession(opts SessionOptions) (*Session, []config.Diagnostic) {
 	s.baseEnv = env
 	set, err := s.loader.Load()
 	if err != nil {
-		return s, []config.Diagnostic{{Code: "config_load_failed", Severity: config.SeverityError, Message: err.Error()}}
+		return s, []hook.Diagnostic{{Code: "config_load_failed", Severity: hook.SeverityError, Message: err.Error()}}
 	}
 	s.install(set, time.Now())
 	s.gate = truststore.NewGate(truststore.GateOptions{
@@ -224,7 +225,7 @@ func NewSession(opts SessionOptions) (*Session, []config.Diagnostic) {
 			}
 		}
 		if pending > 0 {
-			diags = append(diags, config.Diagnostic{Code: truststore.CodePendingTrust, Severity: config.SeverityWarning,
+			diags = append(diags, hook.Diagnostic{Code: truststore.CodePendingTrust, Severity: hook.SeverityWarning,
 				Message: fmt.Sprintf("%d workspace hook declaration(s) in %s are not trusted and will not run; review them (hookside hooks trust review, or workspaceHooks/review/start)", pending, s.ws.Root)})
 		}
 	}
@@ -329,10 +330,10 @@ func (s *Session) install(set *config.Set, now time.Time) {
 	s.userSet = set
 	set = set.WithWorkspace(s.ws.Executable())
 	s.set = set
-	s.plans = make(map[string]*eventPlan, len(config.Events))
-	for _, ev := range config.Events {
+	s.plans = make(map[string]*eventPlan, len(hook.Events))
+	for _, ev := range hook.Events {
 		hooks := set.ForEvent(ev)
-		if s.spark && !config.IsSparkEvent(ev) {
+		if s.spark && !hook.IsSparkEvent(ev) {
 			hooks = nil // the spark dialect has four events; plugins' others do not run
 		}
 		p := &eventPlan{hooks: hooks, matchers: make([]*matcher.Matcher, len(hooks))}
@@ -363,7 +364,7 @@ func (s *Session) current() (*config.Set, map[string]*eventPlan) {
 
 // Hooks returns the session's hooks in run order and the current
 // configuration diagnostics, re-reading changed files first.
-func (s *Session) Hooks() ([]config.Hook, []config.Diagnostic) {
+func (s *Session) Hooks() ([]hook.Hook, []hook.Diagnostic) {
 	s.mu.Lock()
 	s.lastCheck = time.Time{}
 	s.mu.Unlock()
@@ -373,7 +374,7 @@ func (s *Session) Hooks() ([]config.Hook, []config.Diagnostic) {
 	s.mu.Unlock()
 	diags := set.Diagnostics
 	if len(ws.Diagnostics) > 0 {
-		diags = append(append([]config.Diagnostic{}, diags...), ws.Diagnostics...)
+		diags = append(append([]hook.Diagnostic{}, diags...), ws.Diagnostics...)
 	}
 	return set.Hooks, diags
 }
@@ -394,7 +395,7 @@ func (s *Session) Close() {
 
 // UserLimits returns the user config's limits, the fallback workspace
 // declarations resolve against.
-func (s *Session) UserLimits() config.Limits {
+func (s *Session) UserLimits() hook.Limits {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.userSet.UserLimits

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
 )
@@ -84,7 +85,7 @@ func discoverSpark(cwd string) (*truststore.Workspace, []config.Rejected, []file
 	w := &truststore.Workspace{Root: cwd, Cwd: cwd}
 	var rejected []config.Rejected
 	var probes []fileProbe
-	var hooks []config.Hook
+	var hooks []hook.Hook
 	root, rootErr := os.OpenRoot(cwd)
 	if rootErr == nil {
 		defer root.Close()
@@ -101,15 +102,15 @@ func discoverSpark(cwd string) (*truststore.Workspace, []config.Rejected, []file
 		case errors.Is(err, fs.ErrNotExist):
 			continue
 		case strings.Contains(err.Error(), "path escapes from parent"):
-			w.Diagnostics = append(w.Diagnostics, config.Diagnostic{Code: truststore.CodeOutsideRoot, Severity: config.SeverityWarning,
+			w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: truststore.CodeOutsideRoot, Severity: hook.SeverityWarning,
 				Source: path, Message: fmt.Sprintf("%s leads outside the workspace root %s (symlink); not read", path, cwd)})
 			continue
 		default:
-			w.Diagnostics = append(w.Diagnostics, config.Diagnostic{Code: config.CodeReadError, Severity: config.SeverityError,
+			w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: hook.CodeReadError, Severity: hook.SeverityError,
 				Source: path, Message: fmt.Sprintf("read %s: %v", path, err)})
 			continue
 		}
-		f, diags := config.ParseSparkFile(path, data, config.SourceWorkspace)
+		f, diags := config.ParseSparkFile(path, data, hook.SourceWorkspace)
 		w.Diagnostics = append(w.Diagnostics, diags...)
 		rejected = append(rejected, f.Rejected...)
 		w.Files = append(w.Files, truststore.WorkspaceFile{Path: path, RelativePath: rel, DiscoveryOrder: order, Content: data})
@@ -142,12 +143,12 @@ func readRooted(root *os.Root, rel string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("not a regular file")
 	}
-	data, err := io.ReadAll(io.LimitReader(f, config.MaxConfigFileBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, hook.MaxConfigFileBytes+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > config.MaxConfigFileBytes {
-		return nil, fmt.Errorf("larger than %d bytes", config.MaxConfigFileBytes)
+	if len(data) > hook.MaxConfigFileBytes {
+		return nil, fmt.Errorf("larger than %d bytes", hook.MaxConfigFileBytes)
 	}
 	return data, nil
 }

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
-	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
 )
 
@@ -115,12 +115,12 @@ func TestSparkProfile(t *testing.T) {
 		e.write(t, filepath.Join(e.cwd, ".spark/settings.local.json"), settings(map[string][]map[string]any{
 			"UserPromptSubmit": {cmdGroup("", false, "echo local")}}))
 		s := e.open(t, true)
-		m := run(t, s, config.UserPromptSubmit, `{"prompt":"hi"}`)
+		m := run(t, s, hook.UserPromptSubmit, `{"prompt":"hi"}`)
 		if outcomes(m) != "succeeded skipped(pending_trust: not_trusted) skipped(pending_trust: not_trusted)" {
 			t.Fatalf("before trust: %s", outcomes(m))
 		}
 		trustAll(t, s)
-		m = run(t, s, config.UserPromptSubmit, `{"prompt":"hi"}`)
+		m = run(t, s, hook.UserPromptSubmit, `{"prompt":"hi"}`)
 		if strings.Join(m.AdditionalContext, ",") != "user,project,local" {
 			t.Fatalf("context %q runs %s", m.AdditionalContext, outcomes(m))
 		}
@@ -131,7 +131,7 @@ func TestSparkProfile(t *testing.T) {
 		e.write(t, filepath.Join(e.cwd, ".spark/settings.json"), settings(map[string][]map[string]any{
 			"Stop": {cmdGroup("", false, "touch "+filepath.Join(e.dir, "ran"))}}))
 		s := e.open(t, false)
-		m := run(t, s, config.Stop, `{}`)
+		m := run(t, s, hook.Stop, `{}`)
 		if outcomes(m) != "skipped(blocked_policy: workspace_hooks_feature_disabled)" {
 			t.Fatal(outcomes(m))
 		}
@@ -149,7 +149,7 @@ func TestSparkProfile(t *testing.T) {
 				cmdGroup("", false, "touch "+marker),
 			}}))
 		s := e.open(t, false)
-		m := run(t, s, config.PreToolUse, `{"toolName":"Bash"}`)
+		m := run(t, s, hook.PreToolUse, `{"toolName":"Bash"}`)
 		if !m.Blocked || *m.BlockReason != "no" || outcomes(m) != "succeeded blocked skipped(earlier_block)" {
 			t.Fatalf("%+v %s", m, outcomes(m))
 		}
@@ -160,7 +160,7 @@ func TestSparkProfile(t *testing.T) {
 		e.write(t, filepath.Join(e.user, "settings.json"), settings(map[string][]map[string]any{
 			"UserPromptSubmit": {cmdGroup("", false, `echo '{"decision":"block","reason":"nope"}'`, "touch "+marker)}}))
 		time.Sleep(ConfigCheckInterval + 50*time.Millisecond)
-		m = run(t, s, config.UserPromptSubmit, `{"prompt":"x"}`)
+		m = run(t, s, hook.UserPromptSubmit, `{"prompt":"x"}`)
 		if !m.Blocked || *m.BlockReason != "nope" || outcomes(m) != "succeeded skipped(earlier_block)" {
 			t.Fatalf("%+v %s", m, outcomes(m))
 		}
@@ -173,7 +173,7 @@ func TestSparkProfile(t *testing.T) {
 				map[string]any{"type": "command", "command": "exit 2"}, map[string]any{"type": "command", "command": "true"}}}}}}})
 		s, _ := NewSession(SessionOptions{ID: "s", Cwd: e.cwd, UserConfigPath: filepath.Join(e.home, "config.json")})
 		defer s.Close()
-		if m := run(t, s, config.PreToolUse, `{"toolName":"Bash"}`); outcomes(m) != "blocked succeeded" {
+		if m := run(t, s, hook.PreToolUse, `{"toolName":"Bash"}`); outcomes(m) != "blocked succeeded" {
 			t.Fatal(outcomes(m))
 		}
 	})
@@ -187,16 +187,16 @@ func TestSparkProfile(t *testing.T) {
 			"Stop":         {cmdGroup("", false, "echo '{}'")}}))
 		s, _ := NewSession(SessionOptions{ID: "s", Cwd: e.cwd, Profile: ProfileSpark, SparkUserDir: e.user, PluginDirs: []string{plugin}})
 		defer s.Close()
-		if m := run(t, s, config.SessionStart, `{"source":"startup"}`); len(m.Runs) != 0 {
+		if m := run(t, s, hook.SessionStart, `{"source":"startup"}`); len(m.Runs) != 0 {
 			t.Fatal(outcomes(m))
 		}
-		if m := run(t, s, config.Stop, `{}`); len(m.Runs) != 1 {
+		if m := run(t, s, hook.Stop, `{}`); len(m.Runs) != 1 {
 			t.Fatal(outcomes(m))
 		}
-		x := s.Explain(config.SessionStart, "")
+		x := s.Explain(hook.SessionStart, "")
 		found := false
 		for _, h := range x.Hooks {
-			if h.Event == config.SessionStart && h.Reason == WhyEventNotInProfile {
+			if h.Event == hook.SessionStart && h.Reason == WhyEventNotInProfile {
 				found = true
 			}
 		}
@@ -215,7 +215,7 @@ func TestParallelGroup(t *testing.T) {
 		}}))
 	s := e.open(t, false)
 	start := time.Now()
-	m := run(t, s, config.UserPromptSubmit, `{"prompt":"x"}`)
+	m := run(t, s, hook.UserPromptSubmit, `{"prompt":"x"}`)
 	el := time.Since(start)
 	if got := strings.Join(m.AdditionalContext, ","); got != "one,two,three,four" {
 		t.Fatalf("merged order %q", got)
@@ -233,7 +233,7 @@ func TestExplain(t *testing.T) {
 			map[string]any{"type": "bogus", "command": "x"}}}}}}})
 	s, _ := NewSession(SessionOptions{ID: "s", Cwd: e.cwd, UserConfigPath: filepath.Join(e.home, "config.json")})
 	defer s.Close()
-	x := s.Explain(config.PreToolUse, "Bash")
+	x := s.Explain(hook.PreToolUse, "Bash")
 	var reasons []string
 	for _, h := range x.Hooks {
 		reasons = append(reasons, h.Reason)

@@ -5,14 +5,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 )
 
 func benchDecls(n int) ([]Declaration, []Record) {
 	decls := make([]Declaration, n)
 	recs := make([]Record, n)
 	for i := range decls {
-		h := wsHook(config.PreToolUse, ptr("Bash"), i/10, i%10, fmt.Sprintf("node-%d", i))
+		h := wsHook(hook.PreToolUse, ptr("Bash"), i/10, i%10, fmt.Sprintf("node-%d", i))
 		decls[i] = Declare(h)
 		recs[i] = recordFor("/work/repo", h)
 	}

@@ -13,7 +13,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 
 	"github.com/hookside/hookside/internal/jsjson"
 )
@@ -41,7 +41,7 @@ const DigestSchemaVersion = 1
 // decodes the configuration files, so a declaration read by hookside and by
 // the original implementation digests the same for isolated bad bytes.
 // It never fails.
-func Digest(h config.Hook) string {
+func Digest(h hook.Hook) string {
 	var buf [512]byte
 	b := appendDeclarationJSON(buf[:0], h)
 	sum := sha256.Sum256(b)
@@ -50,11 +50,11 @@ func Digest(h config.Hook) string {
 
 // DeclarationJSON returns the exact bytes Digest hashes, for review tooling
 // and tests (§"按什么摘要信任").
-func DeclarationJSON(h config.Hook) []byte {
+func DeclarationJSON(h hook.Hook) []byte {
 	return appendDeclarationJSON(nil, h)
 }
 
-func appendDeclarationJSON(b []byte, h config.Hook) []byte {
+func appendDeclarationJSON(b []byte, h hook.Hook) []byte {
 	b = append(b, `["workspace-hook-declaration",`...)
 	b = appendJSInt(b, DigestSchemaVersion)
 	b = append(b, ',')
@@ -74,7 +74,7 @@ func appendDeclarationJSON(b []byte, h config.Hook) []byte {
 	b = append(b, ',')
 	b = appendJSInt(b, h.HookIndex)
 	b = append(b, ',')
-	if h.Type == config.TypeProcess {
+	if h.Type == hook.TypeProcess {
 		b = append(b, `["process",`...)
 		b = jsjson.AppendString(b, h.Command)
 		b = append(b, ",["...)
@@ -94,9 +94,9 @@ func appendDeclarationJSON(b []byte, h config.Hook) []byte {
 			b = append(b, ",false,"...)
 		}
 		switch h.ShellKind {
-		case config.ShellTrue:
+		case hook.ShellTrue:
 			b = append(b, `["true"]`...)
-		case config.ShellString:
+		case hook.ShellString:
 			b = append(b, `["string",`...)
 			b = jsjson.AppendString(b, h.Shell)
 			b = append(b, ']')
@@ -137,7 +137,7 @@ type SourceFile struct {
 const BundleDigestVersion = 2
 
 // BundleDigest is BundleDigestPinned without script pins.
-func BundleDigest(files []SourceFile, hooks []config.Hook) string {
+func BundleDigest(files []SourceFile, hooks []hook.Hook) string {
 	return BundleDigestPinned(files, hooks, nil)
 }
 
@@ -162,7 +162,7 @@ func BundleDigest(files []SourceFile, hooks []config.Hook) string {
 // caller passes files, hooks or pins in; the positions of the declarations
 // are already inside each declaration digest. Duplicate files and
 // declarations are kept, not merged. It never fails.
-func BundleDigestPinned(files []SourceFile, hooks []config.Hook, pins []Pins) string {
+func BundleDigestPinned(files []SourceFile, hooks []hook.Hook, pins []Pins) string {
 	type entry struct{ path, sum string }
 	fs := make([]entry, len(files))
 	for i, f := range files {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // nodeDigestScript rebuilds the spec's array (workspace-hook-digest.ts:222)
@@ -98,7 +98,7 @@ func runNode(t *testing.T, cases []nodeCase) []nodeResult {
 
 func ptr(s string) *string { return &s }
 
-func caseOf(h config.Hook) nodeCase {
+func caseOf(h hook.Hook) nodeCase {
 	c := nodeCase{Rel: h.Source.RelativePath, Order: h.Source.DiscoveryOrder, Event: h.Event, Matcher: h.Matcher,
 		MI: h.MatcherIndex, HI: h.HookIndex, Type: string(h.Type), Command: h.Command, Args: h.Args,
 		Async: h.Async, ShellKind: string(h.ShellKind), Shell: h.Shell, Timeout: h.TimeoutMs, Max: h.MaxOutputBytes}
@@ -106,44 +106,44 @@ func caseOf(h config.Hook) nodeCase {
 }
 
 // digestHooks covers every input of the digest and every escaping rule.
-func digestHooks() map[string]config.Hook {
-	base := config.Hook{Event: config.PreToolUse, Source: config.Source{Kind: config.SourceWorkspace,
+func digestHooks() map[string]hook.Hook {
+	base := hook.Hook{Event: hook.PreToolUse, Source: hook.Source{Kind: hook.SourceWorkspace,
 		RelativePath: ".zcode/config.json", DiscoveryOrder: 1}, Matcher: ptr("^(Bash|Write|Edit)$"),
-		Type: config.TypeProcess, Command: "node", Args: []string{"./scripts/pre-tool-hook.mjs"},
-		TimeoutMs: 5000, MaxOutputBytes: config.DefaultMaxOutputBytes}
-	with := func(f func(h *config.Hook)) config.Hook {
+		Type: hook.TypeProcess, Command: "node", Args: []string{"./scripts/pre-tool-hook.mjs"},
+		TimeoutMs: 5000, MaxOutputBytes: hook.DefaultMaxOutputBytes}
+	with := func(f func(h *hook.Hook)) hook.Hook {
 		h := base
 		h.Args = append([]string(nil), base.Args...)
 		f(&h)
 		return h
 	}
-	cmd := func(command string, kind config.ShellKind, shell string, async bool) config.Hook {
-		return with(func(h *config.Hook) {
-			h.Type, h.Command, h.Args, h.ShellKind, h.Shell, h.Async = config.TypeCommand, command, nil, kind, shell, async
+	cmd := func(command string, kind hook.ShellKind, shell string, async bool) hook.Hook {
+		return with(func(h *hook.Hook) {
+			h.Type, h.Command, h.Args, h.ShellKind, h.Shell, h.Async = hook.TypeCommand, command, nil, kind, shell, async
 		})
 	}
-	return map[string]config.Hook{
+	return map[string]hook.Hook{
 		"readme_process":       base,
-		"nil_matcher":          with(func(h *config.Hook) { h.Matcher = nil }),
-		"empty_matcher":        with(func(h *config.Hook) { h.Matcher = ptr("") }),
-		"nil_args":             with(func(h *config.Hook) { h.Args = nil }),
-		"empty_args":           with(func(h *config.Hook) { h.Args = []string{} }),
-		"many_args":            with(func(h *config.Hook) { h.Args = []string{"-e", "", "a b", `"q"`, `back\slash`} }),
-		"indices_and_order":    with(func(h *config.Hook) { h.MatcherIndex, h.HookIndex, h.Source.DiscoveryOrder = 3, 7, 2 }),
-		"negative_and_zero":    with(func(h *config.Hook) { h.TimeoutMs, h.MaxOutputBytes = 0, -1 }),
-		"beyond_2_53":          with(func(h *config.Hook) { h.TimeoutMs = 1<<53 + 1; h.MaxOutputBytes = 1 << 62 }),
-		"shell_unset":          cmd("./hooks/check.sh && echo ok", config.ShellUnset, "", false),
+		"nil_matcher":          with(func(h *hook.Hook) { h.Matcher = nil }),
+		"empty_matcher":        with(func(h *hook.Hook) { h.Matcher = ptr("") }),
+		"nil_args":             with(func(h *hook.Hook) { h.Args = nil }),
+		"empty_args":           with(func(h *hook.Hook) { h.Args = []string{} }),
+		"many_args":            with(func(h *hook.Hook) { h.Args = []string{"-e", "", "a b", `"q"`, `back\slash`} }),
+		"indices_and_order":    with(func(h *hook.Hook) { h.MatcherIndex, h.HookIndex, h.Source.DiscoveryOrder = 3, 7, 2 }),
+		"negative_and_zero":    with(func(h *hook.Hook) { h.TimeoutMs, h.MaxOutputBytes = 0, -1 }),
+		"beyond_2_53":          with(func(h *hook.Hook) { h.TimeoutMs = 1<<53 + 1; h.MaxOutputBytes = 1 << 62 }),
+		"shell_unset":          cmd("./hooks/check.sh && echo ok", hook.ShellUnset, "", false),
 		"shell_zero_kind":      cmd("./hooks/check.sh && echo ok", "", "", false),
-		"shell_true_async":     cmd("echo hi > /tmp/x", config.ShellTrue, "", true),
-		"shell_string":         cmd(`grep -q "x" < in.txt > out.txt 2>&1 & wait`, config.ShellString, "bash -lc", false),
-		"html_chars":           cmd(`a && b || c <d> e & f '<script>'`, config.ShellUnset, "", false),
-		"quotes_backslashes":   cmd(`echo "a\"b" 'c\d' \\ \n`, config.ShellTrue, "", false),
-		"control_chars":        cmd("a\tb\nc\rd\be\ff\x00g\x01h\x1fi\x7fj", config.ShellUnset, "", false),
-		"non_ascii":            cmd("echo 中文 ✓ é 😀 𝄞", config.ShellString, "/usr/bin/env zsh -c", false),
-		"line_separators":      cmd("echo \u2028 and \u2029 and \u0085 and \ufeff", config.ShellUnset, "", false),
-		"invalid_utf8_bytes":   cmd("echo \xff \xfe x\xc3", config.ShellUnset, "", false),
-		"non_ascii_path_event": with(func(h *config.Hook) { h.Source.RelativePath = "子目录/zcode.json"; h.Event = config.Stop }),
-		"unknown_type":         with(func(h *config.Hook) { h.Type = "weird"; h.ShellKind = config.ShellTrue }),
+		"shell_true_async":     cmd("echo hi > /tmp/x", hook.ShellTrue, "", true),
+		"shell_string":         cmd(`grep -q "x" < in.txt > out.txt 2>&1 & wait`, hook.ShellString, "bash -lc", false),
+		"html_chars":           cmd(`a && b || c <d> e & f '<script>'`, hook.ShellUnset, "", false),
+		"quotes_backslashes":   cmd(`echo "a\"b" 'c\d' \\ \n`, hook.ShellTrue, "", false),
+		"control_chars":        cmd("a\tb\nc\rd\be\ff\x00g\x01h\x1fi\x7fj", hook.ShellUnset, "", false),
+		"non_ascii":            cmd("echo 中文 ✓ é 😀 𝄞", hook.ShellString, "/usr/bin/env zsh -c", false),
+		"line_separators":      cmd("echo \u2028 and \u2029 and \u0085 and \ufeff", hook.ShellUnset, "", false),
+		"invalid_utf8_bytes":   cmd("echo \xff \xfe x\xc3", hook.ShellUnset, "", false),
+		"non_ascii_path_event": with(func(h *hook.Hook) { h.Source.RelativePath = "子目录/zcode.json"; h.Event = hook.Stop }),
+		"unknown_type":         with(func(h *hook.Hook) { h.Type = "weird"; h.ShellKind = hook.ShellTrue }),
 	}
 }
 
@@ -193,17 +193,17 @@ func TestDigestInputs(t *testing.T) {
 	if len(d0) != 64 || !validDigest(d0) {
 		t.Fatalf("digest %q is not lowercase hex sha256", d0)
 	}
-	changes := map[string]func(h *config.Hook){
-		"command":      func(h *config.Hook) { h.Command = "bun" },
-		"args":         func(h *config.Hook) { h.Args = []string{"./other.mjs"} },
-		"event":        func(h *config.Hook) { h.Event = config.PostToolUse },
-		"matcher":      func(h *config.Hook) { h.Matcher = ptr("Bash") },
-		"source":       func(h *config.Hook) { h.Source.RelativePath = "zcode.json" },
-		"order":        func(h *config.Hook) { h.Source.DiscoveryOrder = 0 },
-		"matcherIndex": func(h *config.Hook) { h.MatcherIndex = 1 },
-		"hookIndex":    func(h *config.Hook) { h.HookIndex = 1 },
-		"timeout":      func(h *config.Hook) { h.TimeoutMs = 5001 },
-		"maxOutput":    func(h *config.Hook) { h.MaxOutputBytes = 1 },
+	changes := map[string]func(h *hook.Hook){
+		"command":      func(h *hook.Hook) { h.Command = "bun" },
+		"args":         func(h *hook.Hook) { h.Args = []string{"./other.mjs"} },
+		"event":        func(h *hook.Hook) { h.Event = hook.PostToolUse },
+		"matcher":      func(h *hook.Hook) { h.Matcher = ptr("Bash") },
+		"source":       func(h *hook.Hook) { h.Source.RelativePath = "zcode.json" },
+		"order":        func(h *hook.Hook) { h.Source.DiscoveryOrder = 0 },
+		"matcherIndex": func(h *hook.Hook) { h.MatcherIndex = 1 },
+		"hookIndex":    func(h *hook.Hook) { h.HookIndex = 1 },
+		"timeout":      func(h *hook.Hook) { h.TimeoutMs = 5001 },
+		"maxOutput":    func(h *hook.Hook) { h.MaxOutputBytes = 1 },
 	}
 	for name, f := range changes {
 		h := base
@@ -221,7 +221,7 @@ func TestDigestInputs(t *testing.T) {
 
 func TestBundleDigestMatchesJavaScript(t *testing.T) {
 	hooks := digestHooks()
-	var hs []config.Hook
+	var hs []hook.Hook
 	var ds []string
 	for _, h := range hooks {
 		hs = append(hs, h)
@@ -260,7 +260,7 @@ func TestBundleDigestMatchesJavaScript(t *testing.T) {
 	}
 	// Order independence.
 	rf := []SourceFile{files[2], files[0], files[1]}
-	rh := append([]config.Hook(nil), hs...)
+	rh := append([]hook.Hook(nil), hs...)
 	for i, j := 0, len(rh)-1; i < j; i, j = i+1, j-1 {
 		rh[i], rh[j] = rh[j], rh[i]
 	}

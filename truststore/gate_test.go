@@ -6,15 +6,15 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 )
 
 const gateWS = "/work/repo"
 
 func gateDecls() []Declaration {
 	return []Declaration{
-		Declare(wsHook(config.PreToolUse, ptr("Bash"), 0, 0, "one")),
-		Declare(wsHook(config.PreToolUse, ptr("Bash"), 0, 1, "two")),
+		Declare(wsHook(hook.PreToolUse, ptr("Bash"), 0, 0, "one")),
+		Declare(wsHook(hook.PreToolUse, ptr("Bash"), 0, 1, "two")),
 	}
 }
 

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // The golden values below were computed by the JavaScript reference
@@ -87,7 +87,7 @@ func TestBundleDigestGolden(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	hs := make([]config.Hook, 0, len(names))
+	hs := make([]hook.Hook, 0, len(names))
 	for _, n := range names {
 		hs = append(hs, hooks[n])
 	}

@@ -6,13 +6,13 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 )
 
-func cmdHook(command string) config.Hook {
-	return config.Hook{Event: "PreToolUse", Source: config.Source{Kind: config.SourceWorkspace, RelativePath: "zcode.json"},
-		Type: config.TypeCommand, Command: command, ShellKind: config.ShellUnset,
-		TimeoutMs: config.DefaultTimeoutMs, MaxOutputBytes: config.DefaultMaxOutputBytes}
+func cmdHook(command string) hook.Hook {
+	return hook.Hook{Event: "PreToolUse", Source: hook.Source{Kind: hook.SourceWorkspace, RelativePath: "zcode.json"},
+		Type: hook.TypeCommand, Command: command, ShellKind: hook.ShellUnset,
+		TimeoutMs: hook.DefaultTimeoutMs, MaxOutputBytes: hook.DefaultMaxOutputBytes}
 }
 
 // TestScriptPathsHeuristics: which workspace paths a command line pins
@@ -36,15 +36,15 @@ func TestScriptPathsHeuristics(t *testing.T) {
 	zplugin := plugin
 	zplugin.Command = "bash $ZCODE_PLUGIN_ROOT/run.sh"
 	shellStr := cmdHook("echo hi")
-	shellStr.ShellKind, shellStr.Shell = config.ShellString, "./hooks/mysh -e"
-	proc := func(cmd string, args ...string) config.Hook {
+	shellStr.ShellKind, shellStr.Shell = hook.ShellString, "./hooks/mysh -e"
+	proc := func(cmd string, args ...string) hook.Hook {
 		h := cmdHook(cmd)
-		h.Type, h.Args = config.TypeProcess, args
+		h.Type, h.Args = hook.TypeProcess, args
 		return h
 	}
 	tests := []struct {
 		name string
-		h    config.Hook
+		h    hook.Hook
 		want []string
 	}{
 		{"missing_script", cmdHook("./hooks/new.sh"), []string{"hooks/new.sh"}},
@@ -92,34 +92,34 @@ func TestPinHolesClosed(t *testing.T) {
 	tests := []struct {
 		name   string
 		setup  func(e env)
-		hook   func(e env) config.Hook
+		hook   func(e env) hook.Hook
 		mutate func(e env)
 	}{
 		{"absent_at_grant_then_added", // finding 1
 			func(e env) {},
-			func(e env) config.Hook { return cmdHook("./hooks/x.sh") },
+			func(e env) hook.Hook { return cmdHook("./hooks/x.sh") },
 			func(e env) { writeFile(t, filepath.Join(e.root, "hooks/x.sh"), "#!/bin/sh\necho EVIL\n") }},
 		{"absent_dir_then_added",
 			func(e env) {},
-			func(e env) config.Hook { return cmdHook("bash x.sh") },
+			func(e env) hook.Hook { return cmdHook("bash x.sh") },
 			func(e env) { writeFile(t, filepath.Join(e.root, "x.sh"), "echo EVIL\n") }},
 		{"dangling_link_target_appears",
 			func(e env) { symlink(t, filepath.Join(e.out, "later.sh"), filepath.Join(e.root, "hooks/x.sh")) },
-			func(e env) config.Hook { return cmdHook("./hooks/x.sh") },
+			func(e env) hook.Hook { return cmdHook("./hooks/x.sh") },
 			func(e env) { writeFile(t, filepath.Join(e.out, "later.sh"), "echo EVIL\n") }},
 		{"link_out_target_edited", // finding 2
 			func(e env) {
 				writeFile(t, filepath.Join(e.out, "x.sh"), "echo good\n")
 				symlink(t, filepath.Join(e.out, "x.sh"), filepath.Join(e.root, "hooks/x.sh"))
 			},
-			func(e env) config.Hook { return cmdHook("./hooks/x.sh") },
+			func(e env) hook.Hook { return cmdHook("./hooks/x.sh") },
 			func(e env) { writeFile(t, filepath.Join(e.out, "x.sh"), "echo EVIL\n") }},
 		{"dir_link_out_target_edited", // finding 2
 			func(e env) {
 				writeFile(t, filepath.Join(e.out, "x.sh"), "echo good\n")
 				symlink(t, e.out, filepath.Join(e.root, "hooks"))
 			},
-			func(e env) config.Hook { return cmdHook("./hooks/x.sh") },
+			func(e env) hook.Hook { return cmdHook("./hooks/x.sh") },
 			func(e env) { writeFile(t, filepath.Join(e.out, "x.sh"), "echo EVIL\n") }},
 		{"link_out_retargeted_same_content", // finding 2
 			func(e env) {
@@ -127,7 +127,7 @@ func TestPinHolesClosed(t *testing.T) {
 				writeFile(t, filepath.Join(e.out, "b.sh"), "echo same\n")
 				symlink(t, filepath.Join(e.out, "a.sh"), filepath.Join(e.root, "hooks/x.sh"))
 			},
-			func(e env) config.Hook { return cmdHook("./hooks/x.sh") },
+			func(e env) hook.Hook { return cmdHook("./hooks/x.sh") },
 			func(e env) {
 				_ = os.Remove(filepath.Join(e.root, "hooks/x.sh"))
 				symlink(t, filepath.Join(e.out, "b.sh"), filepath.Join(e.root, "hooks/x.sh"))
@@ -137,40 +137,40 @@ func TestPinHolesClosed(t *testing.T) {
 				writeFile(t, filepath.Join(e.root, "hooks/x.sh"), "echo good\n")
 				writeFile(t, filepath.Join(e.out, "x.sh"), "echo good\n")
 			},
-			func(e env) config.Hook { return cmdHook("./hooks/x.sh") },
+			func(e env) hook.Hook { return cmdHook("./hooks/x.sh") },
 			func(e env) {
 				_ = os.Remove(filepath.Join(e.root, "hooks/x.sh"))
 				symlink(t, filepath.Join(e.out, "x.sh"), filepath.Join(e.root, "hooks/x.sh"))
 			}},
 		{"cd_then_script_edited", // finding 5
 			func(e env) { writeFile(t, filepath.Join(e.root, "hooks/x.sh"), "echo good\n") },
-			func(e env) config.Hook { return cmdHook("cd hooks && ./x.sh") },
+			func(e env) hook.Hook { return cmdHook("cd hooks && ./x.sh") },
 			func(e env) { writeFile(t, filepath.Join(e.root, "hooks/x.sh"), "echo EVIL\n") }},
 		{"glob_match_edited", // finding 5
 			func(e env) { writeFile(t, filepath.Join(e.root, "hooks/x.sh"), "echo good\n") },
-			func(e env) config.Hook { return cmdHook("./hooks/x.s?") },
+			func(e env) hook.Hook { return cmdHook("./hooks/x.s?") },
 			func(e env) { writeFile(t, filepath.Join(e.root, "hooks/x.sh"), "echo EVIL\n") }},
 		{"glob_new_match", // finding 5
 			func(e env) { writeFile(t, filepath.Join(e.root, "hooks/x.sh"), "echo good\n") },
-			func(e env) config.Hook { return cmdHook("for f in hooks/*.sh; do sh $f; done") },
+			func(e env) hook.Hook { return cmdHook("for f in hooks/*.sh; do sh $f; done") },
 			func(e env) { writeFile(t, filepath.Join(e.root, "hooks/a.sh"), "echo EVIL\n") }},
 		{"sourced_lib_edited", // finding 5
 			func(e env) {
 				writeFile(t, filepath.Join(e.root, "hooks/x.sh"), "#!/bin/sh\n. \"$(dirname \"$0\")/lib.sh\"\n")
 				writeFile(t, filepath.Join(e.root, "hooks/lib.sh"), "echo good\n")
 			},
-			func(e env) config.Hook { return cmdHook("./hooks/x.sh") },
+			func(e env) hook.Hook { return cmdHook("./hooks/x.sh") },
 			func(e env) { writeFile(t, filepath.Join(e.root, "hooks/lib.sh"), "echo EVIL\n") }},
 		{"sourced_via_dir_variable", // finding 5
 			func(e env) {
 				writeFile(t, filepath.Join(e.root, "hooks/x"), "#!/usr/bin/env bash\nDIR=\"$(cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && pwd)\"\nsource \"$DIR/lib/common.sh\"\n")
 				writeFile(t, filepath.Join(e.root, "hooks/lib/common.sh"), ". ./deep.sh\n")
 			},
-			func(e env) config.Hook { return cmdHook("hooks/x") },
+			func(e env) hook.Hook { return cmdHook("hooks/x") },
 			func(e env) { writeFile(t, filepath.Join(e.root, "deep.sh"), "echo EVIL\n") }},
 		{"plugin_root_script_edited", // finding 6
 			func(e env) { writeFile(t, filepath.Join(e.root, "plug/x.sh"), "echo good\n") },
-			func(e env) config.Hook {
+			func(e env) hook.Hook {
 				h := cmdHook("${CLAUDE_PLUGIN_ROOT}/x.sh")
 				h.Source.PluginRoot = filepath.Join(e.root, "plug")
 				return h
@@ -178,9 +178,9 @@ func TestPinHolesClosed(t *testing.T) {
 			func(e env) { writeFile(t, filepath.Join(e.root, "plug/x.sh"), "echo EVIL\n") }},
 		{"shell_binary_in_workspace",
 			func(e env) { writeFile(t, filepath.Join(e.root, "tools/mysh"), "#!/bin/sh\n") },
-			func(e env) config.Hook {
+			func(e env) hook.Hook {
 				h := cmdHook("echo hi")
-				h.ShellKind, h.Shell = config.ShellString, "./tools/mysh"
+				h.ShellKind, h.Shell = hook.ShellString, "./tools/mysh"
 				return h
 			},
 			func(e env) { writeFile(t, filepath.Join(e.root, "tools/mysh"), "#!/bin/sh\necho EVIL\n") }},

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner/config"
 	"github.com/natefinch/atomic"
 )
@@ -72,7 +73,7 @@ type DeclarationStatus struct {
 	Matcher        *string           `json:"matcher"`
 	MatcherIndex   int               `json:"matcherIndex"`
 	HookIndex      int               `json:"hookIndex"`
-	Type           config.HookType   `json:"type"`
+	Type           hook.HookType     `json:"type"`
 	Command        string            `json:"command"`
 	Args           []string          `json:"args"`
 	Shell          ShellSpec         `json:"shell"`
@@ -115,7 +116,7 @@ type Shown struct {
 func Show(w *Workspace) *Shown {
 	sh := &Shown{Pins: make([]Pins, len(w.Declarations)), Errs: make([]error, len(w.Declarations)),
 		byDigest: make(map[string]int, len(w.Declarations))}
-	hooks := make([]config.Hook, len(w.Declarations))
+	hooks := make([]hook.Hook, len(w.Declarations))
 	for i, d := range w.Declarations {
 		hooks[i] = d.Hook
 		sh.Pins[i], sh.Errs[i] = PinScriptsIn(d.Hook, w.Root, w.Cwd)
@@ -215,7 +216,7 @@ var ErrNotReviewed = errors.New("the declaring file changed since the review")
 // digest at the same position); the rest of the file is preserved byte for
 // byte and its mode kept (lifecycle-hooks-and-workspace-trust
 // §"信任存在哪、怎样审查": 写之前先核对磁盘上的声明与审查时一致).
-func Disable(d Declaration, userLimits config.Limits) error {
+func Disable(d Declaration, userLimits hook.Limits) error {
 	h := d.Hook
 	path := h.Source.Path
 	if h.Source.PluginRoot != "" {
@@ -232,18 +233,18 @@ func Disable(d Declaration, userLimits config.Limits) error {
 	if err != nil {
 		return err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, config.MaxConfigFileBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, hook.MaxConfigFileBytes+1))
 	f.Close()
 	if err != nil {
 		return err
 	}
 	spark := strings.HasPrefix(h.Source.RelativePath, ".spark/")
-	var current []config.Hook
+	var current []hook.Hook
 	if spark {
-		f, _ := config.ParseSparkFile(path, data, config.SourceWorkspace)
+		f, _ := config.ParseSparkFile(path, data, hook.SourceWorkspace)
 		current = f.Hooks
 	} else {
-		f, _ := config.ParseFile(path, data, config.SourceWorkspace)
+		f, _ := config.ParseFile(path, data, hook.SourceWorkspace)
 		current = f.Resolve(userLimits)
 	}
 	found := false

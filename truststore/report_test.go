@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 )
 
 const disableFile = `{
@@ -54,7 +54,7 @@ func findDecl(t *testing.T, w *Workspace, command string) Declaration {
 func TestDisablePreservesBytes(t *testing.T) {
 	w, p := discoverOne(t, disableFile, 0o640)
 	d := findDecl(t, w, "second")
-	if err := Disable(d, config.Limits{}); err != nil {
+	if err := Disable(d, hook.Limits{}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(p)
@@ -80,7 +80,7 @@ func TestDisablePreservesBytes(t *testing.T) {
 	// An existing "enabled": true is flipped in place.
 	d3 := findDecl(t, w2, "echo")
 	before, _ := os.ReadFile(p)
-	if err := Disable(d3, config.Limits{}); err != nil {
+	if err := Disable(d3, hook.Limits{}); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := os.ReadFile(p)
@@ -109,7 +109,7 @@ func TestDisableRefusesChangedDeclaration(t *testing.T) {
 				changed = edit(disableFile)
 				writeFile(t, p, changed)
 			}
-			err := Disable(d, config.Limits{})
+			err := Disable(d, hook.Limits{})
 			if err == nil {
 				t.Fatal("Disable wrote into a changed file")
 			}
@@ -138,7 +138,7 @@ func TestDisableRefusesSymlinkAndPlugin(t *testing.T) {
 	if err := os.Symlink(cp, p); err != nil {
 		t.Fatal(err)
 	}
-	if err := Disable(d, config.Limits{}); err == nil {
+	if err := Disable(d, hook.Limits{}); err == nil {
 		t.Fatal("Disable followed a symlink")
 	}
 	if got, _ := os.ReadFile(cp); string(got) != disableFile {
@@ -146,7 +146,7 @@ func TestDisableRefusesSymlinkAndPlugin(t *testing.T) {
 	}
 	pd := d
 	pd.Hook.Source.PluginRoot = "/some/plugin"
-	if err := Disable(pd, config.Limits{}); err == nil {
+	if err := Disable(pd, hook.Limits{}); err == nil {
 		t.Fatal("a workspace plugin's declaration was disabled")
 	}
 }
@@ -203,7 +203,7 @@ func TestDescribe(t *testing.T) {
 		t.Fatalf("%d described", len(ds))
 	}
 	d := ds[0]
-	if d.Source.RelativePath != ".zcode/config.json" || d.Event != config.PreToolUse || d.TimeoutMs != 4000 ||
+	if d.Source.RelativePath != ".zcode/config.json" || d.Event != hook.PreToolUse || d.TimeoutMs != 4000 ||
 		d.TrustState != PendingTrust || !d.Enabled || d.Args == nil {
 		t.Fatalf("%+v", d)
 	}

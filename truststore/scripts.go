@@ -18,7 +18,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // Script pinning is hookside's addition beyond the spec. The spec's digest
@@ -173,7 +173,7 @@ func sortEntries(es []PinEntry) {
 // ScriptPaths returns the workspace paths PinScripts would pin for h with
 // the session directory at the workspace root (see the package comment on
 // script pinning), sorted and unique; nil when there is no root or on error.
-func ScriptPaths(h config.Hook, workspaceRoot string) []string {
+func ScriptPaths(h hook.Hook, workspaceRoot string) []string {
 	p, err := PinScripts(h, workspaceRoot)
 	if err != nil || len(p.Scripts) == 0 {
 		return nil
@@ -183,7 +183,7 @@ func ScriptPaths(h config.Hook, workspaceRoot string) []string {
 
 // PinScripts pins the files h names, with the session directory at the
 // workspace root. See PinScriptsIn.
-func PinScripts(h config.Hook, workspaceRoot string) (Pins, error) {
+func PinScripts(h hook.Hook, workspaceRoot string) (Pins, error) {
 	return PinScriptsIn(h, workspaceRoot, workspaceRoot)
 }
 
@@ -191,7 +191,7 @@ func PinScripts(h config.Hook, workspaceRoot string) (Pins, error) {
 // a session whose directory is cwd ("" = the root). It fails only on an I/O
 // error other than "does not exist" (e.g. permission denied): a file that
 // cannot be read cannot be pinned, so it cannot be trusted.
-func PinScriptsIn(h config.Hook, workspaceRoot, cwd string) (Pins, error) {
+func PinScriptsIn(h hook.Hook, workspaceRoot, cwd string) (Pins, error) {
 	if workspaceRoot == "" {
 		return Pins{}, nil
 	}
@@ -219,7 +219,7 @@ func PinScriptsIn(h config.Hook, workspaceRoot, cwd string) (Pins, error) {
 	if root != cwd {
 		bases = append(bases, root)
 	}
-	if h.Type == config.TypeProcess {
+	if h.Type == hook.TypeProcess {
 		words := []shellWord{{text: h.Command}}
 		for _, a := range h.Args {
 			words = append(words, shellWord{text: a})
@@ -227,7 +227,7 @@ func PinScriptsIn(h config.Hook, workspaceRoot, cwd string) (Pins, error) {
 		sc.scan(words, bases, 0)
 	} else {
 		sc.scan(splitShell(h.Command), bases, 0)
-		if h.ShellKind == config.ShellString {
+		if h.ShellKind == hook.ShellString {
 			sc.scan(splitShell(h.Shell), bases, 0)
 		}
 	}
@@ -724,7 +724,7 @@ func cleanRel(rel string) bool {
 // NewRecord returns the record that trusts h in workspaceID, with its
 // snapshot and, when workspaceRoot is not empty, its script pins (session
 // directory = the root). GrantedAt is left zero; Store.Grant stamps it.
-func NewRecord(workspaceID string, h config.Hook, workspaceRoot string) (Record, error) {
+func NewRecord(workspaceID string, h hook.Hook, workspaceRoot string) (Record, error) {
 	var pins Pins
 	if workspaceRoot != "" {
 		var err error
@@ -736,7 +736,7 @@ func NewRecord(workspaceID string, h config.Hook, workspaceRoot string) (Record,
 }
 
 // NewPinnedRecord returns the record that trusts h with the given pins.
-func NewPinnedRecord(workspaceID string, h config.Hook, pins Pins) Record {
+func NewPinnedRecord(workspaceID string, h hook.Hook, pins Pins) Record {
 	return Record{WorkspaceID: workspaceID, Digest: Digest(h), Snapshot: SnapshotOf(h),
 		ScriptPins: pins.Scripts, ScriptLinks: pins.Links, ScriptGlobs: pins.Globs}
 }

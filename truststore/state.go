@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // TrustState is the admission state of one workspace hook declaration
@@ -86,33 +86,33 @@ const (
 // (§"信任存在哪、怎样审查": workspace-hook-trust-store-file.ts:37), for review
 // and for the stale-slot rule.
 type Snapshot struct {
-	Event              string          `json:"event"`
-	Matcher            *string         `json:"matcher"`
-	MatcherIndex       int             `json:"matcherIndex"`
-	HookIndex          int             `json:"hookIndex"`
-	SourceRelativePath string          `json:"sourceRelativePath"`
-	Type               config.HookType `json:"type"`
-	Command            string          `json:"command"`
-	Args               []string        `json:"args"`
-	Shell              ShellSpec       `json:"shell"`
-	Async              bool            `json:"async"`
-	TimeoutMs          int             `json:"timeoutMs"`
-	MaxOutputBytes     int             `json:"maxOutputBytes"`
+	Event              string        `json:"event"`
+	Matcher            *string       `json:"matcher"`
+	MatcherIndex       int           `json:"matcherIndex"`
+	HookIndex          int           `json:"hookIndex"`
+	SourceRelativePath string        `json:"sourceRelativePath"`
+	Type               hook.HookType `json:"type"`
+	Command            string        `json:"command"`
+	Args               []string      `json:"args"`
+	Shell              ShellSpec     `json:"shell"`
+	Async              bool          `json:"async"`
+	TimeoutMs          int           `json:"timeoutMs"`
+	MaxOutputBytes     int           `json:"maxOutputBytes"`
 }
 
 // ShellSpec is a command hook's `shell` as written: JSON null (unset, also
 // used for process hooks), true, or the shell string.
 type ShellSpec struct {
-	Kind  config.ShellKind
+	Kind  hook.ShellKind
 	Value string
 }
 
 // MarshalJSON encodes null, true or the shell string.
 func (s ShellSpec) MarshalJSON() ([]byte, error) {
 	switch s.Kind {
-	case config.ShellTrue:
+	case hook.ShellTrue:
 		return []byte("true"), nil
-	case config.ShellString:
+	case hook.ShellString:
 		return json.Marshal(s.Value)
 	}
 	return []byte("null"), nil
@@ -126,15 +126,15 @@ func (s *ShellSpec) UnmarshalJSON(b []byte) error {
 	}
 	switch v := v.(type) {
 	case nil:
-		*s = ShellSpec{Kind: config.ShellUnset}
+		*s = ShellSpec{Kind: hook.ShellUnset}
 	case bool:
 		if v {
-			*s = ShellSpec{Kind: config.ShellTrue}
+			*s = ShellSpec{Kind: hook.ShellTrue}
 		} else {
-			*s = ShellSpec{Kind: config.ShellUnset}
+			*s = ShellSpec{Kind: hook.ShellUnset}
 		}
 	case string:
-		*s = ShellSpec{Kind: config.ShellString, Value: v}
+		*s = ShellSpec{Kind: hook.ShellString, Value: v}
 	default:
 		return &json.UnmarshalTypeError{Value: string(b), Type: nil}
 	}
@@ -142,7 +142,7 @@ func (s *ShellSpec) UnmarshalJSON(b []byte) error {
 }
 
 // SnapshotOf returns the snapshot a trust record stores for h.
-func SnapshotOf(h config.Hook) Snapshot {
+func SnapshotOf(h hook.Hook) Snapshot {
 	args := h.Args
 	if args == nil {
 		args = []string{}
@@ -152,10 +152,10 @@ func SnapshotOf(h config.Hook) Snapshot {
 		SourceRelativePath: h.Source.RelativePath, Type: h.Type, Command: h.Command, Args: args,
 		Async: h.Async, TimeoutMs: h.TimeoutMs, MaxOutputBytes: h.MaxOutputBytes,
 	}
-	if h.Type != config.TypeProcess {
+	if h.Type != hook.TypeProcess {
 		s.Shell = ShellSpec{Kind: h.ShellKind, Value: h.Shell}
 		if s.Shell.Kind == "" {
-			s.Shell.Kind = config.ShellUnset
+			s.Shell.Kind = hook.ShellUnset
 		}
 	}
 	return s
@@ -187,12 +187,12 @@ func (r *Record) Pins() Pins {
 // repeated admission checks are map lookups (ARCHITECTURE.md "asked again
 // right before each workspace hook starts").
 type Declaration struct {
-	Hook   config.Hook
+	Hook   hook.Hook
 	Digest string
 }
 
 // Declare computes h's digest and returns the declaration.
-func Declare(h config.Hook) Declaration { return Declaration{Hook: h, Digest: Digest(h)} }
+func Declare(h hook.Hook) Declaration { return Declaration{Hook: h, Digest: Digest(h)} }
 
 // recKey is the spec's trust key: workspace identity + digest.
 type recKey struct{ workspace, digest string }

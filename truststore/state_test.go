@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 )
 
 func TestParsePolicy(t *testing.T) {
@@ -29,23 +29,23 @@ func TestParsePolicy(t *testing.T) {
 	}
 }
 
-func wsHook(event string, matcher *string, mi, hi int, command string) config.Hook {
-	return config.Hook{Event: event, Matcher: matcher, MatcherIndex: mi, HookIndex: hi,
-		Source: config.Source{Kind: config.SourceWorkspace, RelativePath: ".zcode/config.json"},
-		Type:   config.TypeProcess, Command: command, Args: []string{"./scripts/guard.mjs"},
-		TimeoutMs: config.DefaultTimeoutMs, MaxOutputBytes: config.DefaultMaxOutputBytes}
+func wsHook(event string, matcher *string, mi, hi int, command string) hook.Hook {
+	return hook.Hook{Event: event, Matcher: matcher, MatcherIndex: mi, HookIndex: hi,
+		Source: hook.Source{Kind: hook.SourceWorkspace, RelativePath: ".zcode/config.json"},
+		Type:   hook.TypeProcess, Command: command, Args: []string{"./scripts/guard.mjs"},
+		TimeoutMs: hook.DefaultTimeoutMs, MaxOutputBytes: hook.DefaultMaxOutputBytes}
 }
 
-func recordFor(ws string, h config.Hook) Record {
+func recordFor(ws string, h hook.Hook) Record {
 	return Record{WorkspaceID: ws, Digest: Digest(h), GrantedAt: time.Unix(0, 0), Snapshot: SnapshotOf(h)}
 }
 
 func TestEvaluate(t *testing.T) {
 	const ws = "/work/repo"
-	cur := wsHook(config.PreToolUse, ptr("Bash"), 0, 0, "node")
-	old := wsHook(config.PreToolUse, ptr("Bash"), 0, 0, "bun") // same slot, other digest
-	otherSlot := wsHook(config.PreToolUse, ptr("Bash"), 0, 1, "bun")
-	nilMatcherSlot := wsHook(config.PreToolUse, nil, 0, 0, "bun")
+	cur := wsHook(hook.PreToolUse, ptr("Bash"), 0, 0, "node")
+	old := wsHook(hook.PreToolUse, ptr("Bash"), 0, 0, "bun") // same slot, other digest
+	otherSlot := wsHook(hook.PreToolUse, ptr("Bash"), 0, 1, "bun")
+	nilMatcherSlot := wsHook(hook.PreToolUse, nil, 0, 0, "bun")
 
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "scripts/guard.mjs"), "console.log(1)")
@@ -116,7 +116,7 @@ func TestEvaluatePinnedScriptEditedLater(t *testing.T) {
 	root := t.TempDir()
 	script := filepath.Join(root, "hooks/check.sh")
 	writeFile(t, script, "#!/bin/sh\nexit 0\n")
-	h := wsHook(config.PreToolUse, nil, 0, 0, "./hooks/check.sh")
+	h := wsHook(hook.PreToolUse, nil, 0, 0, "./hooks/check.sh")
 	h.Args = nil
 	rec, err := NewRecord("w", h, root)
 	if err != nil {
@@ -169,13 +169,13 @@ func TestScriptPaths(t *testing.T) {
 	if err := os.Symlink("x.sh", filepath.Join(root, "scripts/alias.sh")); err != nil {
 		t.Fatal(err)
 	}
-	proc := func(cmd string, args ...string) config.Hook {
-		return config.Hook{Type: config.TypeProcess, Command: cmd, Args: args}
+	proc := func(cmd string, args ...string) hook.Hook {
+		return hook.Hook{Type: hook.TypeProcess, Command: cmd, Args: args}
 	}
-	sh := func(cmd string) config.Hook { return config.Hook{Type: config.TypeCommand, Command: cmd} }
+	sh := func(cmd string) hook.Hook { return hook.Hook{Type: hook.TypeCommand, Command: cmd} }
 	tests := []struct {
 		name string
-		h    config.Hook
+		h    hook.Hook
 		want []string
 	}{
 		{"node_script", proc("node", "./scripts/guard.mjs"), []string{"scripts/guard.mjs"}},

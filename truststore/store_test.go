@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // The test binary doubles as the helper process for lock and crash tests:
@@ -110,7 +110,7 @@ func kill9(t testing.TB, cmd *exec.Cmd) {
 	_ = cmd.Wait()
 }
 
-func testRecord(h config.Hook) Record {
+func testRecord(h hook.Hook) Record {
 	return Record{Digest: Digest(h), Snapshot: SnapshotOf(h)}
 }
 
@@ -129,9 +129,9 @@ func TestGrantLoadRevokeRoundTrip(t *testing.T) {
 	if s.Changed() {
 		t.Error("nothing changed since Load")
 	}
-	h1 := wsHook(config.PreToolUse, ptr("Bash"), 0, 0, "node")
-	h2 := wsHook(config.Stop, nil, 0, 1, "bash")
-	h2.Type, h2.ShellKind, h2.Shell = config.TypeCommand, config.ShellString, "bash -lc"
+	h1 := wsHook(hook.PreToolUse, ptr("Bash"), 0, 0, "node")
+	h2 := wsHook(hook.Stop, nil, 0, 1, "bash")
+	h2.Type, h2.ShellKind, h2.Shell = hook.TypeCommand, hook.ShellString, "bash -lc"
 	if err := s.Grant("/repo", []Record{testRecord(h1), testRecord(h2)}); err != nil {
 		t.Fatal(err)
 	}
@@ -143,8 +143,8 @@ func TestGrantLoadRevokeRoundTrip(t *testing.T) {
 		t.Fatalf("Load = %+v, %v", st, err)
 	}
 	r, ok := st.Lookup("/repo", Digest(h2))
-	if !ok || !r.GrantedAt.Equal(clock) || r.WorkspaceID != "/repo" || r.Snapshot.Shell != (ShellSpec{config.ShellString, "bash -lc"}) ||
-		r.Snapshot.Matcher != nil || r.Snapshot.Event != config.Stop || r.Snapshot.HookIndex != 1 {
+	if !ok || !r.GrantedAt.Equal(clock) || r.WorkspaceID != "/repo" || r.Snapshot.Shell != (ShellSpec{hook.ShellString, "bash -lc"}) ||
+		r.Snapshot.Matcher != nil || r.Snapshot.Event != hook.Stop || r.Snapshot.HookIndex != 1 {
 		t.Fatalf("record = %+v", r)
 	}
 	assertMode(t, dir, 0o700)

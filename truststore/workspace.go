@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner/config"
 )
 
@@ -49,7 +50,7 @@ type Workspace struct {
 	// false, and the root switch (user or any workspace file true).
 	Declarations []Declaration
 	Enabled      []bool
-	Diagnostics  []config.Diagnostic
+	Diagnostics  []hook.Diagnostic
 	// BundleDigest is Show(w).BundleDigest at discovery; scripts may change
 	// afterwards, so review and grant call Show again.
 	BundleDigest string
@@ -71,7 +72,7 @@ type DiscoverOptions struct {
 	ProjectConfigPath string
 	// UserLimits are the user config's hooks.timeoutMs / maxOutputBytes, the
 	// fallback of workspace declarations' limits.
-	UserLimits config.Limits
+	UserLimits hook.Limits
 	// UserEnabled is the user config's hooks.enabled (nil = absent), one
 	// input of the root switch.
 	UserEnabled *bool
@@ -97,13 +98,13 @@ func Discover(opts DiscoverOptions) *Workspace {
 	if rootErr == nil {
 		defer root.Close()
 	}
-	var hooks []config.Hook
+	var hooks []hook.Hook
 	rootOn := opts.UserEnabled != nil && *opts.UserEnabled
 	var fileOn []bool // per hook: its file's switch
 	add := func(path string, data []byte) {
 		order := len(w.Files)
 		rel := relPath(w.Root, path)
-		f, diags := config.ParseFile(path, data, config.SourceWorkspace)
+		f, diags := config.ParseFile(path, data, hook.SourceWorkspace)
 		w.Diagnostics = append(w.Diagnostics, diags...)
 		w.Files = append(w.Files, WorkspaceFile{Path: path, RelativePath: rel, DiscoveryOrder: order, Content: data, Enabled: f.Enabled})
 		if f.Enabled != nil && *f.Enabled {
@@ -130,10 +131,10 @@ func Discover(opts DiscoverOptions) *Workspace {
 			add(c, data)
 		case errors.Is(err, fs.ErrNotExist):
 		case isEscape(err):
-			w.Diagnostics = append(w.Diagnostics, config.Diagnostic{Code: CodeOutsideRoot, Severity: config.SeverityWarning,
+			w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: CodeOutsideRoot, Severity: hook.SeverityWarning,
 				Source: c, Message: fmt.Sprintf("%s leads outside the workspace root %s (symlink); not read", c, w.Root)})
 		default:
-			w.Diagnostics = append(w.Diagnostics, config.Diagnostic{Code: "config_read_error", Severity: config.SeverityError,
+			w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: "config_read_error", Severity: hook.SeverityError,
 				Source: c, Message: fmt.Sprintf("read %s: %v", c, err)})
 		}
 	}
@@ -145,7 +146,7 @@ func Discover(opts DiscoverOptions) *Workspace {
 		data, id, err := readFile(p)
 		w.probes = append(w.probes, probe{path: p, id: id})
 		if err != nil {
-			w.Diagnostics = append(w.Diagnostics, config.Diagnostic{Code: "config_read_error", Severity: config.SeverityError,
+			w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: "config_read_error", Severity: hook.SeverityError,
 				Source: p, Message: fmt.Sprintf("projectConfigPath: %v", err)})
 		} else {
 			add(p, data)
@@ -163,7 +164,7 @@ func Discover(opts DiscoverOptions) *Workspace {
 
 // addPlugin reads a plugin directory named by a workspace file: its
 // hooks/hooks.json declarations become workspace declarations.
-func (w *Workspace) addPlugin(root *os.Root, dir string, hooks *[]config.Hook, fileOn *[]bool) {
+func (w *Workspace) addPlugin(root *os.Root, dir string, hooks *[]hook.Hook, fileOn *[]bool) {
 	path := filepath.Join(dir, config.PluginHooksFile)
 	var data []byte
 	var id fileID
@@ -176,7 +177,7 @@ func (w *Workspace) addPlugin(root *os.Root, dir string, hooks *[]config.Hook, f
 	w.probes = append(w.probes, probe{path: path, id: id})
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			w.Diagnostics = append(w.Diagnostics, config.Diagnostic{Code: "config_read_error", Severity: config.SeverityError,
+			w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: "config_read_error", Severity: hook.SeverityError,
 				Source: path, Message: fmt.Sprintf("workspace plugin %s: %v", dir, err)})
 		}
 		return
@@ -187,9 +188,9 @@ func (w *Workspace) addPlugin(root *os.Root, dir string, hooks *[]config.Hook, f
 	hs, diags := config.ParsePluginFile(dir, path, data)
 	w.Diagnostics = append(w.Diagnostics, diags...)
 	for _, h := range hs {
-		h.Source.Kind = config.SourceWorkspace
+		h.Source.Kind = hook.SourceWorkspace
 		h.Source.RelativePath, h.Source.DiscoveryOrder = rel, order
-		h.ID = config.HookID(config.SourceWorkspace, path, h.Event, h.MatcherIndex, h.HookIndex)
+		h.ID = hook.ID(hook.SourceWorkspace, path, h.Event, h.MatcherIndex, h.HookIndex)
 		*hooks = append(*hooks, h)
 		*fileOn = append(*fileOn, true)
 	}
@@ -208,8 +209,8 @@ func (w *Workspace) Changed() bool {
 
 // Executable returns the hooks that pass the enabled switches, in
 // discovery order (they still need admission before each run).
-func (w *Workspace) Executable() []config.Hook {
-	var out []config.Hook
+func (w *Workspace) Executable() []hook.Hook {
+	var out []hook.Hook
 	for i, d := range w.Declarations {
 		if w.Enabled[i] {
 			out = append(out, d.Hook)
@@ -262,7 +263,7 @@ func within(root, path string) bool {
 }
 
 // maxWorkspaceFile bounds a workspace config file (same as config).
-const maxWorkspaceFile = config.MaxConfigFileBytes
+const maxWorkspaceFile = hook.MaxConfigFileBytes
 
 // readInRoot reads path (inside rootDir) through root, refusing symlinks
 // that escape it.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // wsFile is a workspace config with one PreToolUse hook running command.
@@ -74,7 +74,7 @@ func TestDiscoverLevelsAndOrder(t *testing.T) {
 		t.Fatalf("declarations %q, want %q", got, want)
 	}
 	for i, d := range w.Declarations {
-		if d.Hook.Source.DiscoveryOrder != i || d.Hook.Source.Kind != config.SourceWorkspace {
+		if d.Hook.Source.DiscoveryOrder != i || d.Hook.Source.Kind != hook.SourceWorkspace {
 			t.Errorf("decl %d: order %d kind %s", i, d.Hook.Source.DiscoveryOrder, d.Hook.Source.Kind)
 		}
 		if d.Digest != Digest(d.Hook) {
@@ -191,7 +191,7 @@ func TestDiscoverPluginDirs(t *testing.T) {
 	}
 	for i, d := range w.Declarations {
 		h := d.Hook
-		if h.Source.Kind != config.SourceWorkspace || !strings.HasPrefix(h.ID, "workspace:") {
+		if h.Source.Kind != hook.SourceWorkspace || !strings.HasPrefix(h.ID, "workspace:") {
 			t.Errorf("plugin decl %d is %s (%s), want a workspace declaration", i, h.Source.Kind, h.ID)
 		}
 		if h.Source.DiscoveryOrder != i+1 || h.TimeoutMs != 3000 {

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner"
-	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
 )
@@ -175,14 +175,14 @@ func (b *Bridge) doCommand(ctx context.Context, run store.Run, def *expr.Definit
 	case "process":
 		argv = append([]string{h.Command}, h.Args...)
 	default:
-		kind, shell := config.ShellUnset, ""
+		kind, shell := hook.ShellUnset, ""
 		switch s := h.Shell.(type) {
 		case bool:
 			if s {
-				kind = config.ShellTrue
+				kind = hook.ShellTrue
 			}
 		case string:
-			kind, shell = config.ShellString, s
+			kind, shell = hook.ShellString, s
 		}
 		var err error
 		if argv, err = runner.ShellArgv(kind, shell, h.Command); err != nil {

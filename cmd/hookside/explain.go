@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner"
-	"github.com/hookside/hookside/runner/config"
 )
 
 // runHooksExplain is `hookside hooks explain`: every configured hook of
@@ -18,15 +18,15 @@ func runHooksExplain(args []string, stdout, stderr io.Writer) int {
 		"Show every configured hook (all sources, including disabled, invalid, over-limit and untrusted\n"+
 			"workspace ones) and whether it would run for EVENT (and tool NAME), and why not. Runs nothing.", stdout, stderr)
 	var sf sessionFlags
-	event := fs.String("event", "", "the event: "+strings.Join(config.Events, ", "))
+	event := fs.String("event", "", "the event: "+strings.Join(hook.Events, ", "))
 	tool := fs.String("tool", "", "the tool name matchers are tested against (the source on SessionStart); none = matchers not consulted")
 	asJSON := fs.Bool("json", false, "print JSON ({profile, event, tool, hooks, diagnostics})")
 	sf.registerAll(fs)
 	if code, ok := parseStrict(fs, args, stderr); !ok {
 		return code
 	}
-	if *event == "" || !config.IsEvent(*event) {
-		fmt.Fprintf(stderr, "hookside hooks explain: --event must be one of %s\n", strings.Join(config.Events, ", "))
+	if *event == "" || !hook.IsEvent(*event) {
+		fmt.Fprintf(stderr, "hookside hooks explain: --event must be one of %s\n", strings.Join(hook.Events, ", "))
 		return exitUsage
 	}
 	s, _, err := sf.open()

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/runner"
-	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
 )
 
@@ -101,7 +101,7 @@ type multiFlag []string
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
-func (f *sessionFlags) open() (*runner.Session, []config.Diagnostic, error) {
+func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
 	home := f.home
 	if home == "" {
 		home = rpc.DefaultHome()
@@ -157,7 +157,7 @@ func (f *sessionFlags) open() (*runner.Session, []config.Diagnostic, error) {
 	return s, diags, nil
 }
 
-func printDiagnostics(w io.Writer, diags []config.Diagnostic) {
+func printDiagnostics(w io.Writer, diags []hook.Diagnostic) {
 	for _, d := range diags {
 		src := ""
 		if d.Source != "" {
@@ -172,7 +172,7 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 		"Run the hooks configured for EVENT once, as app-server's hooks/run would, and print the merged\n"+
 			"answer. Exit status: 0 not blocked, 2 blocked (the host must not proceed), 1 error.", stdout, stderr)
 	var sf sessionFlags
-	event := fs.String("event", "", "the event: "+strings.Join(config.Events, ", "))
+	event := fs.String("event", "", "the event: "+strings.Join(hook.Events, ", "))
 	inputPath := fs.String("input", "", "file holding the event input JSON object, or - for stdin (default {})")
 	asJSON := fs.Bool("json", false, "print the merged result as JSON (PROTOCOL.md §3)")
 	turnID := fs.String("turn-id", "cli-turn", "turn id (Stop continuations are counted per turn)")
@@ -189,8 +189,8 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 	if extraArgs(fs, stderr) {
 		return exitError
 	}
-	if *event == "" || !config.IsEvent(*event) {
-		fmt.Fprintf(stderr, "hookside hooks run: --event must be one of %s\n", strings.Join(config.Events, ", "))
+	if *event == "" || !hook.IsEvent(*event) {
+		fmt.Fprintf(stderr, "hookside hooks run: --event must be one of %s\n", strings.Join(hook.Events, ", "))
 		return exitError
 	}
 	input := []byte("{}")
@@ -310,8 +310,8 @@ func runHooksList(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseStrict(fs, args, stderr); !ok {
 		return code
 	}
-	if *event != "" && !config.IsEvent(*event) {
-		fmt.Fprintf(stderr, "hookside hooks list: --event must be one of %s\n", strings.Join(config.Events, ", "))
+	if *event != "" && !hook.IsEvent(*event) {
+		fmt.Fprintf(stderr, "hookside hooks list: --event must be one of %s\n", strings.Join(hook.Events, ", "))
 		return exitUsage
 	}
 	s, _, err := sf.open()
@@ -321,7 +321,7 @@ func runHooksList(args []string, stdout, stderr io.Writer) int {
 	}
 	defer s.Close()
 	hooks, diags := s.Hooks()
-	var sel []config.Hook
+	var sel []hook.Hook
 	for _, h := range hooks {
 		if *event == "" || h.Event == *event {
 			sel = append(sel, h)
@@ -329,10 +329,10 @@ func runHooksList(args []string, stdout, stderr io.Writer) int {
 	}
 	if *asJSON {
 		if sel == nil {
-			sel = []config.Hook{}
+			sel = []hook.Hook{}
 		}
 		if diags == nil {
-			diags = []config.Diagnostic{}
+			diags = []hook.Diagnostic{}
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

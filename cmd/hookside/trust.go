@@ -13,9 +13,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/runner"
-	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
 	"github.com/mattn/go-isatty"
 )
@@ -200,7 +200,7 @@ func describeDecl(w io.Writer, n int, d truststore.DeclarationStatus) {
 	}
 	fmt.Fprintf(w, "%3d. %-18s %s\n     %s %s[%d][%d] matcher=%s timeout=%dms\n",
 		n, dispText(d.Event), state, dispText(d.Source.RelativePath), dispText(d.Event), d.MatcherIndex, d.HookIndex, m, d.TimeoutMs)
-	if d.Type == config.TypeProcess {
+	if d.Type == hook.TypeProcess {
 		words := make([]string, 0, 1+len(d.Args))
 		for _, a := range append([]string{d.Command}, d.Args...) {
 			words = append(words, dispWord(a))
@@ -209,9 +209,9 @@ func describeDecl(w io.Writer, n int, d truststore.DeclarationStatus) {
 	} else {
 		fmt.Fprintf(w, "     %s: %s\n", dispText(string(d.Type)), dispText(d.Command))
 		switch d.Shell.Kind {
-		case config.ShellTrue:
+		case hook.ShellTrue:
 			fmt.Fprintln(w, "     shell: true")
-		case config.ShellString:
+		case hook.ShellString:
 			fmt.Fprintf(w, "     shell: %s\n", dispText(d.Shell.Value))
 		}
 		if len(d.Args) > 0 {

@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"github.com/hookside/hookside/internal/hook"
 )
 
 func TestParseFileRejectsAtLoad(t *testing.T) {
@@ -14,11 +16,11 @@ func TestParseFileRejectsAtLoad(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := `{"hooks":{"enabled":true,"events":{"Stop":[{"hooks":[` + tc.hook + `]}]}}}`
-			f, diags := ParseFile("/c.json", []byte(doc), SourceUser)
+			f, diags := ParseFile("/c.json", []byte(doc), hook.SourceUser)
 			if len(f.Hooks) != 0 {
 				t.Fatalf("the declaration was kept: %+v", f.Hooks)
 			}
-			if len(diags) != 1 || diags[0].Code != CodeInvalidHook || !strings.Contains(diags[0].Message, tc.want) || !strings.HasPrefix(diags[0].Source, "/c.json:1:") {
+			if len(diags) != 1 || diags[0].Code != hook.CodeInvalidHook || !strings.Contains(diags[0].Message, tc.want) || !strings.HasPrefix(diags[0].Source, "/c.json:1:") {
 				t.Fatalf("diagnostics %+v", diags)
 			}
 		})

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // writeFile writes content to dir/rel (creating parents) and returns the path.
@@ -21,7 +23,7 @@ func writeFile(t testing.TB, dir, rel, content string) string {
 }
 
 // codes lists the diagnostic codes in order.
-func codes(ds []Diagnostic) []string {
+func codes(ds []hook.Diagnostic) []string {
 	out := []string{}
 	for _, d := range ds {
 		out = append(out, d.Code)
@@ -30,7 +32,7 @@ func codes(ds []Diagnostic) []string {
 }
 
 // commands lists hook commands in order.
-func commands(hs []Hook) []string {
+func commands(hs []hook.Hook) []string {
 	out := []string{}
 	for _, h := range hs {
 		out = append(out, h.Command)

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // LoaderOptions configures a Loader.
@@ -24,7 +26,7 @@ type LoaderOptions struct {
 	// slice; an empty ID becomes "internal:<Name>#<Event>[<MatcherIndex>][<HookIndex>]",
 	// an empty Source.Kind becomes SourceInternal, zero limits become the
 	// defaults, and Enabled=false drops the hook.
-	Internal []Hook
+	Internal []hook.Hook
 	// Spark selects the spark dialect (hooks-v2-handbook §1.3): the user
 	// hooks come from SparkUserSettingsPath, a Claude Code–shaped settings
 	// file (<sparkUserDir>/settings.json; "" = none; no root switch), and
@@ -55,7 +57,7 @@ type Loader struct {
 	sparkUser sparkSource
 	user      fileSource
 	plugins   []*pluginSource
-	internal  []Hook
+	internal  []hook.Hook
 	set       *Set
 	version   uint64
 }
@@ -90,7 +92,7 @@ type stampedSource[F any] struct {
 	loaded bool
 	st     stamp
 	file   *F
-	diags  []Diagnostic
+	diags  []hook.Diagnostic
 }
 
 type (
@@ -136,12 +138,12 @@ func NewLoader(opts LoaderOptions) *Loader {
 			continue
 		}
 		if h.Source.Kind == "" {
-			h.Source.Kind = SourceInternal
+			h.Source.Kind = hook.SourceInternal
 		}
 		if h.ID == "" {
-			h.ID = HookID(h.Source.Kind, h.Source.Name, h.Event, h.MatcherIndex, h.HookIndex)
+			h.ID = hook.ID(h.Source.Kind, h.Source.Name, h.Event, h.MatcherIndex, h.HookIndex)
 		}
-		lim := Limits{h.TimeoutMs, h.MaxOutputBytes}.Or(Limits{})
+		lim := hook.Limits{TimeoutMs: h.TimeoutMs, MaxOutputBytes: h.MaxOutputBytes}.Or(hook.Limits{})
 		h.TimeoutMs, h.MaxOutputBytes = lim.TimeoutMs, lim.MaxOutputBytes
 		l.internal = append(l.internal, h)
 	}
@@ -203,43 +205,43 @@ func (l *Loader) loadUser(st stamp) { loadStamped(&l.user, st, ParseFile) }
 func (l *Loader) loadSparkUser(st stamp) { loadStamped(&l.sparkUser, st, ParseSparkFile) }
 
 // loadStamped re-reads u (stamped st) and parses it as a user file.
-func loadStamped[F any](u *stampedSource[F], st stamp, parse func(string, []byte, SourceKind) (*F, []Diagnostic)) {
+func loadStamped[F any](u *stampedSource[F], st stamp, parse func(string, []byte, hook.SourceKind) (*F, []hook.Diagnostic)) {
 	u.loaded, u.st, u.file, u.diags = true, st, nil, nil
-	data, d := readStamped(u.path, st, CodeReadError, SeverityError)
+	data, d := readStamped(u.path, st, hook.CodeReadError, hook.SeverityError)
 	if d != nil {
-		u.diags = []Diagnostic{*d}
+		u.diags = []hook.Diagnostic{*d}
 		return
 	}
 	if data == nil {
 		return
 	}
-	u.file, u.diags = parse(u.path, data, SourceUser)
+	u.file, u.diags = parse(u.path, data, hook.SourceUser)
 }
 
 func (p *pluginSource) load(hs, ms stamp) {
 	p.loaded, p.hooksSt, p.manifestSt = true, hs, ms
 	p.parsed = parsedPlugin{}
-	data, d := readStamped(p.hooksPath, hs, CodeReadError, SeverityError)
+	data, d := readStamped(p.hooksPath, hs, hook.CodeReadError, hook.SeverityError)
 	if d != nil {
-		p.parsed.diags = []Diagnostic{*d}
+		p.parsed.diags = []hook.Diagnostic{*d}
 		return
 	}
 	if data == nil {
 		return
 	}
-	manifest, md := readStamped(p.manifestPath, ms, CodePluginManifestInvalid, SeverityWarning)
+	manifest, md := readStamped(p.manifestPath, ms, hook.CodePluginManifestInvalid, hook.SeverityWarning)
 	p.parsed = parsePlugin(p.root, p.hooksPath, data, p.manifestPath, manifest)
 	if md != nil {
-		p.parsed.diags = append([]Diagnostic{*md}, p.parsed.diags...)
+		p.parsed.diags = append([]hook.Diagnostic{*md}, p.parsed.diags...)
 	}
 }
 
 // readStamped reads path whose stat result is st. It returns (nil, nil)
 // for a missing file and a diagnostic with code/severity when the file
 // cannot be used.
-func readStamped(path string, st stamp, code, severity string) ([]byte, *Diagnostic) {
-	fail := func(msg string) ([]byte, *Diagnostic) {
-		return nil, &Diagnostic{Code: code, Severity: severity, Message: msg, Source: path}
+func readStamped(path string, st stamp, code, severity string) ([]byte, *hook.Diagnostic) {
+	fail := func(msg string) ([]byte, *hook.Diagnostic) {
+		return nil, &hook.Diagnostic{Code: code, Severity: severity, Message: msg, Source: path}
 	}
 	switch {
 	case st.err != "":
@@ -248,8 +250,8 @@ func readStamped(path string, st stamp, code, severity string) ([]byte, *Diagnos
 		return nil, nil
 	case !st.mode.IsRegular():
 		return fail(fmt.Sprintf("not a regular file (%s)", st.mode.Type()))
-	case st.size > MaxConfigFileBytes:
-		return fail(fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", st.size, MaxConfigFileBytes))
+	case st.size > hook.MaxConfigFileBytes:
+		return fail(fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", st.size, hook.MaxConfigFileBytes))
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a FIFO must not block the load
 	if err != nil {
@@ -259,19 +261,19 @@ func readStamped(path string, st stamp, code, severity string) ([]byte, *Diagnos
 		return fail("cannot read: " + err.Error())
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxConfigFileBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, hook.MaxConfigFileBytes+1))
 	if err != nil {
 		return fail("cannot read: " + err.Error())
 	}
-	if len(data) > MaxConfigFileBytes {
-		return fail(fmt.Sprintf("file is larger than the %d-byte limit", MaxConfigFileBytes))
+	if len(data) > hook.MaxConfigFileBytes {
+		return fail(fmt.Sprintf("file is larger than the %d-byte limit", hook.MaxConfigFileBytes))
 	}
 	return data, nil
 }
 
 // build assembles a Set from the cached parse results. Caller holds l.mu.
 func (l *Loader) build() *Set {
-	s := &Set{Version: l.version, UserLimits: Limits{}.Or(Limits{})}
+	s := &Set{Version: l.version, UserLimits: hook.Limits{}.Or(hook.Limits{})}
 	s.Diagnostics = append(s.Diagnostics, l.user.diags...)
 	if l.spark {
 		// Spark dialect: the hookside user config gives storage.dir only.
@@ -291,7 +293,7 @@ func (l *Loader) build() *Set {
 	} else if uf := l.user.file; uf != nil {
 		s.Rejected = append(s.Rejected, uf.Rejected...)
 		s.Inactive = append(s.Inactive, inactive(uf.Hooks, ReasonDisabled)...)
-		s.UserLimits = uf.Limits.Or(Limits{})
+		s.UserLimits = uf.Limits.Or(hook.Limits{})
 		s.StorageDir = uf.StorageDir
 		s.RootEnabled = uf.Enabled != nil && *uf.Enabled
 		hooks := enabledOnly(uf.Hooks)
@@ -302,9 +304,9 @@ func (l *Loader) build() *Set {
 			s.held = hooks
 			s.Inactive = append(s.Inactive, inactiveAll(hooks, ReasonRootSwitchOff)...)
 			if len(hooks) > 0 {
-				s.Diagnostics = append(s.Diagnostics, Diagnostic{
-					Code:     CodeHooksDisabled,
-					Severity: SeverityInfo,
+				s.Diagnostics = append(s.Diagnostics, hook.Diagnostic{
+					Code:     hook.CodeHooksDisabled,
+					Severity: hook.SeverityInfo,
 					Message:  fmt.Sprintf("%d hook(s) are declared but do not run: hooks.enabled is not set to true (user hooks are off by default)", len(hooks)),
 					Source:   uf.Path,
 				})
@@ -329,7 +331,7 @@ func (l *Loader) build() *Set {
 }
 
 // inactive returns the hooks whose own enabled is false, with reason.
-func inactive(hooks []Hook, reason string) []InactiveHook {
+func inactive(hooks []hook.Hook, reason string) []InactiveHook {
 	var out []InactiveHook
 	for _, h := range hooks {
 		if h.Enabled != nil && !*h.Enabled {
@@ -340,7 +342,7 @@ func inactive(hooks []Hook, reason string) []InactiveHook {
 }
 
 // inactiveAll pairs every hook with reason.
-func inactiveAll(hooks []Hook, reason string) []InactiveHook {
+func inactiveAll(hooks []hook.Hook, reason string) []InactiveHook {
 	out := make([]InactiveHook, len(hooks))
 	for i, h := range hooks {
 		out[i] = InactiveHook{Hook: h, Reason: reason}
@@ -349,8 +351,8 @@ func inactiveAll(hooks []Hook, reason string) []InactiveHook {
 }
 
 // enabledOnly returns the hooks whose own enabled is not false.
-func enabledOnly(hooks []Hook) []Hook {
-	out := make([]Hook, 0, len(hooks))
+func enabledOnly(hooks []hook.Hook) []hook.Hook {
+	out := make([]hook.Hook, 0, len(hooks))
 	for _, h := range hooks {
 		if h.Enabled == nil || *h.Enabled {
 			out = append(out, h)
@@ -374,5 +376,5 @@ func readRegular(path string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
 	}
-	return io.ReadAll(io.LimitReader(f, MaxConfigFileBytes+1))
+	return io.ReadAll(io.LimitReader(f, hook.MaxConfigFileBytes+1))
 }

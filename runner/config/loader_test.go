@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/hookside/hookside/internal/hook"
 )
 
 const (
@@ -40,7 +42,7 @@ func newEnv(t *testing.T, user string, plugins ...string) *env {
 	return e
 }
 
-func (e *env) loader(internal ...Hook) *Loader {
+func (e *env) loader(internal ...hook.Hook) *Loader {
 	return NewLoader(LoaderOptions{UserConfigPath: e.user, PluginDirs: e.plugins, Internal: internal})
 }
 
@@ -59,7 +61,7 @@ func TestLoad(t *testing.T) {
 		if len(s.Hooks) != 0 || s.RootEnabled {
 			t.Fatalf("hooks %v root %v", commands(s.Hooks), s.RootEnabled)
 		}
-		if !eq(codes(s.Diagnostics), []string{CodeHooksDisabled}) || s.Diagnostics[0].Severity != SeverityInfo {
+		if !eq(codes(s.Diagnostics), []string{hook.CodeHooksDisabled}) || s.Diagnostics[0].Severity != hook.SeverityInfo {
 			t.Fatalf("diags %+v", s.Diagnostics)
 		}
 	})
@@ -86,7 +88,7 @@ func TestLoad(t *testing.T) {
   {"type": "process", "command": "off", "enabled": false},
   {"type": "process", "command": "on", "enabled": true}]}]}}}`,
 			`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "p-off", "enabled": false}, {"type": "command", "command": "p-on"}]}]}}`).loader(
-			Hook{Event: Stop, Command: "i-off", Enabled: boolp(false)}, Hook{Event: Stop, Command: "i-on"}))
+			hook.Hook{Event: hook.Stop, Command: "i-off", Enabled: boolp(false)}, hook.Hook{Event: hook.Stop, Command: "i-on"}))
 		if !eq(commands(s.Hooks), []string{"on", "p-on", "i-on"}) {
 			t.Fatalf("hooks %v", commands(s.Hooks))
 		}
@@ -103,7 +105,7 @@ func TestLoad(t *testing.T) {
 		if s.RootEnabled {
 			t.Fatal("a plugin must not switch the root on")
 		}
-		if got := commands(s.ForEvent(PreToolUse)); !eq(got, []string{"plugin-pre"}) {
+		if got := commands(s.ForEvent(hook.PreToolUse)); !eq(got, []string{"plugin-pre"}) {
 			t.Fatalf("ForEvent %v", got)
 		}
 	})
@@ -117,7 +119,7 @@ func TestLoad(t *testing.T) {
 
 	t.Run("missing_user_config_is_no_hooks_no_diagnostic", func(t *testing.T) {
 		s := load(t, newEnv(t, "").loader())
-		if len(s.Hooks) != 0 || len(s.Diagnostics) != 0 || s.RootEnabled || s.UserLimits != (Limits{DefaultTimeoutMs, DefaultMaxOutputBytes}) {
+		if len(s.Hooks) != 0 || len(s.Diagnostics) != 0 || s.RootEnabled || s.UserLimits != (hook.Limits{TimeoutMs: hook.DefaultTimeoutMs, MaxOutputBytes: hook.DefaultMaxOutputBytes}) {
 			t.Fatalf("set %+v", s)
 		}
 		s = load(t, NewLoader(LoaderOptions{}))
@@ -135,11 +137,11 @@ func TestLoad(t *testing.T) {
 
 	t.Run("other_sources_still_load_after_broken_file", func(t *testing.T) {
 		e := newEnv(t, "{\n  \"hooks\": {\"enabled\": true,,}\n}", `{"hooks": {`, pluginPre)
-		s := load(t, e.loader(Hook{Event: PreToolUse, Command: "internal"}))
+		s := load(t, e.loader(hook.Hook{Event: hook.PreToolUse, Command: "internal"}))
 		if !eq(commands(s.Hooks), []string{"plugin-pre", "internal"}) {
 			t.Fatalf("hooks %v", commands(s.Hooks))
 		}
-		if !eq(codes(s.Diagnostics), []string{CodeParseError, CodeParseError}) {
+		if !eq(codes(s.Diagnostics), []string{hook.CodeParseError, hook.CodeParseError}) {
 			t.Fatalf("diags %+v", s.Diagnostics)
 		}
 		if s.Diagnostics[0].Source != e.user+":2:29" || s.Diagnostics[1].Source != filepath.Join(e.plugins[0], "hooks", "hooks.json")+":1:12" {
@@ -152,39 +154,39 @@ func TestLoad(t *testing.T) {
 		if err := os.Mkdir(e.user, 0o755); err != nil { // a directory, not a file
 			t.Fatal(err)
 		}
-		s := load(t, e.loader(Hook{Event: Stop, Command: "internal"}))
-		if !eq(codes(s.Diagnostics), []string{CodeReadError}) || !eq(commands(s.Hooks), []string{"internal"}) {
+		s := load(t, e.loader(hook.Hook{Event: hook.Stop, Command: "internal"}))
+		if !eq(codes(s.Diagnostics), []string{hook.CodeReadError}) || !eq(commands(s.Hooks), []string{"internal"}) {
 			t.Fatalf("set %+v", s)
 		}
 	})
 
 	t.Run("source_order_user_workspace_plugin_internal", func(t *testing.T) {
 		e := newEnv(t, userOn, pluginPre, `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "plugin2-pre"}]}]}}`)
-		s := load(t, e.loader(Hook{Event: PreToolUse, Command: "internal-pre", Source: Source{Name: "mailbox"}}))
-		if got := commands(s.ForEvent(PreToolUse)); !eq(got, []string{"user-pre", "plugin-pre", "plugin2-pre", "internal-pre"}) {
+		s := load(t, e.loader(hook.Hook{Event: hook.PreToolUse, Command: "internal-pre", Source: hook.Source{Name: "mailbox"}}))
+		if got := commands(s.ForEvent(hook.PreToolUse)); !eq(got, []string{"user-pre", "plugin-pre", "plugin2-pre", "internal-pre"}) {
 			t.Fatalf("order %v", got)
 		}
-		ws := []Hook{{Event: PreToolUse, Command: "ws-pre", Source: Source{Kind: SourceWorkspace}}}
+		ws := []hook.Hook{{Event: hook.PreToolUse, Command: "ws-pre", Source: hook.Source{Kind: hook.SourceWorkspace}}}
 		w := s.WithWorkspace(ws)
-		if got := commands(w.ForEvent(PreToolUse)); !eq(got, []string{"user-pre", "ws-pre", "plugin-pre", "plugin2-pre", "internal-pre"}) {
+		if got := commands(w.ForEvent(hook.PreToolUse)); !eq(got, []string{"user-pre", "ws-pre", "plugin-pre", "plugin2-pre", "internal-pre"}) {
 			t.Fatalf("with workspace %v", got)
 		}
-		ws2 := []Hook{{Event: PreToolUse, Command: "ws2-pre", Source: Source{Kind: SourceWorkspace}}}
-		if got := commands(w.WithWorkspace(ws2).ForEvent(PreToolUse)); !eq(got, []string{"user-pre", "ws2-pre", "plugin-pre", "plugin2-pre", "internal-pre"}) {
+		ws2 := []hook.Hook{{Event: hook.PreToolUse, Command: "ws2-pre", Source: hook.Source{Kind: hook.SourceWorkspace}}}
+		if got := commands(w.WithWorkspace(ws2).ForEvent(hook.PreToolUse)); !eq(got, []string{"user-pre", "ws2-pre", "plugin-pre", "plugin2-pre", "internal-pre"}) {
 			t.Fatalf("WithWorkspace must replace: %v", got)
 		}
-		if got := commands(s.ForEvent(PreToolUse)); len(got) != 4 || w.Version != s.Version {
+		if got := commands(s.ForEvent(hook.PreToolUse)); len(got) != 4 || w.Version != s.Version {
 			t.Fatalf("the loaded set must not change: %v", got)
 		}
 		last := s.Hooks[len(s.Hooks)-1]
-		if last.ID != "internal:mailbox#PreToolUse[0][0]" || last.Source.Kind != SourceInternal || last.TimeoutMs != DefaultTimeoutMs {
+		if last.ID != "internal:mailbox#PreToolUse[0][0]" || last.Source.Kind != hook.SourceInternal || last.TimeoutMs != hook.DefaultTimeoutMs {
 			t.Fatalf("internal hook %+v", last)
 		}
 	})
 
 	t.Run("workspace_slot_without_user_hooks_is_first", func(t *testing.T) {
 		s := load(t, newEnv(t, userNoEnabled, pluginPre).loader())
-		w := s.WithWorkspace([]Hook{{Event: PreToolUse, Command: "ws-pre", Source: Source{Kind: SourceWorkspace}}})
+		w := s.WithWorkspace([]hook.Hook{{Event: hook.PreToolUse, Command: "ws-pre", Source: hook.Source{Kind: hook.SourceWorkspace}}})
 		if got := commands(w.Hooks); !eq(got, []string{"ws-pre", "plugin-pre"}) {
 			t.Fatalf("order %v", got)
 		}
@@ -199,7 +201,7 @@ func TestLoad(t *testing.T) {
 		if !r.RootEnabled || !eq(commands(r.Hooks), []string{"user-pre", "plugin-pre"}) {
 			t.Fatalf("hooks %v", commands(r.Hooks))
 		}
-		w := r.WithWorkspace([]Hook{{Event: PreToolUse, Command: "ws", Source: Source{Kind: SourceWorkspace}}})
+		w := r.WithWorkspace([]hook.Hook{{Event: hook.PreToolUse, Command: "ws", Source: hook.Source{Kind: hook.SourceWorkspace}}})
 		if !eq(commands(w.Hooks), []string{"user-pre", "ws", "plugin-pre"}) {
 			t.Fatalf("hooks %v", commands(w.Hooks))
 		}
@@ -215,7 +217,7 @@ func TestLoad(t *testing.T) {
 		if a, b := s.Hooks[0], s.Hooks[1]; a.TimeoutMs != 9000 || a.MaxOutputBytes != 99 || b.TimeoutMs != 2000 || b.MaxOutputBytes != 99 {
 			t.Fatalf("hooks %+v", s.Hooks)
 		}
-		if s.UserLimits != (Limits{9000, 99}) {
+		if s.UserLimits != (hook.Limits{TimeoutMs: 9000, MaxOutputBytes: 99}) {
 			t.Fatalf("user limits %+v", s.UserLimits)
 		}
 	})
@@ -351,20 +353,20 @@ func TestLoadCache(t *testing.T) {
 func TestForEvent(t *testing.T) {
 	s := load(t, newEnv(t, userOn, pluginPre).loader())
 	t.Run("unknown_event_is_empty", func(t *testing.T) {
-		if s.ForEvent("Notification") != nil || (*Set)(nil).ForEvent(Stop) != nil || s.ForEvent(SessionStart) != nil {
+		if s.ForEvent("Notification") != nil || (*Set)(nil).ForEvent(hook.Stop) != nil || s.ForEvent(hook.SessionStart) != nil {
 			t.Fatal("want nil")
 		}
 	})
 	t.Run("does_not_allocate", func(t *testing.T) {
-		if n := testing.AllocsPerRun(100, func() { _ = s.ForEvent(PreToolUse) }); n != 0 {
+		if n := testing.AllocsPerRun(100, func() { _ = s.ForEvent(hook.PreToolUse) }); n != 0 {
 			t.Fatalf("%v allocs", n)
 		}
 	})
 	t.Run("append_does_not_clobber_the_set", func(t *testing.T) {
-		pre := s.ForEvent(PreToolUse)
-		_ = append(pre, Hook{Command: "x"})
-		stop := s.ForEvent(Stop)
-		if !eq(commands(stop), []string{"user-stop"}) || len(s.ForEvent(PreToolUse)) != 2 {
+		pre := s.ForEvent(hook.PreToolUse)
+		_ = append(pre, hook.Hook{Command: "x"})
+		stop := s.ForEvent(hook.Stop)
+		if !eq(commands(stop), []string{"user-stop"}) || len(s.ForEvent(hook.PreToolUse)) != 2 {
 			t.Fatalf("set changed: %v", commands(stop))
 		}
 	})

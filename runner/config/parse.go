@@ -9,34 +9,9 @@ import (
 
 	"github.com/google/shlex"
 	hmatcher "github.com/hookside/hookside/matcher"
+
+	"github.com/hookside/hookside/internal/hook"
 )
-
-// Limits is a pair of per-hook limits: TimeoutMs in milliseconds and
-// MaxOutputBytes in bytes (the cap applied to stdout and to stderr
-// separately). A zero field means "not set here".
-type Limits struct {
-	TimeoutMs      int `json:"timeoutMs,omitempty"`
-	MaxOutputBytes int `json:"maxOutputBytes,omitempty"`
-}
-
-// Or returns l with each unset (zero) field taken from fallback, and any
-// field still unset taken from the defaults (DefaultTimeoutMs,
-// DefaultMaxOutputBytes). The result never has a zero field.
-func (l Limits) Or(fallback Limits) Limits {
-	if l.TimeoutMs <= 0 {
-		l.TimeoutMs = fallback.TimeoutMs
-	}
-	if l.MaxOutputBytes <= 0 {
-		l.MaxOutputBytes = fallback.MaxOutputBytes
-	}
-	if l.TimeoutMs <= 0 {
-		l.TimeoutMs = DefaultTimeoutMs
-	}
-	if l.MaxOutputBytes <= 0 {
-		l.MaxOutputBytes = DefaultMaxOutputBytes
-	}
-	return l
-}
 
 // File is one parsed hookside-shaped configuration file: the user config
 // (<home>/config.json) or a workspace file (zcode.json, .zcode/config.json),
@@ -55,12 +30,12 @@ type File struct {
 	// Path is the file's path as given to ParseFile.
 	Path string
 	// Kind is the source kind given to ParseFile.
-	Kind SourceKind
+	Kind hook.SourceKind
 	// Enabled is hooks.enabled as written; nil when absent (or invalid).
 	Enabled *bool
 	// Limits holds hooks.timeoutMs and hooks.maxOutputBytes as written;
 	// zero when absent (or invalid).
-	Limits Limits
+	Limits hook.Limits
 	// StorageDir is storage.dir as written ("" when absent); resolving a
 	// relative value against the home directory is the trust store's job.
 	StorageDir string
@@ -77,14 +52,14 @@ type File struct {
 	// are included (Hook.Enabled says so); the file-level Enabled is not
 	// applied. Workspace callers set Source.RelativePath and
 	// Source.DiscoveryOrder themselves.
-	Hooks []Hook
+	Hooks []hook.Hook
 
 	// Rejected are the declarations the file holds that were dropped
 	// (invalid, unknown event), for `hooks explain`.
 	Rejected []Rejected
 
 	// own[i] is Hooks[i]'s own timeoutMs/maxOutputBytes (zero = not set).
-	own []Limits
+	own []hook.Limits
 }
 
 // Resolve returns a copy of f.Hooks with TimeoutMs and MaxOutputBytes
@@ -97,7 +72,7 @@ type File struct {
 //  4. DefaultTimeoutMs (60000 ms) / DefaultMaxOutputBytes (32768 bytes).
 //
 // Each limit is resolved independently. A nil File resolves to nil.
-func (f *File) Resolve(fallback Limits) []Hook {
+func (f *File) Resolve(fallback hook.Limits) []hook.Hook {
 	if f == nil {
 		return nil
 	}
@@ -106,13 +81,13 @@ func (f *File) Resolve(fallback Limits) []Hook {
 
 // resolveHooks copies hooks with own[i] over fileLimits (which must be
 // complete). A hook without an own entry keeps the file's limits.
-func resolveHooks(hooks []Hook, own []Limits, fileLimits Limits) []Hook {
+func resolveHooks(hooks []hook.Hook, own []hook.Limits, fileLimits hook.Limits) []hook.Hook {
 	if hooks == nil {
 		return nil
 	}
-	out := make([]Hook, len(hooks))
+	out := make([]hook.Hook, len(hooks))
 	for i, h := range hooks {
-		var o Limits
+		var o hook.Limits
 		if i < len(own) {
 			o = own[i]
 		}
@@ -138,23 +113,23 @@ func resolveHooks(hooks []Hook, own []Limits, fileLimits Limits) []Hook {
 //
 // Limits in File.Hooks are resolved against this file and the defaults;
 // use File.Resolve to apply the user config's limits as well.
-func ParseFile(path string, data []byte, kind SourceKind) (*File, []Diagnostic) {
+func ParseFile(path string, data []byte, kind hook.SourceKind) (*File, []hook.Diagnostic) {
 	f := &File{Path: path, Kind: kind}
-	p := &parser{path: path, data: data, src: Source{Kind: kind, Path: path}, plugin: false}
+	p := &parser{path: path, data: data, src: hook.Source{Kind: kind, Path: path}, plugin: false}
 	root, ok := p.tree()
 	if !ok {
 		return f, p.diags
 	}
 	if root.kind != jObject {
-		p.report(CodeInvalidField, SeverityError, root.off, "top-level value must be an object, got %s", root.kind)
+		p.report(hook.CodeInvalidField, hook.SeverityError, root.off, "top-level value must be an object, got %s", root.kind)
 		return f, p.diags
 	}
 	if st := root.get("storage"); st.present() {
 		if st.kind != jObject {
-			p.report(CodeInvalidField, SeverityError, st.off, "storage must be an object, got %s", st.kind)
+			p.report(hook.CodeInvalidField, hook.SeverityError, st.off, "storage must be an object, got %s", st.kind)
 		} else if d := st.get("dir"); d.present() {
 			if d.kind != jString {
-				p.report(CodeInvalidField, SeverityError, d.off, "storage.dir must be a string, got %s", d.kind)
+				p.report(hook.CodeInvalidField, hook.SeverityError, d.off, "storage.dir must be a string, got %s", d.kind)
 			} else {
 				f.StorageDir = d.str
 			}
@@ -163,11 +138,11 @@ func ParseFile(path string, data []byte, kind SourceKind) (*File, []Diagnostic) 
 	if pl := root.get("plugins"); pl.present() {
 		if ds := pl.get("dirs"); pl.kind == jObject && ds.present() {
 			if ds.kind != jArray {
-				p.report(CodeInvalidField, SeverityError, ds.off, "plugins.dirs must be an array of strings, got %s", ds.kind)
+				p.report(hook.CodeInvalidField, hook.SeverityError, ds.off, "plugins.dirs must be an array of strings, got %s", ds.kind)
 			} else {
 				for _, d := range ds.elems {
 					if d.kind != jString || d.str == "" {
-						p.report(CodeInvalidField, SeverityError, d.off, "plugins.dirs entries must be non-empty strings")
+						p.report(hook.CodeInvalidField, hook.SeverityError, d.off, "plugins.dirs entries must be non-empty strings")
 						continue
 					}
 					f.PluginDirs = append(f.PluginDirs, d.str)
@@ -180,12 +155,12 @@ func ParseFile(path string, data []byte, kind SourceKind) (*File, []Diagnostic) 
 		return f, p.diags
 	}
 	if hooks.kind != jObject {
-		p.report(CodeInvalidField, SeverityError, hooks.off, "hooks must be an object, got %s", hooks.kind)
+		p.report(hook.CodeInvalidField, hook.SeverityError, hooks.off, "hooks must be an object, got %s", hooks.kind)
 		return f, p.diags
 	}
 	if e := hooks.get("enabled"); e.present() {
 		if e.kind != jBool {
-			p.report(CodeInvalidField, SeverityError, e.off, "hooks.enabled must be a boolean, got %s", e.kind)
+			p.report(hook.CodeInvalidField, hook.SeverityError, e.off, "hooks.enabled must be a boolean, got %s", e.kind)
 		} else {
 			v := e.b
 			f.Enabled = &v
@@ -193,31 +168,31 @@ func ParseFile(path string, data []byte, kind SourceKind) (*File, []Diagnostic) 
 	}
 	if n := hooks.get("timeoutMs"); n.present() {
 		if v, msg := positiveInt(n); msg != "" {
-			p.report(CodeInvalidField, SeverityError, n.off, "hooks.timeoutMs %s; the default applies", msg)
+			p.report(hook.CodeInvalidField, hook.SeverityError, n.off, "hooks.timeoutMs %s; the default applies", msg)
 		} else {
 			f.Limits.TimeoutMs = v
 		}
 	}
 	if n := hooks.get("maxOutputBytes"); n.present() {
 		if v, msg := positiveInt(n); msg != "" {
-			p.report(CodeInvalidField, SeverityError, n.off, "hooks.maxOutputBytes %s; the default applies", msg)
+			p.report(hook.CodeInvalidField, hook.SeverityError, n.off, "hooks.maxOutputBytes %s; the default applies", msg)
 		} else {
 			f.Limits.MaxOutputBytes = v
 		}
 	}
 	for _, fl := range hooks.fields {
-		if IsEvent(fl.key) {
-			p.report(CodeIgnoredField, SeverityWarning, fl.off, "event %q must be declared under hooks.events, not directly under hooks (that is the Claude Code settings shape)", fl.key)
+		if hook.IsEvent(fl.key) {
+			p.report(hook.CodeIgnoredField, hook.SeverityWarning, fl.off, "event %q must be declared under hooks.events, not directly under hooks (that is the Claude Code settings shape)", fl.key)
 		}
 	}
 	if ev := hooks.get("events"); ev.present() {
 		if ev.kind != jObject {
-			p.report(CodeInvalidField, SeverityError, ev.off, "hooks.events must be an object, got %s", ev.kind)
+			p.report(hook.CodeInvalidField, hook.SeverityError, ev.off, "hooks.events must be an object, got %s", ev.kind)
 		} else {
 			p.events(ev)
 		}
 	}
-	f.Hooks = resolveHooks(p.hooks, p.own, f.Limits.Or(Limits{}))
+	f.Hooks = resolveHooks(p.hooks, p.own, f.Limits.Or(hook.Limits{}))
 	f.own = p.own
 	f.Rejected = p.rejects
 	return f, p.diags
@@ -229,13 +204,13 @@ func ParseFile(path string, data []byte, kind SourceKind) (*File, []Diagnostic) 
 type parser struct {
 	path   string
 	data   []byte
-	src    Source
+	src    hook.Source
 	plugin bool
 	spark  bool
 
-	diags   []Diagnostic
-	hooks   []Hook
-	own     []Limits
+	diags   []hook.Diagnostic
+	hooks   []hook.Hook
+	own     []hook.Limits
 	rejects []Rejected
 }
 
@@ -259,7 +234,7 @@ func (p *parser) at(off int) string {
 }
 
 func (p *parser) report(code, severity string, off int, format string, args ...any) {
-	p.diags = append(p.diags, Diagnostic{
+	p.diags = append(p.diags, hook.Diagnostic{
 		Code:     code,
 		Severity: severity,
 		Message:  fmt.Sprintf(format, args...),
@@ -278,24 +253,24 @@ func (p *parser) tree() (*jnode, bool) {
 	if errors.As(err, &se) {
 		off = se.off
 	}
-	p.report(CodeParseError, SeverityError, off, "invalid JSON: %s", err.Error())
+	p.report(hook.CodeParseError, hook.SeverityError, off, "invalid JSON: %s", err.Error())
 	return nil, false
 }
 
 // events walks {"<Event>": [group, …], …}.
 func (p *parser) events(ev *jnode) {
 	for _, fl := range ev.fields {
-		if p.spark && !IsSparkEvent(fl.key) {
-			p.report(CodeSparkUnsupportedEvent, SeverityWarning, fl.off, "event %q is not a spark event (spark has %s); its hooks are skipped", fl.key, strings.Join(SparkEvents, ", "))
-			p.reject(fl.off, fl.key, -1, -1, CodeSparkUnsupportedEvent, "", "event %q is not a spark event", fl.key)
+		if p.spark && !hook.IsSparkEvent(fl.key) {
+			p.report(hook.CodeSparkUnsupportedEvent, hook.SeverityWarning, fl.off, "event %q is not a spark event (spark has %s); its hooks are skipped", fl.key, strings.Join(hook.SparkEvents, ", "))
+			p.reject(fl.off, fl.key, -1, -1, hook.CodeSparkUnsupportedEvent, "", "event %q is not a spark event", fl.key)
 			continue
 		}
-		if !IsEvent(fl.key) {
-			p.reject(fl.off, fl.key, -1, -1, CodeUnknownEvent, "", "event %q is not supported", fl.key)
+		if !hook.IsEvent(fl.key) {
+			p.reject(fl.off, fl.key, -1, -1, hook.CodeUnknownEvent, "", "event %q is not supported", fl.key)
 			if p.plugin {
-				p.report(CodePluginUnsupportedEvent, SeverityWarning, fl.off, "event %q is not supported (hookside has %s); its hooks are skipped", fl.key, strings.Join(Events, ", "))
+				p.report(hook.CodePluginUnsupportedEvent, hook.SeverityWarning, fl.off, "event %q is not supported (hookside has %s); its hooks are skipped", fl.key, strings.Join(hook.Events, ", "))
 			} else {
-				p.report(CodeUnknownEvent, SeverityError, fl.off, "unknown event %q (events are %s, case-sensitive); its hooks are dropped", fl.key, strings.Join(Events, ", "))
+				p.report(hook.CodeUnknownEvent, hook.SeverityError, fl.off, "unknown event %q (events are %s, case-sensitive); its hooks are dropped", fl.key, strings.Join(hook.Events, ", "))
 			}
 			continue
 		}
@@ -303,13 +278,13 @@ func (p *parser) events(ev *jnode) {
 			continue
 		}
 		if fl.val.kind != jArray {
-			p.report(CodeInvalidHook, SeverityError, fl.val.off, "%s must be an array of matcher groups, got %s", fl.key, fl.val.kind)
+			p.report(hook.CodeInvalidHook, hook.SeverityError, fl.val.off, "%s must be an array of matcher groups, got %s", fl.key, fl.val.kind)
 			continue
 		}
 		for mi, g := range fl.val.elems {
-			if p.spark && mi >= SparkMaxMatchersPerEvent {
-				p.report(CodeSparkLimit, SeverityError, g.off, "%s[%d]: more than %d matcher groups for one event; group dropped", fl.key, mi, SparkMaxMatchersPerEvent)
-				p.reject(g.off, fl.key, mi, -1, CodeSparkLimit, "", "matcher group %d is over the limit of %d matcher groups per event", mi, SparkMaxMatchersPerEvent)
+			if p.spark && mi >= hook.SparkMaxMatchersPerEvent {
+				p.report(hook.CodeSparkLimit, hook.SeverityError, g.off, "%s[%d]: more than %d matcher groups for one event; group dropped", fl.key, mi, hook.SparkMaxMatchersPerEvent)
+				p.reject(g.off, fl.key, mi, -1, hook.CodeSparkLimit, "", "matcher group %d is over the limit of %d matcher groups per event", mi, hook.SparkMaxMatchersPerEvent)
 				continue
 			}
 			p.group(fl.key, mi, g)
@@ -322,8 +297,8 @@ func (p *parser) group(event string, mi int, g *jnode) {
 	where := fmt.Sprintf("%s[%d]", event, mi)
 	drop := func(at *jnode, format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
-		p.report(CodeInvalidHook, SeverityError, at.off, "%s: %s", where, msg)
-		p.reject(at.off, event, mi, -1, CodeInvalidHook, "", "%s", msg)
+		p.report(hook.CodeInvalidHook, hook.SeverityError, at.off, "%s: %s", where, msg)
+		p.reject(at.off, event, mi, -1, hook.CodeInvalidHook, "", "%s", msg)
 	}
 	if g.kind != jObject {
 		drop(g, "matcher group must be an object, got %s; dropped", g.kind)
@@ -337,14 +312,14 @@ func (p *parser) group(event string, mi int, g *jnode) {
 		}
 		s := m.str
 		matcher = &s
-		if p.spark && event != PreToolUse && event != PostToolUse {
+		if p.spark && event != hook.PreToolUse && event != hook.PostToolUse {
 			// hooks-v2-handbook §1.3: matcher只对PreToolUse/PostToolUse生效.
-			p.report(CodeSparkMatcherIgnored, SeverityWarning, m.off, "%s: matcher is ignored on %s (spark applies matchers to PreToolUse and PostToolUse only); the group runs for every %s", where, event, event)
+			p.report(hook.CodeSparkMatcherIgnored, hook.SeverityWarning, m.off, "%s: matcher is ignored on %s (spark applies matchers to PreToolUse and PostToolUse only); the group runs for every %s", where, event, event)
 		}
 		// The spec (output.ts:98): a bad JavaScript regex matches nothing.
 		// The group stays; the author gets told.
 		if _, err := hmatcher.Compile(matcher); err != nil {
-			p.report(CodeInvalidMatcher, SeverityWarning, m.off, "%s: %v; it matches nothing", where, err)
+			p.report(hook.CodeInvalidMatcher, hook.SeverityWarning, m.off, "%s: %v; it matches nothing", where, err)
 		}
 	}
 	parallel := false
@@ -365,16 +340,16 @@ func (p *parser) group(event string, mi int, g *jnode) {
 		return
 	}
 	for hi, hn := range hs.elems {
-		if p.spark && hi >= SparkMaxCommandsPerMatcher {
-			p.report(CodeSparkLimit, SeverityError, hn.off, "%s[%d]: more than %d commands in one matcher group; declaration dropped", where, hi, SparkMaxCommandsPerMatcher)
-			p.reject(hn.off, event, mi, hi, CodeSparkLimit, commandOf(hn), "command %d is over the limit of %d commands per matcher group", hi, SparkMaxCommandsPerMatcher)
+		if p.spark && hi >= hook.SparkMaxCommandsPerMatcher {
+			p.report(hook.CodeSparkLimit, hook.SeverityError, hn.off, "%s[%d]: more than %d commands in one matcher group; declaration dropped", where, hi, hook.SparkMaxCommandsPerMatcher)
+			p.reject(hn.off, event, mi, hi, hook.CodeSparkLimit, commandOf(hn), "command %d is over the limit of %d commands per matcher group", hi, hook.SparkMaxCommandsPerMatcher)
 			continue
 		}
 		h, own, ok := p.hook(fmt.Sprintf("%s[%d]", where, hi), hn, event, mi, hi)
 		if !ok {
 			continue
 		}
-		h.ID = HookID(p.src.Kind, p.path, event, mi, hi)
+		h.ID = hook.ID(p.src.Kind, p.path, event, mi, hi)
 		h.Event = event
 		h.Source = p.src
 		h.Matcher = matcher
@@ -388,16 +363,16 @@ func (p *parser) group(event string, mi int, g *jnode) {
 
 // hook validates one declaration. It reports and returns ok=false when the
 // declaration must be dropped.
-func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h Hook, own Limits, ok bool) {
-	bad := func(at *jnode, format string, args ...any) (Hook, Limits, bool) {
-		p.report(CodeInvalidHook, SeverityError, at.off, where+": "+format+"; declaration dropped", args...)
-		p.reject(at.off, event, mi, hi, CodeInvalidHook, commandOf(n), format, args...)
-		return Hook{}, Limits{}, false
+func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.Hook, own hook.Limits, ok bool) {
+	bad := func(at *jnode, format string, args ...any) (hook.Hook, hook.Limits, bool) {
+		p.report(hook.CodeInvalidHook, hook.SeverityError, at.off, where+": "+format+"; declaration dropped", args...)
+		p.reject(at.off, event, mi, hi, hook.CodeInvalidHook, commandOf(n), format, args...)
+		return hook.Hook{}, hook.Limits{}, false
 	}
-	limit := func(at *jnode, format string, args ...any) (Hook, Limits, bool) {
-		p.report(CodeSparkLimit, SeverityError, at.off, where+": "+format+"; declaration dropped", args...)
-		p.reject(at.off, event, mi, hi, CodeSparkLimit, commandOf(n), format, args...)
-		return Hook{}, Limits{}, false
+	limit := func(at *jnode, format string, args ...any) (hook.Hook, hook.Limits, bool) {
+		p.report(hook.CodeSparkLimit, hook.SeverityError, at.off, where+": "+format+"; declaration dropped", args...)
+		p.reject(at.off, event, mi, hi, hook.CodeSparkLimit, commandOf(n), format, args...)
+		return hook.Hook{}, hook.Limits{}, false
 	}
 	if n.kind != jObject {
 		return bad(n, "hook must be an object, got %s", n.kind)
@@ -405,21 +380,21 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h Hook,
 	t := n.get("type")
 	switch {
 	case !t.present():
-		return bad(n, "missing type (%q or %q)", TypeProcess, TypeCommand)
+		return bad(n, "missing type (%q or %q)", hook.TypeProcess, hook.TypeCommand)
 	case t.kind != jString:
 		return bad(t, "type must be a string, got %s", t.kind)
-	case p.claude() && t.str != string(TypeCommand):
-		code := CodePluginUnsupportedType
+	case p.claude() && t.str != string(hook.TypeCommand):
+		code := hook.CodePluginUnsupportedType
 		if p.spark {
-			code = CodeSparkUnsupportedType
+			code = hook.CodeSparkUnsupportedType
 		}
-		p.report(code, SeverityWarning, t.off, "%s: hook type %q is not supported (only %q handlers run); skipped", where, t.str, TypeCommand)
+		p.report(code, hook.SeverityWarning, t.off, "%s: hook type %q is not supported (only %q handlers run); skipped", where, t.str, hook.TypeCommand)
 		p.reject(t.off, event, mi, hi, code, "", "handler type %q is not supported", t.str)
-		return Hook{}, Limits{}, false
-	case t.str != string(TypeProcess) && t.str != string(TypeCommand):
-		return bad(t, "unknown type %q (want %q or %q)", t.str, TypeProcess, TypeCommand)
+		return hook.Hook{}, hook.Limits{}, false
+	case t.str != string(hook.TypeProcess) && t.str != string(hook.TypeCommand):
+		return bad(t, "unknown type %q (want %q or %q)", t.str, hook.TypeProcess, hook.TypeCommand)
 	}
-	h.Type = HookType(t.str)
+	h.Type = hook.HookType(t.str)
 
 	c := n.get("command")
 	switch {
@@ -463,22 +438,22 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h Hook,
 		for _, a := range h.Args {
 			n16 += 1 + utf16Len(a)
 		}
-		if n16 > SparkMaxCommandChars {
-			return limit(c, "command is %d characters, over the spark limit of %d", n16, SparkMaxCommandChars)
+		if n16 > hook.SparkMaxCommandChars {
+			return limit(c, "command is %d characters, over the spark limit of %d", n16, hook.SparkMaxCommandChars)
 		}
 	}
-	h.ShellKind = ShellUnset
+	h.ShellKind = hook.ShellUnset
 	if s := n.get("shell"); s.present() {
 		switch {
 		case s.kind == jBool && s.b:
-			h.ShellKind = ShellTrue
+			h.ShellKind = hook.ShellTrue
 		case s.kind == jString && strings.TrimSpace(s.str) != "":
 			// Checked now, not when the hook first runs: the runner splits
 			// the string the same way (runner.ShellArgv).
 			if words, err := shlex.Split(s.str); err != nil || len(words) == 0 {
 				return bad(s, "shell %q cannot be split into a program and its arguments (unbalanced quote or escape?)", s.str)
 			}
-			h.ShellKind, h.Shell = ShellString, s.str
+			h.ShellKind, h.Shell = hook.ShellString, s.str
 		default:
 			return bad(s, "shell must be true or a non-empty shell command string")
 		}
@@ -495,13 +470,13 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h Hook,
 			if msg != "" {
 				return bad(v, "timeout (seconds) %s", msg)
 			}
-			if p.spark && ms > SparkMaxTimeoutMs {
-				return limit(v, "timeout %s s is over the spark limit of %d ms", v.num, SparkMaxTimeoutMs)
+			if p.spark && ms > hook.SparkMaxTimeoutMs {
+				return limit(v, "timeout %s s is over the spark limit of %d ms", v.num, hook.SparkMaxTimeoutMs)
 			}
 			own.TimeoutMs = ms
 		}
 		if v := n.get("timeoutMs"); v.present() {
-			p.report(CodeIgnoredField, SeverityWarning, v.off, "%s: timeoutMs is ignored in Claude Code–shaped files; use timeout (seconds)", where)
+			p.report(hook.CodeIgnoredField, hook.SeverityWarning, v.off, "%s: timeoutMs is ignored in Claude Code–shaped files; use timeout (seconds)", where)
 		}
 	} else {
 		if v := n.get("timeoutMs"); v.present() {
@@ -512,7 +487,7 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h Hook,
 			own.TimeoutMs = ms
 		}
 		if v := n.get("timeout"); v.present() {
-			p.report(CodeIgnoredField, SeverityWarning, v.off, "%s: timeout is ignored in hookside files; use timeoutMs (milliseconds)", where)
+			p.report(hook.CodeIgnoredField, hook.SeverityWarning, v.off, "%s: timeout is ignored in hookside files; use timeoutMs (milliseconds)", where)
 		}
 	}
 	if v := n.get("maxOutputBytes"); v.present() {
@@ -536,16 +511,16 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h Hook,
 		h.StatusMessage = v.str
 	}
 
-	if h.Type == TypeProcess {
+	if h.Type == hook.TypeProcess {
 		// A process hook is exec'd directly: shell and async do not apply,
 		// and the declaration digest leaves them out (PROTOCOL.md §4), so
 		// they are cleared rather than half-honoured.
 		if s := n.get("shell"); s.present() {
-			p.report(CodeIgnoredField, SeverityWarning, s.off, "%s: shell is ignored for a process hook (it is never run through a shell)", where)
-			h.ShellKind, h.Shell = ShellUnset, ""
+			p.report(hook.CodeIgnoredField, hook.SeverityWarning, s.off, "%s: shell is ignored for a process hook (it is never run through a shell)", where)
+			h.ShellKind, h.Shell = hook.ShellUnset, ""
 		}
 		if v := n.get("async"); v.present() && h.Async {
-			p.report(CodeIgnoredField, SeverityWarning, v.off, "%s: async applies to command hooks only; ignored", where)
+			p.report(hook.CodeIgnoredField, hook.SeverityWarning, v.off, "%s: async applies to command hooks only; ignored", where)
 			h.Async = false
 		}
 	} else if a := n.get("args"); a.present() && p.claude() {
@@ -554,28 +529,20 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h Hook,
 		// as a process hook, so the declaration digest covers the args
 		// (PROTOCOL.md §4). async keeps its meaning.
 		if s := n.get("shell"); s.present() {
-			p.report(CodeIgnoredField, SeverityWarning, s.off, "%s: shell is ignored for an exec-form command (command with args is never run through a shell)", where)
-			h.ShellKind, h.Shell = ShellUnset, ""
+			p.report(hook.CodeIgnoredField, hook.SeverityWarning, s.off, "%s: shell is ignored for an exec-form command (command with args is never run through a shell)", where)
+			h.ShellKind, h.Shell = hook.ShellUnset, ""
 		}
-		h.Type = TypeProcess
-		h.ShellKind = ShellUnset
+		h.Type = hook.TypeProcess
+		h.ShellKind = hook.ShellUnset
 	} else if a := n.get("args"); a.present() && len(h.Args) > 0 {
 		// A command hook's string goes to the shell whole (ARCHITECTURE.md,
 		// runner); args would be silently unused, and the declaration
 		// digest does not cover them (PROTOCOL.md §4). Cleared, so Hook
 		// shows what runs.
-		p.report(CodeIgnoredField, SeverityWarning, a.off, "%s: args are ignored for a command hook (the command string goes to the shell whole); put them in command", where)
+		p.report(hook.CodeIgnoredField, hook.SeverityWarning, a.off, "%s: args are ignored for a command hook (the command string goes to the shell whole); put them in command", where)
 		h.Args = nil
 	}
 	return h, own, true
-}
-
-// HookID returns the stable ID of a declaration:
-// "<kind>:<path>#<event>[<matcherIndex>][<hookIndex>]", where path is the
-// declaring file (a plugin's hooks/hooks.json) and the indexes are
-// positions in the file's arrays.
-func HookID(kind SourceKind, path, event string, matcherIndex, hookIndex int) string {
-	return string(kind) + ":" + path + "#" + event + "[" + strconv.Itoa(matcherIndex) + "][" + strconv.Itoa(hookIndex) + "]"
 }
 
 // maxLimit bounds timeouts (ms) and output caps (bytes): 2^31-1.

@@ -3,6 +3,8 @@ package config
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // Plugin file locations relative to a plugin root (Claude Code layout, spec
@@ -44,32 +46,32 @@ const (
 // Limits resolve as hook value, else the defaults; the Loader additionally
 // applies the user config's hooks.timeoutMs / maxOutputBytes before the
 // defaults.
-func ParsePluginFile(pluginRoot, path string, data []byte) ([]Hook, []Diagnostic) {
+func ParsePluginFile(pluginRoot, path string, data []byte) ([]hook.Hook, []hook.Diagnostic) {
 	mpath := filepath.Join(pluginRoot, PluginManifestFile)
 	manifest, err := readRegular(mpath)
-	var mdiag []Diagnostic
+	var mdiag []hook.Diagnostic
 	if err != nil {
 		manifest = nil
 		if !os.IsNotExist(err) {
-			mdiag = append(mdiag, Diagnostic{Code: CodePluginManifestInvalid, Severity: SeverityWarning,
+			mdiag = append(mdiag, hook.Diagnostic{Code: hook.CodePluginManifestInvalid, Severity: hook.SeverityWarning,
 				Message: "cannot read plugin manifest: " + err.Error(), Source: mpath})
 		}
 	}
 	pp := parsePlugin(pluginRoot, path, data, mpath, manifest)
-	return resolveHooks(pp.hooks, pp.own, Limits{}.Or(Limits{})), append(mdiag, pp.diags...)
+	return resolveHooks(pp.hooks, pp.own, hook.Limits{}.Or(hook.Limits{})), append(mdiag, pp.diags...)
 }
 
 // parsedPlugin keeps each hook's own limits so the Loader can re-resolve
 // against the user config without re-reading the plugin.
 type parsedPlugin struct {
-	hooks   []Hook
-	own     []Limits
-	diags   []Diagnostic
+	hooks   []hook.Hook
+	own     []hook.Limits
+	diags   []hook.Diagnostic
 	rejects []Rejected
 }
 
 // pluginName returns the manifest's "name" or the root's base name.
-func pluginName(root, mpath string, manifest []byte) (string, []Diagnostic) {
+func pluginName(root, mpath string, manifest []byte) (string, []hook.Diagnostic) {
 	name := filepath.Base(root)
 	if manifest == nil {
 		return name, nil
@@ -78,7 +80,7 @@ func pluginName(root, mpath string, manifest []byte) (string, []Diagnostic) {
 	t, ok := mp.tree()
 	if !ok {
 		for i := range mp.diags {
-			mp.diags[i].Code, mp.diags[i].Severity = CodePluginManifestInvalid, SeverityWarning
+			mp.diags[i].Code, mp.diags[i].Severity = hook.CodePluginManifestInvalid, hook.SeverityWarning
 		}
 		return name, mp.diags
 	}
@@ -86,7 +88,7 @@ func pluginName(root, mpath string, manifest []byte) (string, []Diagnostic) {
 		if n.kind == jString && n.str != "" {
 			return n.str, nil
 		}
-		mp.report(CodePluginManifestInvalid, SeverityWarning, n.off, "plugin name must be a non-empty string; using %q", name)
+		mp.report(hook.CodePluginManifestInvalid, hook.SeverityWarning, n.off, "plugin name must be a non-empty string; using %q", name)
 	}
 	return name, mp.diags
 }
@@ -95,8 +97,8 @@ func pluginName(root, mpath string, manifest []byte) (string, []Diagnostic) {
 // (nil when absent).
 func parsePlugin(root, path string, data []byte, mpath string, manifest []byte) parsedPlugin {
 	name, diags := pluginName(root, mpath, manifest)
-	p := &parser{path: path, data: data, plugin: true, diags: diags, src: Source{
-		Kind:       SourcePlugin,
+	p := &parser{path: path, data: data, plugin: true, diags: diags, src: hook.Source{
+		Kind:       hook.SourcePlugin,
 		Path:       path,
 		Name:       name,
 		PluginRoot: root,

@@ -3,6 +3,8 @@ package config
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/hookside/hookside/internal/hook"
 )
 
 const pluginHooks = `{
@@ -26,10 +28,10 @@ func TestParsePluginFile(t *testing.T) {
 		if got := commands(hooks); !eq(got, []string{"${CLAUDE_PLUGIN_ROOT}/check.sh --fast", "half", "bye"}) {
 			t.Fatalf("hooks %v", got)
 		}
-		if hooks[0].TimeoutMs != 5000 || hooks[1].TimeoutMs != 500 || hooks[2].TimeoutMs != DefaultTimeoutMs {
+		if hooks[0].TimeoutMs != 5000 || hooks[1].TimeoutMs != 500 || hooks[2].TimeoutMs != hook.DefaultTimeoutMs {
 			t.Fatalf("timeouts %d %d %d", hooks[0].TimeoutMs, hooks[1].TimeoutMs, hooks[2].TimeoutMs)
 		}
-		if hooks[0].MaxOutputBytes != DefaultMaxOutputBytes || hooks[0].Args != nil || hooks[0].StatusMessage != "checking" {
+		if hooks[0].MaxOutputBytes != hook.DefaultMaxOutputBytes || hooks[0].Args != nil || hooks[0].StatusMessage != "checking" {
 			t.Fatalf("hook 0 %+v", hooks[0])
 		}
 	})
@@ -38,12 +40,12 @@ func TestParsePluginFile(t *testing.T) {
 		root := t.TempDir()
 		path := writeFile(t, root, "hooks/hooks.json", pluginHooks)
 		_, diags := ParsePluginFile(root, path, mustRead(t, path))
-		want := []string{CodePluginUnsupportedType, CodePluginUnsupportedEvent, CodePluginUnsupportedType}
+		want := []string{hook.CodePluginUnsupportedType, hook.CodePluginUnsupportedEvent, hook.CodePluginUnsupportedType}
 		if !eq(codes(diags), want) {
 			t.Fatalf("diags %+v", diags)
 		}
 		for _, d := range diags {
-			if d.Severity != SeverityWarning {
+			if d.Severity != hook.SeverityWarning {
 				t.Errorf("severity %+v", d)
 			}
 		}
@@ -63,7 +65,7 @@ func TestParsePluginFile(t *testing.T) {
 
 	t.Run("process_type_is_not_a_plugin_type", func(t *testing.T) {
 		hooks, diags := ParsePluginFile("/p", "/p/hooks/hooks.json", []byte(`{"hooks": {"Stop": [{"hooks": [{"type": "process", "command": "x"}]}]}}`))
-		if len(hooks) != 0 || !eq(codes(diags), []string{CodePluginUnsupportedType}) {
+		if len(hooks) != 0 || !eq(codes(diags), []string{hook.CodePluginUnsupportedType}) {
 			t.Fatalf("hooks %v diags %+v", hooks, diags)
 		}
 	})
@@ -72,7 +74,7 @@ func TestParsePluginFile(t *testing.T) {
 		root := filepath.Join(t.TempDir(), "my-plugin")
 		path := writeFile(t, root, "hooks/hooks.json", pluginHooks)
 		hooks, _ := ParsePluginFile(root, path, mustRead(t, path))
-		want := Source{Kind: SourcePlugin, Path: path, Name: "my-plugin", PluginRoot: root, PluginData: filepath.Join(root, ".data")}
+		want := hook.Source{Kind: hook.SourcePlugin, Path: path, Name: "my-plugin", PluginRoot: root, PluginData: filepath.Join(root, ".data")}
 		if hooks[0].Source != want {
 			t.Fatalf("source %+v, want %+v", hooks[0].Source, want)
 		}
@@ -93,14 +95,14 @@ func TestParsePluginFile(t *testing.T) {
 		path := writeFile(t, root, "hooks/hooks.json", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}`)
 		mpath := writeFile(t, root, ".claude-plugin/plugin.json", `{"name": `)
 		hooks, diags := ParsePluginFile(root, path, mustRead(t, path))
-		if hooks[0].Source.Name != "dir-name" || !eq(codes(diags), []string{CodePluginManifestInvalid}) || diags[0].Source != mpath+":1:10" {
+		if hooks[0].Source.Name != "dir-name" || !eq(codes(diags), []string{hook.CodePluginManifestInvalid}) || diags[0].Source != mpath+":1:10" {
 			t.Fatalf("name %q diags %+v", hooks[0].Source.Name, diags)
 		}
 	})
 
 	t.Run("broken_plugin_json_reports_line_and_column", func(t *testing.T) {
 		hooks, diags := ParsePluginFile("/p", "/p/hooks/hooks.json", []byte("{\"hooks\": {\n  \"Stop\": [}\n}"))
-		if len(hooks) != 0 || !eq(codes(diags), []string{CodeParseError}) || diags[0].Source != "/p/hooks/hooks.json:2:12" {
+		if len(hooks) != 0 || !eq(codes(diags), []string{hook.CodeParseError}) || diags[0].Source != "/p/hooks/hooks.json:2:12" {
 			t.Fatalf("diags %+v", diags)
 		}
 	})
@@ -111,7 +113,7 @@ func TestParsePluginFile(t *testing.T) {
   {"type": "command", "command": "b", "timeout": -1},
   {"type": "command", "command": "c", "timeout": "5"},
   {"type": "command", "command": "ok", "timeout": 600}]}]}}`))
-		if !eq(commands(hooks), []string{"ok"}) || hooks[0].TimeoutMs != 600000 || !eq(codes(diags), []string{CodeInvalidHook, CodeInvalidHook, CodeInvalidHook}) {
+		if !eq(commands(hooks), []string{"ok"}) || hooks[0].TimeoutMs != 600000 || !eq(codes(diags), []string{hook.CodeInvalidHook, hook.CodeInvalidHook, hook.CodeInvalidHook}) {
 			t.Fatalf("hooks %+v diags %+v", hooks, diags)
 		}
 	})

@@ -1,5 +1,7 @@
 package config
 
+import "github.com/hookside/hookside/internal/hook"
+
 // Set is the ordered, switched-on hook list for one configuration state, as
 // returned by Loader.Load. A Set is immutable: never modify its slices;
 // derive a new Set with WithWorkspace or WithRootEnabled instead. Callers
@@ -13,10 +15,10 @@ package config
 type Set struct {
 	// Hooks are the hooks that may run (before matcher filtering and, for
 	// workspace hooks, trust admission), in run order.
-	Hooks []Hook
+	Hooks []hook.Hook
 	// Diagnostics are the problems found in every source, user first then
 	// plugins in order. They never stop other sources from loading.
-	Diagnostics []Diagnostic
+	Diagnostics []hook.Diagnostic
 	// RootEnabled is the runtime root switch as far as the Loader can see:
 	// true only when the user config says hooks.enabled: true (absent =
 	// false, spec §"配置格式与默认值"). Plugin hooks do not turn it on.
@@ -28,7 +30,7 @@ type Set struct {
 	// UserLimits is the user config's hooks.timeoutMs / maxOutputBytes over
 	// the defaults: the fallback a workspace file resolves against
 	// (File.Resolve(set.UserLimits)). Never zero.
-	UserLimits Limits
+	UserLimits hook.Limits
 	// StorageDir is the user config's storage.dir as written ("" if unset).
 	StorageDir string
 	// Spark is set when the Set was loaded in the spark dialect
@@ -43,9 +45,9 @@ type Set struct {
 	// limit, unsupported), user file first then plugins.
 	Rejected []Rejected
 
-	userCount int       // Hooks[:userCount] are the user hooks
-	held      []Hook    // user hooks off only because the root switch is off
-	byEvent   [7][]Hook // per Events index, capacity-capped
+	userCount int            // Hooks[:userCount] are the user hooks
+	held      []hook.Hook    // user hooks off only because the root switch is off
+	byEvent   [7][]hook.Hook // per Events index, capacity-capped
 }
 
 // Reasons a loaded declaration does not run (InactiveHook.Reason).
@@ -57,47 +59,26 @@ const (
 
 // InactiveHook is a loaded declaration that does not run, and why.
 type InactiveHook struct {
-	Hook   Hook
+	Hook   hook.Hook
 	Reason string
-}
-
-// eventIndex is the index of event in Events, or -1.
-func eventIndex(event string) int {
-	switch event {
-	case SessionStart:
-		return 0
-	case UserPromptSubmit:
-		return 1
-	case PreToolUse:
-		return 2
-	case PermissionRequest:
-		return 3
-	case PostToolUse:
-		return 4
-	case PostToolUseFailure:
-		return 5
-	case Stop:
-		return 6
-	}
-	return -1
 }
 
 // index fills byEvent from Hooks.
 func (s *Set) index() {
 	var counts [7]int
 	for i := range s.Hooks {
-		if e := eventIndex(s.Hooks[i].Event); e >= 0 {
+		if e := hook.EventIndex(s.Hooks[i].Event); e >= 0 {
 			counts[e]++
 		}
 	}
 	for e, n := range counts {
 		s.byEvent[e] = nil
 		if n > 0 {
-			s.byEvent[e] = make([]Hook, 0, n)
+			s.byEvent[e] = make([]hook.Hook, 0, n)
 		}
 	}
 	for _, h := range s.Hooks {
-		if e := eventIndex(h.Event); e >= 0 {
+		if e := hook.EventIndex(h.Event); e >= 0 {
 			s.byEvent[e] = append(s.byEvent[e], h)
 		}
 	}
@@ -107,11 +88,11 @@ func (s *Set) index() {
 // event, none configured, or a nil Set). The slice is precomputed when the
 // Set is built: the call does not allocate. Do not modify it; its capacity
 // is capped, so append copies.
-func (s *Set) ForEvent(event string) []Hook {
+func (s *Set) ForEvent(event string) []hook.Hook {
 	if s == nil {
 		return nil
 	}
-	e := eventIndex(event)
+	e := hook.EventIndex(event)
 	if e < 0 {
 		return nil
 	}
@@ -123,13 +104,13 @@ func (s *Set) ForEvent(event string) []Hook {
 // first non-user source, replacing any workspace hooks s already had. ws is
 // used in the given order and its Source.Kind is not checked. s must not be
 // nil and is not modified; Diagnostics are shared with s.
-func (s *Set) WithWorkspace(ws []Hook) *Set {
+func (s *Set) WithWorkspace(ws []hook.Hook) *Set {
 	n := *s
-	n.Hooks = make([]Hook, 0, len(s.Hooks)+len(ws))
+	n.Hooks = make([]hook.Hook, 0, len(s.Hooks)+len(ws))
 	n.Hooks = append(n.Hooks, s.Hooks[:s.userCount]...)
 	n.Hooks = append(n.Hooks, ws...)
 	for _, h := range s.Hooks[s.userCount:] {
-		if h.Source.Kind != SourceWorkspace {
+		if h.Source.Kind != hook.SourceWorkspace {
 			n.Hooks = append(n.Hooks, h)
 		}
 	}
@@ -158,7 +139,7 @@ func (s *Set) WithRootEnabled() *Set {
 			n.Inactive = append(n.Inactive, ih)
 		}
 	}
-	n.Hooks = make([]Hook, 0, len(s.held)+len(s.Hooks))
+	n.Hooks = make([]hook.Hook, 0, len(s.held)+len(s.Hooks))
 	n.Hooks = append(n.Hooks, s.held...)
 	n.Hooks = append(n.Hooks, s.Hooks...)
 	n.userCount = s.userCount + len(s.held)

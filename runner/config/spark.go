@@ -3,35 +3,9 @@ package config
 import (
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/hookside/hookside/internal/hook"
 )
-
-// The spark-engine dialect (hooks-v2-handbook.zh.txt §1.3; spec/README.md):
-// Claude Code–style settings files whose hooks run on four events only.
-const (
-	// SparkMaxCommandChars bounds one command (单条命令上限 8192 字符),
-	// counted as JavaScript does (UTF-16 code units).
-	SparkMaxCommandChars = 8192
-	// SparkMaxTimeoutMs bounds a hook's timeout (超时上限 600000 毫秒); the
-	// default stays DefaultTimeoutMs (60000 ms).
-	SparkMaxTimeoutMs = 600000
-	// SparkMaxCommandsPerMatcher bounds the hooks of one matcher group.
-	SparkMaxCommandsPerMatcher = 16
-	// SparkMaxMatchersPerEvent bounds the matcher groups of one event in
-	// one settings file.
-	SparkMaxMatchersPerEvent = 32
-)
-
-// SparkEvents are the four events of the spark dialect (4 个闭集事件).
-var SparkEvents = []string{UserPromptSubmit, PreToolUse, PostToolUse, Stop}
-
-// IsSparkEvent reports whether name is one of SparkEvents.
-func IsSparkEvent(name string) bool {
-	switch name {
-	case UserPromptSubmit, PreToolUse, PostToolUse, Stop:
-		return true
-	}
-	return false
-}
 
 // Spark settings file locations: <userDir>/settings.json (scope user),
 // <cwd>/.spark/settings.json (project), <cwd>/.spark/settings.local.json
@@ -48,22 +22,22 @@ const (
 // event. Every Rejected also produced a Diagnostic; the record exists so
 // `hooks explain` can list what will never run and why.
 type Rejected struct {
-	Kind         SourceKind `json:"kind"`
-	Path         string     `json:"path"`
-	Source       string     `json:"source"` // path:line:col of the offending value
-	Event        string     `json:"event"`
-	MatcherIndex int        `json:"matcherIndex"`
-	HookIndex    int        `json:"hookIndex"`
-	Code         string     `json:"code"`
-	Command      string     `json:"command,omitempty"`
-	Message      string     `json:"message"`
+	Kind         hook.SourceKind `json:"kind"`
+	Path         string          `json:"path"`
+	Source       string          `json:"source"` // path:line:col of the offending value
+	Event        string          `json:"event"`
+	MatcherIndex int             `json:"matcherIndex"`
+	HookIndex    int             `json:"hookIndex"`
+	Code         string          `json:"code"`
+	Command      string          `json:"command,omitempty"`
+	Message      string          `json:"message"`
 }
 
 // SparkFile is one parsed spark settings file.
 type SparkFile struct {
 	Path     string
-	Kind     SourceKind
-	Hooks    []Hook // valid declarations, limits resolved (60000 ms default)
+	Kind     hook.SourceKind
+	Hooks    []hook.Hook // valid declarations, limits resolved (60000 ms default)
 	Rejected []Rejected
 }
 
@@ -93,11 +67,11 @@ type SparkFile struct {
 //     becomes TypeProcess).
 //
 // It never panics and never fails as a whole.
-func ParseSparkFile(path string, data []byte, kind SourceKind) (*SparkFile, []Diagnostic) {
+func ParseSparkFile(path string, data []byte, kind hook.SourceKind) (*SparkFile, []hook.Diagnostic) {
 	f := &SparkFile{Path: path, Kind: kind}
-	p := &parser{path: path, data: data, spark: true, src: Source{Kind: kind, Path: path}}
+	p := &parser{path: path, data: data, spark: true, src: hook.Source{Kind: kind, Path: path}}
 	p.claudeShaped()
-	f.Hooks = resolveHooks(p.hooks, p.own, Limits{}.Or(Limits{}))
+	f.Hooks = resolveHooks(p.hooks, p.own, hook.Limits{}.Or(hook.Limits{}))
 	f.Rejected = p.rejects
 	return f, p.diags
 }
@@ -111,12 +85,12 @@ func (p *parser) claudeShaped() {
 		return
 	}
 	if t.kind != jObject {
-		p.report(CodeInvalidField, SeverityError, t.off, "top-level value must be an object, got %s", t.kind)
+		p.report(hook.CodeInvalidField, hook.SeverityError, t.off, "top-level value must be an object, got %s", t.kind)
 		return
 	}
 	if h := t.get("hooks"); h.present() {
 		if h.kind != jObject {
-			p.report(CodeInvalidField, SeverityError, h.off, "hooks must be an object, got %s", h.kind)
+			p.report(hook.CodeInvalidField, hook.SeverityError, h.off, "hooks must be an object, got %s", h.kind)
 			return
 		}
 		p.events(h)

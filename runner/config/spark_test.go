@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/hookside/hookside/internal/hook"
 )
 
 func TestParseSparkFile(t *testing.T) {
@@ -11,7 +13,7 @@ func TestParseSparkFile(t *testing.T) {
 		doc := `{"permissions": {"allow": []}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
 			{"type": "command", "command": "a.sh", "timeout": 5, "statusMessage": "checking", "async": true},
 			{"type": "command", "command": "b.sh"}]}]}}`
-		f, diags := ParseSparkFile("/u/settings.json", []byte(doc), SourceUser)
+		f, diags := ParseSparkFile("/u/settings.json", []byte(doc), hook.SourceUser)
 		if len(diags) != 0 {
 			t.Fatalf("diags %+v", diags)
 		}
@@ -19,22 +21,22 @@ func TestParseSparkFile(t *testing.T) {
 			t.Fatalf("hooks %+v", f.Hooks)
 		}
 		h := f.Hooks[0]
-		if h.TimeoutMs != 5000 || !h.Async || h.StatusMessage != "checking" || h.Type != TypeCommand || h.ID != "user:/u/settings.json#PreToolUse[0][0]" {
+		if h.TimeoutMs != 5000 || !h.Async || h.StatusMessage != "checking" || h.Type != hook.TypeCommand || h.ID != "user:/u/settings.json#PreToolUse[0][0]" {
 			t.Fatalf("hook %+v", h)
 		}
-		if f.Hooks[1].TimeoutMs != DefaultTimeoutMs {
+		if f.Hooks[1].TimeoutMs != hook.DefaultTimeoutMs {
 			t.Fatalf("default timeout %d", f.Hooks[1].TimeoutMs)
 		}
 	})
 
 	t.Run("exec_form_args_become_a_process_hook", func(t *testing.T) {
 		doc := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "node", "args": ["x.mjs", "a b"], "shell": true}]}]}}`
-		f, diags := ParseSparkFile("/p", []byte(doc), SourceWorkspace)
-		if !eq(codes(diags), []string{CodeIgnoredField}) {
+		f, diags := ParseSparkFile("/p", []byte(doc), hook.SourceWorkspace)
+		if !eq(codes(diags), []string{hook.CodeIgnoredField}) {
 			t.Fatalf("diags %+v", diags)
 		}
 		h := f.Hooks[0]
-		if h.Type != TypeProcess || !eq(h.Args, []string{"x.mjs", "a b"}) || h.ShellKind != ShellUnset {
+		if h.Type != hook.TypeProcess || !eq(h.Args, []string{"x.mjs", "a b"}) || h.ShellKind != hook.ShellUnset {
 			t.Fatalf("hook %+v", h)
 		}
 	})
@@ -43,8 +45,8 @@ func TestParseSparkFile(t *testing.T) {
 		doc := `{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "x"}]}],
 			"Notification": [{"hooks": [{"type": "command", "command": "y"}]}],
 			"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "z"}]}]}}`
-		f, diags := ParseSparkFile("/p", []byte(doc), SourceUser)
-		if !eq(codes(diags), []string{CodeSparkUnsupportedEvent, CodeSparkUnsupportedEvent}) || !eq(commands(f.Hooks), []string{"z"}) {
+		f, diags := ParseSparkFile("/p", []byte(doc), hook.SourceUser)
+		if !eq(codes(diags), []string{hook.CodeSparkUnsupportedEvent, hook.CodeSparkUnsupportedEvent}) || !eq(commands(f.Hooks), []string{"z"}) {
 			t.Fatalf("diags %+v hooks %+v", diags, f.Hooks)
 		}
 		if len(f.Rejected) != 2 || f.Rejected[0].Event != "SessionStart" || f.Rejected[0].MatcherIndex != -1 {
@@ -55,41 +57,41 @@ func TestParseSparkFile(t *testing.T) {
 	t.Run("matcher_ignored_outside_tool_events", func(t *testing.T) {
 		doc := `{"hooks": {"Stop": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}]}],
 			"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "y"}]}]}}`
-		f, diags := ParseSparkFile("/p", []byte(doc), SourceUser)
-		if !eq(codes(diags), []string{CodeSparkMatcherIgnored}) || len(f.Hooks) != 2 {
+		f, diags := ParseSparkFile("/p", []byte(doc), hook.SourceUser)
+		if !eq(codes(diags), []string{hook.CodeSparkMatcherIgnored}) || len(f.Hooks) != 2 {
 			t.Fatalf("diags %+v", diags)
 		}
 	})
 
 	t.Run("unknown_handler_types_skipped", func(t *testing.T) {
 		doc := `{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "?"}, {"type": "agent"}, {"type": "http", "url": "x"}, {"type": "command", "command": "ok"}]}]}}`
-		f, diags := ParseSparkFile("/p", []byte(doc), SourceUser)
-		want := []string{CodeSparkUnsupportedType, CodeSparkUnsupportedType, CodeSparkUnsupportedType}
+		f, diags := ParseSparkFile("/p", []byte(doc), hook.SourceUser)
+		want := []string{hook.CodeSparkUnsupportedType, hook.CodeSparkUnsupportedType, hook.CodeSparkUnsupportedType}
 		if !eq(codes(diags), want) || !eq(commands(f.Hooks), []string{"ok"}) || f.Hooks[0].HookIndex != 3 {
 			t.Fatalf("diags %+v hooks %+v", diags, f.Hooks)
 		}
 	})
 
 	t.Run("limits_drop_entries_with_a_diagnostic_naming_file_and_entry", func(t *testing.T) {
-		long := strings.Repeat("x", SparkMaxCommandChars+1)
+		long := strings.Repeat("x", hook.SparkMaxCommandChars+1)
 		var hooks, groups []string
-		for i := 0; i < SparkMaxCommandsPerMatcher+2; i++ {
+		for i := 0; i < hook.SparkMaxCommandsPerMatcher+2; i++ {
 			hooks = append(hooks, fmt.Sprintf(`{"type":"command","command":"h%d"}`, i))
 		}
-		for i := 0; i < SparkMaxMatchersPerEvent+1; i++ {
+		for i := 0; i < hook.SparkMaxMatchersPerEvent+1; i++ {
 			groups = append(groups, `{"hooks":[{"type":"command","command":"g"}]}`)
 		}
 		doc := `{"hooks": {
 			"PreToolUse": [{"hooks": [{"type":"command","command":"` + long + `"},
-				{"type":"command","command":"` + long[:SparkMaxCommandChars] + `"},
+				{"type":"command","command":"` + long[:hook.SparkMaxCommandChars] + `"},
 				{"type":"command","command":"slow","timeout":600.001},
 				{"type":"command","command":"max","timeout":600}]}],
 			"PostToolUse": [{"hooks": [` + strings.Join(hooks, ",") + `]}],
 			"Stop": [` + strings.Join(groups, ",") + `]}}`
-		f, diags := ParseSparkFile("/w/.spark/settings.json", []byte(doc), SourceWorkspace)
+		f, diags := ParseSparkFile("/w/.spark/settings.json", []byte(doc), hook.SourceWorkspace)
 		n := 0
 		for _, d := range diags {
-			if d.Code != CodeSparkLimit {
+			if d.Code != hook.CodeSparkLimit {
 				t.Fatalf("unexpected %+v", d)
 			}
 			if !strings.HasPrefix(d.Source, "/w/.spark/settings.json:") {
@@ -107,18 +109,18 @@ func TestParseSparkFile(t *testing.T) {
 		var pre, post, stop int
 		for _, h := range f.Hooks {
 			switch h.Event {
-			case PreToolUse:
+			case hook.PreToolUse:
 				pre++
-			case PostToolUse:
+			case hook.PostToolUse:
 				post++
-			case Stop:
+			case hook.Stop:
 				stop++
 			}
 		}
-		if pre != 2 || post != SparkMaxCommandsPerMatcher || stop != SparkMaxMatchersPerEvent {
+		if pre != 2 || post != hook.SparkMaxCommandsPerMatcher || stop != hook.SparkMaxMatchersPerEvent {
 			t.Fatalf("kept %d %d %d", pre, post, stop)
 		}
-		if f.Hooks[1].TimeoutMs != SparkMaxTimeoutMs {
+		if f.Hooks[1].TimeoutMs != hook.SparkMaxTimeoutMs {
 			t.Fatalf("max timeout %+v", f.Hooks[1])
 		}
 	})
@@ -127,18 +129,18 @@ func TestParseSparkFile(t *testing.T) {
 		if utf16Len("a😀é") != 4 {
 			t.Fatal(utf16Len("a😀é"))
 		}
-		cmd := strings.Repeat("😀", SparkMaxCommandChars/2) // 8192 units: at the limit
+		cmd := strings.Repeat("😀", hook.SparkMaxCommandChars/2) // 8192 units: at the limit
 		doc := `{"hooks": {"Stop": [{"hooks": [{"type":"command","command":"` + cmd + `"},
 			{"type":"command","command":"` + cmd[:len(cmd)-4] + `","args":["ab"]}]}]}}`
-		f, diags := ParseSparkFile("/p", []byte(doc), SourceUser)
-		if len(f.Hooks) != 1 || !eq(codes(diags), []string{CodeSparkLimit}) {
+		f, diags := ParseSparkFile("/p", []byte(doc), hook.SourceUser)
+		if len(f.Hooks) != 1 || !eq(codes(diags), []string{hook.CodeSparkLimit}) {
 			t.Fatalf("hooks %d diags %+v", len(f.Hooks), diags)
 		}
 	})
 
 	t.Run("broken_json_never_panics", func(t *testing.T) {
 		for _, doc := range []string{`{`, `[]`, `{"hooks": 1}`, `{"hooks": {"Stop": 1}}`, `{"hooks": {"Stop": [1, {"hooks": 2}]}}`} {
-			f, diags := ParseSparkFile("/p", []byte(doc), SourceUser)
+			f, diags := ParseSparkFile("/p", []byte(doc), hook.SourceUser)
 			if len(f.Hooks) != 0 || len(diags) == 0 {
 				t.Errorf("%s: %+v %+v", doc, f.Hooks, diags)
 			}
@@ -155,7 +157,7 @@ func TestPluginExecFormArgs(t *testing.T) {
 	if len(diags) != 0 || len(hooks) != 2 {
 		t.Fatalf("%+v %+v", hooks, diags)
 	}
-	if hooks[0].Type != TypeProcess || !eq(hooks[0].Args, []string{"--flag", "a b"}) || hooks[1].Type != TypeCommand {
+	if hooks[0].Type != hook.TypeProcess || !eq(hooks[0].Args, []string{"--flag", "a b"}) || hooks[1].Type != hook.TypeCommand {
 		t.Fatalf("%+v", hooks)
 	}
 }

@@ -1,6 +1,23 @@
-package config
+package hook
 
-// Diagnostic codes produced by this package. Severity is fixed per code
+// Severity of a diagnostic.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+	SeverityInfo    = "info"
+)
+
+// Diagnostic is a problem found while loading configuration. It never stops
+// the other sources from loading.
+type Diagnostic struct {
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	// Source is the file the problem is in, with ":line:col" when known.
+	Source string `json:"source,omitempty"`
+}
+
+// Diagnostic codes of configuration loading. Severity is fixed per code
 // unless noted.
 const (
 	// CodeParseError: the file is not valid JSON (severity error). Source is

@@ -1,38 +1,6 @@
-// Package config turns every hook configuration source (user config file,
-// workspace files, plugin hooks/hooks.json, internal hooks) into one ordered
-// list of hook specs, per lifecycle-hooks-and-workspace-trust.zh.txt
-// §"配置格式与默认值" and §"插件钩子与工作区钩子".
-package config
+package hook
 
-// The seven shell-hook events (lifecycle-hooks-and-workspace-trust §"七个事件").
-const (
-	SessionStart       = "SessionStart"
-	UserPromptSubmit   = "UserPromptSubmit"
-	PreToolUse         = "PreToolUse"
-	PermissionRequest  = "PermissionRequest"
-	PostToolUse        = "PostToolUse"
-	PostToolUseFailure = "PostToolUseFailure"
-	Stop               = "Stop"
-)
-
-// Events lists the seven events in the order the spec introduces them.
-var Events = []string{SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop}
-
-// IsEvent reports whether name is one of the seven events (case-sensitive).
-func IsEvent(name string) bool {
-	for _, e := range Events {
-		if e == name {
-			return true
-		}
-	}
-	return false
-}
-
-// Defaults from the spec: timeoutMs 60000 ms, maxOutputBytes 32768 bytes.
-const (
-	DefaultTimeoutMs      = 60000
-	DefaultMaxOutputBytes = 32768
-)
+import "strconv"
 
 // HookType is "process" (exec command+args, no shell) or "command" (the
 // string handed to a shell).
@@ -62,7 +30,8 @@ type Source struct {
 	// Name is the plugin name (plugin hooks) or internal hook name.
 	Name string `json:"name,omitempty"`
 	// PluginRoot and PluginData are the plugin's root and data directories
-	// (plugin hooks only); exported to the hook as ZCODE_PLUGIN_ROOT etc.
+	// (plugin hooks only); exported to the hook as EnvPluginRoot and
+	// EnvPluginData.
 	PluginRoot string `json:"-"`
 	PluginData string `json:"-"`
 	// RelativePath is the declaring file relative to the workspace root with
@@ -72,21 +41,10 @@ type Source struct {
 	DiscoveryOrder int    `json:"discoveryOrder,omitempty"`
 }
 
-// ShellKind records how a command hook's `shell` was written, because the
-// declaration digest distinguishes the three (PROTOCOL.md §4).
-type ShellKind string
-
-const (
-	ShellUnset  ShellKind = "unset"  // no `shell` key: sh -c
-	ShellTrue   ShellKind = "true"   // `shell: true`: sh -c
-	ShellString ShellKind = "string" // `shell: "bash -lc"`: split with shlex, command appended
-)
-
 // Hook is one executable hook declaration after loading and timeout
 // resolution. It is immutable once loaded; the runner never changes it.
 type Hook struct {
-	// ID is stable for the same declaration across reloads:
-	// "<kind>:<path>#<event>[<matcherIndex>][<hookIndex>]".
+	// ID is stable for the same declaration across reloads (see ID).
 	ID     string `json:"id"`
 	Event  string `json:"event"`
 	Source Source `json:"source"`
@@ -109,23 +67,24 @@ type Hook struct {
 	StatusMessage  string `json:"statusMessage,omitempty"`
 	// Enabled is the declaration's own switch (nil = not written = on).
 	Enabled *bool `json:"enabled,omitempty"`
-	// Parallel: the matcher group asked for concurrent execution (issue 5).
+	// Parallel: the matcher group asked for concurrent execution.
 	Parallel bool `json:"parallel,omitempty"`
 }
 
-// Severity of a diagnostic.
-const (
-	SeverityError   = "error"
-	SeverityWarning = "warning"
-	SeverityInfo    = "info"
-)
-
-// Diagnostic is a problem found while loading configuration. It never stops
-// the other sources from loading.
-type Diagnostic struct {
-	Code     string `json:"code"`
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
-	// Source is the file the problem is in, with ":line:col" when known.
-	Source string `json:"source,omitempty"`
+// ID returns the stable ID of a declaration:
+// "<kind>:<path>#<event>[<matcherIndex>][<hookIndex>]", where path is the
+// declaring file (a plugin's hooks/hooks.json) and the indexes are
+// positions in the file's arrays.
+func ID(kind SourceKind, path, event string, matcherIndex, hookIndex int) string {
+	return string(kind) + ":" + path + "#" + event + "[" + strconv.Itoa(matcherIndex) + "][" + strconv.Itoa(hookIndex) + "]"
 }
+
+// ShellKind records how a command hook's `shell` was written, because the
+// declaration digest distinguishes the three (PROTOCOL.md §4).
+type ShellKind string
+
+const (
+	ShellUnset  ShellKind = "unset"  // no `shell` key: sh -c
+	ShellTrue   ShellKind = "true"   // `shell: true`: sh -c
+	ShellString ShellKind = "string" // `shell: "bash -lc"`: split with shlex, command appended
+)
