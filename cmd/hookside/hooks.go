@@ -174,7 +174,7 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 	var sf sessionFlags
 	event := fs.String("event", "", "the event: "+strings.Join(hook.Events, ", "))
 	inputPath := fs.String("input", "", "file holding the event input JSON object, or - for stdin (default {})")
-	asJSON := fs.Bool("json", false, "print the merged result as JSON (PROTOCOL.md §3)")
+	asJSON := fs.Bool("json", false, "print the merged result as JSON (the hooks/run result, docs/protocol.md)")
 	turnID := fs.String("turn-id", "cli-turn", "turn id (Stop continuations are counted per turn)")
 	sf.registerSession(fs)
 	fs.StringVar(&sf.sessionID, "session-id", "", "session id given to hooks (default cli-<pid>)")

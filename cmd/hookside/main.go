@@ -83,7 +83,7 @@ func runProtocol(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if len(args) == 1 && isHelp(args[0]) {
-		fmt.Fprintln(stdout, "Usage: hookside protocol schema\n\nPrint the JSON Schema (draft 2020-12) of the protocol's shell-hook params and results\n(docs/protocol.md §2–§4).")
+		fmt.Fprintln(stdout, "Usage: hookside protocol schema\n\nPrint the JSON Schema (draft 2020-12) of the protocol's shell-hook params and results\n(docs/protocol.md).")
 		return exitOK
 	}
 	fmt.Fprintln(stderr, "Usage: hookside protocol schema")

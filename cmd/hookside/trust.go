@@ -61,7 +61,7 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 			"  revoke   delete the trust records of --digest D (repeatable) or --all\n\n"+
 			"Exit status: 0 done, 1 error, 2 usage, 3 trust store corrupt (grant refused).", stdout, stderr)
 	workspace := fs.String("workspace", "", "workspace path, or identity local:|remote:|ssh:|container:|wsl:… (default the current directory)")
-	projectConfig := fs.String("project-config", "", "an extra project config file, added to workspace discovery (as `hooks run --project-config`, session/open.projectConfigPath)")
+	projectConfig := fs.String("project-config", "", "an extra project config `FILE`, added to workspace discovery (as hooks run --project-config and session/open.projectConfigPath)")
 	var digests multiFlag
 	fs.Var(&digests, "digest", "declaration digest (repeatable)")
 	all := fs.Bool("all", false, "every declaration (grant needs --bundle-digest)")

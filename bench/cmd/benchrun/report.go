@@ -171,7 +171,7 @@ const method = `## How it is measured
   pipes, the code ` + "`app-server`" + ` runs) under the CPU profiler while the figure's requests are
   replayed; cold start is traced with GODEBUG=inittrace=1.
 - Memory is read from ` + "`/proc/<pid>/status`" + ` (VmRSS sampled every 10 ms; VmHWM = peak).
-- Targets marked "harness's bar" are not from the issue; they are the bar this harness
+- Targets marked "harness's bar" are not project targets; they are the bar this harness
   applies to a path that "must stay cheap".
 `
 
