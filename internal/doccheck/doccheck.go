@@ -135,7 +135,8 @@ func CheckLinks(root, path, text string) []Problem {
 		if inFence {
 			continue
 		}
-		for _, m := range mdMention.FindAllStringSubmatch(line, -1) {
+		// Link targets were checked above; the rest of the line is prose.
+		for _, m := range mdMention.FindAllStringSubmatch(mdLink.ReplaceAllString(line, "]()"), -1) {
 			if !MentionResolves(root, filepath.Dir(path), m[1]) {
 				out = append(out, Problem{File: rel, Line: i + 1, Text: m[1], Reason: "names a Markdown file that is not in the repository"})
 			}
