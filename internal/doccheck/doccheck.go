@@ -107,6 +107,8 @@ func firstTwo(p string) string {
 var (
 	// mdLink is an inline Markdown link or image: [text](target).
 	mdLink = regexp.MustCompile(`\]\(([^)\s]+)(?:\s+"[^"]*")?\)`)
+	// wholeLink is a whole inline link, text included.
+	wholeLink = regexp.MustCompile(`\[[^\]]*\]\([^)]*\)`)
 	// mdMention is a Markdown file name written in prose or code spans.
 	mdMention = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./-])((?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-]+\.md)\b`)
 	heading   = regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*\s*$`)
@@ -135,8 +137,8 @@ func CheckLinks(root, path, text string) []Problem {
 		if inFence {
 			continue
 		}
-		// Link targets were checked above; the rest of the line is prose.
-		for _, m := range mdMention.FindAllStringSubmatch(mdLink.ReplaceAllString(line, "]()"), -1) {
+		// Links were checked above; the rest of the line is prose.
+		for _, m := range mdMention.FindAllStringSubmatch(wholeLink.ReplaceAllString(line, ""), -1) {
 			if !MentionResolves(root, filepath.Dir(path), m[1]) {
 				out = append(out, Problem{File: rel, Line: i + 1, Text: m[1], Reason: "names a Markdown file that is not in the repository"})
 			}
