@@ -72,3 +72,17 @@ func TestSlug(t *testing.T) {
 		}
 	}
 }
+
+func TestRepoPathResolves(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "runner", "config"), 0o755)
+	for span, want := range map[string]bool{
+		"runner/config": true, "./runner/...": true, "runner/config/": true,
+		"runner/moved": false, "./runner/moved/...": false,
+		"hooks/hooks.json": true, "<home>/config.json": true, "matcher": true, ".zcode/config.json": true,
+	} {
+		if got := RepoPathResolves(root, span); got != want {
+			t.Errorf("RepoPathResolves(%q) = %v, want %v", span, got, want)
+		}
+	}
+}

@@ -111,8 +111,12 @@ var (
 	wholeLink = regexp.MustCompile(`\[[^\]]*\]\([^)]*\)`)
 	// mdMention is a Markdown file name written in prose or code spans.
 	mdMention = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./-])((?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-]+\.md)\b`)
-	heading   = regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*\s*$`)
-	fence     = regexp.MustCompile("^\\s*(```|~~~)")
+	// codeSpan is an inline code span.
+	codeSpan = regexp.MustCompile("`([^`]+)`")
+	// repoPath is a code span that is a relative path (no placeholders).
+	repoPath = regexp.MustCompile(`^(?:\./)?[A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_.-]+)+/?(?:\.\.\.)?$`)
+	heading  = regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*\s*$`)
+	fence    = regexp.MustCompile("^\\s*(```|~~~)")
 )
 
 // CheckLinks reports relative links in the Markdown file at path (inside
@@ -143,6 +147,11 @@ func CheckLinks(root, path, text string) []Problem {
 				out = append(out, Problem{File: rel, Line: i + 1, Text: m[1], Reason: "names a Markdown file that is not in the repository"})
 			}
 		}
+		for _, m := range codeSpan.FindAllStringSubmatch(line, -1) {
+			if !RepoPathResolves(root, m[1]) {
+				out = append(out, Problem{File: rel, Line: i + 1, Text: m[1], Reason: "names a repository path that does not exist"})
+			}
+		}
 	}
 	return out
 }
@@ -156,6 +165,24 @@ func MentionResolves(root, dir, name string) bool {
 		}
 	}
 	return false
+}
+
+// RepoPathResolves reports whether a code span such as `runner/config` or
+// `./cmd/hookside/...` that starts with a top-level directory of the
+// repository names something that exists. Other spans (file names a user
+// creates, paths under the home, JSON keys) are not repository paths and
+// always resolve.
+func RepoPathResolves(root, span string) bool {
+	if !repoPath.MatchString(span) {
+		return true
+	}
+	p := strings.TrimSuffix(strings.TrimPrefix(span, "./"), "...")
+	first, _, _ := strings.Cut(p, "/")
+	if fi, err := os.Stat(filepath.Join(root, first)); err != nil || !fi.IsDir() || strings.HasPrefix(first, ".") {
+		return true
+	}
+	_, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
+	return err == nil
 }
 
 // checkLink returns why target (a link in the file at path) does not
