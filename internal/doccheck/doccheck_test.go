@@ -137,6 +137,16 @@ func TestHelpText(t *testing.T) {
 			}
 		}
 	}
+	// The JSON Schema's descriptions are read by host engineers too.
+	schema := exec.Command(bin, "protocol", "schema")
+	schema.Env = append(os.Environ(), "HOOKSIDE_HOME="+home)
+	out, err := schema.Output()
+	if err != nil {
+		t.Fatalf("hookside protocol schema: %v", err)
+	}
+	for _, p := range CheckText("hookside protocol schema", string(out)) {
+		t.Error(p)
+	}
 	if len(seen) < 8 {
 		t.Errorf("only %d commands checked: the Commands: lists were not found", len(seen))
 	}
