@@ -36,6 +36,11 @@ type inputFields struct {
 	ResponseText   json.RawMessage `json:"responseText"`
 	Prompt         json.RawMessage `json:"prompt"`
 	StopHookActive json.RawMessage `json:"stopHookActive"`
+	// StopHookActiveSnake is Claude Code's spelling of stopHookActive.
+	StopHookActiveSnake json.RawMessage `json:"stop_hook_active"`
+	// PermissionSuggestions is PermissionRequest's permissionSuggestions,
+	// given to hooks as permission_suggestions too.
+	PermissionSuggestions json.RawMessage `json:"permissionSuggestions"`
 }
 
 // baseInput is the hooks/run input as the host sent it (every field,
@@ -80,6 +85,7 @@ var ownKeys = map[string]bool{
 	"tool_name": true, "tool_input": true, "tool_use_id": true, "tool_response": true,
 	"error_details": true, "is_interrupt": true, "last_assistant_message": true,
 	"responsePreview": true, "stopHookActive": true, "stop_hook_active": true,
+	"permission_suggestions": true,
 }
 
 // hasOwnKey reports whether the top level of the (valid) object raw has a
@@ -115,7 +121,9 @@ func mustJSON(v any) json.RawMessage {
 }
 
 // buildStdin returns the one line of JSON a hook reads (PROTOCOL.md §3): the
-// host's input plus the common camelCase fields and their snake_case aliases.
+// host's input plus the common camelCase fields and their snake_case aliases,
+// ended by "\n" (lifecycle-hooks-and-workspace-trust §"进程钩子的协议": 每个钩子
+// 从 stdin 读到一行 JSON — a line, so `read -r line` in a shell hook succeeds).
 // transcriptPath is the per-hook temporary transcript file.
 func buildStdin(in baseInput, c stdinContext, transcriptPath string) []byte {
 	if !in.splice {
@@ -151,7 +159,7 @@ func buildStdin(in baseInput, c stdinContext, transcriptPath string) []byte {
 			str(f.key, f.str)
 		}
 	}
-	return append(b, '}')
+	return append(b, '}', '\n')
 }
 
 // stdinField is one name the runner adds to a hook's input.
@@ -191,6 +199,9 @@ func stdinFields(in baseInput, c stdinContext, transcriptPath string) []stdinFie
 	addRaw("tool_response", in.f.ToolResponse)
 	addRaw("error_details", in.f.ErrorDetails)
 	addRaw("is_interrupt", in.f.IsInterrupt)
+	// lifecycle-hooks-and-workspace-trust §"进程钩子的协议": permission_suggestions
+	// maps permissionSuggestions when the host gives it.
+	addRaw("permission_suggestions", in.f.PermissionSuggestions)
 	if c.event == hook.Stop {
 		var text string
 		if in.f.ResponseText != nil {
@@ -224,7 +235,7 @@ func buildStdinMap(in baseInput, c stdinContext, transcriptPath string) []byte {
 	if err != nil {
 		panic(err) // RawMessages from json.Unmarshal are valid
 	}
-	return b
+	return append(b, '\n')
 }
 
 // transcriptBase is where per-session transcript directories are made:

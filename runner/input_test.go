@@ -14,8 +14,9 @@ func stdinOf(t testing.TB, event, input string) map[string]any {
 		t.Fatal(err)
 	}
 	b := buildStdin(in, stdinContext{event: event, cwd: "/w", sessionID: "s1", now: time.Unix(0, 0), stopHookActive: true}, "/tmp/t.jsonl")
-	if bytes.ContainsAny(b, "\n\r") {
-		t.Fatalf("stdin is not one line: %s", b)
+	// One line: the JSON, then exactly one "\n" (lifecycle §"进程钩子的协议").
+	if !bytes.HasSuffix(b, []byte("\n")) || bytes.ContainsAny(b[:len(b)-1], "\n\r") {
+		t.Fatalf("stdin is not one line ended by \\n: %q", b)
 	}
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
@@ -48,6 +49,15 @@ func TestBuildStdin(t *testing.T) {
 		m := stdinOf(t, "Stop", `{"\u0063wd":"/evil"}`)
 		if m["cwd"] != "/w" {
 			t.Fatalf("%v", m)
+		}
+	})
+	t.Run("permission_suggestions_alias", func(t *testing.T) {
+		m := stdinOf(t, "PermissionRequest", `{"toolName":"Bash","permissionSuggestions":[{"type":"addRules"}]}`)
+		if ps, ok := m["permission_suggestions"].([]any); !ok || len(ps) != 1 {
+			t.Fatalf("%v", m)
+		}
+		if _, ok := stdinOf(t, "PermissionRequest", `{"toolName":"Bash"}`)["permission_suggestions"]; ok {
+			t.Fatal("permission_suggestions present without permissionSuggestions")
 		}
 	})
 	t.Run("pretty_printed_input_becomes_one_line", func(t *testing.T) {
