@@ -85,6 +85,9 @@ type Merged struct {
 	SystemMessages []string   `json:"systemMessages"`
 	Stop           *StopState `json:"stop,omitempty"`
 	Runs           []Run      `json:"runs"`
+	// Skipped, when set, says why no hook of the event ran at all (e.g.
+	// "session_start_already_ran": SessionStart runs once per session).
+	Skipped string `json:"skipped,omitempty"`
 }
 
 // Merge combines the answers of one event, given in registration order, per

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
@@ -348,6 +347,9 @@ func (s *Server) hooksRun(ctx context.Context, req *jsonrpc2.Request) (any, erro
 		if errors.Is(err, runner.ErrUnknownEvent) {
 			return nil, InvalidParams("event", err.Error())
 		}
+		if errors.Is(err, runner.ErrTurnRequired) {
+			return nil, InvalidParams("turnId", "required on Stop: continuations are counted per turn")
+		}
 		var ie *runner.InputError
 		if errors.As(err, &ie) {
 			field := "input"
@@ -420,23 +422,9 @@ func (o *runObserver) HookCompleted(e runner.HookDone) {
 }
 
 // PreviewChars caps stdoutPreview / stderrPreview (characters).
-const PreviewChars = 2000
+const PreviewChars = output.PreviewChars
 
-// preview returns b as valid UTF-8, redacted and cut to PreviewChars.
-// Only the head of the output is redacted: cutting first (with a margin so a
-// secret straddling the cut is still recognised) keeps the cost independent
-// of how much a hook printed.
-func preview(b []byte) string {
-	const margin = 512 // bytes: longer than any secret pattern's match
-	if max := PreviewChars*utf8.UTFMax + margin; len(b) > max {
-		b = b[:max] // more than PreviewChars characters remain: cut below
-	}
-	s := output.Redact(strings.ToValidUTF8(string(b), "\uFFFD"))
-	if cut := output.CutRunes(s, PreviewChars); len(cut) < len(s) {
-		return cut + "…"
-	}
-	return s
-}
+func preview(b []byte) string { return output.Preview(b, PreviewChars) }
 
 // userConfigPath is initialize.userConfigPath, else <home>/config.json.
 func userConfigPath(home string, init *initializeParams) string {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -149,6 +150,22 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 	if err != nil {
 		return output.Merged{}, err
 	}
+	switch req.Event {
+	case hook.Stop:
+		if req.TurnID == "" {
+			return output.Merged{}, ErrTurnRequired
+		}
+	case hook.SessionStart:
+		s.mu.Lock()
+		again := s.sessionStarted
+		s.sessionStarted = true
+		s.mu.Unlock()
+		if again {
+			m := s.finish(req, nil, nil)
+			m.Skipped = SkipSessionStartRan
+			return m, nil
+		}
+	}
 	_, plans := s.current()
 	plan := plans[req.Event]
 
@@ -170,7 +187,7 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 	stdinCtx := stdinContext{
 		event: req.Event, cwd: s.opts.Cwd, mode: s.opts.Mode, sessionID: s.opts.ID,
 		traceID: req.TraceID, turnID: req.TurnID, agentName: s.opts.AgentName,
-		now: time.Now(), stopHookActive: granted > 0 || string(in.f.StopHookActive) == "true",
+		now: time.Now(), stopHookActive: granted > 0 || string(in.f.StopHookActive) == "true" || string(in.f.StopHookActiveSnake) == "true",
 		raw: req.Input,
 	}
 
@@ -354,8 +371,33 @@ func (s *Session) runOne(ctx context.Context, h *hook.Hook, in baseInput, sc std
 	if pr.Skipped { // e.g. async_limit: a reason, not an error
 		run.Reason, run.Error = pr.SkipReason, ""
 	}
+	if ans.Outcome == output.OutcomeFailed || ans.Outcome == output.OutcomeTimedOut {
+		logFailure(h, sc.event, run, stderr)
+	}
 	obs.HookCompleted(HookDone{RunID: runID, Hook: h, Event: sc.event, Run: run, Stdout: stdout, Stderr: stderr})
 	return ans, run
+}
+
+// failureStderrChars caps the stderr quoted by the failure warning.
+const failureStderrChars = 500
+
+// logFailure writes the one warning a failed or timed-out hook gets
+// (lifecycle-hooks-and-workspace-trust §"进程钩子的协议": 钩子失败…记一条警告):
+// hook id, outcome, exit code, duration and the head of its stderr,
+// redacted as the previews are.
+func logFailure(h *hook.Hook, event string, run output.Run, stderr []byte) {
+	attrs := []any{"hookId", h.ID, "event", event, "source", string(h.Source.Kind),
+		"outcome", string(run.Outcome), "durationMs", run.DurationMs}
+	if run.ExitCode != nil {
+		attrs = append(attrs, "exitCode", *run.ExitCode)
+	}
+	if run.Error != "" {
+		attrs = append(attrs, "error", run.Error)
+	}
+	if len(stderr) > 0 {
+		attrs = append(attrs, "stderr", output.Preview(stderr, failureStderrChars))
+	}
+	slog.Warn("hook "+string(run.Outcome), attrs...)
 }
 
 // spawn prepares argv, environment and stdin for h and executes it (or

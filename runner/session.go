@@ -124,6 +124,9 @@ type Session struct {
 	plans       map[string]*eventPlan
 	lastCheck   time.Time
 	stopGranted map[string]int // turnId -> continuations granted
+	// sessionStarted: SessionStart already ran in this session
+	// (lifecycle-hooks-and-workspace-trust §"七个事件": 只跑一次靠 hooks.ts:27 的标记).
+	sessionStarted bool
 	lastCounts  map[string]int
 	// security version and workspace of the last recount
 	countedVersion uint64
@@ -148,6 +151,16 @@ type eventPlan struct {
 
 // ErrUnknownEvent is returned by Run for an event outside the seven.
 var ErrUnknownEvent = errors.New("unknown event")
+
+// ErrTurnRequired is returned by Run for a Stop without a turn id: the
+// continuation count restarts every turn (lifecycle-hooks-and-workspace-trust
+// §"Stop 与续跑上限": 计数每个回合从 0 开始), so a Stop must name its turn.
+var ErrTurnRequired = errors.New("turnId is required on Stop: continuations are counted per turn")
+
+// SkipSessionStartRan is Merged.Skipped for a SessionStart after the first
+// in the same session: SessionStart runs once per session
+// (lifecycle-hooks-and-workspace-trust §"七个事件").
+const SkipSessionStartRan = "session_start_already_ran"
 
 // NewSession loads the session's configuration. Problems in configuration
 // files are returned as diagnostics, never as an error.

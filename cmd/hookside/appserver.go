@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"sync/atomic"
@@ -38,6 +39,7 @@ func runAppServer(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "hookside app-server:", err)
 		return exitUsage
 	}
+	slog.SetDefault(log)
 	if err := runner.EnableSubreaper(); err != nil {
 		log.Warn("cannot become the subreaper of hook processes: a hook that detaches with setsid may outlive it", "err", err)
 	}

@@ -56,6 +56,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if args[0] == "--version" {
 		return runVersion(nil, stdout, stderr)
 	}
+	// Library warnings (a failed hook, …) go to stderr; app-server replaces
+	// this with the logger its --log-level/--log-format describe.
+	slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return c.run(args[1:], stdout, stderr)
