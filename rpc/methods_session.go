@@ -59,7 +59,7 @@ type hookInfo struct {
 	Type           string     `json:"type"`
 	Command        string     `json:"command"`
 	Args           []string   `json:"args"`
-	Shell          any        `json:"shell"`
+	Shell          hook.Shell `json:"shell"`
 	Async          bool       `json:"async"`
 	TimeoutMs      int        `json:"timeoutMs"`
 	MaxOutputBytes int        `json:"maxOutputBytes"`
@@ -79,17 +79,11 @@ func toHookInfo(h *hook.Hook) hookInfo {
 		ID: h.ID, Event: h.Event,
 		Source:  hookSource{Kind: string(h.Source.Kind), Path: h.Source.Path, Name: h.Source.Name},
 		Matcher: h.Matcher, MatcherIndex: h.MatcherIndex, HookIndex: h.HookIndex,
-		Type: string(h.Type), Command: h.Command, Args: h.Args, Async: h.Async,
+		Type: string(h.Type), Command: h.Command, Args: h.Args, Shell: h.Shell, Async: h.Async,
 		TimeoutMs: h.TimeoutMs, MaxOutputBytes: h.MaxOutputBytes, StatusMessage: h.StatusMessage,
 	}
 	if hi.Args == nil {
 		hi.Args = []string{}
-	}
-	switch h.ShellKind {
-	case hook.ShellTrue:
-		hi.Shell = true
-	case hook.ShellString:
-		hi.Shell = h.Shell
 	}
 	return hi
 }

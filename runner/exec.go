@@ -7,10 +7,7 @@ package runner
 
 import (
 	"errors"
-	"fmt"
 	"time"
-
-	"github.com/google/shlex"
 
 	"github.com/hookside/hookside/internal/hook"
 )
@@ -35,10 +32,6 @@ const (
 
 // ErrEmptyArgv is the StartErr of an ExecSpec without an executable.
 var ErrEmptyArgv = errors.New("runner: empty argv: no executable to start")
-
-// ErrInvalidShell is wrapped by every ShellArgv error: the `shell` string
-// of a command hook is empty, only blanks/comments, or cannot be split.
-var ErrInvalidShell = errors.New("runner: invalid shell")
 
 // ExecSpec is one hook process to run.
 type ExecSpec struct {
@@ -99,51 +92,4 @@ type ExecResult struct {
 	// PID is the leader's process id, which is also the process group id
 	// of the hook (0 when nothing started).
 	PID int
-}
-
-// ShellArgv returns the argv that runs command, the `command` string of a
-// `command` hook, through its shell (ARCHITECTURE.md, library note on
-// github.com/google/shlex):
-//
-//   - kind ShellUnset, ShellTrue or "": ["sh", "-c", command]; shell is
-//     ignored.
-//   - kind ShellString with one word ("bash"): [word, "-c", command].
-//   - kind ShellString with several words ("bash -lc",
-//     "/usr/bin/env zsh -c"): the words as split by shlex, then command
-//     as the last argument (the shell string must supply its own -c).
-//
-// command itself is never split: it goes to the shell whole.
-//
-// shlex is close to, but not, POSIX sh word splitting. Known gaps, all
-// pinned by TestShellArgv:
-//   - inside double quotes a backslash escapes every character, so
-//     `"a\b"` gives `ab` (POSIX sh keeps `a\b`);
-//   - `#` at the start of a word starts a comment: "bash #x" is just
-//     ["bash"], and "#bash" is empty (an error);
-//   - no expansion of any kind: `~`, `$HOME` and `$'\t'` stay literal
-//     (the last loses its quotes: `$\t`);
-//   - operators are not special: "a;b" and "a|b" are single words.
-//
-// Errors wrap ErrInvalidShell: an unknown kind, a shell string that is
-// empty or only blanks/comments, or one shlex cannot split (unterminated
-// quote, trailing backslash).
-func ShellArgv(kind hook.ShellKind, shell, command string) ([]string, error) {
-	switch kind {
-	case "", hook.ShellUnset, hook.ShellTrue:
-		return []string{"sh", "-c", command}, nil
-	case hook.ShellString:
-	default:
-		return nil, fmt.Errorf("%w: unknown shell kind %q", ErrInvalidShell, kind)
-	}
-	words, err := shlex.Split(shell)
-	if err != nil {
-		return nil, fmt.Errorf("%w: split %q: %v", ErrInvalidShell, shell, err)
-	}
-	switch len(words) {
-	case 0:
-		return nil, fmt.Errorf("%w: %q names no program", ErrInvalidShell, shell)
-	case 1:
-		return []string{words[0], "-c", command}, nil
-	}
-	return append(words, command), nil
 }

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // The tests below start real processes (shell scripts in testdata/exec/)
@@ -335,7 +337,7 @@ func TestExecScriptInDirectoryWithSpaces(t *testing.T) {
 	if err := os.WriteFile(script, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	shellArgv, err := ShellArgv("", "", `"`+script+`"`)
+	shellArgv, err := hook.Shell{}.Argv(`"` + script + `"`)
 	if err != nil {
 		t.Fatal(err)
 	}

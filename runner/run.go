@@ -506,7 +506,7 @@ func (s *Session) command(h *hook.Hook) ([]string, []string, error) {
 		return nil, nil, fmt.Errorf("hook %s: %w", h.ID, err)
 	}
 	if h.Type == hook.TypeCommand {
-		argv, err := ShellArgv(h.ShellKind, h.Shell, cmd)
+		argv, err := h.Shell.Argv(cmd)
 		if err != nil {
 			return nil, nil, fmt.Errorf("hook %s: %w", h.ID, err)
 		}

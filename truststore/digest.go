@@ -93,14 +93,14 @@ func appendDeclarationJSON(b []byte, h hook.Hook) []byte {
 		} else {
 			b = append(b, ",false,"...)
 		}
-		switch h.ShellKind {
+		switch h.Shell.Kind() {
 		case hook.ShellTrue:
 			b = append(b, `["true"]`...)
 		case hook.ShellString:
 			b = append(b, `["string",`...)
-			b = jsjson.AppendString(b, h.Shell)
+			b = jsjson.AppendString(b, h.Shell.Program())
 			b = append(b, ']')
-		default: // ShellUnset and the zero value: no `shell` key
+		default: // no `shell` key
 			b = append(b, `["unset"]`...)
 		}
 		b = append(b, ']')

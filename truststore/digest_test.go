@@ -101,7 +101,7 @@ func ptr(s string) *string { return &s }
 func caseOf(h hook.Hook) nodeCase {
 	c := nodeCase{Rel: h.Source.RelativePath, Order: h.Source.DiscoveryOrder, Event: h.Event, Matcher: h.Matcher,
 		MI: h.MatcherIndex, HI: h.HookIndex, Type: string(h.Type), Command: h.Command, Args: h.Args,
-		Async: h.Async, ShellKind: string(h.ShellKind), Shell: h.Shell, Timeout: h.TimeoutMs, Max: h.MaxOutputBytes}
+		Async: h.Async, ShellKind: string(h.Shell.Kind()), Shell: h.Shell.Program(), Timeout: h.TimeoutMs, Max: h.MaxOutputBytes}
 	return c
 }
 
@@ -117,9 +117,9 @@ func digestHooks() map[string]hook.Hook {
 		f(&h)
 		return h
 	}
-	cmd := func(command string, kind hook.ShellKind, shell string, async bool) hook.Hook {
+	cmd := func(command string, shell hook.Shell, async bool) hook.Hook {
 		return with(func(h *hook.Hook) {
-			h.Type, h.Command, h.Args, h.ShellKind, h.Shell, h.Async = hook.TypeCommand, command, nil, kind, shell, async
+			h.Type, h.Command, h.Args, h.Shell, h.Async = hook.TypeCommand, command, nil, shell, async
 		})
 	}
 	return map[string]hook.Hook{
@@ -132,18 +132,18 @@ func digestHooks() map[string]hook.Hook {
 		"indices_and_order":    with(func(h *hook.Hook) { h.MatcherIndex, h.HookIndex, h.Source.DiscoveryOrder = 3, 7, 2 }),
 		"negative_and_zero":    with(func(h *hook.Hook) { h.TimeoutMs, h.MaxOutputBytes = 0, -1 }),
 		"beyond_2_53":          with(func(h *hook.Hook) { h.TimeoutMs = 1<<53 + 1; h.MaxOutputBytes = 1 << 62 }),
-		"shell_unset":          cmd("./hooks/check.sh && echo ok", hook.ShellUnset, "", false),
-		"shell_zero_kind":      cmd("./hooks/check.sh && echo ok", "", "", false),
-		"shell_true_async":     cmd("echo hi > /tmp/x", hook.ShellTrue, "", true),
-		"shell_string":         cmd(`grep -q "x" < in.txt > out.txt 2>&1 & wait`, hook.ShellString, "bash -lc", false),
-		"html_chars":           cmd(`a && b || c <d> e & f '<script>'`, hook.ShellUnset, "", false),
-		"quotes_backslashes":   cmd(`echo "a\"b" 'c\d' \\ \n`, hook.ShellTrue, "", false),
-		"control_chars":        cmd("a\tb\nc\rd\be\ff\x00g\x01h\x1fi\x7fj", hook.ShellUnset, "", false),
-		"non_ascii":            cmd("echo 中文 ✓ é 😀 𝄞", hook.ShellString, "/usr/bin/env zsh -c", false),
-		"line_separators":      cmd("echo \u2028 and \u2029 and \u0085 and \ufeff", hook.ShellUnset, "", false),
-		"invalid_utf8_bytes":   cmd("echo \xff \xfe x\xc3", hook.ShellUnset, "", false),
+		"shell_unset":          cmd("./hooks/check.sh && echo ok", hook.Shell{}, false),
+		"shell_zero_kind":      cmd("./hooks/check.sh && echo ok", hook.Shell{}, false),
+		"shell_true_async":     cmd("echo hi > /tmp/x", hook.ShellOfTrue, true),
+		"shell_string":         cmd(`grep -q "x" < in.txt > out.txt 2>&1 & wait`, hook.ShellProgram("bash -lc"), false),
+		"html_chars":           cmd(`a && b || c <d> e & f '<script>'`, hook.Shell{}, false),
+		"quotes_backslashes":   cmd(`echo "a\"b" 'c\d' \\ \n`, hook.ShellOfTrue, false),
+		"control_chars":        cmd("a\tb\nc\rd\be\ff\x00g\x01h\x1fi\x7fj", hook.Shell{}, false),
+		"non_ascii":            cmd("echo 中文 ✓ é 😀 𝄞", hook.ShellProgram("/usr/bin/env zsh -c"), false),
+		"line_separators":      cmd("echo \u2028 and \u2029 and \u0085 and \ufeff", hook.Shell{}, false),
+		"invalid_utf8_bytes":   cmd("echo \xff \xfe x\xc3", hook.Shell{}, false),
 		"non_ascii_path_event": with(func(h *hook.Hook) { h.Source.RelativePath = "子目录/zcode.json"; h.Event = hook.Stop }),
-		"unknown_type":         with(func(h *hook.Hook) { h.Type = "weird"; h.ShellKind = hook.ShellTrue }),
+		"unknown_type":         with(func(h *hook.Hook) { h.Type = "weird"; h.Shell = hook.ShellOfTrue }),
 	}
 }
 

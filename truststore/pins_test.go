@@ -11,7 +11,7 @@ import (
 
 func cmdHook(command string) hook.Hook {
 	return hook.Hook{Event: "PreToolUse", Source: hook.Source{Kind: hook.SourceWorkspace, RelativePath: "zcode.json"},
-		Type: hook.TypeCommand, Command: command, ShellKind: hook.ShellUnset,
+		Type: hook.TypeCommand, Command: command,
 		TimeoutMs: hook.DefaultTimeoutMs, MaxOutputBytes: hook.DefaultMaxOutputBytes}
 }
 
@@ -36,7 +36,7 @@ func TestScriptPathsHeuristics(t *testing.T) {
 	zplugin := plugin
 	zplugin.Command = "bash $ZCODE_PLUGIN_ROOT/run.sh"
 	shellStr := cmdHook("echo hi")
-	shellStr.ShellKind, shellStr.Shell = hook.ShellString, "./hooks/mysh -e"
+	shellStr.Shell = hook.ShellProgram("./hooks/mysh -e")
 	proc := func(cmd string, args ...string) hook.Hook {
 		h := cmdHook(cmd)
 		h.Type, h.Args = hook.TypeProcess, args
@@ -180,7 +180,7 @@ func TestPinHolesClosed(t *testing.T) {
 			func(e env) { writeFile(t, filepath.Join(e.root, "tools/mysh"), "#!/bin/sh\n") },
 			func(e env) hook.Hook {
 				h := cmdHook("echo hi")
-				h.ShellKind, h.Shell = hook.ShellString, "./tools/mysh"
+				h.Shell = hook.ShellProgram("./tools/mysh")
 				return h
 			},
 			func(e env) { writeFile(t, filepath.Join(e.root, "tools/mysh"), "#!/bin/sh\necho EVIL\n") }},

@@ -76,7 +76,7 @@ type DeclarationStatus struct {
 	Type           hook.HookType     `json:"type"`
 	Command        string            `json:"command"`
 	Args           []string          `json:"args"`
-	Shell          ShellSpec         `json:"shell"`
+	Shell          hook.Shell        `json:"shell"`
 	Async          bool              `json:"async"`
 	TimeoutMs      int               `json:"timeoutMs"`
 	MaxOutputBytes int               `json:"maxOutputBytes"`

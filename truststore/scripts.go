@@ -227,8 +227,8 @@ func PinScriptsIn(h hook.Hook, workspaceRoot, cwd string) (Pins, error) {
 		sc.scan(words, bases, 0)
 	} else {
 		sc.scan(splitShell(h.Command), bases, 0)
-		if h.ShellKind == hook.ShellString {
-			sc.scan(splitShell(h.Shell), bases, 0)
+		if h.Shell.Kind() == hook.ShellString {
+			sc.scan(splitShell(h.Shell.Program()), bases, 0)
 		}
 	}
 	return sc.pin(r)

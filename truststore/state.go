@@ -1,7 +1,6 @@
 package truststore
 
 import (
-	"encoding/json"
 	"sort"
 	"time"
 
@@ -94,51 +93,10 @@ type Snapshot struct {
 	Type               hook.HookType `json:"type"`
 	Command            string        `json:"command"`
 	Args               []string      `json:"args"`
-	Shell              ShellSpec     `json:"shell"`
+	Shell              hook.Shell    `json:"shell"`
 	Async              bool          `json:"async"`
 	TimeoutMs          int           `json:"timeoutMs"`
 	MaxOutputBytes     int           `json:"maxOutputBytes"`
-}
-
-// ShellSpec is a command hook's `shell` as written: JSON null (unset, also
-// used for process hooks), true, or the shell string.
-type ShellSpec struct {
-	Kind  hook.ShellKind
-	Value string
-}
-
-// MarshalJSON encodes null, true or the shell string.
-func (s ShellSpec) MarshalJSON() ([]byte, error) {
-	switch s.Kind {
-	case hook.ShellTrue:
-		return []byte("true"), nil
-	case hook.ShellString:
-		return json.Marshal(s.Value)
-	}
-	return []byte("null"), nil
-}
-
-// UnmarshalJSON accepts null, true/false (false = unset) or a string.
-func (s *ShellSpec) UnmarshalJSON(b []byte) error {
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	switch v := v.(type) {
-	case nil:
-		*s = ShellSpec{Kind: hook.ShellUnset}
-	case bool:
-		if v {
-			*s = ShellSpec{Kind: hook.ShellTrue}
-		} else {
-			*s = ShellSpec{Kind: hook.ShellUnset}
-		}
-	case string:
-		*s = ShellSpec{Kind: hook.ShellString, Value: v}
-	default:
-		return &json.UnmarshalTypeError{Value: string(b), Type: nil}
-	}
-	return nil
 }
 
 // SnapshotOf returns the snapshot a trust record stores for h.
@@ -153,10 +111,7 @@ func SnapshotOf(h hook.Hook) Snapshot {
 		Async: h.Async, TimeoutMs: h.TimeoutMs, MaxOutputBytes: h.MaxOutputBytes,
 	}
 	if h.Type != hook.TypeProcess {
-		s.Shell = ShellSpec{Kind: h.ShellKind, Value: h.Shell}
-		if s.Shell.Kind == "" {
-			s.Shell.Kind = hook.ShellUnset
-		}
+		s.Shell = h.Shell
 	}
 	return s
 }

@@ -131,7 +131,7 @@ func TestGrantLoadRevokeRoundTrip(t *testing.T) {
 	}
 	h1 := wsHook(hook.PreToolUse, ptr("Bash"), 0, 0, "node")
 	h2 := wsHook(hook.Stop, nil, 0, 1, "bash")
-	h2.Type, h2.ShellKind, h2.Shell = hook.TypeCommand, hook.ShellString, "bash -lc"
+	h2.Type, h2.Shell = hook.TypeCommand, hook.ShellProgram("bash -lc")
 	if err := s.Grant("/repo", []Record{testRecord(h1), testRecord(h2)}); err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestGrantLoadRevokeRoundTrip(t *testing.T) {
 		t.Fatalf("Load = %+v, %v", st, err)
 	}
 	r, ok := st.Lookup("/repo", Digest(h2))
-	if !ok || !r.GrantedAt.Equal(clock) || r.WorkspaceID != "/repo" || r.Snapshot.Shell != (ShellSpec{hook.ShellString, "bash -lc"}) ||
+	if !ok || !r.GrantedAt.Equal(clock) || r.WorkspaceID != "/repo" || r.Snapshot.Shell != hook.ShellProgram("bash -lc") ||
 		r.Snapshot.Matcher != nil || r.Snapshot.Event != hook.Stop || r.Snapshot.HookIndex != 1 {
 		t.Fatalf("record = %+v", r)
 	}

@@ -175,17 +175,17 @@ func (b *Bridge) doCommand(ctx context.Context, run store.Run, def *expr.Definit
 	case "process":
 		argv = append([]string{h.Command}, h.Args...)
 	default:
-		kind, shell := hook.ShellUnset, ""
+		var shell hook.Shell
 		switch s := h.Shell.(type) {
 		case bool:
 			if s {
-				kind = hook.ShellTrue
+				shell = hook.ShellOfTrue
 			}
 		case string:
-			kind, shell = hook.ShellString, s
+			shell = hook.ShellProgram(s)
 		}
 		var err error
-		if argv, err = runner.ShellArgv(kind, shell, h.Command); err != nil {
+		if argv, err = shell.Argv(h.Command); err != nil {
 			return failed(CodeActionFailed, err.Error())
 		}
 	}

@@ -208,11 +208,11 @@ func describeDecl(w io.Writer, n int, d truststore.DeclarationStatus) {
 		fmt.Fprintf(w, "     process (no shell): %s\n", strings.Join(words, " "))
 	} else {
 		fmt.Fprintf(w, "     %s: %s\n", dispText(string(d.Type)), dispText(d.Command))
-		switch d.Shell.Kind {
+		switch d.Shell.Kind() {
 		case hook.ShellTrue:
 			fmt.Fprintln(w, "     shell: true")
 		case hook.ShellString:
-			fmt.Fprintf(w, "     shell: %s\n", dispText(d.Shell.Value))
+			fmt.Fprintf(w, "     shell: %s\n", dispText(d.Shell.Program()))
 		}
 		if len(d.Args) > 0 {
 			words := make([]string, len(d.Args))

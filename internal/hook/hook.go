@@ -49,16 +49,16 @@ type Hook struct {
 	Event  string `json:"event"`
 	Source Source `json:"source"`
 	// Matcher is nil when the group had no matcher (matches everything).
-	Matcher      *string   `json:"matcher"`
-	MatcherIndex int       `json:"matcherIndex"`
-	HookIndex    int       `json:"hookIndex"`
-	Type         HookType  `json:"type"`
-	Command      string    `json:"command"`
-	Args         []string  `json:"args"`
-	ShellKind    ShellKind `json:"-"`
-	// Shell is the shell program string when ShellKind is ShellString.
-	Shell string `json:"shell,omitempty"`
-	Async bool   `json:"async"`
+	Matcher      *string  `json:"matcher"`
+	MatcherIndex int      `json:"matcherIndex"`
+	HookIndex    int      `json:"hookIndex"`
+	Type         HookType `json:"type"`
+	Command      string   `json:"command"`
+	Args         []string `json:"args"`
+	// Shell is a command hook's shell as written (always unset for a
+	// process hook); omitted from JSON when unset.
+	Shell Shell `json:"shell,omitzero"`
+	Async bool  `json:"async"`
 	// TimeoutMs and MaxOutputBytes are resolved: hook value, else the
 	// declaring file's hooks.timeoutMs / maxOutputBytes, else the user
 	// config's, else the defaults.
@@ -78,13 +78,3 @@ type Hook struct {
 func ID(kind SourceKind, path, event string, matcherIndex, hookIndex int) string {
 	return string(kind) + ":" + path + "#" + event + "[" + strconv.Itoa(matcherIndex) + "][" + strconv.Itoa(hookIndex) + "]"
 }
-
-// ShellKind records how a command hook's `shell` was written, because the
-// declaration digest distinguishes the three (PROTOCOL.md §4).
-type ShellKind string
-
-const (
-	ShellUnset  ShellKind = "unset"  // no `shell` key: sh -c
-	ShellTrue   ShellKind = "true"   // `shell: true`: sh -c
-	ShellString ShellKind = "string" // `shell: "bash -lc"`: split with shlex, command appended
-)

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/google/shlex"
 	hmatcher "github.com/hookside/hookside/matcher"
 
 	"github.com/hookside/hookside/internal/hook"
@@ -442,18 +441,16 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 			return limit(c, "command is %d characters, over the spark limit of %d", n16, hook.SparkMaxCommandChars)
 		}
 	}
-	h.ShellKind = hook.ShellUnset
 	if s := n.get("shell"); s.present() {
 		switch {
 		case s.kind == jBool && s.b:
-			h.ShellKind = hook.ShellTrue
+			h.Shell = hook.ShellOfTrue
 		case s.kind == jString && strings.TrimSpace(s.str) != "":
-			// Checked now, not when the hook first runs: the runner splits
-			// the string the same way (runner.ShellArgv).
-			if words, err := shlex.Split(s.str); err != nil || len(words) == 0 {
+			// Checked now, not when the hook first runs.
+			if err := hook.ShellProgram(s.str).Check(); err != nil {
 				return bad(s, "shell %q cannot be split into a program and its arguments (unbalanced quote or escape?)", s.str)
 			}
-			h.ShellKind, h.Shell = hook.ShellString, s.str
+			h.Shell = hook.ShellProgram(s.str)
 		default:
 			return bad(s, "shell must be true or a non-empty shell command string")
 		}
@@ -517,7 +514,7 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 		// they are cleared rather than half-honoured.
 		if s := n.get("shell"); s.present() {
 			p.report(hook.CodeIgnoredField, hook.SeverityWarning, s.off, "%s: shell is ignored for a process hook (it is never run through a shell)", where)
-			h.ShellKind, h.Shell = hook.ShellUnset, ""
+			h.Shell = hook.Shell{}
 		}
 		if v := n.get("async"); v.present() && h.Async {
 			p.report(hook.CodeIgnoredField, hook.SeverityWarning, v.off, "%s: async applies to command hooks only; ignored", where)
@@ -530,10 +527,10 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 		// (PROTOCOL.md §4). async keeps its meaning.
 		if s := n.get("shell"); s.present() {
 			p.report(hook.CodeIgnoredField, hook.SeverityWarning, s.off, "%s: shell is ignored for an exec-form command (command with args is never run through a shell)", where)
-			h.ShellKind, h.Shell = hook.ShellUnset, ""
+			h.Shell = hook.Shell{}
 		}
 		h.Type = hook.TypeProcess
-		h.ShellKind = hook.ShellUnset
+		h.Shell = hook.Shell{}
 	} else if a := n.get("args"); a.present() && len(h.Args) > 0 {
 		// A command hook's string goes to the shell whole (ARCHITECTURE.md,
 		// runner); args would be silently unused, and the declaration

@@ -46,14 +46,14 @@ func TestParseFile(t *testing.T) {
 		}
 		if h0.Type != hook.TypeProcess || !eq(h0.Args, []string{"a.mjs", "b"}) || h0.TimeoutMs != 5000 || h0.MaxOutputBytes != 1000 ||
 			h0.StatusMessage != "checking" || !h0.Parallel || h0.Matcher == nil || *h0.Matcher != "^(Bash|Write)$" ||
-			h0.ShellKind != hook.ShellUnset || h0.Source != (hook.Source{Kind: hook.SourceUser, Path: path}) || h0.Event != hook.PreToolUse {
+			!h0.Shell.IsZero() || h0.Source != (hook.Source{Kind: hook.SourceUser, Path: path}) || h0.Event != hook.PreToolUse {
 			t.Errorf("hook 0: %+v", h0)
 		}
-		if h1.Type != hook.TypeCommand || h1.ShellKind != hook.ShellString || h1.Shell != "bash -lc" || !h1.Async ||
+		if h1.Type != hook.TypeCommand || h1.Shell != hook.ShellProgram("bash -lc") || !h1.Async ||
 			h1.TimeoutMs != 7000 || h1.MaxOutputBytes != 10 || h1.Enabled == nil || *h1.Enabled || h1.HookIndex != 1 {
 			t.Errorf("hook 1: %+v", h1)
 		}
-		if h2.ShellKind != hook.ShellTrue || h2.Matcher != nil || h2.Parallel || h2.TimeoutMs != 7000 {
+		if h2.Shell != hook.ShellOfTrue || h2.Matcher != nil || h2.Parallel || h2.TimeoutMs != 7000 {
 			t.Errorf("hook 2: %+v", h2)
 		}
 	})
@@ -223,7 +223,7 @@ func TestParseFile(t *testing.T) {
 		if !eq(codes(diags), []string{hook.CodeIgnoredField, hook.CodeIgnoredField}) {
 			t.Fatalf("diags %+v", diags)
 		}
-		if h := f.Hooks[0]; h.ShellKind != hook.ShellUnset || h.Shell != "" || h.Async {
+		if h := f.Hooks[0]; !h.Shell.IsZero() || h.Async {
 			t.Fatalf("hook %+v", h)
 		}
 	})

@@ -36,7 +36,7 @@ func TestParseSparkFile(t *testing.T) {
 			t.Fatalf("diags %+v", diags)
 		}
 		h := f.Hooks[0]
-		if h.Type != hook.TypeProcess || !eq(h.Args, []string{"x.mjs", "a b"}) || h.ShellKind != hook.ShellUnset {
+		if h.Type != hook.TypeProcess || !eq(h.Args, []string{"x.mjs", "a b"}) || !h.Shell.IsZero() {
 			t.Fatalf("hook %+v", h)
 		}
 	})
