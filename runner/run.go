@@ -489,16 +489,14 @@ func (s *Session) command(h *hook.Hook) ([]string, []string, error) {
 		for k, v := range s.vars {
 			vars[k] = v
 		}
-		pv := map[string]string{
-			"ZCODE_PLUGIN_ROOT":  h.Source.PluginRoot,
-			"CLAUDE_PLUGIN_ROOT": h.Source.PluginRoot,
-			"ZCODE_PLUGIN_DATA":  h.Source.PluginData,
-			"CLAUDE_PLUGIN_DATA": h.Source.PluginData,
-		}
 		env = append(env[:len(env):len(env)], make([]string, 0, 4)...)
-		for k, v := range pv {
-			vars[k] = v
-			env = append(env, k+"="+v)
+		for _, k := range hook.PluginRootVars {
+			vars[k] = h.Source.PluginRoot
+			env = append(env, k+"="+h.Source.PluginRoot)
+		}
+		for _, k := range hook.PluginDataVars {
+			vars[k] = h.Source.PluginData
+			env = append(env, k+"="+h.Source.PluginData)
 		}
 	}
 	cmd, err := config.Expand(h.Command, vars)

@@ -204,12 +204,12 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		asyncSlots:  make(chan struct{}, MaxAsyncPerSession),
 	}
 	s.asyncCtx, s.asyncStop = context.WithCancel(context.Background())
-	s.vars = map[string]string{
-		"ZCODE_PROJECT_DIR":      opts.Cwd,
-		"ZCODE_SESSION_ID":       opts.ID,
-		"CLAUDE_PROJECT_DIR":     opts.Cwd,
-		"CLAUDE_SESSION_ID":      opts.ID,
-		"CLAUDE_CODE_SESSION_ID": opts.ID,
+	s.vars = make(map[string]string, len(hook.ProjectDirVars)+len(hook.SessionIDVars))
+	for _, k := range hook.ProjectDirVars {
+		s.vars[k] = opts.Cwd
+	}
+	for _, k := range hook.SessionIDVars {
+		s.vars[k] = opts.ID
 	}
 	env := os.Environ()
 	s.hostEnvLen = len(env)

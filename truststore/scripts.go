@@ -392,11 +392,6 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-var (
-	projectVars = []string{"ZCODE_PROJECT_DIR", "CLAUDE_PROJECT_DIR"}
-	pluginVars  = []string{"ZCODE_PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT"}
-)
-
 // cutVar cuts a leading ${name} or $name (followed by "/" or the end).
 func cutVar(w, name string) (string, bool) {
 	if rest, ok := strings.CutPrefix(w, "${"+name+"}"); ok {
@@ -415,14 +410,14 @@ func (sc *scanner) resolve(w string, bases []string) []string {
 	}
 	var heads []string
 	rest := w
-	for _, v := range projectVars {
+	for _, v := range hook.ProjectDirVars {
 		if r, ok := cutVar(w, v); ok {
 			heads, rest = []string{sc.cwd, sc.root}, r
 			break
 		}
 	}
 	if heads == nil {
-		for _, v := range pluginVars {
+		for _, v := range hook.PluginRootVars {
 			if r, ok := cutVar(w, v); ok {
 				if sc.plugin == "" {
 					return nil

@@ -3,6 +3,8 @@ package config
 import (
 	"errors"
 	"strings"
+
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // ErrSkillDir is returned by Expand for ${ZCODE_SKILL_DIR}: it has no
@@ -11,30 +13,9 @@ import (
 // The parsers already drop declarations that use it (CodeInvalidHook).
 var ErrSkillDir = errors.New("${ZCODE_SKILL_DIR} is not available to hooks")
 
-const skillDirRef = "${ZCODE_SKILL_DIR}"
+const skillDirRef = "${" + hook.EnvSkillDir + "}"
 
-// ExpandableVars are the variable names Expand replaces in a hook's command
-// and args (lifecycle-hooks-and-workspace-trust §"进程钩子的协议";
-// PROTOCOL.md §3 "Environment"). Read-only: Expand does not consult it.
-var ExpandableVars = []string{
-	"ZCODE_PROJECT_DIR", "ZCODE_SESSION_ID",
-	"CLAUDE_PROJECT_DIR", "CLAUDE_SESSION_ID", "CLAUDE_CODE_SESSION_ID",
-	"ZCODE_PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT",
-	"ZCODE_PLUGIN_DATA", "CLAUDE_PLUGIN_DATA",
-}
-
-func expandable(name string) bool {
-	switch name {
-	case "ZCODE_PROJECT_DIR", "ZCODE_SESSION_ID",
-		"CLAUDE_PROJECT_DIR", "CLAUDE_SESSION_ID", "CLAUDE_CODE_SESSION_ID",
-		"ZCODE_PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT",
-		"ZCODE_PLUGIN_DATA", "CLAUDE_PLUGIN_DATA":
-		return true
-	}
-	return false
-}
-
-// Expand replaces each "${NAME}" in s whose NAME is one of ExpandableVars
+// Expand replaces each "${NAME}" in s whose NAME is one of hook.ExpandableVars
 // and is a key of vars with vars[NAME] (a single pass: replaced text is not
 // expanded again). Everything else is left exactly as written — "$NAME"
 // without braces, "${OTHER}", a known name missing from vars, an unclosed
@@ -56,10 +37,10 @@ func Expand(s string, vars map[string]string) (string, error) {
 			break
 		}
 		name := s[2:end]
-		if name == "ZCODE_SKILL_DIR" {
+		if name == hook.EnvSkillDir {
 			return "", ErrSkillDir
 		}
-		if v, ok := vars[name]; ok && expandable(name) {
+		if v, ok := vars[name]; ok && hook.IsExpandable(name) {
 			b.WriteString(v)
 			s = s[end+1:]
 		} else {
@@ -77,5 +58,5 @@ func Expand(s string, vars map[string]string) (string, error) {
 // usesSkillDir reports whether s refers to ZCODE_SKILL_DIR, braced (which
 // Expand refuses) or not (which a shell would silently expand to nothing).
 func usesSkillDir(s string) bool {
-	return strings.Contains(s, skillDirRef) || strings.Contains(s, "$ZCODE_SKILL_DIR")
+	return strings.Contains(s, skillDirRef) || strings.Contains(s, "$"+hook.EnvSkillDir)
 }

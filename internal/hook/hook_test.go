@@ -87,3 +87,22 @@ func TestShellJSON(t *testing.T) {
 		t.Fatalf("unset shell must be omitted with omitzero: %s", b)
 	}
 }
+
+func TestProfile(t *testing.T) {
+	for name, want := range map[string]*Dialect{"": Zcode, "zcode": Zcode, "spark": Spark} {
+		if d, ok := Profile(name); !ok || d != want {
+			t.Errorf("Profile(%q) = %v, %v", name, d, ok)
+		}
+	}
+	for _, name := range []string{"plugin", "Spark", "claude"} {
+		if d, ok := Profile(name); ok || d != nil {
+			t.Errorf("Profile(%q) = %v, %v; want none", name, d, ok)
+		}
+	}
+	if !Spark.HasEvent(Stop) || Spark.HasEvent(SessionStart) || !Zcode.HasEvent(SessionStart) {
+		t.Error("dialect events")
+	}
+	if Spark.MatcherApplies(Stop) || !Spark.MatcherApplies(PreToolUse) || !Zcode.MatcherApplies(Stop) {
+		t.Error("matcher events")
+	}
+}
