@@ -111,10 +111,10 @@ func (s *Session) Explain(event, tool string) Explanation {
 		switch {
 		case h.Event != event:
 			e.Reason, e.Detail = WhyWrongEvent, "declared for "+h.Event
-		case s.spark && !hook.IsSparkEvent(event):
-			e.Reason, e.Detail = WhyEventNotInProfile, "the spark profile has only "+strings.Join(hook.SparkEvents, ", ")
-		case s.spark && h.Matcher != nil && event != hook.PreToolUse && event != hook.PostToolUse:
-			e.Detail = "matcher ignored: spark applies matchers to PreToolUse and PostToolUse only"
+		case !s.dialect.HasEvent(event):
+			e.Reason, e.Detail = WhyEventNotInProfile, "the "+s.dialect.Name+" profile has only "+strings.Join(s.dialect.Events, ", ")
+		case h.Matcher != nil && !s.dialect.MatcherApplies(event):
+			e.Detail = "matcher ignored: " + s.dialect.Name + " applies matchers to " + strings.Join(s.dialect.MatcherEvents, " and ") + " only"
 			return true
 		case value != "" && h.Matcher != nil:
 			m, err := matcher.Compile(h.Matcher)
@@ -182,7 +182,7 @@ func (s *Session) Explain(event, tool string) Explanation {
 		x.Hooks = append(x.Hooks, e)
 	}
 	rejected := append(append([]config.Rejected{}, set.Rejected...), wsRejected...)
-	if !s.spark {
+	if !s.dialect.WorkspaceRootIsCwd {
 		for _, f := range ws.Files {
 			if strings.HasSuffix(f.RelativePath, config.PluginHooksFile) {
 				continue

@@ -216,7 +216,7 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 			blocked = blocked || r.ans.Block
 		}
 		k = end
-		if blocked && s.spark {
+		if blocked && s.dialect.StopAtFirstBlock {
 			// hooks-v2-handbook §1.3: 任一条被拦截就立即返回，不再执行后续
 			// hook. The hooks not run are listed as skipped (earlier_block).
 			for _, i := range selected[k:] {

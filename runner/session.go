@@ -108,11 +108,11 @@ type Session struct {
 	hostEnvLen int
 	vars       map[string]string
 
-	gate  *truststore.Gate
-	spark bool
+	gate    *truststore.Gate
+	dialect *hook.Dialect // the session's profile
 
-	// spark dialect: what the workspace files looked like when read, and
-	// the declarations they hold that were dropped
+	// cwd-rooted workspace files (spark): what they looked like when read,
+	// and the declarations they hold that were dropped
 	sparkProbes []fileProbe
 	wsRejected  []config.Rejected
 
@@ -172,33 +172,30 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		opts.WorkspaceID = opts.Cwd
 	}
 	var early []hook.Diagnostic
-	switch opts.Profile {
-	case "", ProfileZcode:
-		opts.Profile = ProfileZcode
-	case ProfileSpark:
-		if opts.SparkUserDir == "" {
-			opts.SparkUserDir = DefaultSparkUserDir()
-		}
-	default:
+	dialect, ok := hook.Profile(opts.Profile)
+	if !ok {
 		early = append(early, hook.Diagnostic{Code: "profile_unknown", Severity: hook.SeverityError,
 			Message: fmt.Sprintf("unknown profile %q; using zcode", opts.Profile)})
-		opts.Profile = ProfileZcode
+		dialect = hook.Zcode
 	}
+	opts.Profile = dialect.Name
 	lopts := config.LoaderOptions{
 		UserConfigPath: opts.UserConfigPath,
 		PluginDirs:     opts.PluginDirs,
 		Internal:       opts.Internal,
+		Dialect:        dialect,
 	}
-	spark := opts.Profile == ProfileSpark
-	if spark {
-		lopts.Spark = true
+	if dialect.UserSettingsFile != "" {
+		if opts.SparkUserDir == "" {
+			opts.SparkUserDir = DefaultSparkUserDir()
+		}
 		if opts.SparkUserDir != "" { // "" (no home directory): no user scope
-			lopts.SparkUserSettingsPath = filepath.Join(opts.SparkUserDir, config.SparkSettingsFile)
+			lopts.UserSettingsPath = filepath.Join(opts.SparkUserDir, dialect.UserSettingsFile)
 		}
 	}
 	s := &Session{
 		opts:        opts,
-		spark:       spark,
+		dialect:     dialect,
 		loader:      config.NewLoader(lopts),
 		stopGranted: map[string]int{},
 		asyncSlots:  make(chan struct{}, MaxAsyncPerSession),
@@ -310,7 +307,7 @@ func (s *Session) install(set *config.Set, now time.Time) {
 	s.lastCheck = now
 	wsChanged := s.ws == nil || set != s.userSet
 	if !wsChanged {
-		if s.spark {
+		if s.dialect.WorkspaceRootIsCwd {
 			wsChanged = probesChanged(s.sparkProbes)
 		} else {
 			wsChanged = s.ws.Changed()
@@ -319,8 +316,8 @@ func (s *Session) install(set *config.Set, now time.Time) {
 	if set == s.userSet && !wsChanged {
 		return
 	}
-	if wsChanged && s.spark {
-		s.ws, s.wsRejected, s.sparkProbes = discoverSpark(s.opts.Cwd)
+	if wsChanged && s.dialect.WorkspaceRootIsCwd {
+		s.ws, s.wsRejected, s.sparkProbes = discoverSpark(s.dialect, s.opts.Cwd)
 		s.decls = make(map[string]truststore.Declaration, len(s.ws.Declarations))
 		for _, d := range s.ws.Declarations {
 			s.decls[d.Hook.ID] = d
@@ -346,8 +343,8 @@ func (s *Session) install(set *config.Set, now time.Time) {
 	s.plans = make(map[string]*eventPlan, len(hook.Events))
 	for _, ev := range hook.Events {
 		hooks := set.ForEvent(ev)
-		if s.spark && !hook.IsSparkEvent(ev) {
-			hooks = nil // the spark dialect has four events; plugins' others do not run
+		if !s.dialect.HasEvent(ev) {
+			hooks = nil // e.g. spark has four events; plugins' others do not run
 		}
 		p := &eventPlan{hooks: hooks, matchers: make([]*matcher.Matcher, len(hooks))}
 		for i := range hooks {

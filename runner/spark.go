@@ -32,15 +32,7 @@ func DefaultSparkUserDir() string {
 	if err != nil || home == "" {
 		return ""
 	}
-	return filepath.Join(home, config.SparkDirName)
-}
-
-// sparkProject lists the spark workspace files relative to the cwd, in run
-// order: project, then local. Their discovery orders are fixed (0 and 1),
-// so adding or removing one file never changes the other's digests.
-var sparkProject = []string{
-	config.SparkDirName + "/" + config.SparkSettingsFile,
-	config.SparkDirName + "/" + config.SparkLocalSettingsFile,
+	return filepath.Join(home, hook.Spark.UserDir)
 }
 
 // fileProbe remembers what a candidate file looked like when it was read.
@@ -81,7 +73,7 @@ func probesChanged(ps []fileProbe) bool {
 // the cwd. Files are read through an os.Root at the cwd, so a symlink that
 // leaves it is refused (truststore.CodeOutsideRoot). A spark file has no
 // enabled switches besides a declaration's own `enabled`.
-func discoverSpark(cwd string) (*truststore.Workspace, []config.Rejected, []fileProbe) {
+func discoverSpark(d *hook.Dialect, cwd string) (*truststore.Workspace, []config.Rejected, []fileProbe) {
 	w := &truststore.Workspace{Root: cwd, Cwd: cwd}
 	var rejected []config.Rejected
 	var probes []fileProbe
@@ -90,7 +82,10 @@ func discoverSpark(cwd string) (*truststore.Workspace, []config.Rejected, []file
 	if rootErr == nil {
 		defer root.Close()
 	}
-	for order, rel := range sparkProject {
+	// d.WorkspaceFiles in run order (spark: project, then local). Their
+	// discovery orders are fixed (0 and 1), so adding or removing one file
+	// never changes the other's digests.
+	for order, rel := range d.WorkspaceFiles {
 		path := filepath.Join(cwd, filepath.FromSlash(rel))
 		probes = append(probes, fileProbe{path: path, state: probeOf(path)})
 		if rootErr != nil {
@@ -110,7 +105,7 @@ func discoverSpark(cwd string) (*truststore.Workspace, []config.Rejected, []file
 				Source: path, Message: fmt.Sprintf("read %s: %v", path, err)})
 			continue
 		}
-		f, diags := config.ParseSparkFile(path, data, hook.SourceWorkspace)
+		f, diags := config.ParseSettingsFile(d, path, data, hook.SourceWorkspace)
 		w.Diagnostics = append(w.Diagnostics, diags...)
 		rejected = append(rejected, f.Rejected...)
 		w.Files = append(w.Files, truststore.WorkspaceFile{Path: path, RelativePath: rel, DiscoveryOrder: order, Content: data})

@@ -238,10 +238,10 @@ func Disable(d Declaration, userLimits hook.Limits) error {
 	if err != nil {
 		return err
 	}
-	spark := strings.HasPrefix(h.Source.RelativePath, ".spark/")
+	claudeShaped := h.Source.Dialect != nil && h.Source.Dialect.ClaudeShaped
 	var current []hook.Hook
-	if spark {
-		f, _ := config.ParseSparkFile(path, data, hook.SourceWorkspace)
+	if claudeShaped {
+		f, _ := config.ParseSettingsFile(h.Source.Dialect, path, data, hook.SourceWorkspace)
 		current = f.Hooks
 	} else {
 		f, _ := config.ParseFile(path, data, hook.SourceWorkspace)
@@ -259,7 +259,7 @@ func Disable(d Declaration, userLimits hook.Limits) error {
 		return fmt.Errorf("%s: %w", path, ErrNotReviewed)
 	}
 	set := config.SetHookEnabled
-	if spark {
+	if claudeShaped {
 		set = config.SetSparkHookEnabled
 	}
 	out, err := set(data, h.Event, h.MatcherIndex, h.HookIndex, false)

@@ -34,7 +34,9 @@ type Dialect struct {
 	HandlerTypes []HookType
 	ExecForm     bool
 	// UnsupportedEvent and UnsupportedType say how an event outside Events
-	// and a handler type outside HandlerTypes are reported.
+	// and a handler type outside HandlerTypes are reported. A zero
+	// UnsupportedType makes such a type an invalid declaration
+	// (CodeInvalidHook).
 	UnsupportedEvent, UnsupportedType Refusal
 	// MatcherEvents are the events a matcher applies to; a matcher on any
 	// other event is kept, ignored at run time and reported with
@@ -46,6 +48,9 @@ type Dialect struct {
 	// dialect's user directory ("" = the user scope is the hookside user
 	// config).
 	UserSettingsFile string
+	// UserDir is the default user directory, relative to the OS user's
+	// home directory (spark: ".spark").
+	UserDir string
 	// WorkspaceFiles are the workspace-scope files relative to a workspace
 	// directory, in discovery order ("/" separators).
 	WorkspaceFiles []string
@@ -99,11 +104,6 @@ var Zcode = &Dialect{
 		Message:    "unknown event %q (events are %s, case-sensitive); its hooks are dropped",
 		RejectCode: CodeUnknownEvent, RejectMessage: "event %q is not supported",
 	},
-	UnsupportedType: Refusal{
-		Code: CodeInvalidHook, Severity: SeverityError,
-		Message:    "unknown type %q (want \"process\" or \"command\"); declaration dropped",
-		RejectCode: CodeInvalidHook, RejectMessage: "unknown type %q (want \"process\" or \"command\")",
-	},
 	WorkspaceFiles: []string{"zcode.json", ".zcode/config.json"},
 }
 
@@ -137,6 +137,7 @@ var Spark = &Dialect{
 		MaxMatchersPerEvent:   32,
 	},
 	UserSettingsFile:   "settings.json",
+	UserDir:            ".spark",
 	WorkspaceFiles:     []string{".spark/settings.json", ".spark/settings.local.json"},
 	WorkspaceRootIsCwd: true,
 	StopAtFirstBlock:   true,

@@ -39,6 +39,9 @@ type Source struct {
 	// (workspace hooks only; inputs of the declaration digest).
 	RelativePath   string `json:"relativePath,omitempty"`
 	DiscoveryOrder int    `json:"discoveryOrder,omitempty"`
+	// Dialect is the rule set the declaring file was parsed with (nil for
+	// internal hooks).
+	Dialect *Dialect `json:"-"`
 }
 
 // Hook is one executable hook declaration after loading and timeout

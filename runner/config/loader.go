@@ -27,12 +27,13 @@ type LoaderOptions struct {
 	// an empty Source.Kind becomes SourceInternal, zero limits become the
 	// defaults, and Enabled=false drops the hook.
 	Internal []hook.Hook
-	// Spark selects the spark dialect (hooks-v2-handbook §1.3): the user
-	// hooks come from SparkUserSettingsPath, a Claude Code–shaped settings
-	// file (<sparkUserDir>/settings.json; "" = none; no root switch), and
-	// UserConfigPath is read for storage.dir only — its hooks do not run.
-	Spark                 bool
-	SparkUserSettingsPath string // made absolute
+	// Dialect is the session's dialect (nil = hook.Zcode). When it has a
+	// UserSettingsFile (spark, hooks-v2-handbook §1.3) the user hooks come
+	// from UserSettingsPath, a file in that dialect (<userDir>/settings.json;
+	// "" = none; no root switch), and UserConfigPath is read for
+	// storage.dir only — its hooks do not run.
+	Dialect          *hook.Dialect
+	UserSettingsPath string // made absolute
 }
 
 // Loader loads the user config and plugin hooks into a Set and reloads only
@@ -52,14 +53,14 @@ type LoaderOptions struct {
 // resolve hook → user file hooks.* → defaults (hooks.json has no
 // file-level limits).
 type Loader struct {
-	mu        sync.Mutex
-	spark     bool
-	sparkUser sparkSource
-	user      fileSource
-	plugins   []*pluginSource
-	internal  []hook.Hook
-	set       *Set
-	version   uint64
+	mu           sync.Mutex
+	dialect      *hook.Dialect
+	userSettings settingsSource
+	user         fileSource
+	plugins      []*pluginSource
+	internal     []hook.Hook
+	set          *Set
+	version      uint64
 }
 
 // stamp identifies one state of a file cheaply (one os.Stat).
@@ -86,7 +87,7 @@ func statStamp(path string) stamp {
 
 // stampedSource is one configuration file the Loader re-reads when its
 // stat stamp changes: the user config (F = File) or the spark user
-// settings (F = SparkFile).
+// settings (F = SettingsFile).
 type stampedSource[F any] struct {
 	path   string
 	loaded bool
@@ -96,8 +97,8 @@ type stampedSource[F any] struct {
 }
 
 type (
-	fileSource  = stampedSource[File]
-	sparkSource = stampedSource[SparkFile]
+	fileSource     = stampedSource[File]
+	settingsSource = stampedSource[SettingsFile]
 )
 
 type pluginSource struct {
@@ -113,9 +114,12 @@ func NewLoader(opts LoaderOptions) *Loader {
 	if opts.UserConfigPath != "" {
 		l.user.path = absPath(opts.UserConfigPath)
 	}
-	l.spark = opts.Spark
-	if opts.Spark && opts.SparkUserSettingsPath != "" {
-		l.sparkUser.path = absPath(opts.SparkUserSettingsPath)
+	l.dialect = opts.Dialect
+	if l.dialect == nil {
+		l.dialect = hook.Zcode
+	}
+	if l.dialect.UserSettingsFile != "" && opts.UserSettingsPath != "" {
+		l.userSettings.path = absPath(opts.UserSettingsPath)
 	}
 	seen := make(map[string]bool)
 	for _, d := range opts.PluginDirs {
@@ -179,9 +183,9 @@ func (l *Loader) Load() (*Set, error) {
 			changed = true
 		}
 	}
-	if l.sparkUser.path != "" {
-		if st := statStamp(l.sparkUser.path); !l.sparkUser.loaded || st != l.sparkUser.st {
-			l.loadSparkUser(st)
+	if l.userSettings.path != "" {
+		if st := statStamp(l.userSettings.path); !l.userSettings.loaded || st != l.userSettings.st {
+			l.loadUserSettings(st)
 			changed = true
 		}
 	}
@@ -202,7 +206,11 @@ func (l *Loader) Load() (*Set, error) {
 
 func (l *Loader) loadUser(st stamp) { loadStamped(&l.user, st, ParseFile) }
 
-func (l *Loader) loadSparkUser(st stamp) { loadStamped(&l.sparkUser, st, ParseSparkFile) }
+func (l *Loader) loadUserSettings(st stamp) {
+	loadStamped(&l.userSettings, st, func(path string, data []byte, kind hook.SourceKind) (*SettingsFile, []hook.Diagnostic) {
+		return ParseSettingsFile(l.dialect, path, data, kind)
+	})
+}
 
 // loadStamped re-reads u (stamped st) and parses it as a user file.
 func loadStamped[F any](u *stampedSource[F], st stamp, parse func(string, []byte, hook.SourceKind) (*F, []hook.Diagnostic)) {
@@ -275,15 +283,16 @@ func readStamped(path string, st stamp, code, severity string) ([]byte, *hook.Di
 func (l *Loader) build() *Set {
 	s := &Set{Version: l.version, UserLimits: hook.Limits{}.Or(hook.Limits{})}
 	s.Diagnostics = append(s.Diagnostics, l.user.diags...)
-	if l.spark {
-		// Spark dialect: the hookside user config gives storage.dir only.
-		s.Spark = true
+	s.Dialect = l.dialect
+	if l.dialect.UserSettingsFile != "" {
+		// The user scope is the dialect's settings file: the hookside user
+		// config gives storage.dir only.
 		s.RootEnabled = true
 		if uf := l.user.file; uf != nil {
 			s.StorageDir = uf.StorageDir
 		}
-		s.Diagnostics = append(s.Diagnostics, l.sparkUser.diags...)
-		if sf := l.sparkUser.file; sf != nil {
+		s.Diagnostics = append(s.Diagnostics, l.userSettings.diags...)
+		if sf := l.userSettings.file; sf != nil {
 			hooks := enabledOnly(sf.Hooks)
 			s.Hooks = append(s.Hooks, hooks...)
 			s.userCount = len(hooks)

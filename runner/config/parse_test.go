@@ -46,7 +46,7 @@ func TestParseFile(t *testing.T) {
 		}
 		if h0.Type != hook.TypeProcess || !eq(h0.Args, []string{"a.mjs", "b"}) || h0.TimeoutMs != 5000 || h0.MaxOutputBytes != 1000 ||
 			h0.StatusMessage != "checking" || !h0.Parallel || h0.Matcher == nil || *h0.Matcher != "^(Bash|Write)$" ||
-			!h0.Shell.IsZero() || h0.Source != (hook.Source{Kind: hook.SourceUser, Path: path}) || h0.Event != hook.PreToolUse {
+			!h0.Shell.IsZero() || h0.Source != (hook.Source{Kind: hook.SourceUser, Path: path, Dialect: hook.Zcode}) || h0.Event != hook.PreToolUse {
 			t.Errorf("hook 0: %+v", h0)
 		}
 		if h1.Type != hook.TypeCommand || h1.Shell != hook.ShellProgram("bash -lc") || !h1.Async ||

@@ -97,7 +97,8 @@ func pluginName(root, mpath string, manifest []byte) (string, []hook.Diagnostic)
 // (nil when absent).
 func parsePlugin(root, path string, data []byte, mpath string, manifest []byte) parsedPlugin {
 	name, diags := pluginName(root, mpath, manifest)
-	p := &parser{path: path, data: data, plugin: true, diags: diags, src: hook.Source{
+	p := &parser{path: path, data: data, diags: diags, src: hook.Source{
+		Dialect:    hook.Plugin,
 		Kind:       hook.SourcePlugin,
 		Path:       path,
 		Name:       name,

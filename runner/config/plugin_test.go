@@ -74,7 +74,7 @@ func TestParsePluginFile(t *testing.T) {
 		root := filepath.Join(t.TempDir(), "my-plugin")
 		path := writeFile(t, root, "hooks/hooks.json", pluginHooks)
 		hooks, _ := ParsePluginFile(root, path, mustRead(t, path))
-		want := hook.Source{Kind: hook.SourcePlugin, Path: path, Name: "my-plugin", PluginRoot: root, PluginData: filepath.Join(root, ".data")}
+		want := hook.Source{Kind: hook.SourcePlugin, Path: path, Name: "my-plugin", PluginRoot: root, PluginData: filepath.Join(root, ".data"), Dialect: hook.Plugin}
 		if hooks[0].Source != want {
 			t.Fatalf("source %+v, want %+v", hooks[0].Source, want)
 		}

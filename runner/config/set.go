@@ -33,9 +33,9 @@ type Set struct {
 	UserLimits hook.Limits
 	// StorageDir is the user config's storage.dir as written ("" if unset).
 	StorageDir string
-	// Spark is set when the Set was loaded in the spark dialect
-	// (LoaderOptions.SparkUserSettingsPath).
-	Spark bool
+	// Dialect is the session dialect the Set was loaded with
+	// (LoaderOptions.Dialect).
+	Dialect *hook.Dialect
 	// Inactive are declarations that load but do not run because a switch
 	// is off (Reason is ReasonDisabled, ReasonRootSwitchOff or
 	// ReasonFileDisabled), for `hooks explain`. Workspace declarations are

@@ -7,15 +7,6 @@ import (
 	"github.com/hookside/hookside/internal/hook"
 )
 
-// Spark settings file locations: <userDir>/settings.json (scope user),
-// <cwd>/.spark/settings.json (project), <cwd>/.spark/settings.local.json
-// (local), run in that order.
-const (
-	SparkDirName           = ".spark"
-	SparkSettingsFile      = "settings.json"
-	SparkLocalSettingsFile = "settings.local.json"
-)
-
 // Rejected is a declaration, matcher group (HookIndex -1) or whole event
 // (MatcherIndex and HookIndex -1) that a file declares but that was dropped
 // while parsing: invalid, over a spark limit, an unsupported handler type or
@@ -33,16 +24,16 @@ type Rejected struct {
 	Message      string          `json:"message"`
 }
 
-// SparkFile is one parsed spark settings file.
-type SparkFile struct {
+// SettingsFile is one parsed Claude Code–shaped settings file.
+type SettingsFile struct {
 	Path     string
 	Kind     hook.SourceKind
 	Hooks    []hook.Hook // valid declarations, limits resolved (60000 ms default)
 	Rejected []Rejected
 }
 
-// ParseSparkFile parses a spark settings file (hooks-v2-handbook §1.3), the
-// Claude Code settings shape:
+// ParseSettingsFile parses a settings file written in dialect d (a Claude
+// Code–shaped dialect such as hook.Spark, hooks-v2-handbook §1.3):
 //
 //	{"hooks": {"<Event>": [{"matcher": string, "parallel": bool,
 //	   "hooks": [{"type": "command", "command": string, "args": [string],
@@ -51,25 +42,25 @@ type SparkFile struct {
 //
 // Other top-level keys (permissions, env, …) are ignored. kind is
 // SourceUser (the user settings) or SourceWorkspace (project and local
-// settings, which need trust). Rules:
+// settings, which need trust). The dialect's rules apply; for hook.Spark:
 //
 //   - events other than UserPromptSubmit, PreToolUse, PostToolUse, Stop are
 //     skipped with CodeSparkUnsupportedEvent;
 //   - a matcher on UserPromptSubmit or Stop is kept but ignored at run time
 //     (CodeSparkMatcherIgnored);
 //   - limits (CodeSparkLimit; the entry is dropped, its siblings load): a
-//     command (with exec-form args) over SparkMaxCommandChars, a timeout
-//     over SparkMaxTimeoutMs, hooks past the SparkMaxCommandsPerMatcher-th of
-//     a group, groups past the SparkMaxMatchersPerEvent-th of an event;
+//     command (with exec-form args) over Limits.MaxCommandChars, a timeout
+//     over Limits.MaxTimeoutMs, hooks past the Limits.MaxCommandsPerMatcher-th
+//     of a group, groups past the Limits.MaxMatchersPerEvent-th of an event;
 //   - handler types other than "command" (prompt, agent, http) are skipped
 //     with CodeSparkUnsupportedType;
 //   - "command" with "args" is exec form: run without a shell (Hook.Type
 //     becomes TypeProcess).
 //
 // It never panics and never fails as a whole.
-func ParseSparkFile(path string, data []byte, kind hook.SourceKind) (*SparkFile, []hook.Diagnostic) {
-	f := &SparkFile{Path: path, Kind: kind}
-	p := &parser{path: path, data: data, spark: true, src: hook.Source{Kind: kind, Path: path}}
+func ParseSettingsFile(d *hook.Dialect, path string, data []byte, kind hook.SourceKind) (*SettingsFile, []hook.Diagnostic) {
+	f := &SettingsFile{Path: path, Kind: kind}
+	p := &parser{path: path, data: data, src: hook.Source{Kind: kind, Path: path, Dialect: d}}
 	p.claudeShaped()
 	f.Hooks = resolveHooks(p.hooks, p.own, hook.Limits{}.Or(hook.Limits{}))
 	f.Rejected = p.rejects

@@ -13,7 +13,7 @@ func TestParseSparkFile(t *testing.T) {
 		doc := `{"permissions": {"allow": []}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
 			{"type": "command", "command": "a.sh", "timeout": 5, "statusMessage": "checking", "async": true},
 			{"type": "command", "command": "b.sh"}]}]}}`
-		f, diags := ParseSparkFile("/u/settings.json", []byte(doc), hook.SourceUser)
+		f, diags := ParseSettingsFile(hook.Spark, "/u/settings.json", []byte(doc), hook.SourceUser)
 		if len(diags) != 0 {
 			t.Fatalf("diags %+v", diags)
 		}
@@ -31,7 +31,7 @@ func TestParseSparkFile(t *testing.T) {
 
 	t.Run("exec_form_args_become_a_process_hook", func(t *testing.T) {
 		doc := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "node", "args": ["x.mjs", "a b"], "shell": true}]}]}}`
-		f, diags := ParseSparkFile("/p", []byte(doc), hook.SourceWorkspace)
+		f, diags := ParseSettingsFile(hook.Spark, "/p", []byte(doc), hook.SourceWorkspace)
 		if !eq(codes(diags), []string{hook.CodeIgnoredField}) {
 			t.Fatalf("diags %+v", diags)
 		}
@@ -45,7 +45,7 @@ func TestParseSparkFile(t *testing.T) {
 		doc := `{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "x"}]}],
 			"Notification": [{"hooks": [{"type": "command", "command": "y"}]}],
 			"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "z"}]}]}}`
-		f, diags := ParseSparkFile("/p", []byte(doc), hook.SourceUser)
+		f, diags := ParseSettingsFile(hook.Spark, "/p", []byte(doc), hook.SourceUser)
 		if !eq(codes(diags), []string{hook.CodeSparkUnsupportedEvent, hook.CodeSparkUnsupportedEvent}) || !eq(commands(f.Hooks), []string{"z"}) {
 			t.Fatalf("diags %+v hooks %+v", diags, f.Hooks)
 		}
@@ -57,7 +57,7 @@ func TestParseSparkFile(t *testing.T) {
 	t.Run("matcher_ignored_outside_tool_events", func(t *testing.T) {
 		doc := `{"hooks": {"Stop": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}]}],
 			"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "y"}]}]}}`
-		f, diags := ParseSparkFile("/p", []byte(doc), hook.SourceUser)
+		f, diags := ParseSettingsFile(hook.Spark, "/p", []byte(doc), hook.SourceUser)
 		if !eq(codes(diags), []string{hook.CodeSparkMatcherIgnored}) || len(f.Hooks) != 2 {
 			t.Fatalf("diags %+v", diags)
 		}
@@ -65,7 +65,7 @@ func TestParseSparkFile(t *testing.T) {
 
 	t.Run("unknown_handler_types_skipped", func(t *testing.T) {
 		doc := `{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "?"}, {"type": "agent"}, {"type": "http", "url": "x"}, {"type": "command", "command": "ok"}]}]}}`
-		f, diags := ParseSparkFile("/p", []byte(doc), hook.SourceUser)
+		f, diags := ParseSettingsFile(hook.Spark, "/p", []byte(doc), hook.SourceUser)
 		want := []string{hook.CodeSparkUnsupportedType, hook.CodeSparkUnsupportedType, hook.CodeSparkUnsupportedType}
 		if !eq(codes(diags), want) || !eq(commands(f.Hooks), []string{"ok"}) || f.Hooks[0].HookIndex != 3 {
 			t.Fatalf("diags %+v hooks %+v", diags, f.Hooks)
@@ -73,22 +73,22 @@ func TestParseSparkFile(t *testing.T) {
 	})
 
 	t.Run("limits_drop_entries_with_a_diagnostic_naming_file_and_entry", func(t *testing.T) {
-		long := strings.Repeat("x", hook.SparkMaxCommandChars+1)
+		long := strings.Repeat("x", hook.Spark.Limits.MaxCommandChars+1)
 		var hooks, groups []string
-		for i := 0; i < hook.SparkMaxCommandsPerMatcher+2; i++ {
+		for i := 0; i < hook.Spark.Limits.MaxCommandsPerMatcher+2; i++ {
 			hooks = append(hooks, fmt.Sprintf(`{"type":"command","command":"h%d"}`, i))
 		}
-		for i := 0; i < hook.SparkMaxMatchersPerEvent+1; i++ {
+		for i := 0; i < hook.Spark.Limits.MaxMatchersPerEvent+1; i++ {
 			groups = append(groups, `{"hooks":[{"type":"command","command":"g"}]}`)
 		}
 		doc := `{"hooks": {
 			"PreToolUse": [{"hooks": [{"type":"command","command":"` + long + `"},
-				{"type":"command","command":"` + long[:hook.SparkMaxCommandChars] + `"},
+				{"type":"command","command":"` + long[:hook.Spark.Limits.MaxCommandChars] + `"},
 				{"type":"command","command":"slow","timeout":600.001},
 				{"type":"command","command":"max","timeout":600}]}],
 			"PostToolUse": [{"hooks": [` + strings.Join(hooks, ",") + `]}],
 			"Stop": [` + strings.Join(groups, ",") + `]}}`
-		f, diags := ParseSparkFile("/w/.spark/settings.json", []byte(doc), hook.SourceWorkspace)
+		f, diags := ParseSettingsFile(hook.Spark, "/w/.spark/settings.json", []byte(doc), hook.SourceWorkspace)
 		n := 0
 		for _, d := range diags {
 			if d.Code != hook.CodeSparkLimit {
@@ -117,10 +117,10 @@ func TestParseSparkFile(t *testing.T) {
 				stop++
 			}
 		}
-		if pre != 2 || post != hook.SparkMaxCommandsPerMatcher || stop != hook.SparkMaxMatchersPerEvent {
+		if pre != 2 || post != hook.Spark.Limits.MaxCommandsPerMatcher || stop != hook.Spark.Limits.MaxMatchersPerEvent {
 			t.Fatalf("kept %d %d %d", pre, post, stop)
 		}
-		if f.Hooks[1].TimeoutMs != hook.SparkMaxTimeoutMs {
+		if f.Hooks[1].TimeoutMs != hook.Spark.Limits.MaxTimeoutMs {
 			t.Fatalf("max timeout %+v", f.Hooks[1])
 		}
 	})
@@ -129,10 +129,10 @@ func TestParseSparkFile(t *testing.T) {
 		if utf16Len("a😀é") != 4 {
 			t.Fatal(utf16Len("a😀é"))
 		}
-		cmd := strings.Repeat("😀", hook.SparkMaxCommandChars/2) // 8192 units: at the limit
+		cmd := strings.Repeat("😀", hook.Spark.Limits.MaxCommandChars/2) // 8192 units: at the limit
 		doc := `{"hooks": {"Stop": [{"hooks": [{"type":"command","command":"` + cmd + `"},
 			{"type":"command","command":"` + cmd[:len(cmd)-4] + `","args":["ab"]}]}]}}`
-		f, diags := ParseSparkFile("/p", []byte(doc), hook.SourceUser)
+		f, diags := ParseSettingsFile(hook.Spark, "/p", []byte(doc), hook.SourceUser)
 		if len(f.Hooks) != 1 || !eq(codes(diags), []string{hook.CodeSparkLimit}) {
 			t.Fatalf("hooks %d diags %+v", len(f.Hooks), diags)
 		}
@@ -140,7 +140,7 @@ func TestParseSparkFile(t *testing.T) {
 
 	t.Run("broken_json_never_panics", func(t *testing.T) {
 		for _, doc := range []string{`{`, `[]`, `{"hooks": 1}`, `{"hooks": {"Stop": 1}}`, `{"hooks": {"Stop": [1, {"hooks": 2}]}}`} {
-			f, diags := ParseSparkFile("/p", []byte(doc), hook.SourceUser)
+			f, diags := ParseSettingsFile(hook.Spark, "/p", []byte(doc), hook.SourceUser)
 			if len(f.Hooks) != 0 || len(diags) == 0 {
 				t.Errorf("%s: %+v %+v", doc, f.Hooks, diags)
 			}
@@ -166,9 +166,9 @@ func TestLoaderSpark(t *testing.T) {
 	dir := t.TempDir()
 	user := writeFile(t, dir, "home/config.json", `{"hooks": {"enabled": true, "events": {"Stop": [{"hooks": [{"type": "process", "command": "zcode-user"}]}]}}, "storage": {"dir": "/s"}}`)
 	spark := writeFile(t, dir, "spark/settings.json", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "spark-user"}, {"type": "command", "command": "off", "enabled": false}]}]}}`)
-	l := NewLoader(LoaderOptions{UserConfigPath: user, Spark: true, SparkUserSettingsPath: spark})
+	l := NewLoader(LoaderOptions{UserConfigPath: user, Dialect: hook.Spark, UserSettingsPath: spark})
 	set, _ := l.Load()
-	if !set.Spark || set.StorageDir != "/s" || !eq(commands(set.Hooks), []string{"spark-user"}) {
+	if set.Dialect != hook.Spark || set.StorageDir != "/s" || !eq(commands(set.Hooks), []string{"spark-user"}) {
 		t.Fatalf("set %+v", set)
 	}
 	if len(set.Inactive) != 1 || set.Inactive[0].Reason != ReasonDisabled {

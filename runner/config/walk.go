@@ -1,0 +1,369 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hookside/hookside/internal/hook"
+	hmatcher "github.com/hookside/hookside/matcher"
+)
+
+// parser walks the events object of a file written in one dialect
+// (src.Dialect): the dialect's rules decide which events, handler types,
+// timeout key and limits apply.
+type parser struct {
+	path string
+	data []byte
+	src  hook.Source
+
+	diags   []hook.Diagnostic
+	hooks   []hook.Hook
+	own     []hook.Limits
+	rejects []Rejected
+}
+
+// reject records a declaration (hi >= 0), a matcher group (hi = -1) or a
+// whole event (mi = hi = -1) that was dropped, for `hooks explain`.
+func (p *parser) reject(off int, event string, mi, hi int, code, command, format string, args ...any) {
+	p.rejects = append(p.rejects, Rejected{
+		Kind: p.src.Kind, Path: p.path, Source: p.at(off), Event: event,
+		MatcherIndex: mi, HookIndex: hi, Code: code, Command: command,
+		Message: fmt.Sprintf(format, args...),
+	})
+}
+
+func (p *parser) at(off int) string {
+	line, col := lineCol(p.data, off)
+	return p.path + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col)
+}
+
+func (p *parser) report(code, severity string, off int, format string, args ...any) {
+	p.diags = append(p.diags, hook.Diagnostic{
+		Code:     code,
+		Severity: severity,
+		Message:  fmt.Sprintf(format, args...),
+		Source:   p.at(off),
+	})
+}
+
+// tree parses p.data, reporting CodeParseError on failure.
+func (p *parser) tree() (*jnode, bool) {
+	root, err := parseTree(p.data)
+	if err == nil {
+		return root, true
+	}
+	var se *syntaxError
+	off := len(p.data)
+	if errors.As(err, &se) {
+		off = se.off
+	}
+	p.report(hook.CodeParseError, hook.SeverityError, off, "invalid JSON: %s", err.Error())
+	return nil, false
+}
+
+// events walks {"<Event>": [group, …], …}.
+func (p *parser) events(ev *jnode) {
+	d := p.src.Dialect
+	for _, fl := range ev.fields {
+		if !d.HasEvent(fl.key) {
+			r := d.UnsupportedEvent
+			p.report(r.Code, r.Severity, fl.off, r.Message, fl.key, strings.Join(d.Events, ", "))
+			p.reject(fl.off, fl.key, -1, -1, r.RejectCode, "", r.RejectMessage, fl.key)
+			continue
+		}
+		if !fl.val.present() {
+			continue
+		}
+		if fl.val.kind != jArray {
+			p.report(hook.CodeInvalidHook, hook.SeverityError, fl.val.off, "%s must be an array of matcher groups, got %s", fl.key, fl.val.kind)
+			continue
+		}
+		for mi, g := range fl.val.elems {
+			if max := d.Limits.MaxMatchersPerEvent; max > 0 && mi >= max {
+				p.report(hook.CodeSparkLimit, hook.SeverityError, g.off, "%s[%d]: more than %d matcher groups for one event; group dropped", fl.key, mi, max)
+				p.reject(g.off, fl.key, mi, -1, hook.CodeSparkLimit, "", "matcher group %d is over the limit of %d matcher groups per event", mi, max)
+				continue
+			}
+			p.group(fl.key, mi, g)
+		}
+	}
+}
+
+// group walks one {"matcher", "parallel", "hooks": [...]} entry.
+func (p *parser) group(event string, mi int, g *jnode) {
+	where := fmt.Sprintf("%s[%d]", event, mi)
+	drop := func(at *jnode, format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		p.report(hook.CodeInvalidHook, hook.SeverityError, at.off, "%s: %s", where, msg)
+		p.reject(at.off, event, mi, -1, hook.CodeInvalidHook, "", "%s", msg)
+	}
+	if g.kind != jObject {
+		drop(g, "matcher group must be an object, got %s; dropped", g.kind)
+		return
+	}
+	var matcher *string
+	if m := g.get("matcher"); m.present() {
+		if m.kind != jString {
+			drop(m, "matcher must be a string, got %s; group dropped", m.kind)
+			return
+		}
+		s := m.str
+		matcher = &s
+		if d := p.src.Dialect; !d.MatcherApplies(event) {
+			// hooks-v2-handbook §1.3: matcher只对PreToolUse/PostToolUse生效.
+			p.report(hook.CodeSparkMatcherIgnored, hook.SeverityWarning, m.off, "%s: matcher is ignored on %s (%s applies matchers to %s only); the group runs for every %s", where, event, d.Name, strings.Join(d.MatcherEvents, " and "), event)
+		}
+		// The spec (output.ts:98): a bad JavaScript regex matches nothing.
+		// The group stays; the author gets told.
+		if _, err := hmatcher.Compile(matcher); err != nil {
+			p.report(hook.CodeInvalidMatcher, hook.SeverityWarning, m.off, "%s: %v; it matches nothing", where, err)
+		}
+	}
+	parallel := false
+	if v := g.get("parallel"); v.present() {
+		if v.kind != jBool {
+			drop(v, "parallel must be a boolean, got %s; group dropped", v.kind)
+			return
+		}
+		parallel = v.b
+	}
+	hs := g.get("hooks")
+	if !hs.present() {
+		drop(g, "matcher group has no hooks array; dropped")
+		return
+	}
+	if hs.kind != jArray {
+		drop(hs, "hooks must be an array, got %s; group dropped", hs.kind)
+		return
+	}
+	for hi, hn := range hs.elems {
+		if max := p.src.Dialect.Limits.MaxCommandsPerMatcher; max > 0 && hi >= max {
+			p.report(hook.CodeSparkLimit, hook.SeverityError, hn.off, "%s[%d]: more than %d commands in one matcher group; declaration dropped", where, hi, max)
+			p.reject(hn.off, event, mi, hi, hook.CodeSparkLimit, commandOf(hn), "command %d is over the limit of %d commands per matcher group", hi, max)
+			continue
+		}
+		h, own, ok := p.hook(fmt.Sprintf("%s[%d]", where, hi), hn, event, mi, hi)
+		if !ok {
+			continue
+		}
+		h.ID = hook.ID(p.src.Kind, p.path, event, mi, hi)
+		h.Event = event
+		h.Source = p.src
+		h.Matcher = matcher
+		h.MatcherIndex = mi
+		h.HookIndex = hi
+		h.Parallel = parallel
+		p.hooks = append(p.hooks, h)
+		p.own = append(p.own, own)
+	}
+}
+
+// hook validates one declaration. It reports and returns ok=false when the
+// declaration must be dropped.
+func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.Hook, own hook.Limits, ok bool) {
+	d := p.src.Dialect
+	bad := func(at *jnode, format string, args ...any) (hook.Hook, hook.Limits, bool) {
+		p.report(hook.CodeInvalidHook, hook.SeverityError, at.off, where+": "+format+"; declaration dropped", args...)
+		p.reject(at.off, event, mi, hi, hook.CodeInvalidHook, commandOf(n), format, args...)
+		return hook.Hook{}, hook.Limits{}, false
+	}
+	limit := func(at *jnode, format string, args ...any) (hook.Hook, hook.Limits, bool) {
+		p.report(hook.CodeSparkLimit, hook.SeverityError, at.off, where+": "+format+"; declaration dropped", args...)
+		p.reject(at.off, event, mi, hi, hook.CodeSparkLimit, commandOf(n), format, args...)
+		return hook.Hook{}, hook.Limits{}, false
+	}
+	if n.kind != jObject {
+		return bad(n, "hook must be an object, got %s", n.kind)
+	}
+	t := n.get("type")
+	switch {
+	case !t.present():
+		return bad(n, "missing type (%q or %q)", hook.TypeProcess, hook.TypeCommand)
+	case t.kind != jString:
+		return bad(t, "type must be a string, got %s", t.kind)
+	case !d.Runs(hook.HookType(t.str)) && d.UnsupportedType.Code != "":
+		r := d.UnsupportedType
+		p.report(r.Code, r.Severity, t.off, where+": "+r.Message, t.str)
+		p.reject(t.off, event, mi, hi, r.RejectCode, "", r.RejectMessage, t.str)
+		return hook.Hook{}, hook.Limits{}, false
+	case t.str != string(hook.TypeProcess) && t.str != string(hook.TypeCommand):
+		return bad(t, "unknown type %q (want %q or %q)", t.str, hook.TypeProcess, hook.TypeCommand)
+	}
+	h.Type = hook.HookType(t.str)
+
+	c := n.get("command")
+	switch {
+	case !c.present():
+		return bad(n, "missing command")
+	case c.kind != jString:
+		return bad(c, "command must be a string, got %s", c.kind)
+	case strings.TrimSpace(c.str) == "":
+		return bad(c, "command is empty")
+	case usesSkillDir(c.str):
+		return bad(c, "command uses %s, which has no meaning in a hook (configuration error)", skillDirRef)
+	case strings.ContainsRune(c.str, 0):
+		return bad(c, "command contains a NUL character")
+	}
+	h.Command = c.str
+
+	if a := n.get("args"); a.present() {
+		if a.kind != jArray {
+			return bad(a, "args must be an array of strings, got %s", a.kind)
+		}
+		h.Args = make([]string, 0, len(a.elems))
+		for i, e := range a.elems {
+			if e.kind != jString {
+				return bad(e, "args[%d] must be a string, got %s", i, e.kind)
+			}
+			if usesSkillDir(e.str) {
+				return bad(e, "args[%d] uses %s, which has no meaning in a hook (configuration error)", i, skillDirRef)
+			}
+			if strings.ContainsRune(e.str, 0) {
+				return bad(e, "args[%d] contains a NUL character", i)
+			}
+			h.Args = append(h.Args, e.str)
+		}
+	}
+
+	if max := d.Limits.MaxCommandChars; max > 0 {
+		// hooks-v2-handbook §1.3: 单条命令上限 8192 字符 (JavaScript string
+		// length: UTF-16 code units). In exec form the arguments count too,
+		// each with one separating space, so the limit cannot be dodged.
+		n16 := utf16Len(h.Command)
+		for _, a := range h.Args {
+			n16 += 1 + utf16Len(a)
+		}
+		if n16 > max {
+			return limit(c, "command is %d characters, over the %s limit of %d", n16, d.Name, max)
+		}
+	}
+	if s := n.get("shell"); s.present() {
+		switch {
+		case s.kind == jBool && s.b:
+			h.Shell = hook.ShellOfTrue
+		case s.kind == jString && strings.TrimSpace(s.str) != "":
+			// Checked now, not when the hook first runs.
+			if err := hook.ShellProgram(s.str).Check(); err != nil {
+				return bad(s, "shell %q cannot be split into a program and its arguments (unbalanced quote or escape?)", s.str)
+			}
+			h.Shell = hook.ShellProgram(s.str)
+		default:
+			return bad(s, "shell must be true or a non-empty shell command string")
+		}
+	}
+	if v := n.get("async"); v.present() {
+		if v.kind != jBool {
+			return bad(v, "async must be a boolean, got %s", v.kind)
+		}
+		h.Async = v.b
+	}
+	if v := n.get(d.TimeoutKey); v.present() {
+		ms, msg := timeoutOf(v, d.TimeoutUnitMs)
+		if msg != "" {
+			return bad(v, "%s %s", badTimeoutLabel(d), msg)
+		}
+		if max := d.Limits.MaxTimeoutMs; max > 0 && ms > max {
+			return limit(v, "%s %s is over the %s limit of %d ms", d.TimeoutKey, string(v.num)+unitSuffix(d), d.Name, max)
+		}
+		own.TimeoutMs = ms
+	}
+	if other := d.OtherTimeoutKey(); n.get(other).present() {
+		p.report(hook.CodeIgnoredField, hook.SeverityWarning, n.get(other).off, "%s: %s is ignored in %s; use %s", where, other, fileKind(d), timeoutName(d))
+	}
+	if v := n.get("maxOutputBytes"); v.present() {
+		b, msg := positiveInt(v)
+		if msg != "" {
+			return bad(v, "maxOutputBytes %s", msg)
+		}
+		own.MaxOutputBytes = b
+	}
+	if v := n.get("enabled"); v.present() {
+		if v.kind != jBool {
+			return bad(v, "enabled must be a boolean, got %s", v.kind)
+		}
+		e := v.b
+		h.Enabled = &e
+	}
+	if v := n.get("statusMessage"); v.present() {
+		if v.kind != jString {
+			return bad(v, "statusMessage must be a string, got %s", v.kind)
+		}
+		h.StatusMessage = v.str
+	}
+
+	if h.Type == hook.TypeProcess {
+		// A process hook is exec'd directly: shell and async do not apply,
+		// and the declaration digest leaves them out (PROTOCOL.md §4), so
+		// they are cleared rather than half-honoured.
+		if s := n.get("shell"); s.present() {
+			p.report(hook.CodeIgnoredField, hook.SeverityWarning, s.off, "%s: shell is ignored for a process hook (it is never run through a shell)", where)
+			h.Shell = hook.Shell{}
+		}
+		if v := n.get("async"); v.present() && h.Async {
+			p.report(hook.CodeIgnoredField, hook.SeverityWarning, v.off, "%s: async applies to command hooks only; ignored", where)
+			h.Async = false
+		}
+	} else if a := n.get("args"); a.present() && d.ExecForm {
+		// Exec form (Claude Code–shaped files): command is the executable
+		// and args its arguments, started without a shell. hookside runs it
+		// as a process hook, so the declaration digest covers the args
+		// (PROTOCOL.md §4). async keeps its meaning.
+		if s := n.get("shell"); s.present() {
+			p.report(hook.CodeIgnoredField, hook.SeverityWarning, s.off, "%s: shell is ignored for an exec-form command (command with args is never run through a shell)", where)
+			h.Shell = hook.Shell{}
+		}
+		h.Type = hook.TypeProcess
+		h.Shell = hook.Shell{}
+	} else if a := n.get("args"); a.present() && len(h.Args) > 0 {
+		// A command hook's string goes to the shell whole (ARCHITECTURE.md,
+		// runner); args would be silently unused, and the declaration
+		// digest does not cover them (PROTOCOL.md §4). Cleared, so Hook
+		// shows what runs.
+		p.report(hook.CodeIgnoredField, hook.SeverityWarning, a.off, "%s: args are ignored for a command hook (the command string goes to the shell whole); put them in command", where)
+		h.Args = nil
+	}
+	return h, own, true
+}
+
+// timeoutOf reads a timeout written in units of unitMs milliseconds:
+// whole milliseconds (unitMs 1, positiveInt) or seconds with fractions
+// (unitMs 1000, positiveSeconds).
+func timeoutOf(n *jnode, unitMs int) (int, string) {
+	if unitMs == 1000 {
+		return positiveSeconds(n)
+	}
+	return positiveInt(n)
+}
+
+// timeoutName is the timeout key with its unit, for messages.
+func timeoutName(d *hook.Dialect) string {
+	if d.TimeoutUnitMs == 1000 {
+		return d.TimeoutKey + " (seconds)"
+	}
+	return d.TimeoutKey + " (milliseconds)"
+}
+
+// badTimeoutLabel names the timeout key in an invalid-value message.
+func badTimeoutLabel(d *hook.Dialect) string {
+	if d.TimeoutUnitMs == 1000 {
+		return timeoutName(d)
+	}
+	return d.TimeoutKey
+}
+
+func unitSuffix(d *hook.Dialect) string {
+	if d.TimeoutUnitMs == 1000 {
+		return " s"
+	}
+	return " ms"
+}
+
+// fileKind names the files of a dialect's shape, for messages.
+func fileKind(d *hook.Dialect) string {
+	if d.ClaudeShaped {
+		return "Claude Code–shaped files"
+	}
+	return "hookside files"
+}
