@@ -7,9 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
-	"syscall"
 
+	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
@@ -96,7 +95,7 @@ func discoverSpark(d *hook.Dialect, cwd string) (*truststore.Workspace, []config
 		case err == nil:
 		case errors.Is(err, fs.ErrNotExist):
 			continue
-		case strings.Contains(err.Error(), "path escapes from parent"):
+		case fsid.IsEscape(err):
 			w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: truststore.CodeOutsideRoot, Severity: hook.SeverityWarning,
 				Source: path, Message: fmt.Sprintf("%s leads outside the workspace root %s (symlink); not read", path, cwd)})
 			continue
@@ -126,7 +125,7 @@ func discoverSpark(d *hook.Dialect, cwd string) (*truststore.Workspace, []config
 
 // readRooted reads rel under root, refusing non-regular and oversized files.
 func readRooted(root *os.Root, rel string) ([]byte, error) {
-	f, err := root.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := fsid.OpenInRoot(root, filepath.FromSlash(rel))
 	if err != nil {
 		return nil, err
 	}

@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
+	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner/config"
 	"github.com/natefinch/atomic"
@@ -229,7 +229,7 @@ func Disable(d Declaration, userLimits hook.Limits) error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s: not a regular file", path)
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	f, err := fsid.OpenNoFollow(path)
 	if err != nil {
 		return err
 	}

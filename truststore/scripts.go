@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"os"
 	"path"
@@ -15,9 +14,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
 )
 
@@ -537,7 +536,7 @@ func pinOne(r *os.Root, root, rel string, absentOK bool) (sum, target string, co
 	case err == nil && fi.IsDir():
 		return "", "", nil, nil
 	case err == nil && fi.Mode().IsRegular():
-		f, err := r.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		f, err := fsid.OpenInRoot(r, filepath.FromSlash(rel))
 		if err != nil {
 			return "", "", nil, err
 		}
@@ -546,21 +545,21 @@ func pinOne(r *os.Root, root, rel string, absentOK bool) (sum, target string, co
 		return sum, "", content, err
 	case err == nil:
 		return AbsentPin, "", nil, nil // a FIFO, device or socket: never passes
-	case isNotExist(err):
+	case fsid.IsNotExist(err):
 		if absentOK {
 			return AbsentPin, "", nil, nil
 		}
 		return "", "", nil, nil
-	case isEscape(err):
+	case fsid.IsEscape(err):
 		full := filepath.Join(root, filepath.FromSlash(rel))
 		t, eerr := filepath.EvalSymlinks(full)
 		if eerr != nil {
-			if isNotExist(eerr) {
+			if fsid.IsNotExist(eerr) {
 				return AbsentPin, "", nil, nil // a dangling link: nothing until its target appears
 			}
 			return "", "", nil, eerr
 		}
-		f, err := os.OpenFile(t, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		f, err := fsid.Open(t)
 		if err != nil {
 			return "", "", nil, err
 		}
@@ -579,10 +578,6 @@ func pinOne(r *os.Root, root, rel string, absentOK bool) (sum, target string, co
 		return sum, t, content, err
 	}
 	return "", "", nil, err
-}
-
-func isNotExist(err error) bool {
-	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // looksShell reports whether a pinned file is a shell script.
@@ -751,8 +746,7 @@ func pinsHold(p Pins, workspaceRoot string, c *HashCache) bool {
 		full := filepath.Join(workspaceRoot, filepath.FromSlash(rel))
 		if want == AbsentPin {
 			// One stat: the pin holds only while nothing is reachable there.
-			var st syscall.Stat_t
-			if err := syscall.Stat(full, &st); err != syscall.ENOENT && err != syscall.ENOTDIR {
+			if !fsid.Absent(full) {
 				return false
 			}
 			continue
@@ -762,7 +756,7 @@ func pinsHold(p Pins, workspaceRoot string, c *HashCache) bool {
 		// and sum are unchanged.
 		key := pathKey{workspaceRoot, rel}
 		if fi, err := os.Stat(full); err == nil {
-			if sum, ok := c.lookupPath(key, idOf(fi)); ok {
+			if sum, ok := c.lookupPath(key, fsid.Of(fi)); ok {
 				if sum != want {
 					return false
 				}
@@ -770,7 +764,7 @@ func pinsHold(p Pins, workspaceRoot string, c *HashCache) bool {
 			}
 		}
 		var got string
-		var id fileID
+		var id fsid.ID
 		var err error
 		if target, ok := p.Links[rel]; ok {
 			got, id, err = linkedHash(full, target, c)
@@ -797,13 +791,13 @@ func pinsHold(p Pins, workspaceRoot string, c *HashCache) bool {
 
 // pinnedHash hashes the regular file rel inside r (never outside it, even
 // through symlinks: os.Root refuses to escape).
-func pinnedHash(r *os.Root, rel string, c *HashCache) (string, fileID, error) {
+func pinnedHash(r *os.Root, rel string, c *HashCache) (string, fsid.ID, error) {
 	if !cleanRel(rel) {
-		return "", fileID{}, errors.New("pin path is not a clean workspace-relative path")
+		return "", fsid.ID{}, errors.New("pin path is not a clean workspace-relative path")
 	}
-	f, err := r.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := fsid.OpenInRoot(r, filepath.FromSlash(rel))
 	if err != nil {
-		return "", fileID{}, err
+		return "", fsid.ID{}, err
 	}
 	defer f.Close()
 	sum, id, _, err := hashOpen(f, c, false)
@@ -812,17 +806,17 @@ func pinnedHash(r *os.Root, rel string, c *HashCache) (string, fileID, error) {
 
 // linkedHash hashes the file full leads to, provided its symlinks still
 // resolve to target.
-func linkedHash(full, target string, c *HashCache) (string, fileID, error) {
+func linkedHash(full, target string, c *HashCache) (string, fsid.ID, error) {
 	t, err := filepath.EvalSymlinks(full)
 	if err != nil {
-		return "", fileID{}, err
+		return "", fsid.ID{}, err
 	}
 	if t != target {
-		return "", fileID{}, fmt.Errorf("%s now leads to %s, not %s", full, t, target)
+		return "", fsid.ID{}, fmt.Errorf("%s now leads to %s, not %s", full, t, target)
 	}
-	f, err := os.OpenFile(t, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := fsid.Open(t)
 	if err != nil {
-		return "", fileID{}, err
+		return "", fsid.ID{}, err
 	}
 	defer f.Close()
 	sum, id, _, err := hashOpen(f, c, false)
@@ -831,15 +825,15 @@ func linkedHash(full, target string, c *HashCache) (string, fileID, error) {
 
 // hashOpen hashes an open regular file (using c by identity), returning its
 // content too when keep is set and it is at most maxScanBytes.
-func hashOpen(f *os.File, c *HashCache, keep bool) (string, fileID, []byte, error) {
+func hashOpen(f *os.File, c *HashCache, keep bool) (string, fsid.ID, []byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
-		return "", fileID{}, nil, err
+		return "", fsid.ID{}, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return "", fileID{}, nil, fmt.Errorf("%s is not a regular file", f.Name())
+		return "", fsid.ID{}, nil, fmt.Errorf("%s is not a regular file", f.Name())
 	}
-	id := idOf(fi)
+	id := fsid.Of(fi)
 	if !keep {
 		if sum, ok := c.lookup(id); ok {
 			return sum, id, nil, nil
@@ -852,7 +846,7 @@ func hashOpen(f *os.File, c *HashCache, keep bool) (string, fileID, []byte, erro
 		w = io.MultiWriter(h, &buf)
 	}
 	if _, err := io.Copy(w, f); err != nil {
-		return "", fileID{}, nil, err
+		return "", fsid.ID{}, nil, err
 	}
 	sum := hex.EncodeToString(h.Sum(nil))
 	c.store(id, sum)
@@ -870,7 +864,7 @@ func hashOpen(f *os.File, c *HashCache, keep bool) (string, fileID, []byte, erro
 // use; a nil *HashCache works and caches nothing.
 type HashCache struct {
 	mu    sync.Mutex
-	sums  map[fileID]string
+	sums  map[fsid.ID]string
 	paths map[pathKey]pathEntry // verified (root, rel) -> file identity and sum
 	roots map[string]rootEntry
 }
@@ -878,7 +872,7 @@ type HashCache struct {
 type pathKey struct{ root, rel string }
 
 type pathEntry struct {
-	id  fileID
+	id  fsid.ID
 	sum string
 }
 
@@ -887,28 +881,9 @@ type rootEntry struct {
 	at time.Time
 }
 
-type fileID struct {
-	dev, ino     uint64
-	size         int64
-	mtime, ctime int64
-}
-
-func idOf(fi os.FileInfo) fileID {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileID{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	}
-	return idOfStat(st)
-}
-
-func idOfStat(st *syscall.Stat_t) fileID {
-	return fileID{dev: uint64(st.Dev), ino: st.Ino, size: st.Size,
-		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}
-}
-
 // NewHashCache returns an empty cache.
 func NewHashCache() *HashCache {
-	return &HashCache{sums: map[fileID]string{}, paths: map[pathKey]pathEntry{}, roots: map[string]rootEntry{}}
+	return &HashCache{sums: map[fsid.ID]string{}, paths: map[pathKey]pathEntry{}, roots: map[string]rootEntry{}}
 }
 
 // rootTTL bounds how long an opened workspace root is reused (a root that
@@ -939,8 +914,8 @@ func (c *HashCache) root(path string) (*os.Root, error) {
 	return r, nil
 }
 
-func (c *HashCache) lookupPath(k pathKey, id fileID) (string, bool) {
-	if c == nil || id.ino == 0 {
+func (c *HashCache) lookupPath(k pathKey, id fsid.ID) (string, bool) {
+	if c == nil || !id.Unique() {
 		return "", false
 	}
 	c.mu.Lock()
@@ -949,8 +924,8 @@ func (c *HashCache) lookupPath(k pathKey, id fileID) (string, bool) {
 	return e.sum, ok && e.id == id
 }
 
-func (c *HashCache) storePath(k pathKey, id fileID, sum string) {
-	if c == nil || id.ino == 0 {
+func (c *HashCache) storePath(k pathKey, id fsid.ID, sum string) {
+	if c == nil || !id.Unique() {
 		return
 	}
 	c.mu.Lock()
@@ -961,8 +936,8 @@ func (c *HashCache) storePath(k pathKey, id fileID, sum string) {
 	c.mu.Unlock()
 }
 
-func (c *HashCache) lookup(id fileID) (string, bool) {
-	if c == nil || id.ino == 0 {
+func (c *HashCache) lookup(id fsid.ID) (string, bool) {
+	if c == nil || !id.Unique() {
 		return "", false
 	}
 	c.mu.Lock()
@@ -971,8 +946,8 @@ func (c *HashCache) lookup(id fileID) (string, bool) {
 	return sum, ok
 }
 
-func (c *HashCache) store(id fileID, sum string) {
-	if c == nil || id.ino == 0 {
+func (c *HashCache) store(id fsid.ID, sum string) {
+	if c == nil || !id.Unique() {
 		return
 	}
 	c.mu.Lock()

@@ -11,10 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/natefinch/atomic"
+
+	"github.com/hookside/hookside/internal/fsid"
 )
 
 // FileName is the trust file's name inside the security directory
@@ -56,8 +57,8 @@ type Store struct {
 	now                 func() time.Time
 
 	mu    sync.Mutex
-	stamp fileID // identity of the file at the last Load (zero = absent)
-	seen  bool   // Load ran at least once
+	stamp fsid.ID // identity of the file at the last Load (zero = absent)
+	seen  bool    // Load ran at least once
 }
 
 // Open returns the store in dir (the caller's <home>/security). It does no
@@ -109,7 +110,7 @@ func (s *Store) Load() (*State, error) {
 		s.setStamp(id)
 		return st, nil
 	case errors.Is(err, fs.ErrNotExist):
-		s.setStamp(fileID{})
+		s.setStamp(fsid.ID{})
 		return NewState(StatusMissing, nil), nil
 	case errors.As(err, &ce):
 		qerr := s.quarantineLocked()
@@ -135,56 +136,56 @@ func (s *Store) Changed() bool {
 	return !s.seen || id != s.stamp
 }
 
-func (s *Store) setStamp(id fileID) {
+func (s *Store) setStamp(id fsid.ID) {
 	s.mu.Lock()
 	s.stamp, s.seen = id, true
 	s.mu.Unlock()
 }
 
-func (s *Store) currentID() fileID {
-	// syscall.Lstat into a stack Stat_t: os.Lstat would allocate a FileInfo
-	// on every admission check (BenchmarkAdmitUnchanged). An error (EINTR
-	// included) reads as "changed", which only costs a reload.
-	var st syscall.Stat_t
-	if err := syscall.Lstat(s.path, &st); err != nil {
-		return fileID{}
+func (s *Store) currentID() fsid.ID {
+	// fsid.Lstat does not allocate (os.Lstat would, on every admission
+	// check: BenchmarkAdmitUnchanged). An error (EINTR included) reads as
+	// "changed", which only costs a reload.
+	id, err := fsid.Lstat(s.path)
+	if err != nil {
+		return fsid.ID{}
 	}
-	return idOfStat(&st)
+	return id
 }
 
 // read opens, checks and parses the trust file. Errors: fs.ErrNotExist,
 // *corruptError, or an I/O error.
-func (s *Store) read() (*State, fileID, error) {
+func (s *Store) read() (*State, fsid.ID, error) {
 	if err := checkDir(s.dir); err != nil {
-		return nil, fileID{}, err
+		return nil, fsid.ID{}, err
 	}
 	fi, err := os.Lstat(s.path)
 	if err != nil {
-		return nil, fileID{}, err
+		return nil, fsid.ID{}, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fileID{}, &corruptError{fmt.Sprintf("not a regular file (%s)", fi.Mode().Type())}
+		return nil, fsid.ID{}, &corruptError{fmt.Sprintf("not a regular file (%s)", fi.Mode().Type())}
 	}
-	f, err := os.OpenFile(s.path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := fsid.OpenNoFollow(s.path)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, fileID{}, &corruptError{"is a symlink"}
+		if errors.Is(err, fsid.ErrSymlink) {
+			return nil, fsid.ID{}, &corruptError{"is a symlink"}
 		}
-		return nil, fileID{}, err
+		return nil, fsid.ID{}, err
 	}
 	defer f.Close()
 	if fi, err = f.Stat(); err != nil {
-		return nil, fileID{}, err
+		return nil, fsid.ID{}, err
 	}
-	id := idOf(fi)
+	id := fsid.Of(fi)
 	if !fi.Mode().IsRegular() {
 		return nil, id, &corruptError{"not a regular file"}
 	}
 	if perm := fi.Mode().Perm(); perm&^0o600 != 0 {
 		return nil, id, &corruptError{fmt.Sprintf("mode %04o, want 0600", perm)}
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
-		return nil, id, &corruptError{fmt.Sprintf("owned by uid %d, not %d", st.Uid, os.Geteuid())}
+	if uid, ok := fsid.Owner(fi); ok && uid != fsid.CurrentUser() {
+		return nil, id, &corruptError{fmt.Sprintf("owned by uid %d, not %d", uid, fsid.CurrentUser())}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
@@ -437,8 +438,8 @@ func ensureDir(dir string) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("truststore: %s is not a directory", dir)
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
-		return fmt.Errorf("%w: security directory %s is owned by uid %d, not %d; write refused", ErrCorrupt, dir, st.Uid, os.Geteuid())
+	if uid, ok := fsid.Owner(fi); ok && uid != fsid.CurrentUser() {
+		return fmt.Errorf("%w: security directory %s is owned by uid %d, not %d; write refused", ErrCorrupt, dir, uid, fsid.CurrentUser())
 	}
 	if fi.Mode().Perm() != 0o700 {
 		return os.Chmod(dir, 0o700)
@@ -459,8 +460,8 @@ func checkDir(dir string) error {
 	if !fi.IsDir() {
 		return &corruptError{fmt.Sprintf("security directory %s is not a directory", dir)}
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
-		return &corruptError{fmt.Sprintf("security directory %s is owned by uid %d, not %d", dir, st.Uid, os.Geteuid())}
+	if uid, ok := fsid.Owner(fi); ok && uid != fsid.CurrentUser() {
+		return &corruptError{fmt.Sprintf("security directory %s is owned by uid %d, not %d", dir, uid, fsid.CurrentUser())}
 	}
 	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
 		return &corruptError{fmt.Sprintf("security directory %s has mode %04o (writable by others), want 0700", dir, perm)}

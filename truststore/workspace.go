@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
+	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner/config"
 )
@@ -61,7 +61,7 @@ type Workspace struct {
 // probe remembers what a candidate path looked like at discovery.
 type probe struct {
 	path string
-	id   fileID
+	id   fsid.ID
 }
 
 // DiscoverOptions configure Discover.
@@ -130,11 +130,11 @@ func Discover(opts DiscoverOptions) *Workspace {
 		case err == nil:
 			add(c, data)
 		case errors.Is(err, fs.ErrNotExist):
-		case isEscape(err):
+		case fsid.IsEscape(err):
 			w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: CodeOutsideRoot, Severity: hook.SeverityWarning,
 				Source: c, Message: fmt.Sprintf("%s leads outside the workspace root %s (symlink); not read", c, w.Root)})
 		default:
-			w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: "config_read_error", Severity: hook.SeverityError,
+			w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: hook.CodeReadError, Severity: hook.SeverityError,
 				Source: c, Message: fmt.Sprintf("read %s: %v", c, err)})
 		}
 	}
@@ -146,7 +146,7 @@ func Discover(opts DiscoverOptions) *Workspace {
 		data, id, err := readFile(p)
 		w.probes = append(w.probes, probe{path: p, id: id})
 		if err != nil {
-			w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: "config_read_error", Severity: hook.SeverityError,
+			w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: hook.CodeReadError, Severity: hook.SeverityError,
 				Source: p, Message: fmt.Sprintf("projectConfigPath: %v", err)})
 		} else {
 			add(p, data)
@@ -167,7 +167,7 @@ func Discover(opts DiscoverOptions) *Workspace {
 func (w *Workspace) addPlugin(root *os.Root, dir string, hooks *[]hook.Hook, fileOn *[]bool) {
 	path := filepath.Join(dir, config.PluginHooksFile)
 	var data []byte
-	var id fileID
+	var id fsid.ID
 	var err error
 	if within(w.Root, path) {
 		data, id, err = readInRoot(root, w.Root, path)
@@ -177,7 +177,7 @@ func (w *Workspace) addPlugin(root *os.Root, dir string, hooks *[]hook.Hook, fil
 	w.probes = append(w.probes, probe{path: path, id: id})
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: "config_read_error", Severity: hook.SeverityError,
+			w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: hook.CodeReadError, Severity: hook.SeverityError,
 				Source: path, Message: fmt.Sprintf("workspace plugin %s: %v", dir, err)})
 		}
 		return
@@ -267,15 +267,15 @@ const maxWorkspaceFile = hook.MaxConfigFileBytes
 
 // readInRoot reads path (inside rootDir) through root, refusing symlinks
 // that escape it.
-func readInRoot(root *os.Root, rootDir, path string) ([]byte, fileID, error) {
+func readInRoot(root *os.Root, rootDir, path string) ([]byte, fsid.ID, error) {
 	if root == nil {
 		return readFile(path)
 	}
 	rel, err := filepath.Rel(rootDir, path)
 	if err != nil {
-		return nil, fileID{}, err
+		return nil, fsid.ID{}, err
 	}
-	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0) // never block on a FIFO
+	f, err := fsid.OpenInRoot(root, rel) // never block on a FIFO
 	if err != nil {
 		return nil, statID(path), err
 	}
@@ -283,8 +283,8 @@ func readInRoot(root *os.Root, rootDir, path string) ([]byte, fileID, error) {
 	return readOpen(f)
 }
 
-func readFile(path string) ([]byte, fileID, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+func readFile(path string) ([]byte, fsid.ID, error) {
+	f, err := fsid.Open(path)
 	if err != nil {
 		return nil, statID(path), err
 	}
@@ -292,37 +292,32 @@ func readFile(path string) ([]byte, fileID, error) {
 	return readOpen(f)
 }
 
-func readOpen(f *os.File) ([]byte, fileID, error) {
+func readOpen(f *os.File) ([]byte, fsid.ID, error) {
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, fileID{}, err
+		return nil, fsid.ID{}, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, idOf(fi), fmt.Errorf("not a regular file")
+		return nil, fsid.Of(fi), fmt.Errorf("not a regular file")
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxWorkspaceFile+1))
 	if err != nil {
-		return nil, idOf(fi), err
+		return nil, fsid.Of(fi), err
 	}
 	if len(data) > maxWorkspaceFile {
-		return nil, idOf(fi), fmt.Errorf("larger than %d bytes", maxWorkspaceFile)
+		return nil, fsid.Of(fi), fmt.Errorf("larger than %d bytes", maxWorkspaceFile)
 	}
-	return data, idOf(fi), nil
+	return data, fsid.Of(fi), nil
 }
 
 // statID is the stat identity of path (zero when it does not exist). It
 // follows symlinks, so a retargeted link counts as a change.
-func statID(path string) fileID {
+func statID(path string) fsid.ID {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return fileID{}
+		return fsid.ID{}
 	}
-	return idOf(fi)
-}
-
-// isEscape reports whether err is os.Root refusing a path that leaves it.
-func isEscape(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+	return fsid.Of(fi)
 }
 
 // SecurityDir returns the directory of the trust file: <home>/security, or

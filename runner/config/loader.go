@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 
+	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
 )
 
@@ -261,7 +261,7 @@ func readStamped(path string, st stamp, code, severity string) ([]byte, *hook.Di
 	case st.size > hook.MaxConfigFileBytes:
 		return fail(fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", st.size, hook.MaxConfigFileBytes))
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a FIFO must not block the load
+	f, err := fsid.Open(path) // a FIFO must not block the load
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) { // removed since the stat; the next Load notices
 			return nil, nil
@@ -373,7 +373,7 @@ func enabledOnly(hooks []hook.Hook) []hook.Hook {
 // readRegular reads a small regular file without ever blocking on a FIFO
 // or device (opened non-blocking, checked before reading).
 func readRegular(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := fsid.Open(path)
 	if err != nil {
 		return nil, err
 	}

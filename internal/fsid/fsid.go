@@ -1,0 +1,114 @@
+// Package fsid is the one file identity hookside uses to notice that a
+// configuration, trust or script file changed, and the one bounded reader
+// of small regular files. Operating-system calls live in the per-OS files:
+// on Unix the identity is device, inode, size, mtime and ctime from the
+// stat result; on Windows it is the volume serial number and file index
+// (GetFileInformationByHandle) with size, last-write and change time.
+package fsid
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// ID identifies one state of a file cheaply. Two IDs of the same path are
+// equal while the file has not been replaced, written or chmod'ed (a write
+// within one timestamp tick at the same size is the documented blind spot;
+// nanosecond times make it rare). Times are Unix nanoseconds.
+type ID struct {
+	Dev, Ino     uint64
+	Size         int64
+	Mtime, Ctime int64
+	Mode         fs.FileMode
+}
+
+// Unique reports whether id names the file itself (device and inode, or
+// volume and file index), not only its size and times.
+func (id ID) Unique() bool { return id.Ino != 0 }
+
+// Of returns the identity in a stat result. On Windows a FileInfo carries
+// no file index: use OfFile for a Unique identity there.
+func Of(fi fs.FileInfo) ID {
+	id := ID{Size: fi.Size(), Mtime: fi.ModTime().UnixNano(), Mode: fi.Mode()}
+	sysID(fi, &id)
+	return id
+}
+
+// Stat returns the identity of the file path leads to.
+func Stat(path string) (ID, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return ID{}, err
+	}
+	return Of(fi), nil
+}
+
+// Errors of the readers; each is wrapped with the path or detail.
+var (
+	// ErrNotRegular: the file is a directory, FIFO, device or socket.
+	ErrNotRegular = errors.New("not a regular file")
+	// ErrTooLarge: the file is larger than the caller's bound.
+	ErrTooLarge = errors.New("file too large")
+	// ErrSymlink: OpenNoFollow met a symbolic link (or, on Windows, a
+	// reparse point).
+	ErrSymlink = errors.New("is a symlink")
+)
+
+// ReadRegular reads all of f, which must be a regular file of at most max
+// bytes. It returns the content and the stat result of the open file.
+// Errors: ErrNotRegular, ErrTooLarge (wrapped, with the size) or an I/O
+// error.
+func ReadRegular(f *os.File, max int64) ([]byte, fs.FileInfo, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fi, fmt.Errorf("%w (%s)", ErrNotRegular, fi.Mode().Type())
+	}
+	if fi.Size() > max {
+		return nil, fi, fmt.Errorf("%w: %d bytes, larger than the %d-byte limit", ErrTooLarge, fi.Size(), max)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fi, err
+	}
+	if int64(len(data)) > max {
+		return nil, fi, fmt.Errorf("%w: larger than the %d-byte limit", ErrTooLarge, max)
+	}
+	return data, fi, nil
+}
+
+// ReadFile opens path with Open and reads it with ReadRegular.
+func ReadFile(path string, max int64) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, _, err := ReadRegular(f, max)
+	return data, err
+}
+
+// ReadInRoot opens rel inside r with OpenInRoot and reads it with
+// ReadRegular.
+func ReadInRoot(r *os.Root, rel string, max int64) ([]byte, error) {
+	f, err := OpenInRoot(r, rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, _, err := ReadRegular(f, max)
+	return data, err
+}
+
+// IsEscape reports whether err is os.Root refusing a path that leaves the
+// root (a symlink or ".." pointing outside it). os does not export the
+// error value, so its text is matched, here only.
+func IsEscape(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+}
