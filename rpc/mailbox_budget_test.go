@@ -31,7 +31,7 @@ func TestMailboxLockedDatabaseIsBounded(t *testing.T) {
 	if _, err := b.PostMessage(context.Background(), "s1", "ci", "hello"); err != nil {
 		t.Fatal(err)
 	}
-	o, err := sql.Open("sqlite", filepath.Join(home, v2bridge.DBFileName))
+	o, err := sql.Open("sqlite", filepath.Join(home, "hookside.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
@@ -94,9 +94,9 @@ func (s *Server) deliverMailbox(ctx context.Context, req runner.InternalRequest)
 	if !s.v2IsOpen() {
 		// Do not create hookside.db for a home that never used V2.
 		s.mu.Lock()
-		home := s.home
+		dir := s.home
 		s.mu.Unlock()
-		if _, err := os.Stat(filepath.Join(home, v2bridge.DBFileName)); errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(home.DBPath(dir)); errors.Is(err, os.ErrNotExist) {
 			return output.Answer{}, nil
 		}
 	}

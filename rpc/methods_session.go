@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
@@ -421,9 +422,9 @@ const PreviewChars = output.PreviewChars
 func preview(b []byte) string { return output.Preview(b, PreviewChars) }
 
 // userConfigPath is initialize.userConfigPath, else <home>/config.json.
-func userConfigPath(home string, init *initializeParams) string {
+func userConfigPath(dir string, init *initializeParams) string {
 	if init != nil && init.UserConfigPath != "" {
 		return init.UserConfigPath
 	}
-	return filepath.Join(home, "config.json")
+	return home.ConfigPath(dir)
 }

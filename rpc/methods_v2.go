@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/v2bridge"
 	"github.com/hookside/hookside/v2bridge/store"
 	"github.com/sourcegraph/jsonrpc2"
@@ -145,9 +145,9 @@ func (s *Server) v2Bridge() (*v2bridge.Bridge, error) {
 // the database already exists; failures are logged, never fatal.
 func (s *Server) v2OpenIfPresent() {
 	s.mu.Lock()
-	home := s.home
+	dir := s.home
 	s.mu.Unlock()
-	if _, err := os.Stat(filepath.Join(home, v2bridge.DBFileName)); err != nil {
+	if _, err := os.Stat(home.DBPath(dir)); err != nil {
 		return
 	}
 	go func() {

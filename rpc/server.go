@@ -10,11 +10,12 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/hookside/hookside/internal/home"
 )
 
 // ProtocolVersion is the wire contract version (PROTOCOL.md).
@@ -35,17 +36,6 @@ type Options struct {
 	// ShutdownGrace is how long shutdown waits for in-flight requests
 	// before cancelling them (default 5 s).
 	ShutdownGrace time.Duration
-}
-
-// DefaultHome returns $HOOKSIDE_HOME, else ~/.hookside.
-func DefaultHome() string {
-	if h := os.Getenv("HOOKSIDE_HOME"); h != "" {
-		return h
-	}
-	if u, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(u, ".hookside")
-	}
-	return ".hookside"
 }
 
 // Server serves one connection.
@@ -94,7 +84,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		opts.ShutdownGrace = 5 * time.Second
 	}
 	if opts.Home == "" {
-		opts.Home = DefaultHome()
+		opts.Home = home.Default()
 	}
 	s := &Server{
 		opts:     opts,

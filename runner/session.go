@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/matcher"
 	"github.com/hookside/hookside/runner/config"
@@ -83,7 +84,7 @@ type WorkspaceOptions struct {
 	// Policy comes from the host or CLI flags only, never from a project file.
 	Policy truststore.Policy
 	// Home is the hookside home; the trust file lives in
-	// truststore.SecurityDir(Home, user config storage.dir).
+	// home.SecurityDir(Home, user config storage.dir).
 	Home string
 	// ProjectConfigPath is an extra project config file, added to discovery.
 	ProjectConfigPath string
@@ -224,7 +225,7 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 	s.install(set, time.Now())
 	s.gate = truststore.NewGate(truststore.GateOptions{
 		WorkspaceID: opts.WorkspaceID, Root: s.ws.Root, Policy: opts.Workspace.Policy,
-		Feature: opts.Workspace.Feature, Dir: truststore.SecurityDir(opts.Workspace.Home, set.StorageDir), Store: opts.Workspace.Store,
+		Feature: opts.Workspace.Feature, Dir: home.SecurityDir(opts.Workspace.Home, set.StorageDir), Store: opts.Workspace.Store,
 	})
 	diags := append(append(early, set.Diagnostics...), s.ws.Diagnostics...)
 	if st := s.WorkspaceStatus(); len(st.Declarations) > 0 {

@@ -319,25 +319,3 @@ func statID(path string) fsid.ID {
 	}
 	return fsid.Of(fi)
 }
-
-// SecurityDir returns the directory of the trust file: <home>/security, or
-// <storageDir>/security when the user config sets storage.dir (a relative
-// storage.dir is resolved against the user's home directory, never the
-// working directory; a project file can never set it —
-// lifecycle-hooks-and-workspace-trust §"信任存在哪、怎样审查").
-func SecurityDir(home, storageDir string) string {
-	if storageDir == "" {
-		return filepath.Join(home, "security")
-	}
-	if strings.HasPrefix(storageDir, "~/") {
-		storageDir = storageDir[2:]
-	}
-	if !filepath.IsAbs(storageDir) {
-		if u, err := os.UserHomeDir(); err == nil {
-			storageDir = filepath.Join(u, storageDir)
-		} else {
-			storageDir = filepath.Join(home, storageDir)
-		}
-	}
-	return filepath.Join(storageDir, "security")
-}

@@ -273,17 +273,3 @@ func TestWorkspaceChanged(t *testing.T) {
 		}
 	}
 }
-
-func TestSecurityDirIgnoresCwd(t *testing.T) {
-	home := t.TempDir()
-	if got := SecurityDir(home, ""); got != filepath.Join(home, "security") {
-		t.Fatalf("default %s", got)
-	}
-	if got := SecurityDir(home, "/data/hs"); got != "/data/hs/security" {
-		t.Fatalf("absolute %s", got)
-	}
-	u, _ := os.UserHomeDir()
-	if got := SecurityDir(home, "rel"); got != filepath.Join(u, "rel", "security") {
-		t.Fatalf("relative storage.dir %s resolved against something else than the home", got)
-	}
-}

@@ -37,17 +37,14 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/v2bridge/store"
 )
-
-// DBFileName is the V2 database file under the hookside home (spec README).
-const DBFileName = "hookside.db"
 
 // Defaults of the pipeline (hooks-v2-handbook §9.3, §9.4).
 const (
@@ -196,7 +193,7 @@ func Open(opts Options) (*Bridge, error) {
 		if err := os.MkdirAll(opts.Home, 0o700); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}
-		path = filepath.Join(opts.Home, DBFileName)
+		path = home.DBPath(opts.Home)
 	}
 	db, err := store.Open(path, opts.Store)
 	if err != nil {

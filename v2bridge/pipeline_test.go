@@ -576,7 +576,7 @@ func TestCloseMarksInFlightOutcomeUnknown(t *testing.T) {
 	if err := b.Close(50 * time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(filepath.Join(home, DBFileName), store.Options{})
+	db, err := store.Open(filepath.Join(home, "hookside.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -697,7 +697,7 @@ func TestMigrate(t *testing.T) {
 
 func TestCorruptDatabase(t *testing.T) {
 	home := t.TempDir()
-	if err := os.WriteFile(filepath.Join(home, DBFileName), []byte(strings.Repeat("garbage!", 1000)), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(home, "hookside.db"), []byte(strings.Repeat("garbage!", 1000)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Open(Options{Home: home, Logger: quietLogger()})

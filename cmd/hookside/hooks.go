@@ -12,9 +12,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
-	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/truststore"
 )
@@ -102,9 +102,9 @@ func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
-	home := f.home
-	if home == "" {
-		home = rpc.DefaultHome()
+	dir := f.home
+	if dir == "" {
+		dir = home.Default()
 	}
 	cwd := f.cwd
 	if cwd == "" {
@@ -123,7 +123,7 @@ func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
 	}
 	userConfig := f.userConfig
 	if userConfig == "" {
-		userConfig = filepath.Join(home, "config.json")
+		userConfig = home.ConfigPath(dir)
 	}
 	sid := f.sessionID
 	if sid == "" {
@@ -152,7 +152,7 @@ func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
 	s, diags := runner.NewSession(runner.SessionOptions{
 		ID: sid, Cwd: abs, WorkspaceID: truststore.CanonicalID(abs), UserConfigPath: userConfig, PluginDirs: f.pluginDirs,
 		Profile: f.profile, SparkUserDir: sparkDir,
-		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: home, ProjectConfigPath: f.projectConfig},
+		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: dir, ProjectConfigPath: f.projectConfig},
 	})
 	return s, diags, nil
 }

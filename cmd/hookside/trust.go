@@ -13,8 +13,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/hook"
-	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/truststore"
 	"github.com/mattn/go-isatty"
@@ -67,7 +67,7 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 	all := fs.Bool("all", false, "every declaration (grant needs --bundle-digest)")
 	bundle := fs.String("bundle-digest", "", "the bundle digest status printed; grant --all is refused if the workspace changed since")
 	asJSON := fs.Bool("json", false, "machine-readable output")
-	home := fs.String("home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
+	homeDir := fs.String("home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
 	userConfig := fs.String("user-config", "", "user config file (default <home>/config.json)")
 	policyFlag := fs.String("policy", "user_decides", "workspace hook policy: user_decides, deny or allow_trusted_only")
 	var sf sessionFlags
@@ -100,11 +100,11 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "hookside hooks trust %s: name --digest D (repeatable) or --all\n", action)
 		return exitUsage
 	}
-	if *home == "" {
-		*home = rpc.DefaultHome()
+	if *homeDir == "" {
+		*homeDir = home.Default()
 	}
 	if *userConfig == "" {
-		*userConfig = *home + "/config.json"
+		*userConfig = home.ConfigPath(*homeDir)
 	}
 	if *workspace == "" {
 		*workspace = "."
@@ -119,12 +119,12 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "hookside hooks trust: --project-config needs a local workspace, not %s\n", target.ID)
 			return exitUsage
 		}
-		return trustRemote(action, target, *home, digests, *all, *asJSON, stdout, stderr)
+		return trustRemote(action, target, *homeDir, digests, *all, *asJSON, stdout, stderr)
 	}
 	rs, _ := runner.NewSession(runner.SessionOptions{
 		ID: "cli-trust", Cwd: target.Dir, WorkspaceID: target.ID, UserConfigPath: *userConfig,
 		Profile: sf.profile, SparkUserDir: sf.sparkUserDir,
-		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: *home, ProjectConfigPath: *projectConfig},
+		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: *homeDir, ProjectConfigPath: *projectConfig},
 	})
 	defer rs.Close()
 	w := rs.WorkspaceStatus()
@@ -508,8 +508,8 @@ func shellQuote(s string) string {
 
 // trustRemote handles an identity without local files: status lists its
 // records; revoke deletes them; grant needs the files and is refused.
-func trustRemote(action string, t truststore.Target, home string, digests []string, all, asJSON bool, stdout, stderr io.Writer) int {
-	store := truststore.Open(truststore.SecurityDir(home, ""), truststore.Options{})
+func trustRemote(action string, t truststore.Target, dir string, digests []string, all, asJSON bool, stdout, stderr io.Writer) int {
+	store := truststore.Open(home.SecurityDir(dir, ""), truststore.Options{})
 	state, err := store.Load()
 	if err != nil && !errors.Is(err, truststore.ErrCorrupt) {
 		fmt.Fprintln(stderr, "hookside hooks trust:", err)

@@ -10,13 +10,12 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
 
-	"github.com/hookside/hookside/rpc"
+	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/v2bridge"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
@@ -95,7 +94,7 @@ func (c *v2Common) homeDir() string {
 	if c.home != "" {
 		return c.home
 	}
-	return rpc.DefaultHome()
+	return home.Default()
 }
 
 func quietV2Logger(w io.Writer) *slog.Logger {
@@ -318,7 +317,7 @@ func runV2Emit(args []string, stdout, stderr io.Writer) int {
 	// their real, final state in the database.
 	b.Close(0)
 	if res.Enqueued && !done {
-		if db, err := store.Open(filepath.Join(c.homeDir(), v2bridge.DBFileName), store.Options{}); err == nil {
+		if db, err := store.Open(home.DBPath(c.homeDir()), store.Options{}); err == nil {
 			if runs, _, err := db.ListRuns(context.Background(), store.RunFilter{EventID: res.EventID, Limit: store.MaxListLimit}); err == nil {
 				out.Runs = runs
 			}

@@ -1,0 +1,73 @@
+// Package home owns hookside's on-disk layout (the files under the hookside
+// home directory) so every package computes the same paths:
+//
+//	<home>/config.json                                  user configuration
+//	<home>/security/workspace-hook-trust-v1.json (+ .lock)   trust file
+//	  (or <storage.dir>/security/… when the user config sets storage.dir)
+//	<home>/hookside.db                                  V2 database (SQLite)
+//
+// The home is $HOOKSIDE_HOME, else ~/.hookside; --home and
+// initialize.homeDir override it.
+package home
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Names of the layout.
+const (
+	// EnvHome names the environment variable that sets the home.
+	EnvHome = "HOOKSIDE_HOME"
+	// DirName is the home's name under the user's home directory.
+	DirName = ".hookside"
+	// ConfigFile is the user configuration file inside the home.
+	ConfigFile = "config.json"
+	// SecurityDirName is the trust file's directory inside the home (or
+	// inside storage.dir).
+	SecurityDirName = "security"
+	// DBFile is the V2 database file inside the home.
+	DBFile = "hookside.db"
+)
+
+// Default returns $HOOKSIDE_HOME, else ~/.hookside, else ".hookside" when
+// the user's home directory is unknown.
+func Default() string {
+	if h := os.Getenv(EnvHome); h != "" {
+		return h
+	}
+	if u, err := os.UserHomeDir(); err == nil && u != "" {
+		return filepath.Join(u, DirName)
+	}
+	return DirName
+}
+
+// ConfigPath is <dir>/config.json, the user configuration of home dir.
+func ConfigPath(dir string) string { return filepath.Join(dir, ConfigFile) }
+
+// DBPath is <dir>/hookside.db, the V2 database of home dir.
+func DBPath(dir string) string { return filepath.Join(dir, DBFile) }
+
+// SecurityDir returns the directory of the trust file: <dir>/security, or
+// <storageDir>/security when the user config sets storage.dir (a relative
+// storage.dir, or one starting with "~/", is resolved against the user's
+// home directory, never the working directory, falling back to dir when
+// that is unknown; a project file can never set it —
+// lifecycle-hooks-and-workspace-trust §"信任存在哪、怎样审查").
+func SecurityDir(dir, storageDir string) string {
+	if storageDir == "" {
+		return filepath.Join(dir, SecurityDirName)
+	}
+	if strings.HasPrefix(storageDir, "~/") {
+		storageDir = storageDir[2:]
+	}
+	if !filepath.IsAbs(storageDir) {
+		if u, err := os.UserHomeDir(); err == nil {
+			storageDir = filepath.Join(u, storageDir)
+		} else {
+			storageDir = filepath.Join(dir, storageDir)
+		}
+	}
+	return filepath.Join(storageDir, SecurityDirName)
+}
