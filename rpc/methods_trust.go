@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/truststore"
+	"github.com/hookside/hookside/truststore/pin"
 	"github.com/sourcegraph/jsonrpc2"
 )
 
@@ -212,7 +213,7 @@ func (s *Server) reviewSubmit(_ context.Context, req *jsonrpc2.Request) (any, er
 				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest, Reason: "scripts could not be pinned: " + perr.Error()})
 				continue
 			}
-			now, err := truststore.PinScriptsIn(d.Hook, r.root, r.cwd)
+			now, err := pin.PinScriptsIn(d.Hook, r.root, r.cwd)
 			if err != nil {
 				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest, Reason: "scripts could not be pinned: " + err.Error()})
 				continue

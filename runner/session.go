@@ -128,7 +128,7 @@ type Session struct {
 	// sessionStarted: SessionStart already ran in this session
 	// (lifecycle-hooks-and-workspace-trust §"七个事件": 只跑一次靠 hooks.ts:27 的标记).
 	sessionStarted bool
-	lastCounts  map[string]int
+	lastCounts     map[string]int
 	// security version and workspace of the last recount
 	countedVersion uint64
 	countedWS      *truststore.Workspace

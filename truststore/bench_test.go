@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/truststore/pin"
 )
 
 func benchDecls(n int) ([]Declaration, []Record) {
@@ -55,7 +56,7 @@ func BenchmarkEvaluate100Pinned(b *testing.B) {
 		recs[i].ScriptPins = map[string]string{"scripts/guard.mjs": hexSum("console.log(1)")}
 	}
 	in := EvalInput{WorkspaceID: "/work/repo", Store: NewState(StatusOK, recs), Declarations: decls,
-		WorkspaceRoot: root, Hashes: NewHashCache()}
+		WorkspaceRoot: root, Hashes: pin.NewHashCache()}
 	b.ReportAllocs()
 	for b.Loop() {
 		if ev := Evaluate(in); ev[99].State != TrustedPersistent {

@@ -14,6 +14,7 @@ import (
 	"strconv"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/truststore/pin"
 
 	"github.com/hookside/hookside/internal/jsjson"
 )
@@ -162,7 +163,7 @@ func BundleDigest(files []SourceFile, hooks []hook.Hook) string {
 // caller passes files, hooks or pins in; the positions of the declarations
 // are already inside each declaration digest. Duplicate files and
 // declarations are kept, not merged. It never fails.
-func BundleDigestPinned(files []SourceFile, hooks []hook.Hook, pins []Pins) string {
+func BundleDigestPinned(files []SourceFile, hooks []hook.Hook, pins []pin.Pins) string {
 	type entry struct{ path, sum string }
 	fs := make([]entry, len(files))
 	for i, f := range files {
@@ -180,11 +181,11 @@ func BundleDigestPinned(files []SourceFile, hooks []hook.Hook, pins []Pins) stri
 		ds[i] = Digest(h)
 	}
 	sort.Strings(ds)
-	var es []PinEntry
+	var es []pin.PinEntry
 	for _, p := range pins {
 		es = append(es, p.Entries()...)
 	}
-	sortEntries(es)
+	pin.SortEntries(es)
 
 	b := append([]byte(nil), `["workspace-hook-bundle",`...)
 	b = appendJSInt(b, BundleDigestVersion)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/truststore/pin"
 )
 
 // nodeDigestScript rebuilds the spec's array (workspace-hook-digest.ts:222)
@@ -46,7 +47,7 @@ type nodeCase struct {
 	Bundle    bool             `json:"bundle,omitempty"`
 	Files     []map[string]any `json:"files,omitempty"`
 	Digests   []string         `json:"digests,omitempty"`
-	Pins      []PinEntry       `json:"pins,omitempty"`
+	Pins      []pin.PinEntry   `json:"pins,omitempty"`
 	Rel       string           `json:"rel"`
 	Order     int              `json:"order"`
 	Event     string           `json:"event"`
@@ -232,7 +233,7 @@ func TestBundleDigestMatchesJavaScript(t *testing.T) {
 	for _, f := range files {
 		fj = append(fj, map[string]any{"path": f.RelativePath, "b64": f.Content})
 	}
-	var pe []PinEntry
+	var pe []pin.PinEntry
 	for _, p := range pins {
 		pe = append(pe, p.Entries()...)
 	}
@@ -246,15 +247,15 @@ func TestBundleDigestMatchesJavaScript(t *testing.T) {
 	}
 	// Any pin difference changes the bundle: an edited script, an absent
 	// script appearing, a retargeted link, a new glob match.
-	for name, mut := range map[string]func(p *Pins){
-		"edited":     func(p *Pins) { p.Scripts["hooks/x.sh"] = hexSum("y") },
-		"appeared":   func(p *Pins) { p.Scripts["hooks/gone.sh"] = hexSum("new") },
-		"retargeted": func(p *Pins) { p.Links["hooks/ext.sh"] = "/other/ext.sh" },
-		"glob":       func(p *Pins) { p.Globs["hooks/*.py"] = hexSum("a.py\nb.py") },
+	for name, mut := range map[string]func(p *pin.Pins){
+		"edited":     func(p *pin.Pins) { p.Scripts["hooks/x.sh"] = hexSum("y") },
+		"appeared":   func(p *pin.Pins) { p.Scripts["hooks/gone.sh"] = hexSum("new") },
+		"retargeted": func(p *pin.Pins) { p.Links["hooks/ext.sh"] = "/other/ext.sh" },
+		"glob":       func(p *pin.Pins) { p.Globs["hooks/*.py"] = hexSum("a.py\nb.py") },
 	} {
-		m := Pins{Scripts: maps.Clone(pins[0].Scripts), Links: maps.Clone(pins[0].Links), Globs: maps.Clone(pins[0].Globs)}
+		m := pin.Pins{Scripts: maps.Clone(pins[0].Scripts), Links: maps.Clone(pins[0].Links), Globs: maps.Clone(pins[0].Globs)}
 		mut(&m)
-		if BundleDigestPinned(files, hs, []Pins{m, pins[1]}) == res[1].Digest {
+		if BundleDigestPinned(files, hs, []pin.Pins{m, pins[1]}) == res[1].Digest {
 			t.Errorf("bundle digest ignores a %s pin", name)
 		}
 	}

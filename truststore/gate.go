@@ -2,6 +2,8 @@ package truststore
 
 import (
 	"sync"
+
+	"github.com/hookside/hookside/truststore/pin"
 )
 
 // ReasonFeatureDisabled is the reason given to every workspace declaration
@@ -31,7 +33,7 @@ type GateOptions struct {
 type Gate struct {
 	opts   GateOptions
 	store  *Store
-	hashes *HashCache
+	hashes *pin.HashCache
 
 	mu      sync.Mutex
 	state   *State
@@ -43,7 +45,7 @@ type Gate struct {
 
 // NewGate returns a gate. It reads nothing until first asked.
 func NewGate(opts GateOptions) *Gate {
-	g := &Gate{opts: opts, revoked: map[string]bool{}, hashes: NewHashCache()}
+	g := &Gate{opts: opts, revoked: map[string]bool{}, hashes: pin.NewHashCache()}
 	if opts.Feature {
 		g.store = Open(opts.Dir, opts.Store)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/truststore/pin"
 )
 
 // The golden values below were computed by the JavaScript reference
@@ -62,14 +63,14 @@ func TestDeclarationJSONGolden(t *testing.T) {
 }
 
 // goldenBundleInputs are the files and pins of TestBundleDigestMatchesJavaScript.
-func goldenBundleInputs() ([]SourceFile, []Pins) {
+func goldenBundleInputs() ([]SourceFile, []pin.Pins) {
 	files := []SourceFile{
 		{RelativePath: "zcode.json", Content: []byte(`{"hooks":{}}`)},
 		{RelativePath: ".zcode/config.json", Content: []byte("{\"hooks\":{\"events\":{}}}\n中文")},
 		{RelativePath: "子/zcode.json", Content: nil},
 	}
-	pins := []Pins{
-		{Scripts: map[string]string{"hooks/x.sh": hexSum("x"), "hooks/gone.sh": AbsentPin, "hooks/ext.sh": hexSum("e")},
+	pins := []pin.Pins{
+		{Scripts: map[string]string{"hooks/x.sh": hexSum("x"), "hooks/gone.sh": pin.AbsentPin, "hooks/ext.sh": hexSum("e")},
 			Links: map[string]string{"hooks/ext.sh": "/elsewhere/ext.sh"}, Globs: map[string]string{"hooks/*.py": hexSum("a.py")}},
 		{Scripts: map[string]string{"hooks/x.sh": hexSum("x"), "子/a.sh": hexSum("z")}},
 	}

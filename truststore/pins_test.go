@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/truststore/pin"
 )
 
 func cmdHook(command string) hook.Hook {
@@ -77,7 +78,7 @@ func TestScriptPathsHeuristics(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := ScriptPaths(tc.h, root); !reflect.DeepEqual(got, tc.want) {
+			if got := pin.ScriptPaths(tc.h, root); !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("ScriptPaths(%q) = %q, want %q", tc.h.Command, got, tc.want)
 			}
 		})
@@ -190,7 +191,7 @@ func TestPinHolesClosed(t *testing.T) {
 			e := env{root: t.TempDir(), out: t.TempDir()}
 			tc.setup(e)
 			h := tc.hook(e)
-			pins, err := PinScripts(h, e.root)
+			pins, err := pin.PinScripts(h, e.root)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,11 +199,11 @@ func TestPinHolesClosed(t *testing.T) {
 				t.Fatalf("nothing pinned for %q", h.Command)
 			}
 			rec := NewPinnedRecord("w", h, pins)
-			if err := rec.Pins().validate(); err != nil {
+			if err := rec.Pins().Validate(); err != nil {
 				t.Fatal(err)
 			}
 			in := EvalInput{WorkspaceID: "w", Store: NewState(StatusOK, []Record{rec}), WorkspaceRoot: e.root,
-				Hashes: NewHashCache(), Declarations: []Declaration{Declare(h)}}
+				Hashes: pin.NewHashCache(), Declarations: []Declaration{Declare(h)}}
 			for i := 0; i < 2; i++ {
 				if ev := Evaluate(in)[0]; ev.State != TrustedPersistent {
 					t.Fatalf("unchanged (check %d): %+v, pins %+v", i, ev, pins)
@@ -224,11 +225,11 @@ func TestGrantRoundTripsPins(t *testing.T) {
 	symlink(t, filepath.Join(out, "x.sh"), filepath.Join(root, "hooks/ext.sh"))
 	writeFile(t, filepath.Join(root, "hooks/a.py"), "1\n")
 	h := cmdHook("./hooks/ext.sh ./hooks/new.sh; python3 hooks/*.py")
-	pins, err := PinScripts(h, root)
+	pins, err := pin.PinScripts(h, root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pins.Links) != 1 || pins.Scripts["hooks/new.sh"] != AbsentPin || len(pins.Globs) != 1 {
+	if len(pins.Links) != 1 || pins.Scripts["hooks/new.sh"] != pin.AbsentPin || len(pins.Globs) != 1 {
 		t.Fatalf("pins %+v", pins)
 	}
 	s := Open(filepath.Join(t.TempDir(), "security"), Options{})

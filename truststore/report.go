@@ -11,6 +11,7 @@ import (
 	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/truststore/pin"
 	"github.com/natefinch/atomic"
 )
 
@@ -86,9 +87,9 @@ type DeclarationStatus struct {
 	// Scripts are the pinned paths; Pins the pins a grant made now would
 	// record (with hashes); PinError why the declaration cannot be pinned
 	// (and so cannot be granted) right now.
-	Scripts  []string   `json:"scripts,omitempty"`
-	Pins     []PinEntry `json:"pins,omitempty"`
-	PinError string     `json:"pinError,omitempty"`
+	Scripts  []string       `json:"scripts,omitempty"`
+	Pins     []pin.PinEntry `json:"pins,omitempty"`
+	PinError string         `json:"pinError,omitempty"`
 }
 
 // DeclarationSource locates a declaration.
@@ -103,8 +104,8 @@ type DeclarationSource struct {
 // grants exactly what was shown (GrantShown).
 type Shown struct {
 	BundleDigest string
-	Pins         []Pins  // per declaration, same index as Workspace.Declarations
-	Errs         []error // per declaration: why it could not be pinned (nil = pinned)
+	Pins         []pin.Pins // per declaration, same index as Workspace.Declarations
+	Errs         []error    // per declaration: why it could not be pinned (nil = pinned)
 	byDigest     map[string]int
 }
 
@@ -114,12 +115,12 @@ type Shown struct {
 // the bundle digest then covers its declaration only, and it cannot be
 // granted.
 func Show(w *Workspace) *Shown {
-	sh := &Shown{Pins: make([]Pins, len(w.Declarations)), Errs: make([]error, len(w.Declarations)),
+	sh := &Shown{Pins: make([]pin.Pins, len(w.Declarations)), Errs: make([]error, len(w.Declarations)),
 		byDigest: make(map[string]int, len(w.Declarations))}
 	hooks := make([]hook.Hook, len(w.Declarations))
 	for i, d := range w.Declarations {
 		hooks[i] = d.Hook
-		sh.Pins[i], sh.Errs[i] = PinScriptsIn(d.Hook, w.Root, w.Cwd)
+		sh.Pins[i], sh.Errs[i] = pin.PinScriptsIn(d.Hook, w.Root, w.Cwd)
 		if _, ok := sh.byDigest[d.Digest]; !ok {
 			sh.byDigest[d.Digest] = i
 		}
@@ -133,10 +134,10 @@ func Show(w *Workspace) *Shown {
 }
 
 // PinsOf returns the shown pins of the declaration with digest d.
-func (sh *Shown) PinsOf(d string) (Pins, error, bool) {
+func (sh *Shown) PinsOf(d string) (pin.Pins, error, bool) {
 	i, ok := sh.byDigest[d]
 	if !ok {
-		return Pins{}, nil, false
+		return pin.Pins{}, nil, false
 	}
 	return sh.Pins[i], sh.Errs[i], true
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/truststore/pin"
 )
 
 // TrustState is the admission state of one workspace hook declaration
@@ -134,8 +135,8 @@ type Record struct {
 }
 
 // Pins returns the record's pins.
-func (r *Record) Pins() Pins {
-	return Pins{Scripts: r.ScriptPins, Links: r.ScriptLinks, Globs: r.ScriptGlobs}
+func (r *Record) Pins() pin.Pins {
+	return pin.Pins{Scripts: r.ScriptPins, Links: r.ScriptLinks, Globs: r.ScriptGlobs}
 }
 
 // Declaration is one workspace hook with its digest computed once, so that
@@ -222,7 +223,7 @@ type EvalInput struct {
 	// the pins cannot be verified and count as changed (fail closed).
 	WorkspaceRoot string
 	// Hashes caches pinned-file hashes across calls (optional).
-	Hashes *HashCache
+	Hashes *pin.HashCache
 }
 
 // Evaluation is the verdict for the declaration at the same index.
@@ -276,7 +277,7 @@ func evaluate(in *EvalInput, d *Declaration) Evaluation {
 	}
 	rec, persistent := in.Store.Lookup(in.WorkspaceID, d.Digest)
 	scriptChanged := false
-	if persistent && (len(rec.ScriptPins) > 0 || len(rec.ScriptGlobs) > 0) && !pinsHold(rec.Pins(), in.WorkspaceRoot, in.Hashes) {
+	if persistent && (len(rec.ScriptPins) > 0 || len(rec.ScriptGlobs) > 0) && !pin.Hold(rec.Pins(), in.WorkspaceRoot, in.Hashes) {
 		persistent, scriptChanged = false, true
 	}
 	switch {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/truststore/pin"
 )
 
 func TestParsePolicy(t *testing.T) {
@@ -50,7 +51,7 @@ func TestEvaluate(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "scripts/guard.mjs"), "console.log(1)")
 	pinned := recordFor(ws, cur)
-	pins, err := PinScripts(cur, root)
+	pins, err := pin.PinScripts(cur, root)
 	if err != nil || len(pins.Scripts) != 1 {
 		t.Fatalf("PinScripts = %v, %v", pins, err)
 	}
@@ -125,7 +126,7 @@ func TestEvaluatePinnedScriptEditedLater(t *testing.T) {
 	if !reflect.DeepEqual(keys(rec.ScriptPins), []string{"hooks/check.sh"}) {
 		t.Fatalf("pins %v", rec.ScriptPins)
 	}
-	cache := NewHashCache()
+	cache := pin.NewHashCache()
 	in := EvalInput{WorkspaceID: "w", Store: NewState(StatusOK, []Record{rec}), WorkspaceRoot: root,
 		Hashes: cache, Declarations: []Declaration{Declare(h)}}
 	if e := Evaluate(in)[0]; e.State != TrustedPersistent {
@@ -202,12 +203,12 @@ func TestScriptPaths(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := ScriptPaths(tc.h, root); !reflect.DeepEqual(got, tc.want) {
+			if got := pin.ScriptPaths(tc.h, root); !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("ScriptPaths = %q, want %q", got, tc.want)
 			}
 		})
 	}
-	if got := ScriptPaths(proc("./hooks/check.sh"), ""); got != nil {
+	if got := pin.ScriptPaths(proc("./hooks/check.sh"), ""); got != nil {
 		t.Errorf("no root: %v", got)
 	}
 }

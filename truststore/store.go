@@ -238,7 +238,7 @@ func parse(data []byte) ([]Record, error) {
 		}
 		rec := Record{WorkspaceID: *r.WorkspaceID, Digest: *r.Digest, GrantedAt: *r.GrantedAt,
 			Snapshot: *r.Snapshot, ScriptPins: r.ScriptPins, ScriptLinks: r.ScriptLinks, ScriptGlobs: r.ScriptGlobs}
-		if err := rec.Pins().validate(); err != nil {
+		if err := rec.Pins().Validate(); err != nil {
 			return nil, &corruptError{fmt.Sprintf("records[%d]: %v", i, err)}
 		}
 		recs = append(recs, rec)
@@ -285,7 +285,7 @@ func (s *Store) Grant(workspaceID string, recs []Record) error {
 		if !validDigest(r.Digest) {
 			return fmt.Errorf("truststore: grant: invalid digest %q", r.Digest)
 		}
-		if err := r.Pins().validate(); err != nil {
+		if err := r.Pins().Validate(); err != nil {
 			return fmt.Errorf("truststore: grant: %v", err)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/truststore"
+	"github.com/hookside/hookside/truststore/pin"
 	"github.com/mattn/go-isatty"
 )
 
@@ -239,7 +240,7 @@ func describeDecl(w io.Writer, n int, d truststore.DeclarationStatus) {
 }
 
 // describePin renders a pin with a short hash.
-func describePin(p truststore.PinEntry) string {
+func describePin(p pin.PinEntry) string {
 	short := p.SHA256
 	if len(short) > 12 {
 		short = short[:12]

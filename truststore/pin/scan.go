@@ -1,173 +1,19 @@
-package truststore
+package pin
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
 )
-
-// Script pinning is hookside's addition beyond the spec. The spec's digest
-// covers the declaration only (§"按什么摘要信任"; NOTICE: trust "不等于对……其他
-// 项目脚本的统一审核"), so `node ./scripts/guard.mjs` stays trusted when
-// guard.mjs is rewritten. A record therefore pins the workspace files the
-// declaration names; a changed pin demotes the record (Evaluate, step 6).
-//
-// What is pinned (a heuristic over the command line, documented in
-// docs/protocol.md §4 "Script pins"):
-//
-//   - Words come from the process hook's command and args (literal), or from
-//     the command hook's string and its `shell` string, split like a POSIX
-//     shell (quotes, backslashes, comments, operators; splitShell). A shell's
-//     `-c` script (`bash -c '…'`) is split again.
-//   - ${ZCODE_PROJECT_DIR} / ${CLAUDE_PROJECT_DIR} (braced or not) stand for
-//     the session directory (and, when it differs, the workspace root);
-//     ${ZCODE_PLUGIN_ROOT} / ${CLAUDE_PLUGIN_ROOT} for the declaring plugin's
-//     directory. Words with any other expansion ($VAR, $(…), `…`, ~) are not
-//     followed. A relative word is resolved against the session directory,
-//     the workspace root, and every directory a preceding `cd DIR` / `pushd
-//     DIR` in the same command line names (added, never replacing: a failed
-//     or subshell cd cannot hide a file).
-//   - Only words lexically inside the workspace root count. Output
-//     redirection targets and here-document words are skipped; input
-//     redirections (`sh < x.sh`) count. `--opt=PATH` counts for its PATH.
-//   - A word naming an existing regular file is pinned by SHA-256. A word
-//     whose symlinks lead outside the root is pinned by the content it leads
-//     to plus the resolved target (ScriptLinks): an edit or a retarget is a
-//     change. A word naming nothing is pinned as absent (AbsentPin) when it
-//     could name a file to run later: it contains a "/", is an input
-//     redirection, or is the first operand of an interpreter or `.`/`source`
-//     (bash x.sh, node app.js, python3 -u tool.py); its appearance is a
-//     change. Existing directories are not pinned. Anything else that exists
-//     (a FIFO, a device) is pinned as absent, so it never passes.
-//   - A word with an unquoted glob (*, ?, [) pins every current match and the
-//     sorted list of matches (ScriptGlobs): a new, removed or renamed match is
-//     a change.
-//   - Shell scripts pinned this way (by `#!…sh` line or .sh/.bash/.zsh/.ksh
-//     name, or named by `.`/`source`) are read for `.`/`source` lines; what
-//     they source is pinned too (a relative path against the same
-//     directories as the command's words; $(dirname "$0"), ${0%/*},
-//     BASH_SOURCE forms and variables assigned from them stand for the
-//     script's directory), up to 4 levels.
-//
-// Not followed (documented limits): files a script runs, imports or reads
-// other than by `.`/`source`; paths built from other variables or command
-// substitutions; PATH lookups of bare command names; a `shell` that is not
-// a POSIX shell (its command text is still split as shell words).
-// Over-inclusion only makes trust stricter.
-
-// AbsentPin is the pin of a path that named nothing when it was pinned (64
-// zeros: no file hashes to it). The pin holds while the path resolves to
-// nothing; once anything exists there, the pin is changed.
-const AbsentPin = "0000000000000000000000000000000000000000000000000000000000000000"
-
-// Pins are the files a record pins besides its declaration.
-type Pins struct {
-	// Scripts maps root-relative paths ("/" separators) to the SHA-256 of
-	// the content they lead to, or AbsentPin.
-	Scripts map[string]string
-	// Links maps the paths of Scripts whose symlinks lead outside the root
-	// to the resolved absolute target at pin time.
-	Links map[string]string
-	// Globs maps root-relative glob patterns to the SHA-256 of their sorted,
-	// "\n"-joined root-relative matches.
-	Globs map[string]string
-}
-
-// Empty reports whether p pins nothing.
-func (p Pins) Empty() bool { return len(p.Scripts) == 0 && len(p.Globs) == 0 }
-
-// Equal reports whether p and q pin the same things the same way.
-func (p Pins) Equal(q Pins) bool {
-	return maps.Equal(p.Scripts, q.Scripts) && maps.Equal(p.Links, q.Links) && maps.Equal(p.Globs, q.Globs)
-}
-
-// Paths returns the pinned paths (not the glob patterns), sorted.
-func (p Pins) Paths() []string {
-	out := make([]string, 0, len(p.Scripts))
-	for k := range p.Scripts {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// validate checks the shape of pins read from the trust file or granted.
-func (p Pins) validate() error {
-	for rel, sum := range p.Scripts {
-		if !cleanRel(rel) || !validDigest(sum) {
-			return fmt.Errorf("bad script pin %q", rel)
-		}
-	}
-	for rel, target := range p.Links {
-		if sum, ok := p.Scripts[rel]; !ok || sum == AbsentPin || !filepath.IsAbs(target) || filepath.Clean(target) != target {
-			return fmt.Errorf("bad script link %q", rel)
-		}
-	}
-	for pat, sum := range p.Globs {
-		if !cleanRel(pat) || !validDigest(sum) {
-			return fmt.Errorf("bad script glob %q", pat)
-		}
-	}
-	return nil
-}
-
-// PinEntry is one pin in a flat, sortable form (bundle digest, display).
-type PinEntry struct {
-	Path   string `json:"path"`             // root-relative path or glob pattern
-	Kind   string `json:"kind"`             // "file", "absent", "link" or "glob"
-	SHA256 string `json:"sha256,omitempty"` // content (file, link) or match list (glob) hash; "" when absent
-	Target string `json:"target,omitempty"` // link target; "" otherwise
-}
-
-// Entries returns p's pins sorted by path, kind, hash, target.
-func (p Pins) Entries() []PinEntry {
-	out := make([]PinEntry, 0, len(p.Scripts)+len(p.Globs))
-	for rel, sum := range p.Scripts {
-		switch {
-		case sum == AbsentPin:
-			out = append(out, PinEntry{Path: rel, Kind: "absent"})
-		case p.Links[rel] != "":
-			out = append(out, PinEntry{Path: rel, Kind: "link", SHA256: sum, Target: p.Links[rel]})
-		default:
-			out = append(out, PinEntry{Path: rel, Kind: "file", SHA256: sum})
-		}
-	}
-	for pat, sum := range p.Globs {
-		out = append(out, PinEntry{Path: pat, Kind: "glob", SHA256: sum})
-	}
-	sortEntries(out)
-	return out
-}
-
-func sortEntries(es []PinEntry) {
-	sort.Slice(es, func(i, j int) bool {
-		a, b := es[i], es[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Kind != b.Kind {
-			return a.Kind < b.Kind
-		}
-		if a.SHA256 != b.SHA256 {
-			return a.SHA256 < b.SHA256
-		}
-		return a.Target < b.Target
-	})
-}
 
 // ScriptPaths returns the workspace paths PinScripts would pin for h with
 // the session directory at the workspace root (see the package comment on
@@ -231,6 +77,20 @@ func PinScriptsIn(h hook.Hook, workspaceRoot, cwd string) (Pins, error) {
 		}
 	}
 	return sc.pin(r)
+}
+
+// validSum reports whether d is 64 lowercase hex digits.
+func validSum(d string) bool {
+	if len(d) != 64 {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // cand is a candidate path.
@@ -457,6 +317,9 @@ func (sc *scanner) rel(p string) (string, bool) {
 
 // word records the candidates of one word.
 func (sc *scanner) word(w shellWord, bases []string, absentOK, source bool, depth int) {
+	if w.dynamic {
+		return
+	}
 	for _, p := range sc.resolve(w.text, bases) {
 		rel, ok := sc.rel(p)
 		if !ok || !cleanRel(rel) {
@@ -709,251 +572,4 @@ func hashList(ss []string) string {
 func cleanRel(rel string) bool {
 	return rel != "" && rel != "." && !strings.HasPrefix(rel, "/") && path.Clean(rel) == rel &&
 		rel != ".." && !strings.HasPrefix(rel, "../")
-}
-
-// NewRecord returns the record that trusts h in workspaceID, with its
-// snapshot and, when workspaceRoot is not empty, its script pins (session
-// directory = the root). GrantedAt is left zero; Store.Grant stamps it.
-func NewRecord(workspaceID string, h hook.Hook, workspaceRoot string) (Record, error) {
-	var pins Pins
-	if workspaceRoot != "" {
-		var err error
-		if pins, err = PinScripts(h, workspaceRoot); err != nil {
-			return Record{}, err
-		}
-	}
-	return NewPinnedRecord(workspaceID, h, pins), nil
-}
-
-// NewPinnedRecord returns the record that trusts h with the given pins.
-func NewPinnedRecord(workspaceID string, h hook.Hook, pins Pins) Record {
-	return Record{WorkspaceID: workspaceID, Digest: Digest(h), Snapshot: SnapshotOf(h),
-		ScriptPins: pins.Scripts, ScriptLinks: pins.Links, ScriptGlobs: pins.Globs}
-}
-
-// pinsHold reports whether every pin still holds: each pinned file hashes
-// as pinned (through the same link target for ScriptLinks), each absent pin
-// still names nothing, each glob still has the same matches.
-func pinsHold(p Pins, workspaceRoot string, c *HashCache) bool {
-	if workspaceRoot == "" {
-		return false
-	}
-	var r *os.Root
-	for rel, want := range p.Scripts {
-		if !cleanRel(rel) {
-			return false
-		}
-		full := filepath.Join(workspaceRoot, filepath.FromSlash(rel))
-		if want == AbsentPin {
-			// One stat: the pin holds only while nothing is reachable there.
-			if !fsid.Absent(full) {
-				return false
-			}
-			continue
-		}
-		// Fast path: one stat. If the path still leads to the very file
-		// (device, inode, size, mtime, ctime) verified before, its content
-		// and sum are unchanged.
-		key := pathKey{workspaceRoot, rel}
-		if fi, err := os.Stat(full); err == nil {
-			if sum, ok := c.lookupPath(key, fsid.Of(fi)); ok {
-				if sum != want {
-					return false
-				}
-				continue
-			}
-		}
-		var got string
-		var id fsid.ID
-		var err error
-		if target, ok := p.Links[rel]; ok {
-			got, id, err = linkedHash(full, target, c)
-		} else {
-			if r == nil {
-				if r, err = c.root(workspaceRoot); err != nil {
-					return false
-				}
-			}
-			got, id, err = pinnedHash(r, rel, c)
-		}
-		if err != nil || got != want {
-			return false
-		}
-		c.storePath(key, id, got)
-	}
-	for pat, want := range p.Globs {
-		if !cleanRel(pat) || hashList(globMatches(workspaceRoot, pat)) != want {
-			return false
-		}
-	}
-	return true
-}
-
-// pinnedHash hashes the regular file rel inside r (never outside it, even
-// through symlinks: os.Root refuses to escape).
-func pinnedHash(r *os.Root, rel string, c *HashCache) (string, fsid.ID, error) {
-	if !cleanRel(rel) {
-		return "", fsid.ID{}, errors.New("pin path is not a clean workspace-relative path")
-	}
-	f, err := fsid.OpenInRoot(r, filepath.FromSlash(rel))
-	if err != nil {
-		return "", fsid.ID{}, err
-	}
-	defer f.Close()
-	sum, id, _, err := hashOpen(f, c, false)
-	return sum, id, err
-}
-
-// linkedHash hashes the file full leads to, provided its symlinks still
-// resolve to target.
-func linkedHash(full, target string, c *HashCache) (string, fsid.ID, error) {
-	t, err := filepath.EvalSymlinks(full)
-	if err != nil {
-		return "", fsid.ID{}, err
-	}
-	if t != target {
-		return "", fsid.ID{}, fmt.Errorf("%s now leads to %s, not %s", full, t, target)
-	}
-	f, err := fsid.Open(t)
-	if err != nil {
-		return "", fsid.ID{}, err
-	}
-	defer f.Close()
-	sum, id, _, err := hashOpen(f, c, false)
-	return sum, id, err
-}
-
-// hashOpen hashes an open regular file (using c by identity), returning its
-// content too when keep is set and it is at most maxScanBytes.
-func hashOpen(f *os.File, c *HashCache, keep bool) (string, fsid.ID, []byte, error) {
-	fi, err := f.Stat()
-	if err != nil {
-		return "", fsid.ID{}, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fsid.ID{}, nil, fmt.Errorf("%s is not a regular file", f.Name())
-	}
-	id := fsid.Of(fi)
-	if !keep {
-		if sum, ok := c.lookup(id); ok {
-			return sum, id, nil, nil
-		}
-	}
-	h := sha256.New()
-	var buf bytes.Buffer
-	w := io.Writer(h)
-	if keep && fi.Size() <= maxScanBytes {
-		w = io.MultiWriter(h, &buf)
-	}
-	if _, err := io.Copy(w, f); err != nil {
-		return "", fsid.ID{}, nil, err
-	}
-	sum := hex.EncodeToString(h.Sum(nil))
-	c.store(id, sum)
-	var content []byte
-	if keep && fi.Size() <= maxScanBytes && buf.Len() <= maxScanBytes {
-		content = buf.Bytes()
-	}
-	return sum, id, content, nil
-}
-
-// HashCache remembers SHA-256 sums of pinned files keyed by stat identity
-// (device, inode, size, mtime, ctime, all to the nanosecond), and keeps the
-// workspace root open for up to a second, so an admission check on an
-// unchanged file costs open+fstat+close and no read. Safe for concurrent
-// use; a nil *HashCache works and caches nothing.
-type HashCache struct {
-	mu    sync.Mutex
-	sums  map[fsid.ID]string
-	paths map[pathKey]pathEntry // verified (root, rel) -> file identity and sum
-	roots map[string]rootEntry
-}
-
-type pathKey struct{ root, rel string }
-
-type pathEntry struct {
-	id  fsid.ID
-	sum string
-}
-
-type rootEntry struct {
-	r  *os.Root
-	at time.Time
-}
-
-// NewHashCache returns an empty cache.
-func NewHashCache() *HashCache {
-	return &HashCache{sums: map[fsid.ID]string{}, paths: map[pathKey]pathEntry{}, roots: map[string]rootEntry{}}
-}
-
-// rootTTL bounds how long an opened workspace root is reused (a root that
-// is moved or replaced is seen within this time). Replaced *os.Root values
-// are closed by their finalizer, never while another check may use them.
-const rootTTL = time.Second
-
-// maxCachedSums bounds the hash cache.
-const maxCachedSums = 4096
-
-func (c *HashCache) root(path string) (*os.Root, error) {
-	if c == nil {
-		return os.OpenRoot(path)
-	}
-	c.mu.Lock()
-	e, ok := c.roots[path]
-	c.mu.Unlock()
-	if ok && time.Since(e.at) < rootTTL {
-		return e.r, nil
-	}
-	r, err := os.OpenRoot(path)
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	c.roots[path] = rootEntry{r, time.Now()}
-	c.mu.Unlock()
-	return r, nil
-}
-
-func (c *HashCache) lookupPath(k pathKey, id fsid.ID) (string, bool) {
-	if c == nil || !id.Unique() {
-		return "", false
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.paths[k]
-	return e.sum, ok && e.id == id
-}
-
-func (c *HashCache) storePath(k pathKey, id fsid.ID, sum string) {
-	if c == nil || !id.Unique() {
-		return
-	}
-	c.mu.Lock()
-	if len(c.paths) >= maxCachedSums {
-		clear(c.paths)
-	}
-	c.paths[k] = pathEntry{id, sum}
-	c.mu.Unlock()
-}
-
-func (c *HashCache) lookup(id fsid.ID) (string, bool) {
-	if c == nil || !id.Unique() {
-		return "", false
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	sum, ok := c.sums[id]
-	return sum, ok
-}
-
-func (c *HashCache) store(id fsid.ID, sum string) {
-	if c == nil || !id.Unique() {
-		return
-	}
-	c.mu.Lock()
-	if len(c.sums) >= maxCachedSums {
-		clear(c.sums) // edits leave old identities behind; start over
-	}
-	c.sums[id] = sum
-	c.mu.Unlock()
 }

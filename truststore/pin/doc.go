@@ -1,0 +1,49 @@
+// Package pin is script pinning, hookside's addition beyond the spec. The spec's digest
+// covers the declaration only (§"按什么摘要信任"; NOTICE: trust "不等于对……其他
+// 项目脚本的统一审核"), so `node ./scripts/guard.mjs` stays trusted when
+// guard.mjs is rewritten. A record therefore pins the workspace files the
+// declaration names; a changed pin demotes the record (truststore.Evaluate, step 6).
+//
+// What is pinned (a heuristic over the command line, documented in
+// docs/protocol.md §4 "Script pins"):
+//
+//   - Words come from the process hook's command and args (literal), or from
+//     the command hook's string and its `shell` string, split like a POSIX
+//     shell (quotes, backslashes, comments, operators; splitShell). A shell's
+//     `-c` script (`bash -c '…'`) is split again.
+//   - ${ZCODE_PROJECT_DIR} / ${CLAUDE_PROJECT_DIR} (braced or not) stand for
+//     the session directory (and, when it differs, the workspace root);
+//     ${ZCODE_PLUGIN_ROOT} / ${CLAUDE_PLUGIN_ROOT} for the declaring plugin's
+//     directory. Words with any other expansion ($VAR, $(…), `…`, ~) are not
+//     followed. A relative word is resolved against the session directory,
+//     the workspace root, and every directory a preceding `cd DIR` / `pushd
+//     DIR` in the same command line names (added, never replacing: a failed
+//     or subshell cd cannot hide a file).
+//   - Only words lexically inside the workspace root count. Output
+//     redirection targets and here-document words are skipped; input
+//     redirections (`sh < x.sh`) count. `--opt=PATH` counts for its PATH.
+//   - A word naming an existing regular file is pinned by SHA-256. A word
+//     whose symlinks lead outside the root is pinned by the content it leads
+//     to plus the resolved target (ScriptLinks): an edit or a retarget is a
+//     change. A word naming nothing is pinned as absent (AbsentPin) when it
+//     could name a file to run later: it contains a "/", is an input
+//     redirection, or is the first operand of an interpreter or `.`/`source`
+//     (bash x.sh, node app.js, python3 -u tool.py); its appearance is a
+//     change. Existing directories are not pinned. Anything else that exists
+//     (a FIFO, a device) is pinned as absent, so it never passes.
+//   - A word with an unquoted glob (*, ?, [) pins every current match and the
+//     sorted list of matches (ScriptGlobs): a new, removed or renamed match is
+//     a change.
+//   - Shell scripts pinned this way (by `#!…sh` line or .sh/.bash/.zsh/.ksh
+//     name, or named by `.`/`source`) are read for `.`/`source` lines; what
+//     they source is pinned too (a relative path against the same
+//     directories as the command's words; $(dirname "$0"), ${0%/*},
+//     BASH_SOURCE forms and variables assigned from them stand for the
+//     script's directory), up to 4 levels.
+//
+// Not followed (documented limits): files a script runs, imports or reads
+// other than by `.`/`source`; paths built from other variables or command
+// substitutions; PATH lookups of bare command names; a `shell` that is not
+// a POSIX shell (its command text is still split as shell words).
+// Over-inclusion only makes trust stricter.
+package pin

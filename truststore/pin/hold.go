@@ -1,0 +1,243 @@
+package pin
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/hookside/hookside/internal/fsid"
+)
+
+// Hold reports whether every pin still holds: each pinned file hashes
+// as pinned (through the same link target for ScriptLinks), each absent pin
+// still names nothing, each glob still has the same matches.
+func Hold(p Pins, workspaceRoot string, c *HashCache) bool {
+	if workspaceRoot == "" {
+		return false
+	}
+	var r *os.Root
+	for rel, want := range p.Scripts {
+		if !cleanRel(rel) {
+			return false
+		}
+		full := filepath.Join(workspaceRoot, filepath.FromSlash(rel))
+		if want == AbsentPin {
+			// One stat: the pin holds only while nothing is reachable there.
+			if !fsid.Absent(full) {
+				return false
+			}
+			continue
+		}
+		// Fast path: one stat. If the path still leads to the very file
+		// (device, inode, size, mtime, ctime) verified before, its content
+		// and sum are unchanged.
+		key := pathKey{workspaceRoot, rel}
+		if fi, err := os.Stat(full); err == nil {
+			if sum, ok := c.lookupPath(key, fsid.Of(fi)); ok {
+				if sum != want {
+					return false
+				}
+				continue
+			}
+		}
+		var got string
+		var id fsid.ID
+		var err error
+		if target, ok := p.Links[rel]; ok {
+			got, id, err = linkedHash(full, target, c)
+		} else {
+			if r == nil {
+				if r, err = c.root(workspaceRoot); err != nil {
+					return false
+				}
+			}
+			got, id, err = pinnedHash(r, rel, c)
+		}
+		if err != nil || got != want {
+			return false
+		}
+		c.storePath(key, id, got)
+	}
+	for pat, want := range p.Globs {
+		if !cleanRel(pat) || hashList(globMatches(workspaceRoot, pat)) != want {
+			return false
+		}
+	}
+	return true
+}
+
+// pinnedHash hashes the regular file rel inside r (never outside it, even
+// through symlinks: os.Root refuses to escape).
+func pinnedHash(r *os.Root, rel string, c *HashCache) (string, fsid.ID, error) {
+	if !cleanRel(rel) {
+		return "", fsid.ID{}, errors.New("pin path is not a clean workspace-relative path")
+	}
+	f, err := fsid.OpenInRoot(r, filepath.FromSlash(rel))
+	if err != nil {
+		return "", fsid.ID{}, err
+	}
+	defer f.Close()
+	sum, id, _, err := hashOpen(f, c, false)
+	return sum, id, err
+}
+
+// linkedHash hashes the file full leads to, provided its symlinks still
+// resolve to target.
+func linkedHash(full, target string, c *HashCache) (string, fsid.ID, error) {
+	t, err := filepath.EvalSymlinks(full)
+	if err != nil {
+		return "", fsid.ID{}, err
+	}
+	if t != target {
+		return "", fsid.ID{}, fmt.Errorf("%s now leads to %s, not %s", full, t, target)
+	}
+	f, err := fsid.Open(t)
+	if err != nil {
+		return "", fsid.ID{}, err
+	}
+	defer f.Close()
+	sum, id, _, err := hashOpen(f, c, false)
+	return sum, id, err
+}
+
+// hashOpen hashes an open regular file (using c by identity), returning its
+// content too when keep is set and it is at most maxScanBytes.
+func hashOpen(f *os.File, c *HashCache, keep bool) (string, fsid.ID, []byte, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return "", fsid.ID{}, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fsid.ID{}, nil, fmt.Errorf("%s is not a regular file", f.Name())
+	}
+	id := fsid.Of(fi)
+	if !keep {
+		if sum, ok := c.lookup(id); ok {
+			return sum, id, nil, nil
+		}
+	}
+	h := sha256.New()
+	var buf bytes.Buffer
+	w := io.Writer(h)
+	if keep && fi.Size() <= maxScanBytes {
+		w = io.MultiWriter(h, &buf)
+	}
+	if _, err := io.Copy(w, f); err != nil {
+		return "", fsid.ID{}, nil, err
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	c.store(id, sum)
+	var content []byte
+	if keep && fi.Size() <= maxScanBytes && buf.Len() <= maxScanBytes {
+		content = buf.Bytes()
+	}
+	return sum, id, content, nil
+}
+
+// HashCache remembers SHA-256 sums of pinned files keyed by stat identity
+// (device, inode, size, mtime, ctime, all to the nanosecond), and keeps the
+// workspace root open for up to a second, so an admission check on an
+// unchanged file costs open+fstat+close and no read. Safe for concurrent
+// use; a nil *HashCache works and caches nothing.
+type HashCache struct {
+	mu    sync.Mutex
+	sums  map[fsid.ID]string
+	paths map[pathKey]pathEntry // verified (root, rel) -> file identity and sum
+	roots map[string]rootEntry
+}
+
+type pathKey struct{ root, rel string }
+
+type pathEntry struct {
+	id  fsid.ID
+	sum string
+}
+
+type rootEntry struct {
+	r  *os.Root
+	at time.Time
+}
+
+// NewHashCache returns an empty cache.
+func NewHashCache() *HashCache {
+	return &HashCache{sums: map[fsid.ID]string{}, paths: map[pathKey]pathEntry{}, roots: map[string]rootEntry{}}
+}
+
+// rootTTL bounds how long an opened workspace root is reused (a root that
+// is moved or replaced is seen within this time). Replaced *os.Root values
+// are closed by their finalizer, never while another check may use them.
+const rootTTL = time.Second
+
+// maxCachedSums bounds the hash cache.
+const maxCachedSums = 4096
+
+func (c *HashCache) root(path string) (*os.Root, error) {
+	if c == nil {
+		return os.OpenRoot(path)
+	}
+	c.mu.Lock()
+	e, ok := c.roots[path]
+	c.mu.Unlock()
+	if ok && time.Since(e.at) < rootTTL {
+		return e.r, nil
+	}
+	r, err := os.OpenRoot(path)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.roots[path] = rootEntry{r, time.Now()}
+	c.mu.Unlock()
+	return r, nil
+}
+
+func (c *HashCache) lookupPath(k pathKey, id fsid.ID) (string, bool) {
+	if c == nil || !id.Unique() {
+		return "", false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.paths[k]
+	return e.sum, ok && e.id == id
+}
+
+func (c *HashCache) storePath(k pathKey, id fsid.ID, sum string) {
+	if c == nil || !id.Unique() {
+		return
+	}
+	c.mu.Lock()
+	if len(c.paths) >= maxCachedSums {
+		clear(c.paths)
+	}
+	c.paths[k] = pathEntry{id, sum}
+	c.mu.Unlock()
+}
+
+func (c *HashCache) lookup(id fsid.ID) (string, bool) {
+	if c == nil || !id.Unique() {
+		return "", false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sum, ok := c.sums[id]
+	return sum, ok
+}
+
+func (c *HashCache) store(id fsid.ID, sum string) {
+	if c == nil || !id.Unique() {
+		return
+	}
+	c.mu.Lock()
+	if len(c.sums) >= maxCachedSums {
+		clear(c.sums) // edits leave old identities behind; start over
+	}
+	c.sums[id] = sum
+	c.mu.Unlock()
+}
