@@ -198,12 +198,6 @@ func (s *Server) reviewSubmit(_ context.Context, req *jsonrpc2.Request) (any, er
 		if store == nil {
 			return nil, InvalidParams("reviewId", "workspace hooks are switched off for this session (session/open.workspaceHooks)")
 		}
-		if ss.rs.Gate().StoreStatus() == truststore.StatusCorrupt {
-			// The session read a corrupt trust file (moved aside by then):
-			// writes are refused, never passed off as a fresh grant (spec
-			// workspace-hook-trust-cli.ts:158; PROTOCOL.md §1 -32011).
-			return nil, trustError(truststore.ErrCorrupt)
-		}
 		// Grant exactly what was reviewed: the pins computed at review/start,
 		// and only where the scripts still pin the same now.
 		var ok []truststore.Declaration
@@ -226,7 +220,7 @@ func (s *Server) reviewSubmit(_ context.Context, req *jsonrpc2.Request) (any, er
 			ok = append(ok, d)
 		}
 		if len(ok) > 0 {
-			if err := truststore.GrantShown(store, ss.rs.Options().WorkspaceID, r.shown, ok); err != nil {
+			if err := truststore.GrantShown(ss.rs.Gate(), ss.rs.Options().WorkspaceID, r.shown, ok); err != nil {
 				return nil, trustError(err)
 			}
 		}
@@ -284,10 +278,7 @@ func (s *Server) trustRevoke(_ context.Context, req *jsonrpc2.Request) (any, err
 		if store == nil {
 			return nil, InvalidParams("sessionId", "workspace hooks are switched off for this session (session/open.workspaceHooks)")
 		}
-		if ss.rs.Gate().StoreStatus() == truststore.StatusCorrupt {
-			return nil, trustError(truststore.ErrCorrupt)
-		}
-		deleted, err := store.Revoke(ss.rs.Options().WorkspaceID, p.Digests)
+		deleted, err := ss.rs.Gate().Revoke(ss.rs.Options().WorkspaceID, p.Digests)
 		if err != nil {
 			return nil, trustError(err)
 		}

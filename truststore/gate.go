@@ -1,6 +1,8 @@
 package truststore
 
 import (
+	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/hookside/hookside/truststore/pin"
@@ -201,4 +203,52 @@ func Counts(evs []Evaluation) map[string]int {
 		c[string(e.State)]++
 	}
 	return c
+}
+
+// Writer is what grants and revocations go through: a *Gate (refuses
+// writes after a corrupt read) or, without a session, a *Store.
+type Writer interface {
+	Grant(workspaceID string, recs []Record) error
+	Revoke(workspaceID string, digests []string) ([]string, error)
+}
+
+var (
+	_ Writer = (*Gate)(nil)
+	_ Writer = (*Store)(nil)
+)
+
+// errFeatureOff: the gate has no store (the feature is off).
+var errFeatureOff = errors.New("truststore: workspace hooks are switched off; nothing was written")
+
+// refuseWrite returns ErrCorrupt (wrapped) when the gate's last read of the
+// trust file found it corrupt: the file was moved aside, and a write now
+// would start a fresh file and pass the recovery off as a success
+// (workspace-hook-trust-cli.ts:158 in the spec; PROTOCOL.md §1 -32011).
+// The refusal lasts until the trust file is read again without error.
+func (g *Gate) refuseWrite() error {
+	if g.store == nil {
+		return errFeatureOff
+	}
+	if g.StoreStatus() == StatusCorrupt {
+		return fmt.Errorf("%w: the trust store was unreadable and has been moved aside (.corrupt-<timestamp>); nothing was written", ErrCorrupt)
+	}
+	return nil
+}
+
+// Grant writes recs to the trust file unless the gate refuses (see
+// refuseWrite). Errors: ErrCorrupt, ErrLockTimeout, I/O errors.
+func (g *Gate) Grant(workspaceID string, recs []Record) error {
+	if err := g.refuseWrite(); err != nil {
+		return err
+	}
+	return g.store.Grant(workspaceID, recs)
+}
+
+// Revoke deletes the records of digests unless the gate refuses (see
+// refuseWrite), returning the digests that had a record.
+func (g *Gate) Revoke(workspaceID string, digests []string) ([]string, error) {
+	if err := g.refuseWrite(); err != nil {
+		return nil, err
+	}
+	return g.store.Revoke(workspaceID, digests)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/truststore/pin"
 )
 
 const gateWS = "/work/repo"
@@ -127,6 +128,18 @@ func TestGateCorruptIsStickyForTheSession(t *testing.T) {
 		if st := g.StoreStatus(); st != StatusCorrupt {
 			t.Fatalf("store status %s", st)
 		}
+	}
+	// The gate itself refuses writes: a grant now would pass a fresh file
+	// off as the old one.
+	rec := NewPinnedRecord(gateWS, decls[0].Hook, pin.Pins{})
+	if err := g.Grant(gateWS, []Record{rec}); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Grant after a corrupt read = %v; want ErrCorrupt", err)
+	}
+	if _, err := g.Revoke(gateWS, []string{decls[0].Digest}); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Revoke after a corrupt read = %v; want ErrCorrupt", err)
+	}
+	if _, err := os.Lstat(g.Store().Path()); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a refused write created the trust file: %v", err)
 	}
 	// A valid file written by someone else (CLI grant) ends it.
 	other := Open(dir, Options{})

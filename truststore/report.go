@@ -177,7 +177,7 @@ func Describe(w *Workspace, evs []Evaluation, sh *Shown) []DeclarationStatus {
 // GrantAll writes a trust record for each declaration, pinning its scripts
 // now relative to the workspace root. Errors: ErrCorrupt (refused: the
 // corrupt file was moved aside), ErrLockTimeout, I/O errors.
-func GrantAll(s *Store, workspaceID, root string, decls []Declaration) error {
+func GrantAll(s Writer, workspaceID, root string, decls []Declaration) error {
 	recs := make([]Record, 0, len(decls))
 	for _, d := range decls {
 		r, err := NewRecord(workspaceID, d.Hook, root)
@@ -193,7 +193,7 @@ func GrantAll(s *Store, workspaceID, root string, decls []Declaration) error {
 // showed for it (never re-hashing: what is granted is what was shown). A
 // declaration sh does not know or could not pin is an error; nothing is
 // written then.
-func GrantShown(s *Store, workspaceID string, sh *Shown, decls []Declaration) error {
+func GrantShown(s Writer, workspaceID string, sh *Shown, decls []Declaration) error {
 	recs := make([]Record, 0, len(decls))
 	for _, d := range decls {
 		p, err, ok := sh.PinsOf(d.Digest)

@@ -137,14 +137,6 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 		BundleDigest: sh.BundleDigest, Counts: w.Counts,
 		Declarations: truststore.Describe(w.Workspace, w.Evaluations, sh),
 	}
-	if (action == "grant" || action == "revoke") && w.StoreStatus == truststore.StatusCorrupt {
-		// Reading the corrupt file moved it aside; a write now would start a
-		// fresh file and pass the recovery off as a success
-		// (workspace-hook-trust-cli.ts:158 in the spec). Refuse once; the
-		// next command finds no file and works.
-		fmt.Fprintf(stderr, "hookside hooks trust %s: the trust store was unreadable and has been moved aside (.corrupt-<timestamp>); nothing was written\n", action)
-		return exitCorrupt
-	}
 	switch action {
 	case "status":
 		return printTrustStatus(stdout, st, *asJSON)
@@ -160,7 +152,7 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 		if *all {
 			digests = rs.Gate().Records()
 		}
-		return trustRevoke(rs.Gate().Store(), target.ID, digests, *asJSON, stdout, stderr)
+		return trustRevoke(rs.Gate(), target.ID, digests, *asJSON, stdout, stderr)
 	}
 }
 
@@ -353,17 +345,12 @@ func trustGrant(rs *runner.Session, w runner.WorkspaceState, sh *truststore.Show
 		fmt.Fprintln(stdout, "nothing to grant")
 		return exitOK
 	}
-	if w.StoreStatus == truststore.StatusCorrupt {
-		fmt.Fprintln(stderr, "hookside hooks trust: the trust store was unreadable and has been moved aside (.corrupt-<timestamp>); nothing was granted")
-		return exitCorrupt
-	}
 	// The pins granted are the ones shown (and covered by the bundle
 	// digest), never re-hashed.
-	err := truststore.GrantShown(rs.Gate().Store(), rs.Options().WorkspaceID, sh, sel)
+	err := truststore.GrantShown(rs.Gate(), rs.Options().WorkspaceID, sh, sel)
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks trust grant:", err)
 		if errors.Is(err, truststore.ErrCorrupt) {
-			fmt.Fprintln(stderr, "the trust store was unreadable and has been moved aside (.corrupt-<timestamp>); nothing was granted")
 			return exitCorrupt
 		}
 		return exitError
@@ -384,7 +371,7 @@ func trustGrant(rs *runner.Session, w runner.WorkspaceState, sh *truststore.Show
 
 // trustRevoke deletes the records of digests and reports which were
 // deleted (revoked) and which had no record (unknown).
-func trustRevoke(store *truststore.Store, wsID string, digests []string, asJSON bool, stdout, stderr io.Writer) int {
+func trustRevoke(store truststore.Writer, wsID string, digests []string, asJSON bool, stdout, stderr io.Writer) int {
 	revoked, err := store.Revoke(wsID, digests)
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks trust revoke:", err)
