@@ -36,6 +36,9 @@ type Options struct {
 	// ShutdownGrace is how long shutdown waits for in-flight requests
 	// before cancelling them (default 5 s).
 	ShutdownGrace time.Duration
+
+	// testMethods are served besides the method table (tests only).
+	testMethods map[string]method
 }
 
 // Server serves one connection.
@@ -51,6 +54,7 @@ type Server struct {
 	init     *initializeParams
 	home     string
 	sessions map[string]*session
+	reviews  reviewSet // open trust reviews (methods_trust.go)
 
 	v2 v2state // the V2 bridge, opened lazily (methods_v2.go)
 
@@ -117,6 +121,15 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		s.conn.Close()
 		return 1
 	}
+}
+
+// method returns the table entry of name.
+func (s *Server) method(name string) (method, bool) {
+	if m, ok := methods[name]; ok {
+		return m, true
+	}
+	m, ok := s.opts.testMethods[name]
+	return m, ok
 }
 
 // stop cancels in-flight work after the grace period and closes sessions.
