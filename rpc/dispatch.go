@@ -75,6 +75,10 @@ func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 		d.replyErr(req, &Error{Code: CodeMethodNotFound, Message: fmt.Sprintf("method not found: %s", req.Method)})
 		return
 	}
+	if e := checkParamsShape(req.Params); e != nil {
+		d.replyErr(req, e)
+		return
+	}
 	if m.inline {
 		d.safe(func() {
 			res, err := m.call(s, context.Background(), req.Params)

@@ -24,12 +24,13 @@ type method struct {
 }
 
 // deferred is a result computed off the read goroutine: the dispatcher
-// runs it in a goroutine and replies with what it returns. Serve does not
-// return before every deferred reply has been written.
+// runs it in a goroutine and replies with what it returns. After exit or
+// EOF, Serve does not return before every deferred reply is written.
 type deferred func() (any, error)
 
-// noParams is the params type of methods that take none: whatever params
-// come are ignored.
+// noParams is the params type of methods that take none: any object or
+// array is accepted and ignored (the dispatcher has already refused
+// params that are neither, checkParamsShape).
 type noParams struct{}
 
 func (*noParams) UnmarshalJSON([]byte) error { return nil }
@@ -78,6 +79,20 @@ func v2[P, R any](required bool, fn func(*Server, context.Context, *v2bridge.Bri
 		}
 		return res, nil
 	}
+}
+
+// checkParamsShape refuses params that are present but neither an object
+// nor an array nor null (JSON-RPC 2.0 §4.2: params is a structured value).
+// The dispatcher applies it to every request before its method runs.
+func checkParamsShape(raw *json.RawMessage) *Error {
+	if raw == nil || len(*raw) == 0 {
+		return nil
+	}
+	switch (*raw)[0] {
+	case '{', '[', 'n': // object, array, null
+		return nil
+	}
+	return InvalidParams("", "params must be an object or an array")
 }
 
 // decodeParams decodes raw into v, turning type errors into -32602 with

@@ -104,12 +104,17 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 	select {
 	case code := <-s.exitCode:
 		s.stop(s.opts.ShutdownGrace)
+		s.d.pending.Wait()
 		s.conn.Close()
 		return code
 	case <-s.conn.DisconnectNotify():
-		// EOF on stdin = shutdown + exit.
+		// EOF on stdin = shutdown + exit. A shutdown request read just
+		// before the EOF is still answered (its reply is deferred until
+		// in-flight requests are done): the reply is written before Serve
+		// returns.
 		s.beginShutdown()
 		s.stop(s.opts.ShutdownGrace)
+		s.d.pending.Wait()
 		return 0
 	case <-ctx.Done():
 		// Terminated (SIGTERM, SIGINT, SIGHUP in cmd/hookside): no grace.
