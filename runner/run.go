@@ -15,6 +15,7 @@ import (
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/truststore"
 )
 
@@ -416,10 +417,10 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 	// a script it pins may have changed), so they start here, admitted.
 	if h.Async && s.opts.AsyncQueue != nil && h.Source.Kind != hook.SourceWorkspace {
 		cleanup() // the queue's worker writes its own transcript file
-		job := AsyncJob{
+		job := exec.AsyncJob{
 			SessionID: s.opts.ID, TurnID: sc.turnID, Event: sc.event, HookID: h.ID,
 			Argv: argv, Dir: s.opts.Cwd, Env: env[s.hostEnvLen:],
-			Stdin:          buildStdin(in, sc, TranscriptPlaceholder),
+			Stdin:          buildStdin(in, sc, exec.TranscriptPlaceholder),
 			Transcript:     transcriptContent(sc.event, in),
 			TimeoutMs:      h.TimeoutMs,
 			MaxOutputBytes: h.MaxOutputBytes,
@@ -432,13 +433,13 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 			return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}, nil, nil
 		}
 	}
-	spec := ExecSpec{
+	spec := exec.Spec{
 		Argv:           argv,
 		Dir:            s.opts.Cwd,
 		Env:            env,
 		Stdin:          buildStdin(in, sc, transcript),
 		Timeout:        time.Duration(h.TimeoutMs) * time.Millisecond,
-		KillGrace:      KillGrace,
+		KillGrace:      exec.KillGrace,
 		MaxOutputBytes: h.MaxOutputBytes,
 	}
 	if h.Async {
@@ -457,12 +458,12 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 			defer s.async.Done()
 			defer func() { <-s.asyncSlots }()
 			defer cleanup()
-			_ = Exec(s.asyncCtx, spec)
+			_ = exec.Run(s.asyncCtx, spec)
 		}()
 		return output.ProcessResult{ExitCode: -1, Async: true}, nil, nil
 	}
 	defer cleanup()
-	res := Exec(ctx, spec)
+	res := exec.Run(ctx, spec)
 	pr := output.ProcessResult{
 		ExitCode:        res.ExitCode,
 		Stdout:          res.Stdout,

@@ -6,7 +6,7 @@
 //
 // The pure rules live in v2bridge/expr and the SQLite persistence in
 // v2bridge/store; this package wires them together, owns the goroutines and
-// executes actions: `command` actions through runner.Exec, host actions
+// executes actions: `command` actions through exec.Run (runner/exec), host actions
 // (notification, sound, tool) through a Host the RPC layer provides.
 //
 // # Ownership rule (several processes on one home)

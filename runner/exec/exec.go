@@ -1,9 +1,12 @@
-package runner
-
-// This file set (exec*.go) is the one place in hookside that starts hook
-// processes (ARCHITECTURE.md, "The shell-hook path", step 4, and the
-// Reliability rules). Everything else in runner/ builds an ExecSpec and reads
-// an ExecResult; nothing else touches os/exec.
+// Package exec is the spawner: the one place in hookside that starts hook
+// processes. Run takes a Spec (argv, directory, environment, stdin,
+// deadline, output cap) and reports a Result; the hook leads its own
+// process group, which is killed on timeout, cancellation and exit
+// (KillGrace between SIGTERM and SIGKILL). EnableSubreaper makes hookside
+// the subreaper of what hooks start, so a process that escaped its group is
+// killed too (Linux). The runner session and the V2 worker both spawn
+// through it; the session takes it as a Spawner so tests can fake it.
+package exec
 
 import (
 	"errors"
@@ -12,29 +15,30 @@ import (
 	"github.com/hookside/hookside/internal/hook"
 )
 
-// Defaults Exec applies to zero fields of an ExecSpec.
+// Defaults Run applies to zero fields of a Spec.
 const (
-	// DefaultExecTimeout is used when ExecSpec.Timeout <= 0 (the spec's
+	// DefaultTimeout is used when Spec.Timeout <= 0 (the spec's
 	// timeoutMs default, 60000 ms). A hook never runs without a deadline.
-	DefaultExecTimeout = time.Duration(hook.DefaultTimeoutMs) * time.Millisecond
-	// DefaultExecKillGrace is used when ExecSpec.KillGrace <= 0: the time
-	// between SIGTERM and SIGKILL to the hook's process group.
-	DefaultExecKillGrace = 500 * time.Millisecond
-	// DefaultExecMaxOutputBytes is used when ExecSpec.MaxOutputBytes <= 0
+	DefaultTimeout = time.Duration(hook.DefaultTimeoutMs) * time.Millisecond
+	// KillGrace is the time between SIGTERM and SIGKILL to a hook's
+	// process group once its deadline passed or its run was cancelled;
+	// Run uses it when Spec.KillGrace <= 0.
+	KillGrace = 500 * time.Millisecond
+	// DefaultMaxOutputBytes is used when Spec.MaxOutputBytes <= 0
 	// (the spec's maxOutputBytes default, 32768 bytes per stream).
-	DefaultExecMaxOutputBytes = hook.DefaultMaxOutputBytes
-	// ExecPipeDrainTimeout bounds how long Exec keeps reading stdout and
+	DefaultMaxOutputBytes = hook.DefaultMaxOutputBytes
+	// PipeDrainTimeout bounds how long Run keeps reading stdout and
 	// stderr after the hook's process group has been killed. Only a process
 	// that left the group (setsid, setpgid) and still holds the pipes can
-	// make Exec wait this long; whatever it writes later is dropped.
-	ExecPipeDrainTimeout = 100 * time.Millisecond
+	// make Run wait this long; whatever it writes later is dropped.
+	PipeDrainTimeout = 100 * time.Millisecond
 )
 
-// ErrEmptyArgv is the StartErr of an ExecSpec without an executable.
-var ErrEmptyArgv = errors.New("runner: empty argv: no executable to start")
+// ErrEmptyArgv is the StartErr of a Spec without an executable.
+var ErrEmptyArgv = errors.New("exec: empty argv: no executable to start")
 
-// ExecSpec is one hook process to run.
-type ExecSpec struct {
+// Spec is one hook process to run.
+type Spec struct {
 	// Argv is the executable and its arguments. Argv[0] is looked up in
 	// the PATH of the hookside process (not of Env) when it has no "/",
 	// exactly like exec.Command; it is never split or handed to a shell.
@@ -50,22 +54,22 @@ type ExecSpec struct {
 	// the unwritten rest is dropped silently (EPIPE is not an error).
 	Stdin []byte
 	// Timeout is the deadline enforced by the parent, measured from the
-	// start; <= 0 means DefaultExecTimeout (60 s).
+	// start; <= 0 means DefaultTimeout (60 s).
 	Timeout time.Duration
 	// KillGrace is the time between SIGTERM and SIGKILL to the process
-	// group on timeout or cancellation; <= 0 means DefaultExecKillGrace
+	// group on timeout or cancellation; <= 0 means KillGrace
 	// (500 ms).
 	KillGrace time.Duration
 	// MaxOutputBytes caps stdout and stderr, each, in bytes; <= 0 means
-	// DefaultExecMaxOutputBytes (32768). Output past the cap is read and
+	// DefaultMaxOutputBytes (32768). Output past the cap is read and
 	// discarded (the child never blocks on a full pipe) and flagged in
-	// ExecResult.StdoutTruncated / StderrTruncated.
+	// Result.StdoutTruncated / StderrTruncated.
 	MaxOutputBytes int
 }
 
-// ExecResult is what one Exec observed. Exec reports every failure here;
+// Result is what one Run observed. Run reports every failure here;
 // it has no error return.
-type ExecResult struct {
+type Result struct {
 	// ExitCode is the leader's exit status (0–255), or -1 when it was
 	// killed by a signal (timeouts, cancellation) or never started.
 	ExitCode int
@@ -75,7 +79,7 @@ type ExecResult struct {
 	// StdoutTruncated / StderrTruncated: the stream had more bytes than
 	// MaxOutputBytes; the rest was read and discarded.
 	StdoutTruncated, StderrTruncated bool
-	// TimedOut: ExecSpec.Timeout expired and the group was terminated.
+	// TimedOut: Spec.Timeout expired and the group was terminated.
 	TimedOut bool
 	// Canceled: ctx was done (cancelled or its own deadline passed) before
 	// the hook finished, and the group was terminated; or ctx was already
@@ -86,7 +90,7 @@ type ExecResult struct {
 	// fs.ErrPermission for a file that is not executable,
 	// exec.ErrNotFound for a name not in PATH), ErrEmptyArgv, or ctx.Err().
 	StartErr error
-	// Duration is the wall time from just before the start until Exec had
+	// Duration is the wall time from just before the start until Run had
 	// collected the output (includes termination and pipe draining).
 	Duration time.Duration
 	// PID is the leader's process id, which is also the process group id
