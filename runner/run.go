@@ -458,12 +458,12 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 			defer s.async.Done()
 			defer func() { <-s.asyncSlots }()
 			defer cleanup()
-			_ = exec.Run(s.asyncCtx, spec)
+			_ = s.opts.Spawner.Run(s.asyncCtx, spec)
 		}()
 		return output.ProcessResult{ExitCode: -1, Async: true}, nil, nil
 	}
 	defer cleanup()
-	res := exec.Run(ctx, spec)
+	res := s.opts.Spawner.Run(ctx, spec)
 	pr := output.ProcessResult{
 		ExitCode:        res.ExitCode,
 		Stdout:          res.Stdout,

@@ -69,6 +69,9 @@ type SessionOptions struct {
 	Profile string
 	// SparkUserDir is the spark user settings directory (default ~/.spark).
 	SparkUserDir string
+	// Spawner starts the session's hook processes (nil = exec.Processes,
+	// real processes). Tests pass a fake.
+	Spawner exec.Spawner
 }
 
 // WorkspaceOptions configure workspace hooks (lifecycle-hooks-and-workspace-trust
@@ -165,6 +168,9 @@ const SkipSessionStartRan = "session_start_already_ran"
 func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 	if opts.StopLimit <= 0 {
 		opts.StopLimit = DefaultStopLimit
+	}
+	if opts.Spawner == nil {
+		opts.Spawner = exec.Processes
 	}
 	if opts.WorkspaceID == "" {
 		opts.WorkspaceID = opts.Cwd

@@ -9,6 +9,7 @@
 package exec
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -97,3 +98,22 @@ type Result struct {
 	// of the hook (0 when nothing started).
 	PID int
 }
+
+// Spawner starts hook processes: the one dependency of the runner session
+// on the operating system (like lefthook's one-method Executor). Run must
+// behave like the package's Run: every failure reported in the Result, and
+// it returns once the hook and its process group are gone. Tests give a
+// session a fake one so orchestration (ordering, parallel groups,
+// cancellation) is checked without real processes and wall-clock bounds.
+type Spawner interface {
+	Run(ctx context.Context, spec Spec) Result
+}
+
+// SpawnerFunc adapts a function to a Spawner.
+type SpawnerFunc func(ctx context.Context, spec Spec) Result
+
+// Run calls f.
+func (f SpawnerFunc) Run(ctx context.Context, spec Spec) Result { return f(ctx, spec) }
+
+// Processes is the Spawner that starts real processes with Run.
+var Processes Spawner = SpawnerFunc(Run)
