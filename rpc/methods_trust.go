@@ -2,13 +2,12 @@ package rpc
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"sync"
 	"time"
 
+	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/truststore"
 )
@@ -145,10 +144,8 @@ func (s *Server) reviewStart(_ context.Context, p sessionIDParams) (*reviewStart
 	}
 	w := ss.rs.WorkspaceStatus()
 	sh := truststore.Show(w.Workspace)
-	var b [12]byte
-	_, _ = rand.Read(b[:])
 	r := &review{
-		id: "rev_" + hex.EncodeToString(b[:]), sessionID: ss.id, expires: time.Now().Add(ReviewTTL),
+		id: randid.New("rev_"), sessionID: ss.id, expires: time.Now().Add(ReviewTTL),
 		bundle: sh.BundleDigest, decls: map[string]truststore.Declaration{}, shown: sh,
 		root: w.Workspace.Root, cwd: w.Workspace.Cwd,
 	}

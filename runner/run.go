@@ -2,8 +2,6 @@ package runner
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/runner/exec"
@@ -66,10 +65,10 @@ var (
 	runCounter atomic.Uint64
 )
 
+// newRunPrefix returns "hr_" + 8 random hex digits + "_": run ids of this
+// process are the prefix and a counter.
 func newRunPrefix() string {
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return "hr_" + hex.EncodeToString(b[:]) + "_"
+	return "hr_" + randid.New("")[:8] + "_"
 }
 
 func newRunID() string {

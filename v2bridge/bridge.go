@@ -43,6 +43,7 @@ import (
 	"time"
 
 	"github.com/hookside/hookside/internal/home"
+	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/v2bridge/store"
 )
 
@@ -203,7 +204,7 @@ func Open(opts Options) (*Bridge, error) {
 	host, _ := os.Hostname()
 	b := &Bridge{
 		db: db, log: opts.Logger, opts: opts,
-		owner:        fmt.Sprintf("%s:%d:%s", host, os.Getpid(), randomHex(6)),
+		owner:        fmt.Sprintf("%s:%d:%s", host, os.Getpid(), randid.New("")[:12]),
 		ctx:          ctx,
 		cancel:       cancel,
 		dispatchWake: newSignal(),

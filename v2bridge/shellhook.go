@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/v2bridge/store"
@@ -56,7 +57,7 @@ func (b *Bridge) EnqueueShellHook(ctx context.Context, job exec.AsyncJob) (strin
 	}
 	summary, _ := json.Marshal(map[string]any{"event": job.Event, "argv": job.Argv})
 	r, err := b.db.EnqueueRun(ctx, store.NewRun{
-		EventID: "hsh_" + randomHex(12), EventName: ShellHookEvent, HookID: job.HookID,
+		EventID: randid.New("hsh_"), EventName: ShellHookEvent, HookID: job.HookID,
 		SessionID: job.SessionID, TurnID: job.TurnID, ConcurrencyPolicy: "parallel",
 		Execution: exec, InputSummary: summary,
 	})
