@@ -124,7 +124,10 @@ type Bridge struct {
 	pending  []string               // event ids emitted here, not yet dispatched
 	local    map[string]store.Event // events being emitted here (saves a read)
 	inflight map[string]*inflightRun
-	closed   bool
+	// idle is closed when inflight becomes empty (nil while it is): Close
+	// waits on it for the grace period.
+	idle   chan struct{}
+	closed bool
 
 	notes       chan store.Run
 	notesMu     sync.RWMutex // guards notesClosed against late store callbacks
@@ -257,9 +260,16 @@ func (b *Bridge) Close(grace time.Duration) error {
 	b.dispatchWake.broadcast()
 	b.workerWake.kick()
 	if grace > 0 {
-		deadline := time.Now().Add(grace)
-		for time.Now().Before(deadline) && b.inflightCount() > 0 {
-			time.Sleep(10 * time.Millisecond)
+		b.mu.Lock()
+		idle := b.idle
+		b.mu.Unlock()
+		if idle != nil {
+			t := time.NewTimer(grace)
+			select {
+			case <-idle:
+			case <-t.C:
+			}
+			t.Stop()
 		}
 	}
 	b.cancelInflight(errShutdown)
@@ -282,10 +292,22 @@ func (b *Bridge) isClosed() bool {
 	return b.closed
 }
 
-func (b *Bridge) inflightCount() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return len(b.inflight)
+// addInflight records a running action; b.mu must be held.
+func (b *Bridge) addInflight(id string, f *inflightRun) {
+	if len(b.inflight) == 0 {
+		b.idle = make(chan struct{})
+	}
+	b.inflight[id] = f
+}
+
+// removeInflight forgets a finished action and closes idle when it was the
+// last; b.mu must be held.
+func (b *Bridge) removeInflight(id string) {
+	delete(b.inflight, id)
+	if len(b.inflight) == 0 && b.idle != nil {
+		close(b.idle)
+		b.idle = nil
+	}
 }
 
 // cancelInflight cancels every action running in this process with cause.

@@ -587,6 +587,42 @@ func TestCloseMarksInFlightOutcomeUnknown(t *testing.T) {
 	}
 }
 
+// TestCloseLetsInFlightFinishWithinGrace: an action that ends during the
+// grace period is recorded with its real outcome, and Close returns as
+// soon as it ended (woken, not after the whole grace).
+func TestCloseLetsInFlightFinishWithinGrace(t *testing.T) {
+	home := t.TempDir()
+	b, err := Open(Options{Home: home, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newFakeHost()
+	release := make(chan struct{})
+	h.on(MethodSoundPlay, func(json.RawMessage) (any, error) {
+		<-release
+		return map[string]any{"played": true}, nil
+	})
+	b.AttachHost(h, []string{"sound"})
+	mkDef(t, b, `{"name":"s","eventName":"turn.completed","timeoutMs":60000,"action":{"type":"sound"}}`, true)
+	res := emitTurn(t, b, "turn.completed", "t1", nil)
+	<-h.called
+	closed := make(chan error, 1)
+	go func() { closed <- b.Close(time.Hour) }()
+	close(release)
+	if err := <-closed; err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(filepath.Join(home, DBFileName), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	runs, _, _ := db.ListRuns(bg, store.RunFilter{EventID: res.EventID})
+	if len(runs) != 1 || runs[0].Status != store.RunSucceeded {
+		t.Fatalf("%s", dump(runs))
+	}
+}
+
 func TestTwoProcessesOneHome(t *testing.T) {
 	home := t.TempDir()
 	var mu sync.Mutex
