@@ -1,7 +1,10 @@
-// Package rpc is hookside's JSON-RPC 2.0 server (PROTOCOL.md): framing and
-// the malformed-frame shim (frame.go, stream.go), dispatch with a bounded,
-// panic-safe worker pool and a cancel map (dispatch.go), and the method
-// handlers (methods_*.go). It is the only package that writes to stdout.
+// Package rpc is hookside's JSON-RPC 2.0 server (docs/protocol.md): framing
+// and the malformed-frame shim (frame.go, stream.go), dispatch with a
+// bounded, panic-safe worker pool and a cancel map (dispatch.go), the
+// method table (methods.go) with its typed handler adapter (handler.go:
+// handlers are func(ctx, P) (R, error)), and the handlers (methods_*.go).
+// All state is per connection, on the Server. It is the only package that
+// writes to stdout.
 package rpc
 
 import (

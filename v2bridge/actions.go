@@ -216,7 +216,7 @@ func (b *Bridge) doCommand(ctx context.Context, run store.Run, def *expr.Definit
 		}
 		envv = append(envv, "HOOKSIDE_V2_INPUT_FILE="+f.Name())
 	}
-	res := exec.Run(ctx, exec.Spec{
+	res := b.opts.Spawner.Run(ctx, exec.Spec{
 		Argv: argv, Dir: b.commandDir(env), Env: envv, Stdin: append(stdin, '\n'),
 		Timeout: time.Duration(*def.TimeoutMs) * time.Millisecond,
 	})

@@ -44,6 +44,7 @@ import (
 
 	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/randid"
+	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/v2bridge/store"
 )
 
@@ -98,6 +99,9 @@ type Options struct {
 	OnRunUpdated func(store.Run)
 	// Store tunes the SQLite store.
 	Store store.Options
+	// Spawner starts `command` actions and queued async shell hooks (nil =
+	// exec.Processes, real processes). Tests pass a fake.
+	Spawner exec.Spawner
 }
 
 // Bridge is an open V2 bridge: the database plus the pipeline goroutines.
@@ -182,6 +186,9 @@ func Open(opts Options) (*Bridge, error) {
 	}
 	if opts.MaintenanceInterval <= 0 {
 		opts.MaintenanceInterval = envDuration(EnvMaintenanceMs, min(DefaultMaintenanceInterval, max(opts.RunLease/2, 50*time.Millisecond)))
+	}
+	if opts.Spawner == nil {
+		opts.Spawner = exec.Processes
 	}
 	if opts.Workers <= 0 {
 		opts.Workers = DefaultWorkers
