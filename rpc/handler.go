@@ -38,21 +38,19 @@ func (*noParams) UnmarshalJSON([]byte) error { return nil }
 // typed adapts a method whose params are required: absent or null params
 // are -32602 "params are required".
 func typed[P, R any](fn func(*Server, context.Context, P) (R, error)) handler {
-	return func(s *Server, ctx context.Context, raw *json.RawMessage) (any, error) {
-		var p P
-		if err := decodeParams(raw, &p, true); err != nil {
-			return nil, err
-		}
-		return fn(s, ctx, p)
-	}
+	return decoded(true, fn)
 }
 
 // optional adapts a method whose params may be absent or null (then P is
 // its zero value).
 func optional[P, R any](fn func(*Server, context.Context, P) (R, error)) handler {
+	return decoded(false, fn)
+}
+
+func decoded[P, R any](required bool, fn func(*Server, context.Context, P) (R, error)) handler {
 	return func(s *Server, ctx context.Context, raw *json.RawMessage) (any, error) {
 		var p P
-		if err := decodeParams(raw, &p, false); err != nil {
+		if err := decodeParams(raw, &p, required); err != nil {
 			return nil, err
 		}
 		return fn(s, ctx, p)

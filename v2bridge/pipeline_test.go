@@ -625,15 +625,26 @@ func TestCloseMarksInFlightOutcomeUnknown(t *testing.T) {
 	if err := b.Close(50 * time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
+	runs := storedRuns(t, home, res.EventID)
+	if len(runs) != 1 || runs[0].Status != store.RunOutcomeUnknown {
+		t.Fatalf("%s", dump(runs))
+	}
+}
+
+// storedRuns reads the runs of eventID from the database of home (after
+// the bridge closed).
+func storedRuns(t *testing.T, home, eventID string) []store.Run {
+	t.Helper()
 	db, err := store.Open(filepath.Join(home, "hookside.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	runs, _, _ := db.ListRuns(bg, store.RunFilter{EventID: res.EventID})
-	if len(runs) != 1 || runs[0].Status != store.RunOutcomeUnknown {
-		t.Fatalf("%s", dump(runs))
+	runs, _, err := db.ListRuns(bg, store.RunFilter{EventID: eventID})
+	if err != nil {
+		t.Fatal(err)
 	}
+	return runs
 }
 
 // TestCloseLetsInFlightFinishWithinGrace: an action that ends during the
@@ -661,12 +672,7 @@ func TestCloseLetsInFlightFinishWithinGrace(t *testing.T) {
 	if err := <-closed; err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(filepath.Join(home, DBFileName), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	runs, _, _ := db.ListRuns(bg, store.RunFilter{EventID: res.EventID})
+	runs := storedRuns(t, home, res.EventID)
 	if len(runs) != 1 || runs[0].Status != store.RunSucceeded {
 		t.Fatalf("%s", dump(runs))
 	}
