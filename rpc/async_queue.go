@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/v2bridge"
 )
 
@@ -20,7 +20,7 @@ var errQueueBusy = errors.New("the V2 store is still opening")
 // v2/run/updated). Any failure — the store unavailable, busy past the
 // budget, the master switch off — makes the runner start the hook in the
 // background as before, so the shell-hook path never depends on the DB.
-func (s *Server) enqueueAsync(ctx context.Context, job runner.AsyncJob) (string, error) {
+func (s *Server) enqueueAsync(ctx context.Context, job exec.AsyncJob) (string, error) {
 	b, err := s.v2BridgeWithin(ctx, asyncQueueBudget)
 	if err != nil {
 		return "", err

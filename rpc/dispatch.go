@@ -2,7 +2,6 @@ package rpc
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -11,25 +10,6 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 )
-
-// handlerFunc decodes params, calls the domain package and returns the
-// result (encoded by the library) or an error (*Error reaches the wire as
-// is; anything else is -32603).
-type handlerFunc func(s *Server, ctx context.Context, req *jsonrpc2.Request) (any, error)
-
-type method struct {
-	fn handlerFunc
-	// inline methods run on the read goroutine, in arrival order: cheap
-	// lifecycle calls whose effect the next message must already see.
-	inline bool
-}
-
-// methods is the method table (PROTOCOL.md §2–§5), filled by methods_*.go.
-var methods = map[string]method{}
-
-func register(name string, fn handlerFunc, inline bool) {
-	methods[name] = method{fn: fn, inline: inline}
-}
 
 // errCancelledByClient marks a request context cancelled by $/cancelRequest.
 var errCancelledByClient = errors.New("request cancelled by the client")
@@ -56,6 +36,7 @@ type dispatcher struct {
 	inflight map[string]*job // by request id, for $/cancelRequest
 	wg       sync.WaitGroup  // queued + running jobs
 	workers  sync.WaitGroup
+	pending  sync.WaitGroup // deferred replies not yet written
 	stopped  bool
 }
 
@@ -89,14 +70,18 @@ func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 		d.replyErr(req, &Error{Code: CodeInvalidRequest, Message: "invalid request: the server is shutting down"})
 		return
 	}
-	m, ok := methods[req.Method]
+	m, ok := s.method(req.Method)
 	if !ok {
 		d.replyErr(req, &Error{Code: CodeMethodNotFound, Message: fmt.Sprintf("method not found: %s", req.Method)})
 		return
 	}
+	if e := checkParamsShape(req.Params); e != nil {
+		d.replyErr(req, e)
+		return
+	}
 	if m.inline {
 		d.safe(func() {
-			res, err := m.fn(s, context.Background(), req)
+			res, err := m.call(s, context.Background(), req.Params)
 			d.reply(req, res, err)
 		}, req)
 		return
@@ -145,7 +130,7 @@ func (d *dispatcher) run(j *job) {
 		return
 	}
 	d.safe(func() {
-		res, err := j.m.fn(d.s, j.ctx, j.req)
+		res, err := j.m.call(d.s, j.ctx, j.req.Params)
 		if context.Cause(j.ctx) == errCancelledByClient {
 			d.replyErr(j.req, &Error{Code: CodeRequestCancelled, Message: "request cancelled"})
 			return
@@ -238,8 +223,16 @@ func (d *dispatcher) reply(req *jsonrpc2.Request, res any, err error) {
 		d.replyErr(req, asRPCError(err))
 		return
 	}
-	if _, ok := res.(deferredReply); ok {
-		return // the handler replies on its own
+	if f, ok := res.(deferred); ok {
+		d.pending.Add(1)
+		go func() {
+			defer d.pending.Done()
+			d.safe(func() {
+				res, err := f()
+				d.reply(req, res, err)
+			}, req)
+		}()
+		return
 	}
 	if e := d.s.stream.writeResult(req.ID, res); e != nil {
 		d.s.log.Debug("reply failed", "method", req.Method, "err", e)
@@ -250,40 +243,4 @@ func (d *dispatcher) replyErr(req *jsonrpc2.Request, e *Error) {
 	if err := d.s.stream.writeError(req.ID, e); err != nil {
 		d.s.log.Debug("reply failed", "method", req.Method, "err", err)
 	}
-}
-
-// decodeParams decodes req.Params into v, turning type errors into -32602
-// with the offending field.
-func decodeParams(req *jsonrpc2.Request, v any) error {
-	if req.Params == nil || string(*req.Params) == "null" {
-		return InvalidParams("", "params are required")
-	}
-	if err := json.Unmarshal(*req.Params, v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			field := te.Field
-			if field == "" {
-				return InvalidParams("", "params must be an object")
-			}
-			return InvalidParams(field, fmt.Sprintf("must be %s, not %s", jsonKind(te.Type.Kind().String()), te.Value))
-		}
-		return InvalidParams("", err.Error())
-	}
-	return nil
-}
-
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	case "slice", "array":
-		return "an array"
-	case "map", "struct", "ptr":
-		return "an object"
-	case "int", "int64", "int32", "uint", "uint64", "float64":
-		return "a number"
-	}
-	return goKind
 }

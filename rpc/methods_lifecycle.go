@@ -9,11 +9,6 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 )
 
-func init() {
-	register("initialize", (*Server).initialize, true)
-	register("shutdown", (*Server).shutdown, true)
-}
-
 // initializeParams are PROTOCOL.md §2 initialize params.
 type initializeParams struct {
 	ProtocolVersion     string      `json:"protocolVersion"`
@@ -60,11 +55,7 @@ type initializeResult struct {
 // (hooks-v2-handbook §3).
 var LifecycleEvents = []string{"turn.started", "permission.requested", "question.requested", "response.committed", "turn.completed", "turn.failed", "turn.cancelled"}
 
-func (s *Server) initialize(_ context.Context, req *jsonrpc2.Request) (any, error) {
-	var p initializeParams
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) initialize(_ context.Context, p initializeParams) (*initializeResult, error) {
 	if p.ProtocolVersion == "" {
 		return nil, InvalidParams("protocolVersion", "required")
 	}
@@ -107,7 +98,7 @@ func (s *Server) initialize(_ context.Context, req *jsonrpc2.Request) (any, erro
 	s.state = stateReady
 	s.mu.Unlock()
 
-	var res initializeResult
+	res := &initializeResult{}
 	res.ProtocolVersion = ProtocolVersion
 	res.ServerInfo = clientInfo{Name: "hookside", Version: s.opts.Version}
 	res.Capabilities.Events = hook.Events
@@ -132,10 +123,10 @@ func (s *Server) initialize(_ context.Context, req *jsonrpc2.Request) (any, erro
 
 // shutdown stops accepting work, lets in-flight requests finish (or
 // cancels them after the grace period) and then replies null. The reply is
-// sent from a goroutine so $/cancelRequest can still be read meanwhile.
-func (s *Server) shutdown(_ context.Context, req *jsonrpc2.Request) (any, error) {
+// deferred so $/cancelRequest can still be read meanwhile.
+func (s *Server) shutdown(context.Context, noParams) (deferred, error) {
 	s.beginShutdown()
-	go func() {
+	return func() (any, error) {
 		s.d.drain(s.opts.ShutdownGrace)
 		// V2 actions in flight get the grace too (the host is still there to
 		// answer); what is left is recorded outcome_unknown.
@@ -143,17 +134,9 @@ func (s *Server) shutdown(_ context.Context, req *jsonrpc2.Request) (any, error)
 		s.mu.Lock()
 		s.state = stateShutdown
 		s.mu.Unlock()
-		if err := s.conn.Reply(context.Background(), req.ID, nil); err != nil {
-			s.log.Debug("shutdown reply failed", "err", err)
-		}
-	}()
-	return errDeferredReply, nil
+		return nil, nil
+	}, nil
 }
-
-// errDeferredReply is returned as a *result* by handlers that reply on their own.
-var errDeferredReply = deferredReply{}
-
-type deferredReply struct{}
 
 // handleNotification handles client notifications: initialized, exit,
 // $/cancelRequest. Unknown notifications are ignored (logged at debug).

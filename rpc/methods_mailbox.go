@@ -11,19 +11,13 @@ import (
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/v2bridge"
-	"github.com/sourcegraph/jsonrpc2"
+	"github.com/hookside/hookside/v2bridge/store"
 )
 
 // The session mailbox (docs/protocol.md §6; lifecycle-hooks-and-workspace-trust
 // §"插件钩子与工作区钩子", last part) and the session purge of the V2 store
 // (hooks-v2-handbook §9.2). Messages live in the V2 database and belong to
 // the session id, not to this connection: posting needs no open session.
-
-func init() {
-	register("session/mailbox/post", v2h((*Server).mailboxPost), false)
-	register("session/mailbox/list", v2h((*Server).mailboxList), false)
-	register("v2/sessions/purge", v2h((*Server).sessionsPurge), false)
-}
 
 // mailboxHookName is the internal hook (and handler) name of the mailbox.
 const mailboxHookName = "mailbox"
@@ -37,30 +31,20 @@ type mailboxPostParams struct {
 	Text      string `json:"text"`
 }
 
-func (s *Server) mailboxPost(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	var p mailboxPostParams
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) mailboxPost(ctx context.Context, b *v2bridge.Bridge, p mailboxPostParams) (v2bridge.PostResult, error) {
 	return b.PostMessage(ctx, p.SessionID, p.From, p.Text)
 }
 
-func (s *Server) mailboxList(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	var p struct {
-		SessionID  string `json:"sessionId"`
-		UnreadOnly bool   `json:"unreadOnly"`
-	}
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+type mailboxListParams struct {
+	SessionID  string `json:"sessionId"`
+	UnreadOnly bool   `json:"unreadOnly"`
+}
+
+func (s *Server) mailboxList(ctx context.Context, b *v2bridge.Bridge, p mailboxListParams) (v2bridge.MessagesResult, error) {
 	return b.ListMessages(ctx, p.SessionID, p.UnreadOnly)
 }
 
-func (s *Server) sessionsPurge(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	var p sessionIDParams
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) sessionsPurge(ctx context.Context, b *v2bridge.Bridge, p sessionIDParams) (store.Purged, error) {
 	return b.PurgeSession(ctx, p.SessionID)
 }
 

@@ -14,15 +14,7 @@ import (
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/truststore"
-	"github.com/sourcegraph/jsonrpc2"
 )
-
-func init() {
-	register("session/open", (*Server).sessionOpen, true)
-	register("session/close", (*Server).sessionClose, true)
-	register("hooks/list", (*Server).hooksList, false)
-	register("hooks/run", (*Server).hooksRun, false)
-}
 
 // session is one open session of this connection.
 type session struct {
@@ -115,11 +107,7 @@ type sessionOpenResult struct {
 	Diagnostics    []hook.Diagnostic  `json:"diagnostics"`
 }
 
-func (s *Server) sessionOpen(_ context.Context, req *jsonrpc2.Request) (any, error) {
-	var p sessionOpenParams
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) sessionOpen(_ context.Context, p sessionOpenParams) (*sessionOpenResult, error) {
 	if p.SessionID == "" {
 		return nil, InvalidParams("sessionId", "required")
 	}
@@ -192,7 +180,7 @@ func (s *Server) sessionOpen(_ context.Context, req *jsonrpc2.Request) (any, err
 		diags = []hook.Diagnostic{}
 	}
 	wst := rs.WorkspaceStatus()
-	return sessionOpenResult{
+	return &sessionOpenResult{
 		SessionID:      p.SessionID,
 		Hooks:          hookInfosWithTrust(hooks, wst),
 		WorkspaceHooks: workspaceInfo(wst),
@@ -249,11 +237,7 @@ func (s *Server) lookup(id string) (*session, error) {
 	return ss, nil
 }
 
-func (s *Server) sessionClose(_ context.Context, req *jsonrpc2.Request) (any, error) {
-	var p sessionIDParams
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) sessionClose(_ context.Context, p sessionIDParams) (any, error) {
 	ss, err := s.lookup(p.SessionID)
 	if err != nil {
 		return nil, err
@@ -281,14 +265,16 @@ func (s *Server) sessionClose(_ context.Context, req *jsonrpc2.Request) (any, er
 	return nil, nil
 }
 
-func (s *Server) hooksList(_ context.Context, req *jsonrpc2.Request) (any, error) {
-	var p struct {
-		SessionID       string `json:"sessionId"`
-		IncludeInternal bool   `json:"includeInternal"`
-	}
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+type hooksListParams struct {
+	SessionID       string `json:"sessionId"`
+	IncludeInternal bool   `json:"includeInternal"`
+}
+
+type hooksListResult struct {
+	Hooks []hookInfo `json:"hooks"`
+}
+
+func (s *Server) hooksList(_ context.Context, p hooksListParams) (*hooksListResult, error) {
 	ss, err := s.lookup(p.SessionID)
 	if err != nil {
 		return nil, err
@@ -303,9 +289,7 @@ func (s *Server) hooksList(_ context.Context, req *jsonrpc2.Request) (any, error
 	} else {
 		infos = hookInfosWithTrust(hooks, ss.rs.WorkspaceStatus())
 	}
-	return struct {
-		Hooks []hookInfo `json:"hooks"`
-	}{infos}, nil
+	return &hooksListResult{infos}, nil
 }
 
 type hooksRunParams struct {
@@ -316,34 +300,30 @@ type hooksRunParams struct {
 	Input     jsonRawOrAbsent `json:"input"`
 }
 
-func (s *Server) hooksRun(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p hooksRunParams
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) hooksRun(ctx context.Context, p hooksRunParams) (output.Merged, error) {
 	if p.Event == "" {
-		return nil, InvalidParams("event", "required")
+		return output.Merged{}, InvalidParams("event", "required")
 	}
 	if !hook.IsEvent(p.Event) {
-		return nil, InvalidParams("event", fmt.Sprintf("unknown event %q (want one of %s)", p.Event, strings.Join(hook.Events, ", ")))
+		return output.Merged{}, InvalidParams("event", fmt.Sprintf("unknown event %q (want one of %s)", p.Event, strings.Join(hook.Events, ", ")))
 	}
 	if len(p.Input) > 0 && p.Input[0] != '{' && string(p.Input) != "null" {
-		return nil, InvalidParams("input", "must be an object")
+		return output.Merged{}, InvalidParams("input", "must be an object")
 	}
 	ss, err := s.lookup(p.SessionID)
 	if err != nil {
-		return nil, err
+		return output.Merged{}, err
 	}
 	m, err := ss.rs.Run(ctx, runner.RunRequest{Event: p.Event, TurnID: p.TurnID, TraceID: p.TraceID, Input: []byte(p.Input)}, &runObserver{s: s, sessionID: ss.id})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return nil, err
+			return output.Merged{}, err
 		}
 		if errors.Is(err, runner.ErrUnknownEvent) {
-			return nil, InvalidParams("event", err.Error())
+			return output.Merged{}, InvalidParams("event", err.Error())
 		}
 		if errors.Is(err, runner.ErrTurnRequired) {
-			return nil, InvalidParams("turnId", "required on Stop: continuations are counted per turn")
+			return output.Merged{}, InvalidParams("turnId", "required on Stop: continuations are counted per turn")
 		}
 		var ie *runner.InputError
 		if errors.As(err, &ie) {
@@ -351,9 +331,9 @@ func (s *Server) hooksRun(ctx context.Context, req *jsonrpc2.Request) (any, erro
 			if ie.Field != "" {
 				field += "." + ie.Field
 			}
-			return nil, InvalidParams(field, ie.Reason)
+			return output.Merged{}, InvalidParams(field, ie.Reason)
 		}
-		return nil, InvalidParams("input", err.Error())
+		return output.Merged{}, InvalidParams("input", err.Error())
 	}
 	return m, nil
 }

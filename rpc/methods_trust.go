@@ -2,25 +2,16 @@ package rpc
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"sync"
 	"time"
 
+	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/truststore"
 	"github.com/hookside/hookside/truststore/pin"
-	"github.com/sourcegraph/jsonrpc2"
 )
-
-func init() {
-	register("workspaceHooks/status", (*Server).trustStatus, false)
-	register("workspaceHooks/review/start", (*Server).reviewStart, false)
-	register("workspaceHooks/review/submit", (*Server).reviewSubmit, false)
-	register("workspaceHooks/revoke", (*Server).trustRevoke, false)
-}
 
 // ReviewTTL is how long a review stays open (workspace-hook-trust.ts:4 in
 // the spec: 10 minutes).
@@ -39,11 +30,48 @@ type review struct {
 	root, cwd string
 }
 
-// reviews holds the open reviews of all connections of this process.
-var reviews = struct {
-	sync.Mutex
-	m map[string]*review
-}{m: map[string]*review{}}
+// reviewSet holds the open reviews of one connection (Server.reviews). A
+// review belongs to a session of that connection, so another connection
+// could not submit it anyway.
+type reviewSet struct {
+	mu sync.Mutex
+	m  map[string]*review
+}
+
+// add stores r and forgets the reviews that expired by now.
+func (rs *reviewSet) add(r *review, now time.Time) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.m == nil {
+		rs.m = map[string]*review{}
+	}
+	for id, old := range rs.m {
+		if now.After(old.expires) {
+			delete(rs.m, id)
+		}
+	}
+	rs.m[r.id] = r
+}
+
+// get returns the open review id, or nil when it is unknown or expired by
+// now (an expired one is forgotten).
+func (rs *reviewSet) get(id string, now time.Time) *review {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	r := rs.m[id]
+	if r != nil && now.After(r.expires) {
+		delete(rs.m, id)
+		r = nil
+	}
+	return r
+}
+
+// remove forgets review id.
+func (rs *reviewSet) remove(id string) {
+	rs.mu.Lock()
+	delete(rs.m, id)
+	rs.mu.Unlock()
+}
 
 type trustStatusResult struct {
 	WorkspaceID  string                         `json:"workspaceId"`
@@ -65,20 +93,19 @@ func statusResult(ss *session, w runner.WorkspaceState, sh *truststore.Shown) tr
 	}
 }
 
-func (s *Server) trustStatus(_ context.Context, req *jsonrpc2.Request) (any, error) {
-	var p struct {
-		SessionID string `json:"sessionId"`
-		Workspace string `json:"workspace"`
-	}
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+type trustStatusParams struct {
+	SessionID string `json:"sessionId"`
+	Workspace string `json:"workspace"`
+}
+
+func (s *Server) trustStatus(_ context.Context, p trustStatusParams) (*trustStatusResult, error) {
 	if p.SessionID != "" {
 		ss, err := s.lookup(p.SessionID)
 		if err != nil {
 			return nil, err
 		}
-		return statusResult(ss, ss.rs.WorkspaceStatus(), nil), nil
+		st := statusResult(ss, ss.rs.WorkspaceStatus(), nil)
+		return &st, nil
 	}
 	if p.Workspace == "" {
 		return nil, InvalidParams("sessionId", "sessionId or workspace is required")
@@ -100,46 +127,35 @@ func (s *Server) trustStatus(_ context.Context, req *jsonrpc2.Request) (any, err
 		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: home},
 	})
 	defer rs.Close()
-	return statusResult(&session{rs: rs}, rs.WorkspaceStatus(), nil), nil
+	st := statusResult(&session{rs: rs}, rs.WorkspaceStatus(), nil)
+	return &st, nil
 }
 
-func (s *Server) reviewStart(_ context.Context, req *jsonrpc2.Request) (any, error) {
-	var p sessionIDParams
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+type reviewStartResult struct {
+	ReviewID     string                         `json:"reviewId"`
+	ExpiresAt    string                         `json:"expiresAt"`
+	BundleDigest string                         `json:"bundleDigest"`
+	Declarations []truststore.DeclarationStatus `json:"declarations"`
+}
+
+func (s *Server) reviewStart(_ context.Context, p sessionIDParams) (*reviewStartResult, error) {
 	ss, err := s.lookup(p.SessionID)
 	if err != nil {
 		return nil, err
 	}
 	w := ss.rs.WorkspaceStatus()
 	sh := truststore.Show(w.Workspace)
-	var b [12]byte
-	_, _ = rand.Read(b[:])
 	r := &review{
-		id: "rev_" + hex.EncodeToString(b[:]), sessionID: ss.id, expires: time.Now().Add(ReviewTTL),
+		id: randid.New("rev_"), sessionID: ss.id, expires: time.Now().Add(ReviewTTL),
 		bundle: sh.BundleDigest, decls: map[string]truststore.Declaration{}, shown: sh,
 		root: w.Workspace.Root, cwd: w.Workspace.Cwd,
 	}
 	for _, d := range w.Declarations {
 		r.decls[d.Digest] = d
 	}
-	reviews.Lock()
-	now := time.Now()
-	for id, old := range reviews.m {
-		if now.After(old.expires) {
-			delete(reviews.m, id)
-		}
-	}
-	reviews.m[r.id] = r
-	reviews.Unlock()
+	s.reviews.add(r, time.Now())
 	st := statusResult(ss, w, sh)
-	return struct {
-		ReviewID     string                         `json:"reviewId"`
-		ExpiresAt    string                         `json:"expiresAt"`
-		BundleDigest string                         `json:"bundleDigest"`
-		Declarations []truststore.DeclarationStatus `json:"declarations"`
-	}{r.id, r.expires.UTC().Format(time.RFC3339), r.bundle, st.Declarations}, nil
+	return &reviewStartResult{r.id, r.expires.UTC().Format(time.RFC3339), r.bundle, st.Declarations}, nil
 }
 
 type failedDigest struct {
@@ -147,15 +163,20 @@ type failedDigest struct {
 	Reason string `json:"reason"`
 }
 
-func (s *Server) reviewSubmit(_ context.Context, req *jsonrpc2.Request) (any, error) {
-	var p struct {
-		ReviewID string   `json:"reviewId"`
-		Decision string   `json:"decision"`
-		Digests  []string `json:"digests"`
-	}
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+type reviewSubmitParams struct {
+	ReviewID string   `json:"reviewId"`
+	Decision string   `json:"decision"`
+	Digests  []string `json:"digests"`
+}
+
+type reviewSubmitResult struct {
+	Trusted  []string       `json:"trusted"`
+	Disabled []string       `json:"disabled"`
+	Failed   []failedDigest `json:"failed,omitempty"`
+	Counts   map[string]int `json:"counts"`
+}
+
+func (s *Server) reviewSubmit(_ context.Context, p reviewSubmitParams) (*reviewSubmitResult, error) {
 	if p.ReviewID == "" {
 		return nil, InvalidParams("reviewId", "required")
 	}
@@ -165,13 +186,7 @@ func (s *Server) reviewSubmit(_ context.Context, req *jsonrpc2.Request) (any, er
 	if len(p.Digests) == 0 {
 		return nil, InvalidParams("digests", "select at least one declaration")
 	}
-	reviews.Lock()
-	r := reviews.m[p.ReviewID]
-	if r != nil && time.Now().After(r.expires) {
-		delete(reviews.m, p.ReviewID)
-		r = nil
-	}
-	reviews.Unlock()
+	r := s.reviews.get(p.ReviewID, time.Now())
 	if r == nil {
 		return nil, &Error{Code: CodeReviewExpired, Message: fmt.Sprintf("review %q expired or unknown: start a new review", p.ReviewID)}
 	}
@@ -187,12 +202,7 @@ func (s *Server) reviewSubmit(_ context.Context, req *jsonrpc2.Request) (any, er
 		}
 		sel = append(sel, decl)
 	}
-	res := struct {
-		Trusted  []string       `json:"trusted"`
-		Disabled []string       `json:"disabled"`
-		Failed   []failedDigest `json:"failed,omitempty"`
-		Counts   map[string]int `json:"counts"`
-	}{Trusted: []string{}, Disabled: []string{}}
+	res := &reviewSubmitResult{Trusted: []string{}, Disabled: []string{}}
 	if p.Decision == "trust_selected" {
 		store := ss.rs.Gate().Store()
 		if store == nil {
@@ -237,9 +247,7 @@ func (s *Server) reviewSubmit(_ context.Context, req *jsonrpc2.Request) (any, er
 			res.Disabled = append(res.Disabled, d.Digest)
 		}
 	}
-	reviews.Lock()
-	delete(reviews.m, r.id)
-	reviews.Unlock()
+	s.reviews.remove(r.id)
 	res.Counts = ss.rs.WorkspaceStatus().Counts
 	return res, nil
 }
@@ -255,15 +263,20 @@ func trustError(err error) error {
 	return &Error{Code: CodeInternalError, Message: "trust store: " + err.Error()}
 }
 
-func (s *Server) trustRevoke(_ context.Context, req *jsonrpc2.Request) (any, error) {
-	var p struct {
-		SessionID string   `json:"sessionId"`
-		Digests   []string `json:"digests"`
-		Persist   bool     `json:"persist"`
-	}
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+type trustRevokeParams struct {
+	SessionID string   `json:"sessionId"`
+	Digests   []string `json:"digests"`
+	Persist   bool     `json:"persist"`
+}
+
+type trustRevokeResult struct {
+	Revoked []string       `json:"revoked"`
+	Unknown []string       `json:"unknown"`
+	Persist bool           `json:"persist"`
+	Counts  map[string]int `json:"counts"`
+}
+
+func (s *Server) trustRevoke(_ context.Context, p trustRevokeParams) (*trustRevokeResult, error) {
 	ss, err := s.lookup(p.SessionID)
 	if err != nil {
 		return nil, err
@@ -319,10 +332,5 @@ func (s *Server) trustRevoke(_ context.Context, req *jsonrpc2.Request) (any, err
 			ss.rs.Gate().RevokeInSession(revoked)
 		}
 	}
-	return struct {
-		Revoked []string       `json:"revoked"`
-		Unknown []string       `json:"unknown"`
-		Persist bool           `json:"persist"`
-		Counts  map[string]int `json:"counts"`
-	}{revoked, unknown, p.Persist, ss.rs.WorkspaceStatus().Counts}, nil
+	return &trustRevokeResult{revoked, unknown, p.Persist, ss.rs.WorkspaceStatus().Counts}, nil
 }

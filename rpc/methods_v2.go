@@ -28,29 +28,6 @@ const (
 	CodeConflict = -32016
 )
 
-func init() {
-	register("v2/events/emit", v2h((*Server).v2Emit), false)
-	register("v2/definitions/create", v2h((*Server).v2DefCreate), false)
-	register("v2/definitions/update", v2h((*Server).v2DefUpdate), false)
-	register("v2/definitions/delete", v2h((*Server).v2DefDelete), false)
-	register("v2/definitions/get", v2h((*Server).v2DefGet), false)
-	register("v2/definitions/list", v2h((*Server).v2DefList), false)
-	register("v2/definitions/validate", (*Server).v2DefValidate, false)
-	register("v2/definitions/preview", v2h((*Server).v2DefPreview), false)
-	register("v2/definitions/testRun", v2h((*Server).v2DefTestRun), false)
-	register("v2/bindings/create", v2h((*Server).v2BindCreate), false)
-	register("v2/bindings/update", v2h((*Server).v2BindUpdate), false)
-	register("v2/bindings/delete", v2h((*Server).v2BindDelete), false)
-	register("v2/bindings/list", v2h((*Server).v2BindList), false)
-	register("v2/runs/list", v2h((*Server).v2RunsList), false)
-	register("v2/runs/get", v2h((*Server).v2RunsGet), false)
-	register("v2/runs/retry", v2h((*Server).v2RunsRetry), false)
-	register("v2/runs/cancel", v2h((*Server).v2RunsCancel), false)
-	register("v2/settings/get", v2h((*Server).v2SettingsGet), false)
-	register("v2/settings/update", v2h((*Server).v2SettingsUpdate), false)
-	register("v2/legacy/migrate", v2h((*Server).v2Migrate), false)
-}
-
 // v2state is the connection's V2 bridge, opened lazily: at initialize in the
 // background when <home>/hookside.db already exists (so queued runs and
 // start-up recovery happen without a v2 call), else at the first v2/*
@@ -63,23 +40,6 @@ type v2state struct {
 	lastTry  time.Time
 	closed   bool
 	openOnce sync.Mutex // serializes opens
-}
-
-// v2handler is a V2 method: it gets the open bridge.
-type v2handler func(s *Server, ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error)
-
-func v2h(fn v2handler) handlerFunc {
-	return func(s *Server, ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		b, err := s.v2Bridge()
-		if err != nil {
-			return nil, err
-		}
-		res, err := fn(s, ctx, b, req)
-		if err != nil {
-			return nil, v2Error(err)
-		}
-		return res, nil
-	}
 }
 
 // v2Bridge returns the open bridge, opening it if needed.
@@ -240,11 +200,7 @@ func (h connHost) Call(ctx context.Context, method string, params, result any) e
 
 // --- handlers: decode params, call the bridge, return the result ---
 
-func (s *Server) v2Emit(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	var p v2bridge.EmitParams
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) v2Emit(ctx context.Context, b *v2bridge.Bridge, p v2bridge.EmitParams) (v2bridge.EmitResult, error) {
 	return b.Emit(ctx, p)
 }
 
@@ -256,81 +212,40 @@ type defParams struct {
 	EventName  string          `json:"eventName"`
 }
 
-func decodeDef(req *jsonrpc2.Request, allowEmpty bool) (defParams, error) {
-	var p defParams
-	if allowEmpty && (req.Params == nil || string(*req.Params) == "null") {
-		return p, nil
-	}
-	err := decodeParams(req, &p)
-	return p, err
-}
-
-func (s *Server) v2DefCreate(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	p, err := decodeDef(req, false)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) v2DefCreate(ctx context.Context, b *v2bridge.Bridge, p defParams) (v2bridge.DefinitionResult, error) {
 	return b.CreateDefinition(ctx, p.Definition)
 }
 
-func (s *Server) v2DefUpdate(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	p, err := decodeDef(req, false)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) v2DefUpdate(ctx context.Context, b *v2bridge.Bridge, p defParams) (v2bridge.UpdateDefinitionResult, error) {
 	return b.UpdateDefinition(ctx, p.ID, p.Patch)
 }
 
-func (s *Server) v2DefDelete(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	p, err := decodeDef(req, false)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) v2DefDelete(ctx context.Context, b *v2bridge.Bridge, p defParams) (v2bridge.DeleteDefinitionResult, error) {
 	return b.DeleteDefinition(ctx, p.ID)
 }
 
-func (s *Server) v2DefGet(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	p, err := decodeDef(req, false)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) v2DefGet(ctx context.Context, b *v2bridge.Bridge, p defParams) (v2bridge.DefinitionResult, error) {
 	return b.GetDefinition(ctx, p.ID)
 }
 
-func (s *Server) v2DefList(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	p, err := decodeDef(req, true)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) v2DefList(ctx context.Context, b *v2bridge.Bridge, p defParams) (v2bridge.ListDefinitionsResult, error) {
 	return b.ListDefinitions(ctx, p.EventName)
 }
 
 // v2DefValidate needs no database.
-func (s *Server) v2DefValidate(_ context.Context, req *jsonrpc2.Request) (any, error) {
-	p, err := decodeDef(req, false)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) v2DefValidate(_ context.Context, p defParams) (v2bridge.ValidateResult, error) {
 	res, err := v2bridge.ValidateDefinition(p.Definition)
 	if err != nil {
-		return nil, v2Error(err)
+		return res, v2Error(err)
 	}
 	return res, nil
 }
 
-func (s *Server) v2DefPreview(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	p, err := decodeDef(req, false)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) v2DefPreview(ctx context.Context, b *v2bridge.Bridge, p defParams) (v2bridge.PreviewResult, error) {
 	return b.Preview(ctx, p.Definition, p.ID, p.Envelope)
 }
 
-func (s *Server) v2DefTestRun(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	p, err := decodeDef(req, false)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) v2DefTestRun(ctx context.Context, b *v2bridge.Bridge, p defParams) (v2bridge.TestRunResult, error) {
 	return b.TestRun(ctx, p.ID, p.Envelope)
 }
 
@@ -345,61 +260,45 @@ type bindParams struct {
 	} `json:"authorize"`
 }
 
-func (s *Server) v2BindCreate(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	var p bindParams
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) v2BindCreate(ctx context.Context, b *v2bridge.Bridge, p bindParams) (v2bridge.BindingView, error) {
 	return b.CreateBinding(ctx, p.HookID, p.ScopeKind, p.ScopeID)
 }
 
-func (s *Server) v2BindUpdate(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	var p bindParams
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) v2BindUpdate(ctx context.Context, b *v2bridge.Bridge, p bindParams) (v2bridge.BindingView, error) {
 	var hash *string
 	if p.Authorize != nil {
 		if p.Authorize.ExecutionHash == nil {
-			return nil, InvalidParams("authorize.executionHash", "required")
+			return v2bridge.BindingView{}, InvalidParams("authorize.executionHash", "required")
 		}
 		hash = p.Authorize.ExecutionHash
 	}
 	return b.UpdateBinding(ctx, p.ID, p.Enabled, hash)
 }
 
-func (s *Server) v2BindDelete(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	var p bindParams
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+type deletedResult struct {
+	Deleted bool `json:"deleted"`
+}
+
+func (s *Server) v2BindDelete(ctx context.Context, b *v2bridge.Bridge, p bindParams) (*deletedResult, error) {
 	if err := b.DeleteBinding(ctx, p.ID); err != nil {
 		return nil, err
 	}
-	return map[string]bool{"deleted": true}, nil
+	return &deletedResult{Deleted: true}, nil
 }
 
-func (s *Server) v2BindList(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	var p bindParams
-	if req.Params != nil && string(*req.Params) != "null" {
-		if err := decodeParams(req, &p); err != nil {
-			return nil, err
-		}
-	}
+type bindingsResult struct {
+	Bindings []v2bridge.BindingView `json:"bindings"`
+}
+
+func (s *Server) v2BindList(ctx context.Context, b *v2bridge.Bridge, p bindParams) (*bindingsResult, error) {
 	bs, err := b.ListBindings(ctx, p.HookID)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"bindings": bs}, nil
+	return &bindingsResult{Bindings: bs}, nil
 }
 
-func (s *Server) v2RunsList(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	var p v2bridge.RunsListParams
-	if req.Params != nil && string(*req.Params) != "null" {
-		if err := decodeParams(req, &p); err != nil {
-			return nil, err
-		}
-	}
+func (s *Server) v2RunsList(ctx context.Context, b *v2bridge.Bridge, p v2bridge.RunsListParams) (v2bridge.RunsListResult, error) {
 	return b.ListRuns(ctx, p)
 }
 
@@ -407,50 +306,32 @@ type idParams struct {
 	ID string `json:"id"`
 }
 
-func (s *Server) v2RunsGet(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	var p idParams
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) v2RunsGet(ctx context.Context, b *v2bridge.Bridge, p idParams) (v2bridge.RunResult, error) {
 	return b.GetRun(ctx, p.ID)
 }
 
-func (s *Server) v2RunsRetry(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	var p idParams
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) v2RunsRetry(ctx context.Context, b *v2bridge.Bridge, p idParams) (v2bridge.RunResult, error) {
 	return b.RetryRun(ctx, p.ID)
 }
 
-func (s *Server) v2RunsCancel(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	var p idParams
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) v2RunsCancel(ctx context.Context, b *v2bridge.Bridge, p idParams) (v2bridge.RunResult, error) {
 	return b.CancelRun(ctx, p.ID)
 }
 
-func (s *Server) v2SettingsGet(ctx context.Context, b *v2bridge.Bridge, _ *jsonrpc2.Request) (any, error) {
+func (s *Server) v2SettingsGet(ctx context.Context, b *v2bridge.Bridge, _ noParams) (store.Settings, error) {
 	return b.GetSettings(ctx)
 }
 
-func (s *Server) v2SettingsUpdate(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	var p struct {
-		Enabled        *bool                 `json:"enabled"`
-		AllowHighWrite *bool                 `json:"allowHighWrite"`
-		Retention      *store.RetentionPatch `json:"retention"` // merged field by field
-	}
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+type settingsUpdateParams struct {
+	Enabled        *bool                 `json:"enabled"`
+	AllowHighWrite *bool                 `json:"allowHighWrite"`
+	Retention      *store.RetentionPatch `json:"retention"` // merged field by field
+}
+
+func (s *Server) v2SettingsUpdate(ctx context.Context, b *v2bridge.Bridge, p settingsUpdateParams) (store.Settings, error) {
 	return b.UpdateSettings(ctx, store.SettingsPatch{Enabled: p.Enabled, AllowHighWrite: p.AllowHighWrite, RetentionFields: p.Retention})
 }
 
-func (s *Server) v2Migrate(ctx context.Context, b *v2bridge.Bridge, req *jsonrpc2.Request) (any, error) {
-	var p v2bridge.MigrateParams
-	if err := decodeParams(req, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) v2Migrate(ctx context.Context, b *v2bridge.Bridge, p v2bridge.MigrateParams) (v2bridge.MigrateResult, error) {
 	return b.Migrate(ctx, p)
 }

@@ -1,7 +1,10 @@
-// Package rpc is hookside's JSON-RPC 2.0 server (PROTOCOL.md): framing and
-// the malformed-frame shim (frame.go, stream.go), dispatch with a bounded,
-// panic-safe worker pool and a cancel map (dispatch.go), and the method
-// handlers (methods_*.go). It is the only package that writes to stdout.
+// Package rpc is hookside's JSON-RPC 2.0 server (docs/protocol.md): framing
+// and the malformed-frame shim (frame.go, stream.go), dispatch with a
+// bounded, panic-safe worker pool and a cancel map (dispatch.go), the
+// method table (methods.go) with its typed handler adapter (handler.go:
+// handlers are func(ctx, P) (R, error)), and the handlers (methods_*.go).
+// All state is per connection, on the Server. It is the only package that
+// writes to stdout.
 package rpc
 
 import (
@@ -36,6 +39,9 @@ type Options struct {
 	// ShutdownGrace is how long shutdown waits for in-flight requests
 	// before cancelling them (default 5 s).
 	ShutdownGrace time.Duration
+
+	// testMethods are served besides the method table (tests only).
+	testMethods map[string]method
 }
 
 // Server serves one connection.
@@ -51,6 +57,7 @@ type Server struct {
 	init     *initializeParams
 	home     string
 	sessions map[string]*session
+	reviews  reviewSet // open trust reviews (methods_trust.go)
 
 	v2 v2state // the V2 bridge, opened lazily (methods_v2.go)
 
@@ -100,12 +107,17 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 	select {
 	case code := <-s.exitCode:
 		s.stop(s.opts.ShutdownGrace)
+		s.d.pending.Wait()
 		s.conn.Close()
 		return code
 	case <-s.conn.DisconnectNotify():
-		// EOF on stdin = shutdown + exit.
+		// EOF on stdin = shutdown + exit. A shutdown request read just
+		// before the EOF is still answered (its reply is deferred until
+		// in-flight requests are done): the reply is written before Serve
+		// returns.
 		s.beginShutdown()
 		s.stop(s.opts.ShutdownGrace)
+		s.d.pending.Wait()
 		return 0
 	case <-ctx.Done():
 		// Terminated (SIGTERM, SIGINT, SIGHUP in cmd/hookside): no grace.
@@ -117,6 +129,15 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		s.conn.Close()
 		return 1
 	}
+}
+
+// method returns the table entry of name.
+func (s *Server) method(name string) (method, bool) {
+	if m, ok := methods[name]; ok {
+		return m, true
+	}
+	m, ok := s.opts.testMethods[name]
+	return m, ok
 }
 
 // stop cancels in-flight work after the grace period and closes sessions.

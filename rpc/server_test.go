@@ -14,8 +14,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/sourcegraph/jsonrpc2"
 )
 
 // client plays the host over in-process pipes.
@@ -202,9 +200,14 @@ func TestInvalidParamsNamesTheField(t *testing.T) {
 }
 
 func TestPanicIsInternalErrorAndServerLivesOn(t *testing.T) {
-	register("test/panic", func(*Server, context.Context, *jsonrpc2.Request) (any, error) { panic("boom") }, false)
-	defer delete(methods, "test/panic")
-	c := initialized(t, t.TempDir(), t.TempDir())
+	panics := optional(func(*Server, context.Context, noParams) (any, error) { panic("boom") })
+	c := startServerOpts(t, Options{Home: t.TempDir(), testMethods: map[string]method{"test/panic": {call: panics}}})
+	if r := c.call("initialize", map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "test"}}); r["result"] == nil {
+		t.Fatalf("initialize: %v", r)
+	}
+	if r := c.call("session/open", map[string]any{"sessionId": "s1", "cwd": t.TempDir()}); r["result"] == nil {
+		t.Fatalf("session/open: %v", r)
+	}
 	if m := c.call("test/panic", nil); errCode(m) != CodeInternalError {
 		t.Fatalf("want -32603: %v", m)
 	}

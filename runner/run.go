@@ -2,8 +2,6 @@ package runner
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -13,8 +11,10 @@ import (
 	"time"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/truststore"
 )
 
@@ -65,10 +65,10 @@ var (
 	runCounter atomic.Uint64
 )
 
+// newRunPrefix returns "hr_" + 8 random hex digits + "_": run ids of this
+// process are the prefix and a counter.
 func newRunPrefix() string {
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return "hr_" + hex.EncodeToString(b[:]) + "_"
+	return "hr_" + randid.New("")[:8] + "_"
 }
 
 func newRunID() string {
@@ -416,10 +416,10 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 	// a script it pins may have changed), so they start here, admitted.
 	if h.Async && s.opts.AsyncQueue != nil && h.Source.Kind != hook.SourceWorkspace {
 		cleanup() // the queue's worker writes its own transcript file
-		job := AsyncJob{
+		job := exec.AsyncJob{
 			SessionID: s.opts.ID, TurnID: sc.turnID, Event: sc.event, HookID: h.ID,
 			Argv: argv, Dir: s.opts.Cwd, Env: env[s.hostEnvLen:],
-			Stdin:          buildStdin(in, sc, TranscriptPlaceholder),
+			Stdin:          buildStdin(in, sc, exec.TranscriptPlaceholder),
 			Transcript:     transcriptContent(sc.event, in),
 			TimeoutMs:      h.TimeoutMs,
 			MaxOutputBytes: h.MaxOutputBytes,
@@ -432,13 +432,13 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 			return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}, nil, nil
 		}
 	}
-	spec := ExecSpec{
+	spec := exec.Spec{
 		Argv:           argv,
 		Dir:            s.opts.Cwd,
 		Env:            env,
 		Stdin:          buildStdin(in, sc, transcript),
 		Timeout:        time.Duration(h.TimeoutMs) * time.Millisecond,
-		KillGrace:      KillGrace,
+		KillGrace:      exec.KillGrace,
 		MaxOutputBytes: h.MaxOutputBytes,
 	}
 	if h.Async {
@@ -457,12 +457,12 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 			defer s.async.Done()
 			defer func() { <-s.asyncSlots }()
 			defer cleanup()
-			_ = Exec(s.asyncCtx, spec)
+			_ = s.opts.Spawner.Run(s.asyncCtx, spec)
 		}()
 		return output.ProcessResult{ExitCode: -1, Async: true}, nil, nil
 	}
 	defer cleanup()
-	res := Exec(ctx, spec)
+	res := s.opts.Spawner.Run(ctx, spec)
 	pr := output.ProcessResult{
 		ExitCode:        res.ExitCode,
 		Stdout:          res.Stdout,

@@ -17,6 +17,7 @@ import (
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/matcher"
 	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/truststore"
 )
 
@@ -33,10 +34,6 @@ const ConfigCheckInterval = 200 * time.Millisecond
 // MaxAsyncPerSession bounds the background (async: true) hooks of one
 // session running at once; more are reported skipped (reason async_limit).
 const MaxAsyncPerSession = 32
-
-// KillGrace is the time between SIGTERM and SIGKILL to a hook's process
-// group once its deadline passed or its request was cancelled.
-const KillGrace = 500 * time.Millisecond
 
 // SessionOptions configure a session (PROTOCOL.md §2 session/open).
 type SessionOptions struct {
@@ -59,7 +56,7 @@ type SessionOptions struct {
 	// runs of the durable V2 run queue instead of background processes of
 	// this session (issue "V2 lifecycle bridge": the same queue). When it
 	// fails (no database), the hook starts in the background as before.
-	AsyncQueue func(ctx context.Context, job AsyncJob) (runID string, err error)
+	AsyncQueue func(ctx context.Context, job exec.AsyncJob) (runID string, err error)
 	// Workspace configures workspace (project) hooks and their trust gate.
 	Workspace WorkspaceOptions
 	// Profile is the configuration dialect: ProfileZcode ("" = zcode) or
@@ -72,6 +69,9 @@ type SessionOptions struct {
 	Profile string
 	// SparkUserDir is the spark user settings directory (default ~/.spark).
 	SparkUserDir string
+	// Spawner starts the session's hook processes (nil = exec.Processes,
+	// real processes). Tests pass a fake.
+	Spawner exec.Spawner
 }
 
 // WorkspaceOptions configure workspace hooks (lifecycle-hooks-and-workspace-trust
@@ -105,7 +105,7 @@ type Session struct {
 	loader  *config.Loader
 	baseEnv []string
 	// hostEnvLen is how many entries of baseEnv are hookside's own
-	// environment; the rest are the session's additions (AsyncJob.Env).
+	// environment; the rest are the session's additions (exec.AsyncJob.Env).
 	hostEnvLen int
 	vars       map[string]string
 
@@ -168,6 +168,9 @@ const SkipSessionStartRan = "session_start_already_ran"
 func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 	if opts.StopLimit <= 0 {
 		opts.StopLimit = DefaultStopLimit
+	}
+	if opts.Spawner == nil {
+		opts.Spawner = exec.Processes
 	}
 	if opts.WorkspaceID == "" {
 		opts.WorkspaceID = opts.Cwd
@@ -391,7 +394,7 @@ func (s *Session) Hooks() ([]hook.Hook, []hook.Diagnostic) {
 }
 
 // Close stops the session's background (async) hooks: their process groups
-// get SIGTERM, then SIGKILL after KillGrace. It waits for them to end.
+// get SIGTERM, then SIGKILL after exec.KillGrace. It waits for them to end.
 func (s *Session) Close() {
 	s.closedOnce.Do(func() {
 		s.asyncStop()

@@ -206,25 +206,6 @@ func TestSparkProfile(t *testing.T) {
 	})
 }
 
-func TestParallelGroup(t *testing.T) {
-	e := newSparkEnv(t)
-	e.write(t, filepath.Join(e.user, "settings.json"), settings(map[string][]map[string]any{
-		"UserPromptSubmit": {
-			cmdGroup("", true, "sleep 0.6; echo one", "sleep 0.3; echo two", "echo three"),
-			cmdGroup("", false, "echo four"),
-		}}))
-	s := e.open(t, false)
-	start := time.Now()
-	m := run(t, s, hook.UserPromptSubmit, `{"prompt":"x"}`)
-	el := time.Since(start)
-	if got := strings.Join(m.AdditionalContext, ","); got != "one,two,three,four" {
-		t.Fatalf("merged order %q", got)
-	}
-	if el > 850*time.Millisecond {
-		t.Fatalf("took %v: the group did not run concurrently", el)
-	}
-}
-
 func TestExplain(t *testing.T) {
 	e := newSparkEnv(t)
 	e.write(t, filepath.Join(e.home, "config.json"), map[string]any{"hooks": map[string]any{"events": map[string]any{

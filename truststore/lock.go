@@ -2,8 +2,6 @@ package truststore
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +13,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/hookside/hookside/internal/randid"
 )
 
 // The trust file lock (§"信任存在哪、怎样审查": "多个进程靠一个 .lock 文件互斥，锁里记着
@@ -113,11 +113,7 @@ func describeHolder(lockPath string) string {
 	return msg
 }
 
-func randomToken() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
+func randomToken() string { return randid.New("") }
 
 // userHZ is the clock tick of /proc/<pid>/stat times (USER_HZ, 100 on Linux).
 const userHZ = 100

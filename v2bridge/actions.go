@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/hookside/hookside/internal/hook"
-	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
 )
@@ -156,7 +156,7 @@ func normalizeToolError(code string) string {
 // maxInlineInput is the largest mapped input also passed in HOOKSIDE_V2_INPUT.
 const maxInlineInput = 64 << 10
 
-// doCommand runs hookside's `command` action with runner.Exec: the envelope
+// doCommand runs hookside's `command` action with exec.Run: the envelope
 // JSON on stdin, cwd the hookside home (commandDir), the action timeout as
 // deadline, its own process group.
 // Exit 0 = succeeded; a timeout = timeout; anything else = action_failed.
@@ -216,7 +216,7 @@ func (b *Bridge) doCommand(ctx context.Context, run store.Run, def *expr.Definit
 		}
 		envv = append(envv, "HOOKSIDE_V2_INPUT_FILE="+f.Name())
 	}
-	res := runner.Exec(ctx, runner.ExecSpec{
+	res := b.opts.Spawner.Run(ctx, exec.Spec{
 		Argv: argv, Dir: b.commandDir(env), Env: envv, Stdin: append(stdin, '\n'),
 		Timeout: time.Duration(*def.TimeoutMs) * time.Millisecond,
 	})

@@ -6,7 +6,7 @@
 //
 // The pure rules live in v2bridge/expr and the SQLite persistence in
 // v2bridge/store; this package wires them together, owns the goroutines and
-// executes actions: `command` actions through runner.Exec, host actions
+// executes actions: `command` actions through exec.Run (runner/exec), host actions
 // (notification, sound, tool) through a Host the RPC layer provides.
 //
 // # Ownership rule (several processes on one home)
@@ -43,6 +43,8 @@ import (
 	"time"
 
 	"github.com/hookside/hookside/internal/home"
+	"github.com/hookside/hookside/internal/randid"
+	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/v2bridge/store"
 )
 
@@ -97,6 +99,9 @@ type Options struct {
 	OnRunUpdated func(store.Run)
 	// Store tunes the SQLite store.
 	Store store.Options
+	// Spawner starts `command` actions and queued async shell hooks (nil =
+	// exec.Processes, real processes). Tests pass a fake.
+	Spawner exec.Spawner
 }
 
 // Bridge is an open V2 bridge: the database plus the pipeline goroutines.
@@ -123,7 +128,10 @@ type Bridge struct {
 	pending  []string               // event ids emitted here, not yet dispatched
 	local    map[string]store.Event // events being emitted here (saves a read)
 	inflight map[string]*inflightRun
-	closed   bool
+	// idle is closed when inflight becomes empty (nil while it is): Close
+	// waits on it for the grace period.
+	idle   chan struct{}
+	closed bool
 
 	notes       chan store.Run
 	notesMu     sync.RWMutex // guards notesClosed against late store callbacks
@@ -179,6 +187,9 @@ func Open(opts Options) (*Bridge, error) {
 	if opts.MaintenanceInterval <= 0 {
 		opts.MaintenanceInterval = envDuration(EnvMaintenanceMs, min(DefaultMaintenanceInterval, max(opts.RunLease/2, 50*time.Millisecond)))
 	}
+	if opts.Spawner == nil {
+		opts.Spawner = exec.Processes
+	}
 	if opts.Workers <= 0 {
 		opts.Workers = DefaultWorkers
 		if n, err := strconv.Atoi(os.Getenv(EnvWorkers)); err == nil && n > 0 {
@@ -203,7 +214,7 @@ func Open(opts Options) (*Bridge, error) {
 	host, _ := os.Hostname()
 	b := &Bridge{
 		db: db, log: opts.Logger, opts: opts,
-		owner:        fmt.Sprintf("%s:%d:%s", host, os.Getpid(), randomHex(6)),
+		owner:        fmt.Sprintf("%s:%d:%s", host, os.Getpid(), randid.New("")[:12]),
 		ctx:          ctx,
 		cancel:       cancel,
 		dispatchWake: newSignal(),
@@ -256,9 +267,16 @@ func (b *Bridge) Close(grace time.Duration) error {
 	b.dispatchWake.broadcast()
 	b.workerWake.kick()
 	if grace > 0 {
-		deadline := time.Now().Add(grace)
-		for time.Now().Before(deadline) && b.inflightCount() > 0 {
-			time.Sleep(10 * time.Millisecond)
+		b.mu.Lock()
+		idle := b.idle
+		b.mu.Unlock()
+		if idle != nil {
+			t := time.NewTimer(grace)
+			select {
+			case <-idle:
+			case <-t.C:
+			}
+			t.Stop()
 		}
 	}
 	b.cancelInflight(errShutdown)
@@ -281,10 +299,22 @@ func (b *Bridge) isClosed() bool {
 	return b.closed
 }
 
-func (b *Bridge) inflightCount() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return len(b.inflight)
+// addInflight records a running action; b.mu must be held.
+func (b *Bridge) addInflight(id string, f *inflightRun) {
+	if len(b.inflight) == 0 {
+		b.idle = make(chan struct{})
+	}
+	b.inflight[id] = f
+}
+
+// removeInflight forgets a finished action and closes idle when it was the
+// last; b.mu must be held.
+func (b *Bridge) removeInflight(id string) {
+	delete(b.inflight, id)
+	if len(b.inflight) == 0 && b.idle != nil {
+		close(b.idle)
+		b.idle = nil
+	}
 }
 
 // cancelInflight cancels every action running in this process with cause.

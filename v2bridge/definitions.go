@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
 )
@@ -460,7 +461,7 @@ func (b *Bridge) TestRun(ctx context.Context, id string, envRaw json.RawMessage)
 		return TestRunResult{}, err
 	}
 	if env.EventID == "" || env.EventID == expr.SampleEnvelope(d.EventName).EventID {
-		env.EventID = "hev_test_" + randomHex(12)
+		env.EventID = randid.New("hev_test_")
 	}
 	nr, err := newRunFor(sd, d, env, nil)
 	if err != nil {

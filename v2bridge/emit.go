@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
 )
@@ -101,7 +102,7 @@ func BuildEnvelope(p EmitParams, now time.Time) (*expr.Envelope, error) {
 	if src == "" {
 		var ok bool
 		if src, ok = expr.SourceID(p.EventName, p.Turn.ID, p.Payload); !ok {
-			src = newUUID()
+			src = randid.UUID() // the source id of last resort (§3.2)
 		}
 	}
 	return &expr.Envelope{

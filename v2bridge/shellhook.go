@@ -10,8 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/output"
-	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/v2bridge/store"
 )
 
@@ -19,7 +20,7 @@ import (
 const ShellHookEvent = "shell_hook.async"
 
 // shellHookSnap is what an async shell hook's run executes (the run's
-// execution snapshot): runner.AsyncJob minus the ids.
+// execution snapshot): exec.AsyncJob minus the ids.
 type shellHookSnap struct {
 	Event          string   `json:"event"`
 	Argv           []string `json:"argv"`
@@ -36,7 +37,7 @@ type shellHookSnap struct {
 // ShellHookEvent, its hookId the shell hook's id, its session and turn the
 // hook's; it is never retried (retry mode unsafe) and any hookside process
 // on the home may run it (it needs no host). It returns the run id.
-func (b *Bridge) EnqueueShellHook(ctx context.Context, job runner.AsyncJob) (string, error) {
+func (b *Bridge) EnqueueShellHook(ctx context.Context, job exec.AsyncJob) (string, error) {
 	if set, err := b.db.GetSettings(ctx); err != nil {
 		return "", storeErr(err, "")
 	} else if !set.Enabled {
@@ -56,7 +57,7 @@ func (b *Bridge) EnqueueShellHook(ctx context.Context, job runner.AsyncJob) (str
 	}
 	summary, _ := json.Marshal(map[string]any{"event": job.Event, "argv": job.Argv})
 	r, err := b.db.EnqueueRun(ctx, store.NewRun{
-		EventID: "hsh_" + randomHex(12), EventName: ShellHookEvent, HookID: job.HookID,
+		EventID: randid.New("hsh_"), EventName: ShellHookEvent, HookID: job.HookID,
 		SessionID: job.SessionID, TurnID: job.TurnID, ConcurrencyPolicy: "parallel",
 		Execution: exec, InputSummary: summary,
 	})
@@ -89,12 +90,12 @@ func (b *Bridge) doShellHook(ctx context.Context, run store.Run, h *shellHookSna
 	if err := os.WriteFile(tpath, []byte(h.Transcript), 0o600); err != nil {
 		return failed(CodeActionFailed, "transcript: "+err.Error())
 	}
-	ph, _ := json.Marshal(runner.TranscriptPlaceholder)
+	ph, _ := json.Marshal(exec.TranscriptPlaceholder)
 	tp, _ := json.Marshal(tpath)
 	stdin := bytes.ReplaceAll([]byte(h.Stdin), ph, tp)
-	res := runner.Exec(ctx, runner.ExecSpec{
+	res := b.opts.Spawner.Run(ctx, exec.Spec{
 		Argv: h.Argv, Dir: h.Dir, Env: append(os.Environ(), h.Env...), Stdin: stdin,
-		Timeout: time.Duration(timeoutMs) * time.Millisecond, KillGrace: runner.KillGrace, MaxOutputBytes: h.MaxOutputBytes,
+		Timeout: time.Duration(timeoutMs) * time.Millisecond, KillGrace: exec.KillGrace, MaxOutputBytes: h.MaxOutputBytes,
 	})
 	// Redacted by content, like hook/completed previews (the summary keeps
 	// the run's output in the database and in v2/runs/list).

@@ -7,15 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/v2bridge/store"
 )
 
-func shellJob(dir, session, script string) runner.AsyncJob {
-	return runner.AsyncJob{
+func shellJob(dir, session, script string) exec.AsyncJob {
+	return exec.AsyncJob{
 		SessionID: session, TurnID: "t1", Event: "Stop", HookID: "user:/c.json#Stop[0][0]",
 		Argv: []string{"sh", "-c", script}, Dir: dir, Env: []string{"FROM_SESSION=yes"},
-		Stdin: []byte(`{"transcript_path":"` + runner.TranscriptPlaceholder + `"}` + "\n"), Transcript: []byte("hello\n"),
+		Stdin: []byte(`{"transcript_path":"` + exec.TranscriptPlaceholder + `"}` + "\n"), Transcript: []byte("hello\n"),
 		TimeoutMs: 5000, MaxOutputBytes: 4096,
 	}
 }

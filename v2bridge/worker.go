@@ -88,11 +88,11 @@ func (b *Bridge) execute(run store.Run) {
 	if b.closed {
 		cancel(errShutdown)
 	}
-	b.inflight[run.ID] = &inflightRun{cancel: cancel}
+	b.addInflight(run.ID, &inflightRun{cancel: cancel})
 	b.mu.Unlock()
 	defer func() {
 		b.mu.Lock()
-		delete(b.inflight, run.ID)
+		b.removeInflight(run.ID)
 		b.mu.Unlock()
 	}()
 	renewDone := make(chan struct{})

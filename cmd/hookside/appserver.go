@@ -11,7 +11,7 @@ import (
 	"syscall"
 
 	"github.com/hookside/hookside/rpc"
-	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/runner/exec"
 )
 
 func runAppServer(args []string, stdout, stderr io.Writer) int {
@@ -40,10 +40,10 @@ func runAppServer(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	slog.SetDefault(log)
-	if err := runner.EnableSubreaper(); err != nil {
+	if err := exec.EnableSubreaper(); err != nil {
 		log.Warn("cannot become the subreaper of hook processes: a hook that detaches with setsid may outlive it", "err", err)
 	}
-	defer runner.ReapEscapees()
+	defer exec.ReapEscapees()
 	// SIGTERM, SIGINT and SIGHUP end the server cleanly: hooks are killed,
 	// temporary files removed; the exit status is 128+signal.
 	ctx, cancel := context.WithCancel(context.Background())

@@ -16,6 +16,7 @@ import (
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/truststore"
 )
 
@@ -214,8 +215,8 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	_ = runner.EnableSubreaper() // best effort: escaped processes are then killed too
-	defer runner.ReapEscapees()
+	_ = exec.EnableSubreaper() // best effort: escaped processes are then killed too
+	defer exec.ReapEscapees()
 	s, diags, err := sf.open()
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks run:", err)

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/hookside/hookside/internal/randid"
 )
 
 // Scope kinds (§7.1), in ascending priority.
@@ -114,7 +116,7 @@ func (db *DB) createBinding(ctx context.Context, b Binding, authorize bool) (Bin
 		return b, fmt.Errorf("%w: scopeId is required for scope %s", ErrInvalid, b.ScopeKind)
 	}
 	if b.ID == "" {
-		b.ID = newID("bind_")
+		b.ID = randid.New("bind_")
 	}
 	var out Binding
 	err := db.writeTx(ctx, func(tx *sql.Tx) error {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/hookside/hookside/internal/randid"
 )
 
 // Concurrency policies (§10.5).
@@ -114,7 +116,7 @@ func (db *DB) CreateDefinition(ctx context.Context, d Definition) (Definition, e
 		return d, err
 	}
 	if d.ID == "" {
-		d.ID = newID("hook_")
+		d.ID = randid.New("hook_")
 	}
 	now := db.now()
 	d.Revision = 1

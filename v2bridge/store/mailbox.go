@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/hookside/hookside/internal/randid"
 )
 
 // The session mailbox (lifecycle-hooks-and-workspace-trust §"插件钩子与工作区钩子",
@@ -110,7 +112,7 @@ func (db *DB) PostMessage(ctx context.Context, sessionID, from, text string) (Ma
 	if err := checkMessage(sessionID, from, text); err != nil {
 		return MailboxMessage{}, 0, err
 	}
-	m := MailboxMessage{ID: newID("msg_"), SessionID: sessionID, From: from, Text: text}
+	m := MailboxMessage{ID: randid.New("msg_"), SessionID: sessionID, From: from, Text: text}
 	var unread int
 	err := db.writeTx(ctx, func(tx *sql.Tx) error {
 		m.CreatedAt = ts(db.now())

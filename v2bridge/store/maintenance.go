@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/hookside/hookside/internal/randid"
 )
 
 // RetentionPolicy says how long finished rows are kept. A value ≤ 0 keeps
@@ -344,7 +346,7 @@ func (db *DB) ApplyLegacyImport(ctx context.Context, im LegacyImport) (LegacyRes
 			}
 			res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hook_bindings(id, hook_id, scope_kind, scope_id,
 				enabled, trusted_execution_hash, trusted_at, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)`,
-				newID("bind_"), lb.HookID, lb.ScopeKind, lb.ScopeID, boolInt(lb.Enabled), hash, ts(now), ts(now), ts(now))
+				randid.New("bind_"), lb.HookID, lb.ScopeKind, lb.ScopeID, boolInt(lb.Enabled), hash, ts(now), ts(now), ts(now))
 			if err != nil {
 				return err
 			}

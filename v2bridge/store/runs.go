@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/hookside/hookside/internal/randid"
 )
 
 // Run statuses (§11.1).
@@ -204,7 +206,7 @@ const insertRunSQL = `INSERT OR IGNORE INTO hook_runs(id, event_id, event_name, 
 // insertRun inserts nr; ok reports whether a row was inserted.
 func (db *DB) insertRun(ctx context.Context, tx *sql.Tx, nr NewRun, now time.Time) (Run, bool, error) {
 	if nr.ID == "" {
-		nr.ID = newID("run_")
+		nr.ID = randid.New("run_")
 	}
 	var finished any
 	if terminal(nr.Status) {

@@ -34,11 +34,10 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"strconv"
@@ -320,7 +319,7 @@ func (db *DB) writeTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	for attempt := 0; attempt <= db.opts.BusyRetries; attempt++ {
 		if attempt > 0 {
 			// Short jittered pause: the other writer is usually about to commit.
-			d := time.Duration(5+randInt(20)) * time.Millisecond
+			d := time.Duration(5+rand.IntN(20)) * time.Millisecond
 			select {
 			case <-ctx.Done():
 				return ctx.Err()
@@ -392,17 +391,4 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// newID returns prefix + 24 random hex digits.
-func newID(prefix string) string {
-	var b [12]byte
-	_, _ = rand.Read(b[:])
-	return prefix + hex.EncodeToString(b[:])
-}
-
-func randInt(n int) int {
-	var b [2]byte
-	_, _ = rand.Read(b[:])
-	return int(uint16(b[0])<<8|uint16(b[1])) % n
 }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package runner
+package exec
 
 // EnableSubreaper is a no-op where the kernel has no child subreapers: a
 // hook's process group is still killed, but a process that left it

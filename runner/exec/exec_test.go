@@ -1,6 +1,6 @@
 //go:build linux
 
-package runner
+package exec
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
+	osexec "os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -21,7 +21,7 @@ import (
 
 // The tests below start real processes (shell scripts in testdata/exec/)
 // and check, for every misbehaviour a hook can show, the Reliability rules
-// of ARCHITECTURE.md: Exec returns by its deadline, reports the right
+// of ARCHITECTURE.md: Run returns by its deadline, reports the right
 // outcome, leaves no process of the hook's group and no goroutine behind.
 // They run one after another so goroutine counts mean something.
 
@@ -48,23 +48,23 @@ func execTestSh(t *testing.T, name string, args ...string) []string {
 	return append([]string{"/bin/sh", execTestScript(t, name)}, args...)
 }
 
-// execTestRun runs Exec and checks the invariants every case shares: it
-// returned by Timeout + KillGrace + ExecPipeDrainTimeout + slack, no
+// execTestRun runs Run and checks the invariants every case shares: it
+// returned by Timeout + KillGrace + PipeDrainTimeout + slack, no
 // process of the hook's group is left, no goroutine leaked.
-func execTestRun(t *testing.T, ctx context.Context, spec ExecSpec) (ExecResult, time.Duration) {
+func execTestRun(t *testing.T, ctx context.Context, spec Spec) (Result, time.Duration) {
 	t.Helper()
 	if spec.KillGrace == 0 {
 		spec.KillGrace = execTestGrace
 	}
 	before := runtime.NumGoroutine()
 	t0 := time.Now()
-	res := Exec(ctx, spec)
+	res := Run(ctx, spec)
 	elapsed := time.Since(t0)
 	timeout := spec.Timeout
 	if timeout <= 0 {
-		timeout = DefaultExecTimeout
+		timeout = DefaultTimeout
 	}
-	if limit := timeout + spec.KillGrace + ExecPipeDrainTimeout + execTestSlack; elapsed > limit {
+	if limit := timeout + spec.KillGrace + PipeDrainTimeout + execTestSlack; elapsed > limit {
 		t.Errorf("Exec returned after %v, want <= %v", elapsed, limit)
 	}
 	if res.PID > 0 {
@@ -139,7 +139,7 @@ func execTestNoGoroutineLeak(t *testing.T, before int) {
 }
 
 func TestExecNeverExitsIsTerminatedAtTimeout(t *testing.T) {
-	res, elapsed := execTestRun(t, context.Background(), ExecSpec{
+	res, elapsed := execTestRun(t, context.Background(), Spec{
 		Argv: execTestSh(t, "loop.sh"), Timeout: execTestTimeout,
 	})
 	if !res.TimedOut || res.Canceled || res.StartErr != nil {
@@ -157,7 +157,7 @@ func TestExecNeverExitsIsTerminatedAtTimeout(t *testing.T) {
 }
 
 func TestExecPrintsEndlesslyIsCappedAndTerminated(t *testing.T) {
-	res, _ := execTestRun(t, context.Background(), ExecSpec{
+	res, _ := execTestRun(t, context.Background(), Spec{
 		Argv: execTestSh(t, "spew.sh"), Timeout: execTestTimeout, MaxOutputBytes: 1000,
 	})
 	if !res.TimedOut || res.ExitCode != -1 {
@@ -172,7 +172,7 @@ func TestExecPrintsEndlesslyIsCappedAndTerminated(t *testing.T) {
 }
 
 func TestExecBackgroundChildHoldingStdoutDoesNotDelayResult(t *testing.T) {
-	res, elapsed := execTestRun(t, context.Background(), ExecSpec{
+	res, elapsed := execTestRun(t, context.Background(), Spec{
 		Argv: execTestSh(t, "fork_keep_stdout.sh"), Timeout: 10 * time.Second,
 	})
 	if res.TimedOut || res.ExitCode != 0 || res.StartErr != nil {
@@ -189,7 +189,7 @@ func TestExecBackgroundChildHoldingStdoutDoesNotDelayResult(t *testing.T) {
 
 func TestExecTrapsSIGTERMIsKilledAfterGrace(t *testing.T) {
 	const grace = 300 * time.Millisecond
-	res, elapsed := execTestRun(t, context.Background(), ExecSpec{
+	res, elapsed := execTestRun(t, context.Background(), Spec{
 		Argv: execTestSh(t, "trap_term.sh"), Timeout: execTestTimeout, KillGrace: grace,
 	})
 	if !res.TimedOut || res.ExitCode != -1 {
@@ -204,7 +204,7 @@ func TestExecTrapsSIGTERMIsKilledAfterGrace(t *testing.T) {
 }
 
 func TestExecExitsBeforeReadingLargeStdin(t *testing.T) {
-	res, _ := execTestRun(t, context.Background(), ExecSpec{
+	res, _ := execTestRun(t, context.Background(), Spec{
 		Argv:    execTestSh(t, "no_stdin.sh"),
 		Stdin:   bytes.Repeat([]byte("x"), 1<<20),
 		Timeout: 5 * time.Second,
@@ -216,7 +216,7 @@ func TestExecExitsBeforeReadingLargeStdin(t *testing.T) {
 
 func TestExecLargeStdinIsDeliveredWhileOutputDrains(t *testing.T) {
 	in := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB
-	res, _ := execTestRun(t, context.Background(), ExecSpec{
+	res, _ := execTestRun(t, context.Background(), Spec{
 		Argv: execTestSh(t, "echo_stdin.sh"), Stdin: in, Timeout: 5 * time.Second, MaxOutputBytes: 2 << 20,
 	})
 	if res.ExitCode != 0 || !bytes.Equal(res.Stdout, in) || res.StdoutTruncated {
@@ -226,7 +226,7 @@ func TestExecLargeStdinIsDeliveredWhileOutputDrains(t *testing.T) {
 }
 
 func TestExecClosesStdoutEarlyThenKeepsRunning(t *testing.T) {
-	res, elapsed := execTestRun(t, context.Background(), ExecSpec{
+	res, elapsed := execTestRun(t, context.Background(), Spec{
 		Argv: execTestSh(t, "close_stdout.sh"), Timeout: 5 * time.Second,
 	})
 	if res.ExitCode != 0 || res.TimedOut {
@@ -241,7 +241,7 @@ func TestExecClosesStdoutEarlyThenKeepsRunning(t *testing.T) {
 }
 
 func TestExecInvalidUTF8IsPreserved(t *testing.T) {
-	res, _ := execTestRun(t, context.Background(), ExecSpec{
+	res, _ := execTestRun(t, context.Background(), Spec{
 		Argv: execTestSh(t, "invalid_utf8.sh"), Timeout: 5 * time.Second,
 	})
 	if want := "\xff\xfeok\xc0\n"; string(res.Stdout) != want {
@@ -254,7 +254,7 @@ func TestExecInvalidUTF8IsPreserved(t *testing.T) {
 
 func TestExecMegabyteOnBothStreamsIsCapped(t *testing.T) {
 	const max = 64 << 10
-	res, _ := execTestRun(t, context.Background(), ExecSpec{
+	res, _ := execTestRun(t, context.Background(), Spec{
 		Argv: execTestSh(t, "big_output.sh"), Timeout: 5 * time.Second, MaxOutputBytes: max,
 	})
 	if res.ExitCode != 0 || res.TimedOut {
@@ -269,7 +269,7 @@ func TestExecMegabyteOnBothStreamsIsCapped(t *testing.T) {
 }
 
 func TestExecOutputExactlyAtCapIsNotTruncated(t *testing.T) {
-	res, _ := execTestRun(t, context.Background(), ExecSpec{
+	res, _ := execTestRun(t, context.Background(), Spec{
 		Argv: []string{"printf", "abcd"}, Timeout: 5 * time.Second, MaxOutputBytes: 4,
 	})
 	if string(res.Stdout) != "abcd" || res.StdoutTruncated {
@@ -283,10 +283,10 @@ func TestExecCommandDoesNotExist(t *testing.T) {
 		want        error
 	}{
 		{"absolute_path_is_ENOENT", "/nonexistent/hookside-hook", fs.ErrNotExist},
-		{"bare_name_is_not_in_PATH", "hookside-no-such-command", exec.ErrNotFound},
+		{"bare_name_is_not_in_PATH", "hookside-no-such-command", osexec.ErrNotFound},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, _ := execTestRun(t, context.Background(), ExecSpec{Argv: []string{tc.argv0}, Timeout: time.Second})
+			res, _ := execTestRun(t, context.Background(), Spec{Argv: []string{tc.argv0}, Timeout: time.Second})
 			if !errors.Is(res.StartErr, tc.want) {
 				t.Fatalf("StartErr = %v, want it to wrap %v", res.StartErr, tc.want)
 			}
@@ -309,7 +309,7 @@ func TestExecFileNotExecutableIsEACCES(t *testing.T) {
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, _ := execTestRun(t, context.Background(), ExecSpec{Argv: []string{p}, Timeout: time.Second})
+	res, _ := execTestRun(t, context.Background(), Spec{Argv: []string{p}, Timeout: time.Second})
 	if !errors.Is(res.StartErr, fs.ErrPermission) || res.ExitCode != -1 {
 		t.Fatalf("StartErr=%v ExitCode=%d, want permission denied, -1", res.StartErr, res.ExitCode)
 	}
@@ -318,7 +318,7 @@ func TestExecFileNotExecutableIsEACCES(t *testing.T) {
 
 func TestExecMissingWorkingDirectoryIsNamed(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "gone")
-	res, _ := execTestRun(t, context.Background(), ExecSpec{Argv: []string{"/bin/true"}, Dir: dir, Timeout: time.Second})
+	res, _ := execTestRun(t, context.Background(), Spec{Argv: []string{"/bin/true"}, Dir: dir, Timeout: time.Second})
 	if !errors.Is(res.StartErr, fs.ErrNotExist) || !strings.Contains(res.StartErr.Error(), "working directory") {
 		t.Fatalf("StartErr = %v, want a missing working directory", res.StartErr)
 	}
@@ -346,7 +346,7 @@ func TestExecScriptInDirectoryWithSpaces(t *testing.T) {
 		"command_hook_sh_c": shellArgv,
 	} {
 		t.Run(name, func(t *testing.T) {
-			res, _ := execTestRun(t, context.Background(), ExecSpec{
+			res, _ := execTestRun(t, context.Background(), Spec{
 				Argv: argv, Dir: dir, Stdin: []byte("hi\n"), Timeout: 5 * time.Second,
 			})
 			if res.StartErr != nil || res.ExitCode != 0 {
@@ -362,7 +362,7 @@ func TestExecScriptInDirectoryWithSpaces(t *testing.T) {
 func TestExecExitCodeIsPropagated(t *testing.T) {
 	for _, code := range []int{0, 2, 7} {
 		t.Run(strconv.Itoa(code), func(t *testing.T) {
-			res, _ := execTestRun(t, context.Background(), ExecSpec{
+			res, _ := execTestRun(t, context.Background(), Spec{
 				Argv: execTestSh(t, "exit_code.sh", strconv.Itoa(code)), Timeout: 5 * time.Second,
 			})
 			if res.ExitCode != code || res.TimedOut || res.StartErr != nil {
@@ -381,7 +381,7 @@ func TestExecExitCodeIsPropagated(t *testing.T) {
 func TestExecStdinJSONAndEnvironmentAreDelivered(t *testing.T) {
 	in := []byte(`{"hookEventName":"PreToolUse","toolInput":{"cmd":"echo \"hi\"\n","emoji":"✓ 𝄞"},"n":1}` + "\n")
 	dir := t.TempDir()
-	res, _ := execTestRun(t, context.Background(), ExecSpec{
+	res, _ := execTestRun(t, context.Background(), Spec{
 		Argv:    execTestSh(t, "echo_stdin.sh"),
 		Dir:     dir,
 		Env:     []string{"PATH=" + os.Getenv("PATH"), "HOOKSIDE_TEST=v a=l"},
@@ -400,11 +400,11 @@ func TestExecContextCancellationKillsGroup(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	time.AfterFunc(150*time.Millisecond, cancel)
-	res, elapsed := execTestRun(t, ctx, ExecSpec{Argv: execTestSh(t, "loop.sh"), Timeout: 10 * time.Second})
+	res, elapsed := execTestRun(t, ctx, Spec{Argv: execTestSh(t, "loop.sh"), Timeout: 10 * time.Second})
 	if !res.Canceled || res.TimedOut || res.ExitCode != -1 {
 		t.Errorf("Canceled=%v TimedOut=%v ExitCode=%d, want true, false, -1", res.Canceled, res.TimedOut, res.ExitCode)
 	}
-	if limit := 150*time.Millisecond + execTestGrace + ExecPipeDrainTimeout + execTestSlack; elapsed > limit {
+	if limit := 150*time.Millisecond + execTestGrace + PipeDrainTimeout + execTestSlack; elapsed > limit {
 		t.Errorf("returned %v after start, want <= %v", elapsed, limit)
 	}
 }
@@ -412,7 +412,7 @@ func TestExecContextCancellationKillsGroup(t *testing.T) {
 func TestExecContextAlreadyDoneStartsNothing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, _ := execTestRun(t, ctx, ExecSpec{Argv: []string{"/bin/true"}})
+	res, _ := execTestRun(t, ctx, Spec{Argv: []string{"/bin/true"}})
 	if !res.Canceled || !errors.Is(res.StartErr, context.Canceled) || res.PID != 0 || res.ExitCode != -1 {
 		t.Errorf("Canceled=%v StartErr=%v PID=%d ExitCode=%d", res.Canceled, res.StartErr, res.PID, res.ExitCode)
 	}
@@ -420,7 +420,7 @@ func TestExecContextAlreadyDoneStartsNothing(t *testing.T) {
 
 func TestExecEmptyArgv(t *testing.T) {
 	for _, argv := range [][]string{nil, {""}} {
-		res := Exec(context.Background(), ExecSpec{Argv: argv})
+		res := Run(context.Background(), Spec{Argv: argv})
 		if !errors.Is(res.StartErr, ErrEmptyArgv) || res.ExitCode != -1 {
 			t.Errorf("argv %q: StartErr=%v ExitCode=%d", argv, res.StartErr, res.ExitCode)
 		}
@@ -429,7 +429,7 @@ func TestExecEmptyArgv(t *testing.T) {
 
 func TestExecStoppedHookIsTerminatedWithoutWaitingForSIGKILL(t *testing.T) {
 	const grace = 2 * time.Second
-	res, elapsed := execTestRun(t, context.Background(), ExecSpec{
+	res, elapsed := execTestRun(t, context.Background(), Spec{
 		Argv: execTestSh(t, "stop_self.sh"), Timeout: execTestTimeout, KillGrace: grace,
 	})
 	if !res.TimedOut || res.ExitCode != -1 || string(res.Stdout) != "stopping\n" {
@@ -442,15 +442,15 @@ func TestExecStoppedHookIsTerminatedWithoutWaitingForSIGKILL(t *testing.T) {
 }
 
 func TestExecChildThatLeftTheGroupCannotHoldThePipes(t *testing.T) {
-	res, elapsed := execTestRun(t, context.Background(), ExecSpec{
+	res, elapsed := execTestRun(t, context.Background(), Spec{
 		Argv: execTestSh(t, "escape_group.sh", filepath.Join(t.TempDir(), "left")), Timeout: 10 * time.Second,
 	})
 	if res.ExitCode != 0 || string(res.Stdout) != "hi\n" {
 		t.Errorf("ExitCode=%d Stdout=%q, want 0, hi", res.ExitCode, res.Stdout)
 	}
-	// The setsid'd sleep keeps the pipes for 1 s; Exec stops reading
-	// ExecPipeDrainTimeout after the leader exited.
-	if elapsed < ExecPipeDrainTimeout || elapsed >= 900*time.Millisecond {
-		t.Errorf("returned after %v, want about ExecPipeDrainTimeout (%v)", elapsed, ExecPipeDrainTimeout)
+	// The setsid'd sleep keeps the pipes for 1 s; Run stops reading
+	// PipeDrainTimeout after the leader exited.
+	if elapsed < PipeDrainTimeout || elapsed >= 900*time.Millisecond {
+		t.Errorf("returned after %v, want about PipeDrainTimeout (%v)", elapsed, PipeDrainTimeout)
 	}
 }

@@ -1,19 +1,19 @@
 //go:build unix
 
-package runner
+package exec
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
+	osexec "os/exec"
 	"syscall"
 	"time"
 )
 
-// Exec runs one hook process and always returns by
-// Timeout + KillGrace + ExecPipeDrainTimeout (plus scheduling slack), with
+// Run runs one hook process and always returns by
+// Timeout + KillGrace + PipeDrainTimeout (plus scheduling slack), with
 // no process of the hook's group left and no goroutine of its own left.
 //
 // How (the idea of lefthook's exec_unix.go, taken further):
@@ -34,17 +34,17 @@ import (
 //     is observed with waitid(WNOWAIT) and reaped only after that kill,
 //     so the group id cannot have been reused by then.
 //   - Pipes still open after that (a process that escaped the group) are
-//     read for at most ExecPipeDrainTimeout more.
+//     read for at most PipeDrainTimeout more.
 //
-// Exec cannot reach processes that left the group (setsid/setpgid); and it
+// Run cannot reach processes that left the group (setsid/setpgid); and it
 // waits for the leader after SIGKILL, which the kernel delivers except to
 // a process stuck in uninterruptible I/O.
 //
 // Cost: three pipes, a waiter and two reader goroutines per call, one
 // timer; no goroutine for stdin up to the pipe's capacity (64 KiB).
-func Exec(ctx context.Context, spec ExecSpec) ExecResult {
+func Run(ctx context.Context, spec Spec) Result {
 	start := time.Now()
-	res := ExecResult{ExitCode: -1}
+	res := Result{ExitCode: -1}
 	if len(spec.Argv) == 0 || spec.Argv[0] == "" {
 		res.StartErr = ErrEmptyArgv
 		return res
@@ -56,15 +56,15 @@ func Exec(ctx context.Context, spec ExecSpec) ExecResult {
 	}
 	timeout := spec.Timeout
 	if timeout <= 0 {
-		timeout = DefaultExecTimeout
+		timeout = DefaultTimeout
 	}
 	grace := spec.KillGrace
 	if grace <= 0 {
-		grace = DefaultExecKillGrace
+		grace = KillGrace
 	}
 	maxOut := spec.MaxOutputBytes
 	if maxOut <= 0 {
-		maxOut = DefaultExecMaxOutputBytes
+		maxOut = DefaultMaxOutputBytes
 	}
 
 	var p execPipes
@@ -74,7 +74,7 @@ func Exec(ctx context.Context, spec ExecSpec) ExecResult {
 		res.Duration = time.Since(start)
 		return res
 	}
-	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
+	cmd := osexec.Command(spec.Argv[0], spec.Argv[1:]...)
 	cmd.Dir = spec.Dir
 	cmd.Env = spec.Env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.inR, p.outW, p.errW
@@ -152,8 +152,8 @@ func Exec(ctx context.Context, spec ExecSpec) ExecResult {
 		}
 	}
 
-	// Phase 4: collect output, bounded by ExecPipeDrainTimeout.
-	timer.Reset(ExecPipeDrainTimeout)
+	// Phase 4: collect output, bounded by PipeDrainTimeout.
+	timer.Reset(PipeDrainTimeout)
 	for n := 0; n < 2; {
 		select {
 		case <-readDone:
@@ -185,7 +185,7 @@ type execExit struct {
 // execStartError wraps a failed cmd.Start with the executable's name and,
 // when the working directory is the problem, says so (the kernel's ENOENT
 // from chdir reads like a missing executable).
-func execStartError(spec ExecSpec, err error) error {
+func execStartError(spec Spec, err error) error {
 	if spec.Dir != "" {
 		if _, serr := os.Stat(spec.Dir); serr != nil {
 			return fmt.Errorf("start hook %q: working directory: %w", spec.Argv[0], serr)

@@ -1,4 +1,4 @@
-package runner
+package exec
 
 import (
 	"os"
@@ -28,7 +28,7 @@ var subreaperOnce sync.Once
 // its process group) and reaps it. The rule it enforces: nothing a hook
 // started outlives the hook's process group. Call it once, early, from a
 // command (never from library code or tests: every child of the process
-// that is not a hook leader started by Exec is treated as an escapee).
+// that is not a hook leader started by Run is treated as an escapee).
 func EnableSubreaper() error {
 	var err error
 	subreaperOnce.Do(func() {

@@ -1,4 +1,4 @@
-package runner
+package exec
 
 // TranscriptPlaceholder stands for transcript_path in the stdin of a
 // queued async hook: the worker that runs it writes AsyncJob.Transcript to
@@ -7,7 +7,7 @@ package runner
 const TranscriptPlaceholder = "@@hookside-transcript-path@@"
 
 // AsyncJob is an async hook handed to the durable run queue
-// (SessionOptions.AsyncQueue): everything needed to run it later, in any
+// (runner.SessionOptions.AsyncQueue): everything needed to run it later, in any
 // hookside process sharing the home. Env holds only the session's additions
 // (session env, ZCODE_*/CLAUDE_* variables, plugin directories), never
 // hookside's own environment: the worker adds its own at run time.

@@ -1,6 +1,6 @@
-// Linux specifics of Exec: cheaper pipes and waitid(WNOWAIT).
+// Linux specifics of Run: cheaper pipes and waitid(WNOWAIT).
 
-package runner
+package exec
 
 import (
 	"os"
@@ -32,8 +32,8 @@ func execPipe(parentReads bool) (r, w *os.File, err error) {
 
 // execAwaitExit blocks until the leader p has exited but does not reap it
 // (waitid with WNOWAIT): while it is a zombie its PID, which is also its
-// process group id, cannot be reused, so Exec can SIGKILL the rest of the
-// group without hitting a stranger. Exec reaps it with p.Wait afterwards.
+// process group id, cannot be reused, so Run can SIGKILL the rest of the
+// group without hitting a stranger. Run reaps it with p.Wait afterwards.
 func execAwaitExit(p *os.Process) execExit {
 	const pPID = 1     // P_PID
 	var info [128]byte // siginfo_t

@@ -1,0 +1,119 @@
+package rpc
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+)
+
+// TestParamsNeitherObjectNorArrayAreInvalid: JSON-RPC 2.0 §4.2 makes params
+// a structured value; a string, number or boolean is -32602 with
+// data.field "" on every method, including those that take no params.
+func TestParamsNeitherObjectNorArrayAreInvalid(t *testing.T) {
+	home := t.TempDir()
+	c := startServer(t, home)
+	// Before initialize the state check answers first (-32002), so
+	// initialize is checked on its own.
+	for _, bad := range []any{"x", 7, true} {
+		m := c.call("initialize", bad)
+		if errCode(m) != CodeInvalidParams || fieldOf(m) != "" {
+			t.Fatalf("initialize params %v: want -32602 field \"\", got %v", bad, m)
+		}
+	}
+	if r := c.call("initialize", map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "test"}}); r["result"] == nil {
+		t.Fatalf("initialize: %v", r)
+	}
+	if r := c.call("session/open", map[string]any{"sessionId": "s1", "cwd": t.TempDir()}); r["result"] == nil {
+		t.Fatalf("session/open: %v", r)
+	}
+	names := make([]string, 0, len(methods))
+	for name := range methods {
+		if name != "initialize" {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, bad := range []any{"x", 7, true} {
+			m := c.call(name, bad)
+			if errCode(m) != CodeInvalidParams || fieldOf(m) != "" {
+				t.Errorf("%s params %v: want -32602 field \"\", got %v", name, bad, m)
+			}
+		}
+	}
+	// Nothing ran: the session is still open, the server not shut down,
+	// and no V2 database was created.
+	if m := c.call("hooks/list", map[string]any{"sessionId": "s1"}); m["result"] == nil {
+		t.Fatalf("hooks/list after the refused calls: %v", m)
+	}
+	if _, err := os.Stat(filepath.Join(home, "hookside.db")); err == nil {
+		t.Fatal("a refused v2 call created hookside.db")
+	}
+}
+
+// TestShutdownThenEOFIsAnswered: a shutdown request followed at once by the
+// end of stdin is answered before the server exits (status 0), after the
+// request in flight is answered.
+func TestShutdownThenEOFIsAnswered(t *testing.T) {
+	home := t.TempDir()
+	script := filepath.Join(t.TempDir(), "slow.sh")
+	// The hook keeps the run in flight while EOF arrives.
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ncat >/dev/null\nsleep 0.3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeHookConfig(t, home, script)
+	c := initialized(t, home, t.TempDir())
+	c.sendRaw(runReq(1, "Bash") + `{"jsonrpc":"2.0","id":2,"method":"shutdown"}` + "\n")
+	if err := c.w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	replies := map[float64]map[string]any{}
+	for {
+		line, err := c.r.ReadBytes('\n')
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatalf("bad frame %q: %v", line, err)
+		}
+		if id, ok := m["id"].(float64); ok {
+			replies[id] = m
+		}
+	}
+	if r := replies[1]; r == nil || r["result"] == nil {
+		t.Fatalf("hooks/run reply: %v", r)
+	}
+	r, ok := replies[2]
+	if !ok {
+		t.Fatal("the shutdown request got no reply before the server exited")
+	}
+	if v, has := r["result"]; !has || v != nil || r["error"] != nil {
+		t.Fatalf("shutdown reply: %v", r)
+	}
+	select {
+	case code := <-c.done:
+		if code != 0 {
+			t.Fatalf("exit status %d, want 0", code)
+		}
+		c.done <- code // for the cleanup
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not exit")
+	}
+}
+
+func fieldOf(m map[string]any) any {
+	e, _ := m["error"].(map[string]any)
+	d, _ := e["data"].(map[string]any)
+	if d == nil {
+		return nil
+	}
+	return d["field"]
+}
