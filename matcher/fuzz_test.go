@@ -21,7 +21,7 @@ func regexp2Compile(s string) (*regexp2.Regexp, error) {
 // pattern matches no non-empty value, and that when a pattern runs on RE2
 // its regexp2 spelling agrees on the probe value.
 func FuzzCompile(f *testing.F) {
-	for _, s := range []string{"*", "Bash|Edit", "^(Bash|Write)$", "(?!a)", `(a)\1`, `[\d-z]`, `\uD83D\uDE00`, "a{2,}", `(?<n>x)\k<n>`, "[]", "[^]", `\cJ`, "(?i)x"} {
+	for _, s := range []string{"*", "Bash|Edit", "^(Bash|Write)$", "(?!a)", `(a)\1`, `[\d-z]`, `\uD83D\uDE00`, "a{2,}", `(?<n>x)\k<n>`, "[]", "[^]", `\cJ`, "(?i)x", `(?=.)\B`, `\w+\b`} {
 		f.Add(s, "Bash")
 	}
 	f.Fuzz(func(t *testing.T, pattern, value string) {
