@@ -68,3 +68,25 @@ func BenchmarkCompileCached(b *testing.B) {
 		Compile(&p)
 	}
 }
+
+// FuzzRule checks that ParseRule and Rule.Match never panic, that a parsed
+// rule's String parses back to the same rule, and that a Bash command that
+// is one plain word matches a rule naming exactly that word.
+func FuzzRule(f *testing.F) {
+	for _, s := range [][2]string{{"Bash(git *)", "FOO=bar git push"}, {"Bash(rm *)", "echo $(rm -rf /)"}, {"Edit(src/**)", "src/a.go"}, {"Read(./.env)", ".env"}, {"Bash(a) && Bash(b)", "a"}, {"Bash(x:*)", "`x`"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, rule, arg string) {
+		r, err := ParseRule(rule)
+		if err != nil {
+			return
+		}
+		r2, err := ParseRule(r.String())
+		if err != nil || r2.Tool != r.Tool || r2.String() != r.String() {
+			t.Fatalf("ParseRule(%q).String() = %q reparses as %+v, %v", rule, r.String(), r2, err)
+		}
+		for _, tool := range []string{r.Tool, "Bash", "Edit", "WebFetch", "Agent"} {
+			r.Match(ToolCall{ToolName: tool, Input: map[string]any{"command": arg, "file_path": arg, "url": arg, "subagent_type": arg}, Cwd: "/w", ProjectDir: "/w", Home: "/h"})
+		}
+	})
+}
