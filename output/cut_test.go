@@ -29,6 +29,9 @@ func TestCutUTF16(t *testing.T) {
 		{"zero_is_empty", "abc", 0, ""},
 		{"invalid_byte_counts_one", "a\xffb", 2, "a\xff"},
 		{"mixed_bytes_and_units", "日本語😀", 4, "日本語"},
+		{"last_bmp_character_counts_one", "\uFFFF\uFFFF", 1, "\uFFFF"},
+		{"first_astral_character_counts_two", "\U00010000\U00010000", 3, "\U00010000"},
+		{"short_multibyte_kept", "éé", 2, "éé"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package output
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -252,13 +253,7 @@ func DecideStop(answers []Answer, merged Merged, granted, limit int) StopState {
 // the whole cut to ModelContextLimit UTF-16 code units by CutUTF16 (header
 // included, no marker added).
 func ModelContext(event string, contexts []string) *string {
-	n := 0
-	for _, c := range contexts {
-		if !isBlank(c) {
-			n++
-		}
-	}
-	if n == 0 {
+	if !slices.ContainsFunc(contexts, func(c string) bool { return !isBlank(c) }) {
 		return nil
 	}
 	var b strings.Builder
@@ -314,9 +309,6 @@ func ResponsePreview(responseText string) string {
 // cut, is left out whole; each byte of invalid UTF-8 counts 1 (it becomes
 // U+FFFD when encoded). s itself when it is short enough.
 func CutUTF16(s string, n int) string {
-	if len(s) <= n { // UTF-16 never needs more units than UTF-8 bytes
-		return s
-	}
 	units := 0
 	for pos, r := range s {
 		w := 1

@@ -220,6 +220,20 @@ func TestDecideStop(t *testing.T) {
 	}
 }
 
+func TestMergeReasonNeedsADecision(t *testing.T) {
+	m := Merge(hook.PreToolUse, []Answer{{Outcome: OutcomeSucceeded, DecisionReason: "no decision given"}})
+	if m.Decision != nil || m.DecisionReason != nil {
+		t.Errorf("decision %v reason %v: a reason without a decision is not a decision", deref(m.Decision), deref(m.DecisionReason))
+	}
+}
+
+func deref(p *string) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
 func TestModelContext(t *testing.T) {
 	tests := []struct {
 		name     string
