@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"unicode/utf8"
 )
 
 // This file implements the `if` field of Claude Code hook handlers: one
@@ -55,7 +56,7 @@ func IfApplies(event string) bool {
 }
 
 // ParseRule parses one permission rule. It fails (wrapping ErrRule) on an
-// empty rule, a tool name with characters other than ASCII letters, digits,
+// empty rule, invalid UTF-8, a tool name with characters other than ASCII letters, digits,
 // "_" and "-" (an MCP rule may end in "__*"), a "(" without the closing ")"
 // at the end, unbalanced parentheses, and on anything that combines rules:
 // the `if` field has no `&&`, `||` or list form.
@@ -63,6 +64,9 @@ func ParseRule(s string) (Rule, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return Rule{}, fmt.Errorf("%w: empty", ErrRule)
+	}
+	if !utf8.ValidString(s) {
+		return Rule{}, fmt.Errorf("%w: %q is not valid UTF-8", ErrRule, s)
 	}
 	tool, spec, hasSpec := s, "", false
 	if i := strings.IndexByte(s, '('); i >= 0 {

@@ -158,7 +158,7 @@ func TestParseRule(t *testing.T) {
 			t.Errorf("ParseRule(%q) = %+v %q, %v; want tool %q spec %q string %q", g.in, r, r.String(), err, g.tool, g.spec, g.str)
 		}
 	}
-	for _, bad := range []string{"", "   ", "Bash(a) && Bash(b)", "Bash(x) || Bash(y)", "Bash(git *), Read", "Bash, Read", "Bash(unclosed", "Bash(a))", "(x)", "Ba sh", "Bash((x)", "Bash(x)y", "*", "mcp__*__x"} {
+	for _, bad := range []string{"", "   ", "Bash(a) && Bash(b)", "Bash(x) || Bash(y)", "Bash(git *), Read", "Bash, Read", "Bash(unclosed", "Bash(a))", "(x)", "Ba sh", "Bash((x)", "Bash(x)y", "*", "mcp__*__x", "Bash(\xda)"} {
 		if _, err := ParseRule(bad); !errors.Is(err, ErrRule) {
 			t.Errorf("ParseRule(%q) error = %v, want ErrRule", bad, err)
 		}
