@@ -45,6 +45,20 @@ func ClaudeRulesFor(event string) Rules {
 	return Claude
 }
 
+// ClaudeIgnoresMatcher reports whether Claude Code ignores the matcher of
+// event's groups (the event has no matcher support and always fires):
+// UserPromptSubmit, PostToolBatch, Stop, TeammateIdle, TaskCreated,
+// TaskCompleted, WorktreeCreate, WorktreeRemove, MessageDisplay, CwdChanged
+// (https://code.claude.com/docs/en/hooks#matcher-patterns).
+func ClaudeIgnoresMatcher(event string) bool {
+	switch event {
+	case "UserPromptSubmit", "PostToolBatch", "Stop", "TeammateIdle", "TaskCreated",
+		"TaskCompleted", "WorktreeCreate", "WorktreeRemove", "MessageDisplay", "CwdChanged":
+		return true
+	}
+	return false
+}
+
 func isClaudeNameList(p string) bool {
 	for i := 0; i < len(p); i++ {
 		c := p[i]

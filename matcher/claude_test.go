@@ -106,3 +106,16 @@ func TestCompileRulesCacheSeparatesRules(t *testing.T) {
 		t.Error("unknown Rules is not Lifecycle")
 	}
 }
+
+func TestClaudeIgnoresMatcher(t *testing.T) {
+	for _, ev := range []string{"UserPromptSubmit", "PostToolBatch", "Stop", "TeammateIdle", "TaskCreated", "TaskCompleted", "WorktreeCreate", "WorktreeRemove", "MessageDisplay", "CwdChanged"} {
+		if !ClaudeIgnoresMatcher(ev) {
+			t.Errorf("ClaudeIgnoresMatcher(%q) = false", ev)
+		}
+	}
+	for _, ev := range []string{"PreToolUse", "PostToolUse", "PermissionRequest", "SessionStart", "SessionEnd", "Notification", "SubagentStart", "SubagentStop", "PreCompact", "FileChanged", "StopFailure", "ConfigChange"} {
+		if ClaudeIgnoresMatcher(ev) {
+			t.Errorf("ClaudeIgnoresMatcher(%q) = true, but the event filters on its matcher", ev)
+		}
+	}
+}
