@@ -202,7 +202,16 @@ func stripCommandPrefix(s string) string {
 			s = skipFlags(rest)
 		case word == "timeout":
 			s = rest
-			s = skipFlags(s)
+			for { // -s SIGNAL and -k DURATION take a value
+				w, r := firstWord(s)
+				if !strings.HasPrefix(w, "-") {
+					break
+				}
+				s = r
+				if w == "-s" || w == "-k" {
+					_, s = firstWord(s)
+				}
+			}
 			if w, r := firstWord(s); w != "" {
 				s = r // the duration
 			}

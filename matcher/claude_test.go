@@ -52,6 +52,15 @@ func TestClaudeMatcher(t *testing.T) {
 		{"narrow_hyphen_is_regex", ptr("a-b"), ClaudeNarrow, kindRE2, []probe{{"xa-bx", true}}},
 		{"narrow_dotted_filenames_regex", ptr(".envrc|.env"), ClaudeNarrow, kindRE2, []probe{{".env", true}, {"xenv", true}}},
 		{"narrow_empty_value", ptr("rate_limit"), ClaudeNarrow, kindNames, []probe{{"", false}}},
+		{"range_edges_are_exact", ptr("azAZ09_- ,|"), Claude, kindNames, []probe{{"azAZ09_-", true}}},
+		{"dot_is_regex", ptr("a.b"), Claude, kindRE2, []probe{{"axb", true}}},
+		{"slash_is_regex", ptr("a/b"), Claude, kindRE2, []probe{{"xa/bx", true}}},
+		{"colon_is_regex", ptr("a:b"), Claude, kindRE2, []probe{{"xa:bx", true}}},
+		{"at_is_regex", ptr("a@b"), Claude, kindRE2, []probe{{"xa@bx", true}}},
+		{"bracket_is_regex", ptr("[ab]"), Claude, kindRE2, []probe{{"b", true}}},
+		{"backtick_is_regex", ptr("a`b"), Claude, kindRE2, []probe{{"a`b", true}}},
+		{"brace_is_regex", ptr("a{2}"), Claude, kindRE2, []probe{{"aa", true}, {"a{2}", false}}},
+		{"tab_is_regex", ptr("a\tb"), Claude, kindRE2, []probe{{"a\tb", true}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
