@@ -126,11 +126,8 @@ func splitShell(cmd string, depth int) (subs []string, dynamic, ok bool) {
 		case quote == 0 && (c == ';' || c == '\n'):
 			flush()
 			continue
-		case quote == 0 && c == '|':
+		case quote == 0 && c == '|': // |, || and |& (the empty pieces drop out)
 			flush()
-			if i+1 < len(cmd) && (cmd[i+1] == '|' || cmd[i+1] == '&') {
-				i++
-			}
 			continue
 		case quote == 0 && c == '&':
 			prev := byte(0)
@@ -140,10 +137,7 @@ func splitShell(cmd string, depth int) (subs []string, dynamic, ok bool) {
 			if prev == '>' || prev == '<' || i+1 < len(cmd) && cmd[i+1] == '>' {
 				break // a redirection: 2>&1, &>file
 			}
-			flush()
-			if i+1 < len(cmd) && cmd[i+1] == '&' {
-				i++
-			}
+			flush() // & and &&
 			continue
 		}
 		cur.WriteByte(c)

@@ -2,6 +2,7 @@ package matcher
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -182,6 +183,21 @@ func TestRuleMatch(t *testing.T) {
 				t.Errorf("%s on %s %v = %v, want %v", tt.rule, tt.call.ToolName, tt.call.Input, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestBashNestingLimit: $() nested deeper than maxShellDepth (16) counts
+// as unparseable, so the filter fails open.
+func TestBashNestingLimit(t *testing.T) {
+	r, _ := ParseRule("Bash(ls *)")
+	nest := func(n int) string {
+		return "echo " + strings.Repeat("$(", n) + "rm x" + strings.Repeat(")", n)
+	}
+	if r.Match(bash(nest(16))) {
+		t.Error("16 levels of $() are parsed: rm x is not ls")
+	}
+	if !r.Match(bash(nest(17))) {
+		t.Error("17 levels of $() must fail open")
 	}
 }
 
