@@ -88,6 +88,8 @@ func TestRuleMatch(t *testing.T) {
 		{"assignment_with_digits_and_underscore", "Bash(rm *)", bash("_A9=x rm y"), true},
 		{"equals_first_is_not_assignment", "Bash(rm *)", bash("=x rm y"), false},
 		{"trailing_dollar", "Bash(echo *)", bash("echo $"), true},
+		{"trailing_backslash", "Bash(ls *)", bash(`ls \`), true},
+		{"trailing_backslash_in_substitution", "Bash(ls *)", bash(`echo $(ls \`), true},
 		{"trailing_pipe", "Bash(ls *)", bash("ls |"), true},
 		{"trailing_and", "Bash(ls *)", bash("ls &"), true},
 		{"leading_ampersand", "Bash(ls *)", bash("&ls"), true},
