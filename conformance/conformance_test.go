@@ -110,7 +110,8 @@ func tail(s string, n int) string {
 
 // TestMatcher checks the pattern language itself.
 func TestMatcher(t *testing.T) {
-	act := map[string]any{"a": 1.0, "b": []any{"x", "y"}, "c": nil, "s": "hello world", "j": `{"k":[1,2]}`}
+	act := map[string]any{"a": 1.0, "b": []any{"x", "y"}, "c": nil, "s": "hello world", "j": `{"k":[1,2]}`,
+		"o": map[string]any{"p": 1.0, "q": "r"}, "f": 1.5}
 	for _, tc := range []struct {
 		name string
 		pat  any
@@ -130,6 +131,25 @@ func TestMatcher(t *testing.T) {
 		{"json", map[string]any{"j": map[string]any{"$json": map[string]any{"k": []any{1.0, 2.0}}}}, true},
 		{"not", map[string]any{"a": map[string]any{"$not": 1.0}}, false},
 		{"len", map[string]any{"b": map[string]any{"$len": 2.0}}, true},
+		{"any_present", map[string]any{"a": "$any"}, true},
+		{"any_missing", map[string]any{"z": "$any"}, false},
+		{"nullish_null", map[string]any{"c": "$nullish"}, true},
+		{"nullish_value", map[string]any{"a": "$nullish"}, false},
+		{"eq_exact_object", map[string]any{"o": map[string]any{"$eq": map[string]any{"q": "r", "p": 1.0}}}, true},
+		{"eq_rejects_subset_object", map[string]any{"o": map[string]any{"$eq": map[string]any{"p": 1.0}}}, false},
+		{"eq_rejects_superset_object", map[string]any{"o": map[string]any{"$eq": map[string]any{"p": 1.0, "q": "r", "t": true}}}, false},
+		{"eq_rejects_shorter_array", map[string]any{"b": map[string]any{"$eq": []any{"x"}}}, false},
+		{"eq_array_order_matters", map[string]any{"b": map[string]any{"$eq": []any{"y", "x"}}}, false},
+		{"eq_exact_array", map[string]any{"b": map[string]any{"$eq": []any{"x", "y"}}}, true},
+		{"eq_scalar", map[string]any{"a": map[string]any{"$eq": 1.0}}, true},
+		{"eq_null_is_not_missing", map[string]any{"z": map[string]any{"$eq": nil}}, false},
+		{"eq_patterns_are_literal", map[string]any{"a": map[string]any{"$eq": "$any"}}, false},
+		{"contains_elements_distinct", map[string]any{"b": map[string]any{"$contains": []any{"x", "x"}}}, false},
+		{"contains_substring", map[string]any{"s": map[string]any{"$contains": "lo wo"}}, true},
+		{"anyof_one_matches", map[string]any{"a": map[string]any{"$anyOf": []any{2.0, 1.0}}}, true},
+		{"anyof_none_matches", map[string]any{"a": map[string]any{"$anyOf": []any{2.0, 3.0}}}, false},
+		{"not_missing_key", map[string]any{"z": map[string]any{"$not": 1.0}}, true},
+		{"type_integer_rejects_fraction", map[string]any{"f": map[string]any{"$type": "integer"}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := matchValue("$", tc.pat, act, true)

@@ -21,7 +21,7 @@ func regexp2Compile(s string) (*regexp2.Regexp, error) {
 // pattern matches no non-empty value, and that when a pattern runs on RE2
 // its regexp2 spelling agrees on the probe value.
 func FuzzCompile(f *testing.F) {
-	for _, s := range []string{"*", "Bash|Edit", "^(Bash|Write)$", "(?!a)", `(a)\1`, `[\d-z]`, `\uD83D\uDE00`, "a{2,}", `(?<n>x)\k<n>`, "[]", "[^]", `\cJ`, "(?i)x"} {
+	for _, s := range []string{"*", "Bash|Edit", "^(Bash|Write)$", "(?!a)", `(a)\1`, `[\d-z]`, `\uD83D\uDE00`, "a{2,}", `(?<n>x)\k<n>`, "[]", "[^]", `\cJ`, "(?i)x", `(?=.)\B`, `\w+\b`} {
 		f.Add(s, "Bash")
 	}
 	f.Fuzz(func(t *testing.T, pattern, value string) {
@@ -67,4 +67,26 @@ func BenchmarkCompileCached(b *testing.B) {
 	for b.Loop() {
 		Compile(&p)
 	}
+}
+
+// FuzzRule checks that ParseRule and Rule.Match never panic, that a parsed
+// rule's String parses back to the same rule, and that a Bash command that
+// is one plain word matches a rule naming exactly that word.
+func FuzzRule(f *testing.F) {
+	for _, s := range [][2]string{{"Bash(git *)", "FOO=bar git push"}, {"Bash(rm *)", "echo $(rm -rf /)"}, {"Edit(src/**)", "src/a.go"}, {"Read(./.env)", ".env"}, {"Bash(a) && Bash(b)", "a"}, {"Bash(x:*)", "`x`"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, rule, arg string) {
+		r, err := ParseRule(rule)
+		if err != nil {
+			return
+		}
+		r2, err := ParseRule(r.String())
+		if err != nil || r2.Tool != r.Tool || r2.String() != r.String() {
+			t.Fatalf("ParseRule(%q).String() = %q reparses as %+v, %v", rule, r.String(), r2, err)
+		}
+		for _, tool := range []string{r.Tool, "Bash", "Edit", "WebFetch", "Agent"} {
+			r.Match(ToolCall{ToolName: tool, Input: map[string]any{"command": arg, "file_path": arg, "url": arg, "subagent_type": arg}, Cwd: "/w", ProjectDir: "/w", Home: "/h"})
+		}
+	})
 }

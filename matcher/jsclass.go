@@ -1,6 +1,10 @@
 package matcher
 
-import "strings"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Character classes of the JavaScript pattern translation (see jsregex.go).
 
@@ -82,10 +86,10 @@ func (p *jsParser) class() error {
 		case hi >= 0xD800 && hi <= 0xDFFF:
 			hi = 0xD7FF
 		}
-		writeLiteral(&re, &ec, lo)
+		writeRangeBound(&re, &ec, lo)
 		re.WriteByte('-')
 		ec.WriteByte('-')
-		writeLiteral(&re, &ec, hi)
+		writeRangeBound(&re, &ec, hi)
 		empty = false
 	}
 	switch {
@@ -128,4 +132,22 @@ func (p *jsParser) classAtom() (classItem, error) {
 	r, n := p.characterEscape(true)
 	p.pos += n
 	return classItem{r: r}, nil
+}
+
+// writeRangeBound writes one end of a class range. Punctuation is written as
+// a code point escape, not as a backslash and the character: regexp2
+// misreads an escaped "-" at either end of a range (`[\--C]` would not hold
+// "0").
+func writeRangeBound(re, ec *strings.Builder, r rune) {
+	if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+		re.WriteRune(r)
+		ec.WriteRune(r)
+		return
+	}
+	re.WriteString(`\x{` + strconv.FormatInt(int64(r), 16) + `}`)
+	if r <= 0xFFFF {
+		fmt.Fprintf(ec, `\u%04X`, r)
+	} else {
+		ec.WriteRune(r)
+	}
 }

@@ -47,6 +47,13 @@ const (
 	re2Any      = `[\x00-\x{10FFFF}]`
 	ecmaAny     = `[\s\S]`
 	maxRE2Count = 1000 // RE2's limit on {n,m}
+
+	// JavaScript's word characters are [A-Za-z0-9_] (ECMAScript
+	// WordCharacters without the u and i flags); \b and \B test them on
+	// both sides of the position.
+	ecmaWord        = `[A-Za-z0-9_]`
+	ecmaBoundary    = `(?:(?<=` + ecmaWord + `)(?!` + ecmaWord + `)|(?<!` + ecmaWord + `)(?=` + ecmaWord + `))`
+	ecmaNonBoundary = `(?:(?<=` + ecmaWord + `)(?=` + ecmaWord + `)|(?<!` + ecmaWord + `)(?!` + ecmaWord + `))`
 )
 
 type groupKind uint8
@@ -364,9 +371,14 @@ func (p *jsParser) atomEscape() (bool, error) {
 	switch c {
 	case -1:
 		return false, p.errorf(`\ at end of pattern`)
-	case 'b', 'B':
-		s := `\` + string(c)
-		p.emit(s, s)
+	case 'b':
+		// RE2's \b is ASCII as in JavaScript; regexp2's counts every
+		// Unicode letter as a word character, so its spelling is explicit.
+		p.emit(`\b`, ecmaBoundary)
+		p.pos += 2
+		return false, nil
+	case 'B':
+		p.emit(`\B`, ecmaNonBoundary)
 		p.pos += 2
 		return false, nil
 	case 'd', 'D', 'w', 'W':

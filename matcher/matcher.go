@@ -41,9 +41,15 @@ const (
 type Matcher struct {
 	pattern string
 	kind    kind
+	rules   Rules
 	names   []string
 	re      *regexp.Regexp
 	bt      *regexp2.Regexp
+}
+
+type cacheKey struct {
+	rules   Rules
+	pattern string
 }
 
 type cacheEntry struct {
@@ -54,12 +60,16 @@ type cacheEntry struct {
 // The compile cache is a pure memo: a pattern always compiles to the same
 // immutable Matcher, so sharing it across sessions changes no behaviour.
 var (
-	cache    sync.Map // string -> cacheEntry
+	cache    sync.Map // cacheKey -> cacheEntry
 	cacheLen atomic.Int64
 	cacheMu  sync.Mutex // serialises emptying the cache
 )
 
-var matchAll = &Matcher{pattern: "*", kind: kindAll}
+var matchAllFor = [...]*Matcher{
+	Lifecycle:    {pattern: "*", kind: kindAll},
+	Claude:       {pattern: "*", kind: kindAll, rules: Claude},
+	ClaudeNarrow: {pattern: "*", kind: kindAll, rules: ClaudeNarrow},
+}
 
 // Compile parses a matcher, per lifecycle-hooks-and-workspace-trust
 // §"配置格式与默认值":
@@ -74,16 +84,28 @@ var matchAll = &Matcher{pattern: "*", kind: kindAll}
 // An invalid pattern returns a Matcher that matches no non-empty value and a
 // non-nil error (wrapping a syntax error) for the caller's diagnostic.
 // Results are cached per pattern string (CacheSize entries).
+//
+// Compile is CompileRules(pattern, Lifecycle).
 func Compile(pattern *string) (*Matcher, error) {
+	return CompileRules(pattern, Lifecycle)
+}
+
+// CompileRules parses a matcher under the given rules (see Rules); an
+// unknown Rules value is Lifecycle. Errors and caching are as for Compile.
+func CompileRules(pattern *string, rules Rules) (*Matcher, error) {
+	if rules > ClaudeNarrow {
+		rules = Lifecycle
+	}
 	if pattern == nil || *pattern == "" || *pattern == "*" {
-		return matchAll, nil
+		return matchAllFor[rules], nil
 	}
 	p := *pattern
-	if e, ok := cache.Load(p); ok {
+	key := cacheKey{rules, p}
+	if e, ok := cache.Load(key); ok {
 		ce := e.(cacheEntry)
 		return ce.m, ce.err
 	}
-	m, err := compile(p)
+	m, err := compile(p, rules)
 	if cacheLen.Add(1) > CacheSize {
 		cacheMu.Lock()
 		if cacheLen.Load() > CacheSize {
@@ -92,7 +114,7 @@ func Compile(pattern *string) (*Matcher, error) {
 		}
 		cacheMu.Unlock()
 	}
-	if prev, loaded := cache.LoadOrStore(p, cacheEntry{m, err}); loaded {
+	if prev, loaded := cache.LoadOrStore(key, cacheEntry{m, err}); loaded {
 		cacheLen.Add(-1)
 		ce := prev.(cacheEntry)
 		return ce.m, ce.err
@@ -100,32 +122,35 @@ func Compile(pattern *string) (*Matcher, error) {
 	return m, err
 }
 
-func compile(p string) (*Matcher, error) {
-	if isNameList(p) {
+func compile(p string, rules Rules) (*Matcher, error) {
+	if rules == Claude && isClaudeNameList(p) {
+		return &Matcher{pattern: p, kind: kindNames, rules: rules, names: claudeNames(p)}, nil
+	}
+	if rules != Claude && isNameList(p) {
 		var names []string
 		for _, n := range strings.Split(p, "|") {
 			if n != "" {
 				names = append(names, n)
 			}
 		}
-		return &Matcher{pattern: p, kind: kindNames, names: names}, nil
+		return &Matcher{pattern: p, kind: kindNames, rules: rules, names: names}, nil
 	}
 	t, err := translateJS(p)
 	if err != nil {
-		return &Matcher{pattern: p, kind: kindNothing}, fmt.Errorf("matcher %q: %w", p, err)
+		return &Matcher{pattern: p, kind: kindNothing, rules: rules}, fmt.Errorf("matcher %q: %w", p, err)
 	}
 	if !t.needBacktrack {
 		if re, err := regexp.Compile(t.re2); err == nil {
-			return &Matcher{pattern: p, kind: kindRE2, re: re}, nil
+			return &Matcher{pattern: p, kind: kindRE2, rules: rules, re: re}, nil
 		}
 		// RE2 refused (size or nesting limits): regexp2 decides.
 	}
 	bt, err := regexp2.Compile(t.ecma, regexp2.ECMAScript)
 	if err != nil {
-		return &Matcher{pattern: p, kind: kindNothing}, fmt.Errorf("matcher %q: %w: %v", p, errSyntax, err)
+		return &Matcher{pattern: p, kind: kindNothing, rules: rules}, fmt.Errorf("matcher %q: %w: %v", p, errSyntax, err)
 	}
 	bt.MatchTimeout = MatchTimeout
-	return &Matcher{pattern: p, kind: kindBacktr, bt: bt}, nil
+	return &Matcher{pattern: p, kind: kindBacktr, rules: rules, bt: bt}, nil
 }
 
 func isNameList(p string) bool {
@@ -151,8 +176,22 @@ func (m *Matcher) String() string {
 // an empty value (UserPromptSubmit, Stop) is matched by every matcher, even
 // an invalid one; otherwise the matcher must match value or one of
 // Aliases(value). It does not allocate for match-all and name lists.
+//
+// Under the Claude rules an empty value gets no special case (it is matched
+// as JavaScript's RegExp.prototype.test would match it) and the only aliases
+// are Agent <-> Task (see Rules).
 func (m *Matcher) Match(value string) bool {
-	if value == "" || m == nil || m.kind == kindAll {
+	if m == nil || m.kind == kindAll {
+		return true
+	}
+	if m.rules != Lifecycle {
+		if m.matchOne(value) {
+			return true
+		}
+		a := claudeAlias(value)
+		return a != "" && m.matchOne(a)
+	}
+	if value == "" {
 		return true
 	}
 	if m.matchOne(value) {

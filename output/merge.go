@@ -2,16 +2,22 @@ package output
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/hookside/hookside/internal/hook"
 )
 
-// ModelContextLimit is the length, in characters (Unicode code points), at
-// which session-event model context is cut
+// ModelContextLimit is the length at which session-event model context is
+// cut, in JavaScript characters (UTF-16 code units; see CutUTF16)
 // (lifecycle-hooks-and-workspace-trust §"钩子输出怎样进模型上下文").
 const ModelContextLimit = 24000
+
+// ResponsePreviewLimit is the length of a Stop's responsePreview, in
+// JavaScript characters (UTF-16 code units; see ResponsePreview)
+// (lifecycle-hooks-and-workspace-trust §"进程钩子的协议": "截到 4000 字符").
+const ResponsePreviewLimit = 4000
 
 // MaxStopContinuations is the default number of Stop continuations granted
 // per turn (MAX_STOP_HOOK_CONTINUATIONS,
@@ -244,16 +250,10 @@ func DecideStop(answers []Answer, merged Merged, granted, limit int) StopState {
 //	first
 //	second
 //
-// the whole cut to ModelContextLimit code points (header included, no
-// marker added).
+// the whole cut to ModelContextLimit UTF-16 code units by CutUTF16 (header
+// included, no marker added).
 func ModelContext(event string, contexts []string) *string {
-	n := 0
-	for _, c := range contexts {
-		if !isBlank(c) {
-			n++
-		}
-	}
-	if n == 0 {
+	if !slices.ContainsFunc(contexts, func(c string) bool { return !isBlank(c) }) {
 		return nil
 	}
 	var b strings.Builder
@@ -283,7 +283,7 @@ func ModelContext(event string, contexts []string) *string {
 	}
 	s := strings.ToValidUTF8(b.String(), "\uFFFD")
 	if !tool {
-		s = CutRunes(s, ModelContextLimit)
+		s = CutUTF16(s, ModelContextLimit)
 	}
 	return &s
 }
@@ -294,6 +294,33 @@ func isToolEvent(event string) bool {
 		return true
 	}
 	return false
+}
+
+// ResponsePreview is a Stop's responsePreview: responseText cut to
+// ResponsePreviewLimit UTF-16 code units by CutUTF16.
+func ResponsePreview(responseText string) string {
+	return CutUTF16(responseText, ResponsePreviewLimit)
+}
+
+// CutUTF16 returns the longest prefix of s that is at most n JavaScript
+// characters long, counting as String.prototype.length does (UTF-16 code
+// units: a character outside the Basic Multilingual Plane counts 2). A
+// character that would be split, such as a surrogate pair straddling the
+// cut, is left out whole; each byte of invalid UTF-8 counts 1 (it becomes
+// U+FFFD when encoded). s itself when it is short enough.
+func CutUTF16(s string, n int) string {
+	units := 0
+	for pos, r := range s {
+		w := 1
+		if r > 0xFFFF {
+			w = 2
+		}
+		if units+w > n {
+			return s[:pos]
+		}
+		units += w
+	}
+	return s
 }
 
 // CutRunes returns the first n code points (characters) of s; s itself

@@ -220,6 +220,20 @@ func TestDecideStop(t *testing.T) {
 	}
 }
 
+func TestMergeReasonNeedsADecision(t *testing.T) {
+	m := Merge(hook.PreToolUse, []Answer{{Outcome: OutcomeSucceeded, DecisionReason: "no decision given"}})
+	if m.Decision != nil || m.DecisionReason != nil {
+		t.Errorf("decision %v reason %v: a reason without a decision is not a decision", deref(m.Decision), deref(m.DecisionReason))
+	}
+}
+
+func deref(p *string) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
 func TestModelContext(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -244,16 +258,16 @@ func TestModelContext(t *testing.T) {
 	}
 	t.Run("session_context_cut_to_24000_characters", func(t *testing.T) {
 		got := ModelContext(hook.Stop, []string{strings.Repeat("é", 30000)})
-		if n := utf8.RuneCountInString(*got); n != ModelContextLimit {
-			t.Errorf("length %d runes, want %d", n, ModelContextLimit)
+		if n := utf8.RuneCountInString(*got); n != 24000 {
+			t.Errorf("length %d runes, want 24000", n)
 		}
 		if !strings.HasPrefix(*got, "Stop hook additional context:\né") || !utf8.ValidString(*got) {
 			t.Error("cut lost the header or split a character")
 		}
 	})
 	t.Run("short_session_context_not_cut", func(t *testing.T) {
-		s := strings.Repeat("a", ModelContextLimit-len("Stop hook additional context:\n"))
-		if got := ModelContext(hook.Stop, []string{s}); len(*got) != ModelContextLimit {
+		s := strings.Repeat("a", 24000-len("Stop hook additional context:\n"))
+		if got := ModelContext(hook.Stop, []string{s}); len(*got) != 24000 {
 			t.Errorf("length %d", len(*got))
 		}
 	})

@@ -79,7 +79,8 @@ type Answer struct {
 	Outcome Outcome
 	// Warnings name parts of the answer that were ignored because they
 	// were malformed (a permissionDecision of the wrong case, JSON that
-	// does not parse, hookSpecificOutput for another event), at most 8.
+	// does not parse, hookSpecificOutput for another event); at most one
+	// per kind.
 	Warnings []string
 	// ExitCode is the exit status; nil when the process did not exit by
 	// itself with a status (not started, skipped, async, signal).
@@ -349,9 +350,7 @@ func parseStdout(event string, out []byte, a *Answer) {
 // warn records a problem with the hook's answer that made hookside ignore
 // part of it (the hook still succeeded; the host sees it in runs[].warnings).
 func (a *Answer) warn(msg string) {
-	if len(a.Warnings) < 8 {
-		a.Warnings = append(a.Warnings, msg)
-	}
+	a.Warnings = append(a.Warnings, msg)
 }
 
 func (a *Answer) addContext(s string) {

@@ -181,6 +181,7 @@ func TestParseWarnings(t *testing.T) {
 		{"hook_event_name_mismatch", `{"hookSpecificOutput":{"hookEventName":"pretooluse","permissionDecision":"deny"}}`, `"pretooluse" is not "PreToolUse"`},
 		{"truncated_json", `{"hookSpecificOutput":{`, `not a JSON object`},
 		{"unknown_decision", `{"decision":"deny"}`, `decision "deny"`},
+		{"array_is_not_an_object", `[1,2]`, `not a JSON object`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := Parse("PreToolUse", ProcessResult{Stdout: []byte(tc.stdout)})
@@ -189,7 +190,49 @@ func TestParseWarnings(t *testing.T) {
 			}
 		})
 	}
-	if a := Parse("PreToolUse", ProcessResult{Stdout: []byte(`{"hookSpecificOutput":{"permissionDecision":"deny"}}`)}); len(a.Warnings) != 0 {
-		t.Fatalf("a valid answer has warnings: %q", a.Warnings)
+	for _, ok := range []string{`{"hookSpecificOutput":{"permissionDecision":"deny"}}`, "all good", "", "1 test failed"} {
+		if a := Parse("PreToolUse", ProcessResult{Stdout: []byte(ok)}); len(a.Warnings) != 0 {
+			t.Fatalf("stdout %q has warnings: %q", ok, a.Warnings)
+		}
+	}
+	all := Parse("PreToolUse", ProcessResult{Stdout: []byte(`{"decision":"nope","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"DENY"}}`)})
+	if len(all.Warnings) != 2 {
+		t.Fatalf("two bad fields gave warnings %q", all.Warnings)
+	}
+}
+
+func TestJSONString(t *testing.T) {
+	for _, tc := range []struct {
+		raw  string
+		want string
+		ok   bool
+	}{
+		{`""`, "", true},
+		{`"a"`, "a", true},
+		{`"\u0041\n"`, "A\n", true},
+		{"\"\xff\"", "\uFFFD", true},
+		{`1`, "", false},
+		{`"`, "", false},
+		{``, "", false},
+		{`null`, "", false},
+	} {
+		if got, ok := jsonString([]byte(tc.raw)); got != tc.want || ok != tc.ok {
+			t.Errorf("jsonString(%q) = %q, %v; want %q, %v", tc.raw, got, ok, tc.want, tc.ok)
+		}
+	}
+	for _, tc := range []struct {
+		key, name string
+		want      bool
+	}{
+		{`""`, "", true},
+		{`"reason"`, "reason", true},
+		{`"re\u0061son"`, "reason", true},
+		{`"Reason"`, "reason", false},
+		{`"`, "", false},
+		{``, "", false},
+	} {
+		if got := keyIs([]byte(tc.key), tc.name); got != tc.want {
+			t.Errorf("keyIs(%q, %q) = %v, want %v", tc.key, tc.name, got, tc.want)
+		}
 	}
 }

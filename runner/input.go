@@ -17,11 +17,6 @@ import (
 	"github.com/hookside/hookside/output"
 )
 
-// ResponsePreviewChars is how much of a Stop's responseText goes into
-// responsePreview (lifecycle-hooks-and-workspace-trust §"进程钩子的协议":
-// "截到 4000 字符").
-const ResponsePreviewChars = 4000
-
 // inputFields are the input fields the runner itself reads: the matcher's
 // value, the sources of the snake_case aliases, the transcript content.
 type inputFields struct {
@@ -208,7 +203,7 @@ func stdinFields(in baseInput, c stdinContext, transcriptPath string) []stdinFie
 			_ = json.Unmarshal(in.f.ResponseText, &text)
 			addRaw("last_assistant_message", in.f.ResponseText)
 		}
-		add("responsePreview", output.CutRunes(text, ResponsePreviewChars))
+		add("responsePreview", output.ResponsePreview(text))
 		active := json.RawMessage("false")
 		if c.stopHookActive {
 			active = json.RawMessage("true")

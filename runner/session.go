@@ -16,14 +16,11 @@ import (
 	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/matcher"
+	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/truststore"
 )
-
-// DefaultStopLimit is MAX_STOP_HOOK_CONTINUATIONS: at most 3 Stop
-// continuations per turn (lifecycle-hooks-and-workspace-trust §"Stop 与续跑上限").
-const DefaultStopLimit = 3
 
 // ConfigCheckInterval bounds how often a session stats its config files to
 // notice changes on disk: a run within this interval of the last check uses
@@ -167,7 +164,7 @@ const SkipSessionStartRan = "session_start_already_ran"
 // files are returned as diagnostics, never as an error.
 func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 	if opts.StopLimit <= 0 {
-		opts.StopLimit = DefaultStopLimit
+		opts.StopLimit = output.MaxStopContinuations
 	}
 	if opts.Spawner == nil {
 		opts.Spawner = exec.Processes
