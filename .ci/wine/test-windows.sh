@@ -58,7 +58,16 @@ notrun=()
 overlay="{\"Replace\":{"
 sep=
 i=0
+# Packages that compile but need what a Wine run lacks, with the reason.
+declare -A exclude=(
+	[github.com/hookside/hookside/conformance]="builds cmd/hookside with the host's go toolchain and runs hooks through sh and jq"
+	[github.com/hookside/hookside/conformance/compat]="builds cmd/hookside with the host's go toolchain and runs hooks through sh, jq, python and node"
+)
 while read -r pkg dir name; do
+	if [ -n "${exclude[$pkg]:-}" ]; then
+		notrun+=("$pkg: ${exclude[$pkg]}")
+		continue
+	fi
 	if ! out=$($GO vet "$pkg" 2>&1); then
 		why=$(printf '%s\n' "$out" | grep -v '^#' | grep -m1 . || true)
 		notrun+=("$pkg: its tests do not compile for windows: $why")
@@ -77,6 +86,9 @@ printf '%s' "$overlay" >"$tmp/overlay.json"
 # each with the reason (go test -skip patterns, slash-separated subtests).
 gaps=(
 	"TestLoadCache/reload_on_inode_change|runner/config: the stamp loader has no file identity on Windows (stamp_other.go returns 0, 0); an atomic replace with the same size and mtime goes unnoticed until it takes the volume serial + file index"
+	"TestKill9MidEmitKeepsAcknowledgedEvents|v2bridge/store: asserts a POSIX signal exit status (WaitStatus.Signaled); TerminateProcess reports exit code 1"
+	"TestOpen/concurrent_first_open_by_two_handles|v2bridge/store: concurrent first open fails with SQLITE_BUSY under Wine 8.0 (not checked on a Windows machine)"
+	"TestHelpText|internal/doccheck: builds cmd/hookside with the host's go toolchain, which is not inside Wine"
 )
 skip=
 for g in "${gaps[@]}"; do

@@ -1,7 +1,6 @@
 package proc
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -196,20 +195,8 @@ func TestJobRefusesBreakaway(t *testing.T) {
 
 func TestJobKilledWithHookside(t *testing.T) {
 	hs := helperCmd("hookside")
-	out, err := hs.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	hs.Stderr = os.Stderr
-	if err := hs.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		_ = hs.Process.Kill()
-		_ = hs.Wait()
-		t.Fatalf("hookside helper: %v", err)
-	}
+	line := strings.Join(startPrinting(t, hs), " ")
 	var handles []windows.Handle
 	for _, pid := range pidsOf(t, []byte(line)) {
 		h, err := windows.OpenProcess(windows.SYNCHRONIZE|windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)

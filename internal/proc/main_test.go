@@ -1,11 +1,14 @@
 package proc
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -71,4 +74,25 @@ func runHelper(mode string, args []string) int {
 		return 2
 	}
 	return 0
+}
+
+// startPrinting starts cmd and parses the first line of its stdout as
+// space-separated fields.
+func startPrinting(t *testing.T, cmd *exec.Cmd) []string {
+	t.Helper()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf("helper: %v", err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	return strings.Fields(line)
 }

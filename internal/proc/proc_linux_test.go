@@ -1,11 +1,8 @@
 package proc
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,27 +51,6 @@ func killAll(pids []int) {
 	for _, pid := range pids {
 		_ = unix.Kill(pid, unix.SIGKILL)
 	}
-}
-
-// startPrinting starts cmd and parses the first line of its stdout as
-// space-separated fields.
-func startPrinting(t *testing.T, cmd *exec.Cmd) []string {
-	t.Helper()
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		t.Fatalf("helper: %v", err)
-	}
-	go func() { _, _ = io.Copy(io.Discard, out) }()
-	return strings.Fields(line)
 }
 
 func atois(t *testing.T, ss []string) []int {
