@@ -14,14 +14,18 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// Bounds of the tree tests: the hook's deadline, the grace before the
-// job is terminated, how long output is drained after that, and the
-// scheduling slack Wine needs on a loaded machine.
+// Bounds of the tree tests: the hook's deadline (long enough for a Go
+// helper to start and print under a loaded Wine before it passes), the
+// grace before the job is terminated, how long output is drained after
+// that, and the scheduling slack Wine needs on a loaded machine.
 const (
-	testTimeout = 1500 * time.Millisecond
+	testTimeout = 4 * time.Second
 	testGrace   = 500 * time.Millisecond
 	testDrain   = 100 * time.Millisecond
 	testSlack   = 5 * time.Second
+	// testNoDeadline is the deadline of hooks that end by themselves: far
+	// beyond what starting a Go binary under a loaded Wine takes.
+	testNoDeadline = time.Minute
 )
 
 // treeRun is what runTree observed.
@@ -33,11 +37,11 @@ type treeRun struct {
 }
 
 // runTree runs cmd in a fresh job the way the Windows spawner does: stdio
-// on Pipe ends, deadline, CTRL_BREAK when a console is shared (else
+// on Pipe ends, the deadline timeout, CTRL_BREAK when a console is shared (else
 // straight to TerminateJobObject after the grace), the rest of the tree
 // terminated once the leader exited, output drained for at most
 // testDrain. It fails the test unless the job ends up empty.
-func runTree(t *testing.T, cmd *exec.Cmd) treeRun {
+func runTree(t *testing.T, cmd *exec.Cmd, timeout time.Duration) treeRun {
 	t.Helper()
 	job, err := NewJob()
 	if err != nil {
@@ -66,7 +70,7 @@ func runTree(t *testing.T, cmd *exec.Cmd) treeRun {
 	go func() { b, _ := io.ReadAll(outR); read <- b }()
 
 	var res treeRun
-	timer := time.NewTimer(testTimeout)
+	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
 	case <-exited:
@@ -138,17 +142,18 @@ func TestJobTreeGrandchildHoldingStdout(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		args     []string
+		timeout  time.Duration
 		timedOut bool
 	}{
-		{"leader_exits_at_once", []string{"exit"}, false},
-		{"leader_blocks_past_the_deadline", nil, true},
+		{"leader_exits_at_once", []string{"exit"}, testNoDeadline, false},
+		{"leader_blocks_past_the_deadline", nil, testTimeout, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := runTree(t, helperCmd("tree", tc.args...))
+			res := runTree(t, helperCmd("tree", tc.args...), tc.timeout)
 			if res.timedOut != tc.timedOut {
 				t.Errorf("timedOut = %v, want %v", res.timedOut, tc.timedOut)
 			}
-			if bound := testTimeout + testGrace + testDrain + testSlack; res.took > bound {
+			if bound := tc.timeout + testGrace + testDrain + testSlack; res.took > bound {
 				t.Errorf("took %v, bound %v", res.took, bound)
 			}
 			for _, pid := range pidsOf(t, res.stdout) {
@@ -162,7 +167,7 @@ func TestJobTreeGrandchildHoldingStdout(t *testing.T) {
 }
 
 func TestJobTreeIgnoringEverything(t *testing.T) {
-	res := runTree(t, helperCmd("ignore"))
+	res := runTree(t, helperCmd("ignore"), testTimeout)
 	if !res.timedOut {
 		t.Fatalf("hook ended by itself: %+v", res)
 	}
@@ -180,14 +185,14 @@ func TestJobTreeIgnoringEverything(t *testing.T) {
 
 func TestJobExitCodeIs32Bit(t *testing.T) {
 	const code = 0xC0000005 // STATUS_ACCESS_VIOLATION
-	res := runTree(t, helperCmd("exit", fmt.Sprint(uint32(code))))
+	res := runTree(t, helperCmd("exit", fmt.Sprint(uint32(code))), testNoDeadline)
 	if res.exitCode != code {
 		t.Errorf("exit code %d, want %d", res.exitCode, code)
 	}
 }
 
 func TestJobRefusesBreakaway(t *testing.T) {
-	res := runTree(t, helperCmd("breakaway"))
+	res := runTree(t, helperCmd("breakaway"), testNoDeadline)
 	if !bytes.HasPrefix(res.stdout, []byte("refused")) {
 		t.Errorf("a child left the job: %q", res.stdout)
 	}
