@@ -5,7 +5,7 @@ BIN      := bin/hookside
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X main.version=$(VERSION)
 
-.PHONY: all deps build demo test vet unit conformance bench fuzz mutate clean
+.PHONY: all deps build demo test vet unit conformance cross test-windows bench fuzz mutate clean
 
 all: build
 
@@ -30,6 +30,17 @@ unit:
 
 conformance: build
 	$(GO) test -count=1 ./conformance/...
+
+## cross: go vet, tests included, for linux, darwin, windows (amd64, arm64)
+## and freebsd/amd64
+cross: deps
+	GO=$(GO) .ci/cross
+
+## test-windows: the Windows test binaries under Wine (installs wine, wine64
+## and gcc-mingw-w64-x86-64-win32 with apt-get when missing; the Wine prefix
+## lives in the user cache, HOOKSIDE_WINEPREFIX overrides)
+test-windows: deps
+	GO=$(GO) .ci/wine/test-windows.sh
 
 ## bench: hookside side by side with the spawn floor and a Node.js runner,
 ## interleaved, over real pipes (a few minutes on 2 cores; writes

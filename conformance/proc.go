@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -35,7 +34,7 @@ func leftoverProcesses(root string, grace time.Duration) []string {
 			var out []string
 			for _, pid := range pids {
 				out = append(out, fmt.Sprintf("pid %d: %s", pid, cmdline(pid)))
-				_ = syscall.Kill(pid, syscall.SIGKILL)
+				killPID(pid)
 			}
 			return out
 		}
@@ -90,7 +89,7 @@ func alive(pid int) bool {
 		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 		return err == nil && !isZombie(st)
 	}
-	return syscall.Kill(pid, 0) == nil
+	return exists(pid)
 }
 
 // expectProcessGone reads the pids (one per line) a hook wrote to pidFile

@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -64,8 +63,7 @@ func (r *caseRun) runCommand(s *Step, vars map[string]string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), stepTimeout(s))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, r.bin, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	ownGroup(cmd)
 	cmd.Dir = r.root
 	if rs.Cwd != "" {
 		cmd.Dir = expand(rs.Cwd, vars)

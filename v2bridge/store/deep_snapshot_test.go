@@ -2,9 +2,7 @@ package store
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -30,31 +28,4 @@ func TestClaimSkipsUnparseableSnapshot(t *testing.T) {
 	if err != nil || !ok || r.SessionID != "poison" {
 		t.Fatalf("deep snapshot not claimable by type: %+v %v %v", r, ok, err)
 	}
-}
-
-// TestDatabaseFilesOwnerOnly: hookside.db, -wal and -shm are 0600, also when
-// an older file was 0644.
-func TestDatabaseFilesOwnerOnly(t *testing.T) {
-	old := syscall.Umask(0o022)
-	defer syscall.Umask(old)
-	db, path := openTest(t, Options{})
-	db.Emit(bg, testEvent("e1", "s1"))
-	check := func() {
-		t.Helper()
-		for _, p := range []string{path, path + "-wal", path + "-shm"} {
-			st, err := os.Stat(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if st.Mode().Perm() != 0o600 {
-				t.Fatalf("%s is %v", p, st.Mode().Perm())
-			}
-		}
-	}
-	check()
-	db.Close()
-	os.Chmod(path, 0o644)
-	db = reopen(t, path, Options{})
-	db.Emit(bg, testEvent("e2", "s1"))
-	check()
 }

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# make test-windows: the Windows test binaries of this module, run under Wine.
+#
+# 1. Installs Wine and mingw from the distribution's packages when missing.
+# 2. Prepares a Wine prefix in the user cache (HOOKSIDE_WINEPREFIX overrides)
+#    and builds into it a test-only bcryptprimitives.dll (Wine 8.0 has none;
+#    every Go binary needs its ProcessPrng).
+# 3. Adds deleteat_fallback.go.in to every package it runs, through
+#    `go test -overlay` (Wine 8.0 rejects the call os.RemoveAll makes first).
+# 4. Runs `GOOS=windows go test -exec exec.sh` over every package whose tests
+#    compile for Windows, and prints which packages it did not run and why.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+here=.ci/wine
+GO=${GO:-go}
+
+need_install=
+command -v x86_64-w64-mingw32-gcc >/dev/null || need_install=1
+{ command -v wine64 >/dev/null || [ -x /usr/lib/wine/wine64 ] || command -v wine >/dev/null; } || need_install=1
+if [ -n "$need_install" ]; then
+	sudo=
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	echo "test-windows: installing wine, wine64, gcc-mingw-w64-x86-64-win32" >&2
+	$sudo apt-get update
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y wine wine64 gcc-mingw-w64-x86-64-win32
+fi
+if command -v wine64 >/dev/null; then
+	HOOKSIDE_WINE=$(command -v wine64)
+elif [ -x /usr/lib/wine/wine64 ]; then
+	HOOKSIDE_WINE=/usr/lib/wine/wine64
+else
+	HOOKSIDE_WINE=$(command -v wine)
+fi
+export HOOKSIDE_WINE
+
+export WINEPREFIX=${HOOKSIDE_WINEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/hookside/wineprefix}
+export WINEDEBUG=-all
+export WINEDLLOVERRIDES="mscoree,mshtml="
+unset DISPLAY WAYLAND_DISPLAY
+if [ ! -f "$WINEPREFIX/system.reg" ]; then
+	echo "test-windows: creating Wine prefix $WINEPREFIX" >&2
+	mkdir -p "$WINEPREFIX"
+	"$HOOKSIDE_WINE" wineboot -i >/dev/null 2>&1 || true
+	wineserver -w 2>/dev/null || true
+fi
+dll="$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
+if [ ! -f "$dll" ] || [ "$here/bcryptprimitives.c" -nt "$dll" ] || [ "$here/bcryptprimitives.def" -nt "$dll" ]; then
+	x86_64-w64-mingw32-gcc -O2 -shared -o "$dll" "$here/bcryptprimitives.c" "$here/bcryptprimitives.def" -ladvapi32
+fi
+
+export GOOS=windows GOARCH=amd64 CGO_ENABLED=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Every package whose tests compile for Windows runs; the rest are listed.
+run=()
+notrun=()
+overlay="{\"Replace\":{"
+sep=
+i=0
+# Packages that compile but need what a Wine run lacks, with the reason.
+declare -A exclude=(
+	[github.com/hookside/hookside/conformance]="builds cmd/hookside with the host's go toolchain and runs hooks through sh and jq"
+	[github.com/hookside/hookside/conformance/compat]="builds cmd/hookside with the host's go toolchain and runs hooks through sh, jq, python and node"
+	[github.com/hookside/hookside/runner]="its hooks start through the spawner, which refuses to start processes on Windows until it runs them in internal/proc's Job Objects; its hooks are sh commands"
+	[github.com/hookside/hookside/v2bridge]="its command actions start through the spawner, which refuses to start processes on Windows until it runs them in internal/proc's Job Objects; its hooks are sh commands"
+	[github.com/hookside/hookside/cmd/hookside]="the trust store checks Unix modes (0700/0600), which Windows files do not carry: every grant reads the store as corrupt until the owner-SID/DACL checks replace them; its hooks need the Windows spawner"
+	[github.com/hookside/hookside/bench/cmd/benchrun]="a benchmark harness that runs sh and node hooks through the built binary"
+)
+while read -r pkg dir name; do
+	if [ -n "${exclude[$pkg]:-}" ]; then
+		notrun+=("$pkg: ${exclude[$pkg]}")
+		continue
+	fi
+	if ! out=$($GO vet "$pkg" 2>&1); then
+		why=$(printf '%s\n' "$out" | grep -v '^#' | grep -m1 . || true)
+		notrun+=("$pkg: its tests do not compile for windows: $why")
+		continue
+	fi
+	i=$((i + 1))
+	sed "s/^package PKG$/package $name/" "$here/deleteat_fallback.go.in" >"$tmp/f$i.go"
+	overlay+="$sep\"$dir/zz_wine_deleteat_test.go\":\"$tmp/f$i.go\""
+	sep=,
+	run+=("$pkg")
+done < <($GO list -f '{{.ImportPath}} {{.Dir}} {{.Name}}' ./...)
+overlay+="}}"
+printf '%s' "$overlay" >"$tmp/overlay.json"
+
+# Tests that run but check a guarantee the Windows build does not give yet,
+# each with the reason (go test -skip patterns, slash-separated subtests).
+gaps=(
+	"TestLoadCache/reload_on_inode_change|runner/config: the stamp loader has no file identity on Windows (stamp_other.go returns 0, 0); an atomic replace with the same size and mtime goes unnoticed until it takes the volume serial + file index"
+	"TestKill9MidEmitKeepsAcknowledgedEvents|v2bridge/store: asserts a POSIX signal exit status (WaitStatus.Signaled); TerminateProcess reports exit code 1"
+	"TestOpen/concurrent_first_open_by_two_handles|v2bridge/store: concurrent first open fails with SQLITE_BUSY under Wine 8.0 (not checked on a Windows machine)"
+	"TestHelpText|internal/doccheck: builds cmd/hookside with the host's go toolchain, which is not inside Wine"
+)
+skip=
+for g in "${gaps[@]}"; do
+	skip+="${skip:+|}^${g%%|*}\$"
+	notrun+=("${g#*|} (${g%%|*})")
+done
+skip=$(printf '%s' "$skip" | sed 's#/#$/^#g')
+
+echo "test-windows: not run under Wine:"
+if [ ${#notrun[@]} -eq 0 ]; then echo "  (none)"; fi
+for l in "${notrun[@]}"; do echo "  $l"; done
+echo "test-windows: running under $("$HOOKSIDE_WINE" --version 2>/dev/null || echo wine): ${run[*]}"
+[ ${#run[@]} -gt 0 ] || exit 0
+$GO test -count=1 -skip "$skip" -overlay "$tmp/overlay.json" -ldflags=-checklinkname=0 \
+	-exec "$PWD/$here/exec.sh" "${run[@]}" "$@"

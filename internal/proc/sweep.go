@@ -1,0 +1,147 @@
+package proc
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// TokenVar is the environment variable that carries a hook run's token.
+// The spawner sets TokenVar=<token> in every hook's environment; every
+// process the hook starts inherits it, also one that left the hook's
+// process group (setsid, a double fork), so Sweep can find those by it.
+const TokenVar = "HOOKSIDE_RUN_TOKEN"
+
+// ErrBadToken is returned by Sweep for an empty token or one containing
+// "=" or NUL (it could never be matched exactly).
+var ErrBadToken = errors.New("proc: invalid run token")
+
+// ErrNoProcess is wrapped by the errors for a pid that names no process
+// (or one that has already exited and been reaped).
+var ErrNoProcess = errors.New("proc: no such process")
+
+// NewToken returns a fresh run token: 128 random bits in lowercase hex.
+func NewToken() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// sweepRounds bounds how often Sweep lists the processes again: a process
+// it kills may have forked between the listing and the kill, and its child
+// carries the token too.
+const sweepRounds = 8
+
+// sweeper is a process-list backend: the pids of all processes, the
+// environment block (NUL-separated KEY=VALUE entries) of one, and a kill.
+// Each OS supplies one (sysSweeper); tests supply their own.
+type sweeper struct {
+	pids    func() ([]int, error)
+	environ func(pid int) ([]byte, error)
+	kill    func(pid int) error
+}
+
+// sweep kills every process but this one whose environment holds the
+// entry TokenVar=token, listing again until a round finds nobody new, and
+// returns the pids it killed in the order it killed them. Processes whose
+// environment cannot be read (another user's, exited meanwhile) are
+// passed over: they cannot be ours. The error reports a failed listing.
+func (s sweeper) sweep(token string) ([]int, error) {
+	if token == "" || strings.ContainsAny(token, "=\x00") {
+		return nil, fmt.Errorf("%w: %q", ErrBadToken, token)
+	}
+	entry := []byte(TokenVar + "=" + token)
+	self := os.Getpid()
+	killed := map[int]bool{}
+	var order []int
+	for range sweepRounds {
+		pids, err := s.pids()
+		if err != nil {
+			return order, fmt.Errorf("proc: list processes: %w", err)
+		}
+		found := false
+		for _, pid := range pids {
+			if pid == self || pid <= 0 || killed[pid] {
+				continue
+			}
+			env, err := s.environ(pid)
+			if err != nil || !envHas(env, entry) {
+				continue
+			}
+			found = true
+			if s.kill(pid) == nil {
+				killed[pid] = true
+				order = append(order, pid)
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	return order, nil
+}
+
+// envHas reports whether the NUL-separated environment block env has an
+// entry exactly equal to entry.
+func envHas(env, entry []byte) bool {
+	for len(env) > 0 {
+		var e []byte
+		e, env, _ = bytes.Cut(env, []byte{0})
+		if bytes.Equal(e, entry) {
+			return true
+		}
+	}
+	return false
+}
+
+// procArgs2Env returns the environment block of a macOS KERN_PROCARGS2
+// record: a native-endian int32 argc, the executable path and NUL padding,
+// argc NUL-terminated arguments, then the NUL-terminated environment
+// entries up to an empty string or the end. The result is the entries
+// joined by NUL. A record too short for its argc is an error.
+func procArgs2Env(b []byte) ([]byte, error) {
+	if len(b) < 4 {
+		return nil, errors.New("proc: procargs2 record shorter than argc")
+	}
+	argc := int(int32(binary.NativeEndian.Uint32(b)))
+	rest := b[4:]
+	i := bytes.IndexByte(rest, 0) // end of the executable path
+	if i < 0 {
+		return nil, errors.New("proc: procargs2 record without executable path")
+	}
+	rest = rest[i:]
+	for len(rest) > 0 && rest[0] == 0 {
+		rest = rest[1:]
+	}
+	for n := 0; n < argc; n++ {
+		i := bytes.IndexByte(rest, 0)
+		if i < 0 {
+			return nil, fmt.Errorf("proc: procargs2 record ends in argument %d of %d", n, argc)
+		}
+		rest = rest[i+1:]
+	}
+	var env []byte
+	for len(rest) > 0 {
+		i := bytes.IndexByte(rest, 0)
+		if i == 0 {
+			break
+		}
+		if i < 0 {
+			i = len(rest)
+		}
+		if len(env) > 0 {
+			env = append(env, 0)
+		}
+		env = append(env, rest[:i]...)
+		if i == len(rest) {
+			break
+		}
+		rest = rest[i+1:]
+	}
+	return env, nil
+}

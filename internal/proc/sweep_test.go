@@ -1,0 +1,148 @@
+package proc
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"slices"
+	"testing"
+)
+
+// fakeProcs is an in-memory process table for the sweep core.
+type fakeProcs struct {
+	env    map[int]string
+	killed []int
+	onKill map[int]func() // a kill that lets the victim fork first
+}
+
+func (f *fakeProcs) sweeper() sweeper {
+	return sweeper{
+		pids: func() ([]int, error) {
+			var out []int
+			for pid := range f.env {
+				out = append(out, pid)
+			}
+			slices.Sort(out)
+			return out, nil
+		},
+		environ: func(pid int) ([]byte, error) {
+			e, ok := f.env[pid]
+			if !ok || e == "unreadable" {
+				return nil, os.ErrPermission
+			}
+			return []byte(e), nil
+		},
+		kill: func(pid int) error {
+			if fn := f.onKill[pid]; fn != nil {
+				fn()
+			}
+			delete(f.env, pid)
+			f.killed = append(f.killed, pid)
+			return nil
+		},
+	}
+}
+
+func TestSweepCore(t *testing.T) {
+	tok := "t0k"
+	entry := TokenVar + "=" + tok
+	t.Run("kills_exact_token_carriers_only", func(t *testing.T) {
+		f := &fakeProcs{env: map[int]string{
+			10:          "A=1\x00" + entry + "\x00B=2",
+			11:          entry,
+			12:          TokenVar + "=" + tok + "x",    // a longer token
+			13:          "X" + entry,                   // another variable's suffix
+			14:          "unreadable",                  // another user's process
+			15:          "PATH=/bin\x00HOME=/root\x00", // unrelated
+			os.Getpid(): entry,                         // the sweeper itself
+		}}
+		got, err := f.sweeper().sweep(tok)
+		if err != nil || !slices.Equal(got, []int{10, 11}) {
+			t.Fatalf("sweep = %v, %v; want [10 11]", got, err)
+		}
+	})
+	t.Run("lists_again_for_children_forked_during_the_sweep", func(t *testing.T) {
+		f := &fakeProcs{env: map[int]string{20: entry}}
+		f.onKill = map[int]func(){
+			20: func() { f.env[21] = entry },
+			21: func() { f.env[22] = entry },
+		}
+		got, err := f.sweeper().sweep(tok)
+		if err != nil || !slices.Equal(got, []int{20, 21, 22}) {
+			t.Fatalf("sweep = %v, %v; want [20 21 22]", got, err)
+		}
+	})
+	t.Run("bounded_against_endless_forking", func(t *testing.T) {
+		f := &fakeProcs{env: map[int]string{30: entry}}
+		next := 31
+		f.onKill = map[int]func(){}
+		var fork func()
+		fork = func() { f.env[next] = entry; f.onKill[next] = fork; next++ }
+		f.onKill[30] = fork
+		got, _ := f.sweeper().sweep(tok)
+		if len(got) != sweepRounds {
+			t.Fatalf("killed %d, want one per round (%d)", len(got), sweepRounds)
+		}
+	})
+	for _, bad := range []string{"", "a=b", "a\x00b"} {
+		if _, err := (&fakeProcs{}).sweeper().sweep(bad); !errors.Is(err, ErrBadToken) {
+			t.Errorf("token %q: %v, want ErrBadToken", bad, err)
+		}
+	}
+	t.Run("listing_error", func(t *testing.T) {
+		s := sweeper{pids: func() ([]int, error) { return nil, os.ErrPermission }}
+		if _, err := s.sweep(tok); !errors.Is(err, os.ErrPermission) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
+
+// procArgs2 builds a KERN_PROCARGS2 record as macOS lays it out.
+func procArgs2(exe string, pad int, args, env []string) []byte {
+	var b bytes.Buffer
+	_ = binary.Write(&b, binary.NativeEndian, int32(len(args)))
+	b.WriteString(exe)
+	b.Write(make([]byte, 1+pad))
+	for _, a := range args {
+		b.WriteString(a)
+		b.WriteByte(0)
+	}
+	for _, e := range env {
+		b.WriteString(e)
+		b.WriteByte(0)
+	}
+	return b.Bytes()
+}
+
+func TestProcArgs2Env(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   []byte
+		want string
+	}{
+		{"args_then_env", procArgs2("/bin/sleep", 5, []string{"sleep", "30"}, []string{"A=1", "B=2"}), "A=1\x00B=2"},
+		{"no_padding", procArgs2("/x", 0, []string{"x"}, []string{"A=1"}), "A=1"},
+		{"env_ends_at_empty_string", append(procArgs2("/x", 2, []string{"x"}, []string{"A=1"}), "\x00ptr_munge=1\x00"...), "A=1"},
+		{"unterminated_last_entry", append(procArgs2("/x", 2, []string{"x"}, nil), "A=1"...), "A=1"},
+		{"no_env", procArgs2("/x", 3, []string{"x", "y"}, nil), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := procArgs2Env(tc.in)
+			if err != nil || string(got) != tc.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+	fewer := procArgs2("/x", 1, []string{"x"}, nil)
+	binary.NativeEndian.PutUint32(fewer, 3)
+	for name, in := range map[string][]byte{
+		"short":                {1, 0},
+		"no_exe_terminator":    []byte("\x01\x00\x00\x00/bin/sh"),
+		"fewer_args_than_argc": fewer,
+	} {
+		if _, err := procArgs2Env(in); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
