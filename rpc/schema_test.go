@@ -272,7 +272,7 @@ func (c *wire) notify(method string, params any) {
 }
 
 // call sends a request (params checked against the schema) and returns the
-// result after checking it (or the error object, checked against Error).
+// result after checking it (or the error object, checked against ErrorObject).
 func (c *wire) call(method string, params any) (json.RawMessage, json.RawMessage) {
 	c.t.Helper()
 	pb, _ := json.Marshal(params)
@@ -294,7 +294,7 @@ func (c *wire) call(method string, params any) (json.RawMessage, json.RawMessage
 		c.t.Fatalf("%s: no reply", method)
 	}
 	if len(f.Error) > 0 {
-		if err := c.sch.check("error", "Error", "", f.Error); err != nil {
+		if err := c.sch.check("error", "ErrorObject", "", f.Error); err != nil {
 			c.t.Error(err)
 		}
 		return nil, f.Error
@@ -444,7 +444,7 @@ func TestSchemaMatchesRealTraffic(t *testing.T) {
 		"condition": map[string]any{"op": "eq", "left": map[string]any{"path": "session.id"}, "right": map[string]any{"const": "nobody"}}}}, nil)
 	defs := []map[string]any{
 		{"id": "note", "name": "Note", "eventName": "turn.completed", "action": map[string]any{"type": "notification",
-			"title": map[string]any{"template": "done: {{session.id}}"}, "body": map[string]any{"const": "ok"}}},
+			"title": map[string]any{"template": "done: ${session.id}"}, "body": map[string]any{"const": "ok"}}},
 		{"id": "sound", "name": "Sound", "eventName": "turn.completed", "action": map[string]any{"type": "sound"}, "concurrencyPolicy": "parallel"},
 		{"id": "tool", "name": "Tool", "eventName": "turn.completed", "description": "calls a tool",
 			"action":       map[string]any{"type": "tool", "target": map[string]any{"sourceKind": "connector", "sourceId": "c1", "toolName": "t", "version": "1"}},

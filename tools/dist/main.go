@@ -6,7 +6,8 @@
 // and one npm package per target holding only the binary
 // (npm/<name>/package.json + bin/). With -npm-main DIR it also stages the
 // main npm package (DIR, with its compiled lib/) under npm/hookside with the
-// release version written into package.json.
+// release version written into package.json and optionalDependencies on the
+// platform packages built by this run.
 //
 // Usage:
 //
@@ -77,7 +78,7 @@ func run(out string, targets []string, npmMain string) error {
 	}
 	fmt.Printf("hookside %s (commit %s)\n", rel.Version, rel.Commit)
 	var failed []error
-	var archives []string
+	var archives, built []string
 	for _, t := range targets {
 		goos, goarch, _ := strings.Cut(t, "/")
 		bin, err := build(rel, out, goos, goarch)
@@ -89,7 +90,7 @@ func run(out string, targets []string, npmMain string) error {
 		if err != nil {
 			return err
 		}
-		archives = append(archives, a)
+		archives, built = append(archives, a), append(built, t)
 		pkg, err := writePlatformPackage(rel, out, goos, goarch, bin)
 		if err != nil {
 			return err
@@ -101,7 +102,7 @@ func run(out string, targets []string, npmMain string) error {
 		return err
 	}
 	if npmMain != "" {
-		if err := stageMainPackage(rel, out, npmMain, targets); err != nil {
+		if err := stageMainPackage(rel, out, npmMain, built); err != nil {
 			return err
 		}
 	}

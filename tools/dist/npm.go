@@ -63,8 +63,8 @@ func writePlatformPackage(rel release, out, goos, goarch, bin string) (string, e
 
 // stageMainPackage copies the main package (package.json, README.md,
 // LICENSE and the compiled lib/) to npm/hookside, with the release version
-// and optionalDependencies on exactly the platform packages of this
-// release's targets.
+// and optionalDependencies on exactly the platform packages of targets (the
+// ones this run built: all six for a release).
 func stageMainPackage(rel release, out, src string, targets []string) error {
 	if _, err := os.Stat(filepath.Join(src, "lib", "index.js")); err != nil {
 		return fmt.Errorf("npm main package %s: lib/index.js missing (run make npm-build): %w", src, err)
@@ -79,7 +79,7 @@ func stageMainPackage(rel release, out, src string, targets []string) error {
 	}
 	pkg["version"] = rel.Version
 	opt := map[string]any{}
-	for _, t := range DefaultTargets {
+	for _, t := range targets {
 		goos, goarch, _ := strings.Cut(t, "/")
 		opt[PlatformPackage(goos, goarch)] = rel.Version
 	}
