@@ -5,7 +5,8 @@
 # project (the @hookside scope points at an unreachable registry, so they
 # can only come from the tarballs; typescript, @types/node and
 # vscode-jsonrpc come from the npm registry), type-checks the example host
-# with tsc --noEmit, runs it against the packed binary, and checks the
+# (and the client test, client.ts) with tsc --noEmit, runs them against the
+# packed binary, and checks the
 # binary resolution (platform package, HOOKSIDE_BINARY, the missing-package
 # error).
 set -euo pipefail
@@ -36,7 +37,8 @@ files=$(tar -tzf "$plat_tgz" | sort | tr '\n' ' ')
 mkdir -p "$tmp/home" "$tmp/ws/.git" "$tmp/ws/hooks" "$tmp/proj"
 cat >"$tmp/home/config.json" <<'JSON'
 {"hooks": {"enabled": true, "events": {
-  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"rm -rf is not allowed\"}}'"}]}],
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"rm -rf is not allowed\"}}'"}]},
+                 {"matcher": "Slow", "hooks": [{"type": "command", "command": "sleep 30"}]}],
   "Stop": [{"hooks": [{"type": "command", "command": "echo '{\"decision\":\"block\",\"reason\":\"run the tests first\"}'"}]}]}}}
 JSON
 echo 'ref: refs/heads/main' >"$tmp/ws/.git/HEAD"
@@ -47,22 +49,23 @@ echo '{"hooks": {"events": {"UserPromptSubmit": [{"hooks": [{"type": "command", 
 cd "$tmp/proj"
 echo '{"name": "example-host", "version": "0.0.0", "private": true}' >package.json
 printf '@hookside:registry=http://127.0.0.1:9/\nfetch-retries=0\n' >.npmrc
-cp "$root/packages/npm/example/host.ts" .
+cp "$root/packages/npm/example/host.ts" "$root/packages/npm/test/client.ts" .
 cat >tsconfig.json <<'JSON'
 {"compilerOptions": {"target": "ES2022", "module": "node16", "moduleResolution": "node16", "strict": true,
-  "types": ["node"], "outDir": "out", "skipLibCheck": false}, "files": ["host.ts"]}
+  "types": ["node"], "outDir": "out", "skipLibCheck": false}, "files": ["host.ts", "client.ts"]}
 JSON
 t0=$SECONDS
 npm install --ignore-scripts --no-audit --no-fund --loglevel=error "$main_tgz" "$plat_tgz" typescript@~5.9.3 @types/node@^20.9.5 >/dev/null
 echo "  npm install: $((SECONDS - t0)) s"
 [ -x "node_modules/@hookside/$platform/bin/hookside" ] || fail "@hookside/$platform was not installed from its tarball"
 
-./node_modules/.bin/tsc --noEmit -p . || fail "the example host does not type-check"
+./node_modules/.bin/tsc --noEmit -p . || fail "the example host (or the client test) does not type-check"
 ./node_modules/.bin/tsc -p .
 bin=$(node -p 'require("hookside").resolveBinary()')
 [ "$bin" = "$PWD/node_modules/@hookside/$platform/bin/hookside" ] || fail "resolveBinary() = $bin, not the platform package's binary"
 "$bin" version --json
 HOOKSIDE_HOME="$tmp/home" EXAMPLE_WORKSPACE="$tmp/ws" node out/host.js || fail "the example host failed"
+HOOKSIDE_HOME="$tmp/home" EXAMPLE_WORKSPACE="$tmp/ws" node out/client.js || fail "the client test failed"
 
 out=$(HOOKSIDE_BINARY=/nonexistent/hookside node -e 'try { require("hookside").resolveBinary() } catch (e) { console.log(e.message) }')
 case $out in *"HOOKSIDE_BINARY=/nonexistent/hookside does not exist"*) ;; *) fail "HOOKSIDE_BINARY override: $out" ;; esac

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { spawn, type ChildProcess } from "node:child_process";
 import {
   CancellationToken,
@@ -75,6 +76,9 @@ export class ConnectionClosedError extends Error {
 
 type NoteHandler = (params: unknown) => void;
 
+/** Set while onRestart runs: its requests go out at once, everyone else's wait until it returns. */
+const inRestartHook = new AsyncLocalStorage<boolean>();
+
 /**
  * A connection to one `hookside app-server --stdio --framing content-length`
  * process, built on vscode-jsonrpc: one typed method per request (from
@@ -90,7 +94,10 @@ export class HooksideClient extends ProtocolClient {
   process!: ChildProcess;
 
   private conn!: MessageConnection;
+  /** Resolves when requests may be sent: the process is initialized (and onRestart has returned). */
   private ready: Promise<void>;
+  /** Resolves when the current process is initialized. */
+  private started: Promise<void>;
   private closing = false;
   private closedError?: Error;
   private attempts = 0;
@@ -101,7 +108,8 @@ export class HooksideClient extends ProtocolClient {
   /** Use spawnHookside. */
   constructor(private readonly opts: SpawnOptions) {
     super();
-    this.ready = this.start();
+    this.started = this.start();
+    this.ready = this.started;
   }
 
   /** Resolves once the first process is initialized. */
@@ -114,7 +122,7 @@ export class HooksideClient extends ProtocolClient {
     params: Requests[M]["params"],
     token?: CancellationToken,
   ): Promise<Requests[M]["result"]> {
-    await this.ready;
+    await (inRestartHook.getStore() ? this.started : this.ready);
     if (this.closedError) throw this.closedError;
     const args: unknown[] = [];
     if (params !== undefined && params !== null) args.push(params);
@@ -208,15 +216,19 @@ export class HooksideClient extends ProtocolClient {
     this.attempts++;
     if (this.attempts > max) {
       this.closedError = new ConnectionClosedError(`hookside exited (code ${code}, signal ${signal}); gave up after ${max} restarts`);
-      this.ready = Promise.reject(this.closedError);
+      this.ready = this.started = Promise.reject(this.closedError);
       this.ready.catch(() => undefined);
       return;
     }
     const attempt = this.attempts;
     const delay = Math.min(maxDelay, initial * 2 ** (attempt - 1));
-    this.ready = new Promise<void>((resolve) => setTimeout(resolve, delay))
-      .then(() => this.start())
-      .then(() => this.opts.onRestart?.({ attempt, exitCode: code, signal, initializeResult: this.initializeResult }));
+    this.started = new Promise<void>((resolve) => setTimeout(resolve, delay)).then(() => this.start());
+    this.ready = this.started.then(() =>
+      inRestartHook.run(true, async () => {
+        await this.opts.onRestart?.({ attempt, exitCode: code, signal, initializeResult: this.initializeResult });
+      }),
+    );
+    this.started.catch(() => undefined);
     this.ready.catch(() => undefined);
   }
 }

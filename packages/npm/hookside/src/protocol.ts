@@ -44,7 +44,7 @@ export type CommandHook = {
 
 export type ConcurrencyPolicy = "serial_per_session" | "parallel";
 
-/** a leaf {op, left, right?} or {op: and|or, conditions} or {op: not, condition} (v2 §4) */
+/** a leaf {op, left, right?} or {op: and|or, conditions} or {op: not, condition} */
 export type Condition = {
   op: "eq" | "notEq" | "contains" | "startsWith" | "exists" | "and" | "or" | "not";
   left?: Value;
@@ -323,7 +323,7 @@ export type V2Run = {
   createdAt: string;
 };
 
-/** a value expression: exactly one of const, path, template (v2 §5.1) */
+/** a value expression: exactly one of const, path, template */
 export type Value = {
   const?: string | number | boolean | null;
   path?: string;
