@@ -53,6 +53,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if args[0] == "--version" {
 		return runVersion(nil, stdout, stderr)
 	}
+	// Library warnings (a failed hook, …) go to stderr; app-server replaces
+	// this with the logger its --log-level/--log-format describe.
+	slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return c.run(args[1:], stdout, stderr)
@@ -80,7 +83,7 @@ func runProtocol(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if len(args) == 1 && isHelp(args[0]) {
-		fmt.Fprintln(stdout, "Usage: hookside protocol schema\n\nPrint the JSON Schema (draft 2020-12) of the whole protocol: every method's params and result,\nevery notification and every server-to-client request (docs/protocol.md §1–§6).")
+		fmt.Fprintln(stdout, "Usage: hookside protocol schema\n\nPrint the JSON Schema (draft 2020-12) of the whole protocol: every method's params and result,\nevery notification and every server-to-client request (docs/protocol.md).")
 		return exitOK
 	}
 	fmt.Fprintln(stderr, "Usage: hookside protocol schema")

@@ -400,6 +400,7 @@ export type HooksListResult = {
 export type HooksRunParams = {
   sessionId: string;
   event: Event;
+  /** required on Stop */
   turnId?: string;
   traceId?: string;
   /** event input (camelCase); toolName is required on the four tool events; unknown fields pass through to the hook */
@@ -426,6 +427,8 @@ export type HooksRunResult = {
     stopHookActive: boolean;
   };
   runs: Run[];
+  /** the event did not run at all: SessionStart runs once per session */
+  skipped?: "session_start_already_ran";
 };
 
 /** host/lifecycle/facts params: the compensator asks for lifecycle facts after cursor (§6) */
