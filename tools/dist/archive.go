@@ -45,16 +45,24 @@ func writeArchive(rel release, out, goos, goarch, bin string) (string, error) {
 	return path, writeTarGz(path, base, entries, mtime)
 }
 
-func writeTarGz(path, base string, entries []entry, mtime time.Time) (err error) {
+// create writes path with fill, closing it and keeping the first error.
+func create(path string, fill func(w io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}()
+	err = fill(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func writeTarGz(path, base string, entries []entry, mtime time.Time) error {
+	return create(path, func(f io.Writer) error { return fillTarGz(f, base, entries, mtime) })
+}
+
+func fillTarGz(f io.Writer, base string, entries []entry, mtime time.Time) error {
 	gz, err := gzip.NewWriterLevel(f, gzip.BestCompression)
 	if err != nil {
 		return err
@@ -83,16 +91,11 @@ func writeTarGz(path, base string, entries []entry, mtime time.Time) (err error)
 	return gz.Close()
 }
 
-func writeZip(path, base string, entries []entry, mtime time.Time) (err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}()
+func writeZip(path, base string, entries []entry, mtime time.Time) error {
+	return create(path, func(f io.Writer) error { return fillZip(f, base, entries, mtime) })
+}
+
+func fillZip(f io.Writer, base string, entries []entry, mtime time.Time) error {
 	zw := zip.NewWriter(f)
 	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) {
 		return flate.NewWriter(w, flate.BestCompression)

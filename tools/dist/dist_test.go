@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestDistIsReproducible builds the same commit twice for linux/amd64 into
@@ -109,5 +110,46 @@ func TestVersionFromGit(t *testing.T) {
 	}
 	if len(rel.Commit) != 40 || rel.Epoch <= 0 {
 		t.Errorf("commit %q epoch %d", rel.Commit, rel.Epoch)
+	}
+}
+
+// TestArchivesIgnoreFileTimes writes the tar.gz and the zip of the same
+// files twice, with the files' own mtimes changed in between: the bytes do
+// not change (only the commit time is recorded).
+func TestArchivesIgnoreFileTimes(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"LICENSE", "README.md", "hookside.exe", "hookside"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("content of "+f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rel := release{Version: "1.2.3", Commit: strings.Repeat("a", 40), Epoch: 1700000000, Root: root}
+	for _, goos := range []string{"linux", "windows"} {
+		bin := filepath.Join(root, "hookside")
+		if goos == "windows" {
+			bin += ".exe"
+		}
+		var got [][]byte
+		for i := range 2 {
+			later := time.Unix(1800000000+int64(i)*1000, 0)
+			for _, f := range []string{"LICENSE", "README.md", filepath.Base(bin)} {
+				if err := os.Chtimes(filepath.Join(root, f), later, later); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out := t.TempDir()
+			a, err := writeArchive(rel, out, goos, "arm64", bin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, b)
+		}
+		if !bytes.Equal(got[0], got[1]) {
+			t.Errorf("%s archive changed with the files' mtimes", goos)
+		}
 	}
 }
