@@ -3,9 +3,16 @@
 GO       ?= go
 BIN      := bin/hookside
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS  := -X main.version=$(VERSION)
+COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS  := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+# Release targets of `make dist`; `make npm-pack` / `make test-npm` build
+# only this machine's target unless NPM_TARGETS says otherwise.
+DIST_TARGETS ?= linux/amd64,linux/arm64,darwin/amd64,darwin/arm64,windows/amd64,windows/arm64
+NPM_TARGETS  ?= $(shell $(GO) env GOOS)/$(shell $(GO) env GOARCH)
+# npm keeps its cache in the checkout (.cache/npm, ignored by git).
+NPM      := npm_config_cache=$(CURDIR)/.cache/npm npm_config_update_notifier=false npm
 
-.PHONY: all deps build demo test vet unit conformance cross test-windows bench fuzz mutate clean
+.PHONY: all deps build demo test vet unit conformance cross test-windows bench fuzz mutate clean dist generate check-generated npm-build npm-pack test-npm
 
 all: build
 
@@ -19,8 +26,9 @@ build: deps
 demo: build
 	$(GO) run ./examples/demo -bin $(BIN) -examples examples
 
-## test: go vet + unit tests with the race detector + the conformance suite
-test: deps vet unit conformance
+## test: go vet + generated files up to date + unit tests with the race
+## detector + the conformance suite
+test: deps vet check-generated unit conformance
 
 vet:
 	$(GO) vet ./...
@@ -72,5 +80,33 @@ mutate:
 	$(GREMLINS) unleash $(MUTATE_FLAGS) ./v2bridge/expr
 	$(GREMLINS) unleash $(MUTATE_FLAGS) --exclude-files '$(NOT_STATE_GO)' ./truststore
 
+## dist: reproducible release builds for $(DIST_TARGETS): dist/hookside-<version>-<os>-<arch>.tar.gz
+## (.zip for Windows) with README.md and LICENSE, dist/SHA256SUMS, and the npm
+## platform packages in dist/npm/. Fails, naming it, when a target does not build.
+dist:
+	$(GO) run ./tools/dist -out dist -targets $(DIST_TARGETS)
+
+## generate: the TypeScript protocol types from the protocol schema
+generate:
+	$(GO) run ./tools/tsgen
+
+## check-generated: fail when the committed generated files differ from the schema
+check-generated:
+	$(GO) run ./tools/tsgen -check
+
+## npm-build: compile the main npm package (packages/npm/hookside/src → lib/)
+npm-build:
+	cd packages/npm/hookside && $(NPM) ci --ignore-scripts --no-audit --no-fund --loglevel=error && ./node_modules/.bin/tsc -p .
+
+## npm-pack: dist for $(NPM_TARGETS) plus the main package, packed into dist/npm/*.tgz
+npm-pack: npm-build
+	$(GO) run ./tools/dist -out dist -targets $(NPM_TARGETS) -npm-main packages/npm/hookside
+	cd dist/npm && for d in */; do (cd "$$d" && $(NPM) pack --ignore-scripts --loglevel=error --pack-destination .. >/dev/null) || exit 1; done
+
+## test-npm: pack every npm package, install them from the tarballs into a
+## temporary project, type-check and run packages/npm/example/host.ts end to end
+test-npm: npm-pack
+	bash packages/npm/test/e2e.sh
+
 clean:
-	rm -rf bin
+	rm -rf bin dist packages/npm/hookside/lib

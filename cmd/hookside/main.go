@@ -14,9 +14,6 @@ import (
 	"strings"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
-
 // Exit statuses shared by the subcommands.
 const (
 	exitOK    = 0
@@ -37,7 +34,7 @@ func commands() []command {
 		{"hooks", "run, list and trust hooks from the shell", runHooks},
 		{"v2", "Hooks V2 runs and events from the shell (runs list|get|retry|cancel, emit)", runV2},
 		{"protocol", "print the protocol's JSON Schema (protocol schema)", runProtocol},
-		{"version", "print the version", runVersion},
+		{"version", "print the version, commit, protocol version, Go version and target (--json)", runVersion},
 	}
 }
 
@@ -86,16 +83,11 @@ func runProtocol(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if len(args) == 1 && isHelp(args[0]) {
-		fmt.Fprintln(stdout, "Usage: hookside protocol schema\n\nPrint the JSON Schema (draft 2020-12) of the protocol's shell-hook params and results\n(docs/protocol.md).")
+		fmt.Fprintln(stdout, "Usage: hookside protocol schema\n\nPrint the JSON Schema (draft 2020-12) of the whole protocol: every method's params and result,\nevery notification and every server-to-client request (docs/protocol.md).")
 		return exitOK
 	}
 	fmt.Fprintln(stderr, "Usage: hookside protocol schema")
 	return exitUsage
-}
-
-func runVersion(_ []string, stdout, _ io.Writer) int {
-	fmt.Fprintf(stdout, "hookside %s (protocol 1)\n", version)
-	return exitOK
 }
 
 // newFlagSet returns a FlagSet whose -h prints the usage line, the summary

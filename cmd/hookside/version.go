@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/hookside/hookside/rpc"
+)
+
+// version and commit are stamped by `make dist` / `make build` with
+// -ldflags "-X main.version=… -X main.commit=…": version is the semver of
+// the VERSION file or the latest vX.Y.Z tag (with git describe's suffix for
+// a build between tags), commit the full git revision. A plain `go build`
+// leaves version at "dev" and takes the commit from the Go build info.
+var (
+	version = "dev"
+	commit  = ""
+)
+
+// versionInfo is what `hookside version --json` prints.
+type versionInfo struct {
+	Version         string `json:"version"`
+	Commit          string `json:"commit"`
+	ProtocolVersion string `json:"protocolVersion"`
+	GoVersion       string `json:"goVersion"`
+	Target          string `json:"target"` // GOOS/GOARCH
+}
+
+func currentVersion() versionInfo {
+	c := commit
+	if c == "" {
+		if bi, ok := debug.ReadBuildInfo(); ok {
+			for _, s := range bi.Settings {
+				if s.Key == "vcs.revision" {
+					c = s.Value
+				}
+			}
+		}
+	}
+	if c == "" {
+		c = "unknown"
+	}
+	return versionInfo{Version: version, Commit: c, ProtocolVersion: rpc.ProtocolVersion,
+		GoVersion: runtime.Version(), Target: runtime.GOOS + "/" + runtime.GOARCH}
+}
+
+// runVersion prints the version line, or with --json the versionInfo object.
+func runVersion(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("version", "hookside version [--json]",
+		"Print the version, the git commit, the protocol version, the Go version and the target (os/arch).", stdout, stderr)
+	asJSON := fs.Bool("json", false, "print {version, commit, protocolVersion, goVersion, target} as JSON")
+	if code, ok := parseStrict(fs, args, stderr); !ok {
+		return code
+	}
+	v := currentVersion()
+	if *asJSON {
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(stdout, "%s\n", b)
+		return exitOK
+	}
+	fmt.Fprintf(stdout, "hookside %s (commit %s, protocol %s, %s, %s)\n", v.Version, v.Commit, v.ProtocolVersion, v.GoVersion, v.Target)
+	return exitOK
+}

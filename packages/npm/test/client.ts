@@ -1,0 +1,59 @@
+// The client's behaviour against the packed binary: cancellation
+// ($/cancelRequest → -32800), restart on crash with backoff (and re-opening
+// the session in onRestart), no restart when turned off, clean shutdown.
+import assert from "node:assert/strict";
+import { CancellationTokenSource, ConnectionClosedError, ResponseError, spawnHookside, type RestartInfo } from "hookside";
+
+async function main(): Promise<void> {
+  const cwd = process.env.EXAMPLE_WORKSPACE!;
+  let restarted!: (info: RestartInfo) => void;
+  const restart = new Promise<RestartInfo>((resolve) => (restarted = resolve));
+  const hs = await spawnHookside({
+    home: process.env.HOOKSIDE_HOME,
+    initialize: { clientInfo: { name: "client-test" } },
+    restart: { initialDelayMs: 50, maxDelayMs: 1000 },
+    onRestart: async (info) => {
+      await hs.sessionOpen({ sessionId: "c", cwd });
+      restarted(info);
+    },
+  });
+  await hs.sessionOpen({ sessionId: "c", cwd });
+
+  const cts = new CancellationTokenSource();
+  const off = hs.onHookStarted((n) => n.hookId.includes("PreToolUse[1]") && cts.cancel());
+  const t0 = Date.now();
+  const err = await hs.hooksRun({ sessionId: "c", event: "PreToolUse", input: { toolName: "Slow" } }, cts.token).then(
+    () => undefined, (e: unknown) => e);
+  off();
+  assert.ok(err instanceof ResponseError, `want a ResponseError, got ${err}`);
+  assert.equal(err.code, -32800);
+  console.log(`cancelled a 30 s hook after ${Date.now() - t0} ms: ${err.code} ${err.message}`);
+
+  const pid = hs.process.pid;
+  hs.process.kill("SIGKILL");
+  const info = await restart;
+  assert.equal(info.attempt, 1);
+  assert.equal(info.signal, "SIGKILL");
+  assert.notEqual(hs.process.pid, pid);
+  const list = await hs.hooksList({ sessionId: "c" });
+  console.log(`restarted after SIGKILL (attempt ${info.attempt}); ${list.hooks.length} hooks listed in the reopened session`);
+  assert.equal(await hs.close(), 0);
+
+  const once = await spawnHookside({ home: process.env.HOOKSIDE_HOME, initialize: { clientInfo: { name: "no-restart" } }, restart: false });
+  const gone = new Promise((resolve) => once.process.once("exit", resolve));
+  once.process.kill("SIGKILL");
+  await gone;
+  const closed = await once.v2SettingsGet().then(() => undefined, (e: unknown) => e);
+  assert.ok(closed instanceof ConnectionClosedError, `want ConnectionClosedError, got ${closed}`);
+  console.log(`restart: false → ${closed.message}`);
+}
+
+setTimeout(() => {
+  console.error("client test: no result within 60 s");
+  process.exit(1);
+}, 60000).unref();
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestDistIsReproducible builds the same commit twice for linux/amd64 into
+// two directories and compares every artefact byte for byte: the binary,
+// the archive, SHA256SUMS and the npm platform package.
+func TestDistIsReproducible(t *testing.T) {
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	for _, out := range []string{a, b} {
+		if err := run(out, []string{"linux/amd64"}, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fa, fb := tree(t, a), tree(t, b)
+	if strings.Join(fa, "\n") != strings.Join(fb, "\n") {
+		t.Fatalf("different file lists:\n%v\n%v", fa, fb)
+	}
+	var archive string
+	for _, f := range fa {
+		x, _ := os.ReadFile(filepath.Join(a, f))
+		y, _ := os.ReadFile(filepath.Join(b, f))
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two builds of one commit (%d vs %d bytes)", f, len(x), len(y))
+		}
+		if strings.HasSuffix(f, ".tar.gz") {
+			archive = f
+		}
+	}
+	t.Logf("%d identical files; archive %s", len(fa), archive)
+	checkArchive(t, filepath.Join(a, archive))
+}
+
+// checkArchive checks the archive's entries: one top directory with the
+// binary (0755), LICENSE and README.md, owned by 0:0, in name order.
+func checkArchive(t *testing.T, path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(gz)
+	top := strings.TrimSuffix(filepath.Base(path), ".tar.gz") + "/"
+	var names []string
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Uid != 0 || h.Gid != 0 || h.Uname != "" || h.Gname != "" {
+			t.Errorf("%s: owner %d:%d %q:%q", h.Name, h.Uid, h.Gid, h.Uname, h.Gname)
+		}
+		if h.Name == top+"hookside" && h.Mode != 0o755 {
+			t.Errorf("binary mode %o", h.Mode)
+		}
+		names = append(names, h.Name)
+	}
+	want := []string{top, top + "LICENSE", top + "README.md", top + "hookside"}
+	if strings.Join(names, ",") != strings.Join(want, ",") {
+		t.Errorf("entries %v, want %v", names, want)
+	}
+}
+
+func tree(t *testing.T, root string) []string {
+	var out []string
+	err := filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return err
+		}
+		r, _ := filepath.Rel(root, p)
+		out = append(out, r)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestVersionFromGit(t *testing.T) {
+	root, err := git("", "rev-parse", "--show-toplevel")
+	if err != nil {
+		t.Skip("not in a git checkout:", err)
+	}
+	rel, err := describe(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !semverRE.MatchString(strings.SplitN(rel.Version, "-", 2)[0]) {
+		t.Errorf("version %q is not semver", rel.Version)
+	}
+	if len(rel.Commit) != 40 || rel.Epoch <= 0 {
+		t.Errorf("commit %q epoch %d", rel.Commit, rel.Epoch)
+	}
+}
+
+// TestArchivesIgnoreFileTimes writes the tar.gz and the zip of the same
+// files twice, with the files' own mtimes changed in between: the bytes do
+// not change (only the commit time is recorded).
+func TestArchivesIgnoreFileTimes(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"LICENSE", "README.md", "hookside.exe", "hookside"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("content of "+f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rel := release{Version: "1.2.3", Commit: strings.Repeat("a", 40), Epoch: 1700000000, Root: root}
+	for _, goos := range []string{"linux", "windows"} {
+		bin := filepath.Join(root, "hookside")
+		if goos == "windows" {
+			bin += ".exe"
+		}
+		var got [][]byte
+		for i := range 2 {
+			later := time.Unix(1800000000+int64(i)*1000, 0)
+			for _, f := range []string{"LICENSE", "README.md", filepath.Base(bin)} {
+				if err := os.Chtimes(filepath.Join(root, f), later, later); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out := t.TempDir()
+			a, err := writeArchive(rel, out, goos, "arm64", bin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, b)
+		}
+		if !bytes.Equal(got[0], got[1]) {
+			t.Errorf("%s archive changed with the files' mtimes", goos)
+		}
+	}
+}
