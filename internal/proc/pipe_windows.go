@@ -1,13 +1,13 @@
 package proc
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"sync/atomic"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/hookside/hookside/internal/randid"
 )
 
 // pipeSeq numbers the named pipes of this process.
@@ -26,9 +26,7 @@ const pipeBuffer = 64 << 10
 // The pipe has a random name, admits one instance, refuses remote clients
 // and is connected before Pipe returns. Errors wrap the Windows error.
 func Pipe(parentReads bool) (r, w *os.File, err error) {
-	var nonce [8]byte
-	_, _ = rand.Read(nonce[:])
-	name := fmt.Sprintf(`\\.\pipe\hookside-%d-%d-%s`, os.Getpid(), pipeSeq.Add(1), hex.EncodeToString(nonce[:]))
+	name := fmt.Sprintf(`\\.\pipe\hookside-%d-%d-%s`, os.Getpid(), pipeSeq.Add(1), randid.New("")[:16])
 	name16, err := windows.UTF16PtrFromString(name)
 	if err != nil {
 		return nil, nil, err

@@ -2,13 +2,13 @@ package proc
 
 import (
 	"bytes"
-	"crypto/rand"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/hookside/hookside/internal/randid"
 )
 
 // TokenVar is the environment variable that carries a hook run's token.
@@ -25,12 +25,9 @@ var ErrBadToken = errors.New("proc: invalid run token")
 // (or one that has already exited and been reaped).
 var ErrNoProcess = errors.New("proc: no such process")
 
-// NewToken returns a fresh run token: 128 random bits in lowercase hex.
-func NewToken() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
+// NewToken returns a fresh run token: 32 lowercase hex digits of a random
+// (version 4) UUID (internal/randid).
+func NewToken() string { return randid.New("") }
 
 // sweepRounds bounds how often Sweep lists the processes again: a process
 // it kills may have forked between the listing and the kill, and its child
