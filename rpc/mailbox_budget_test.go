@@ -50,7 +50,7 @@ func TestMailboxLockedDatabaseIsBounded(t *testing.T) {
 	req := runner.InternalRequest{SessionID: "s1", Event: hook.UserPromptSubmit}
 	start := time.Now()
 	ans, err := s.deliverMailbox(context.Background(), req)
-	if d := time.Since(start); err != nil || len(ans.AdditionalContext) != 0 || d > 2*time.Second {
+	if d := time.Since(start); err != nil || len(ans.AdditionalContext) != 0 || d > 5*time.Second { // the budget is well under 1 s; 3 busy waits would be 15 s
 		t.Fatalf("locked: %+v %v after %v", ans, err, d)
 	}
 	c.ExecContext(context.Background(), "ROLLBACK")

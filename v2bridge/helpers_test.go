@@ -124,9 +124,14 @@ func emitTurn(t *testing.T, b *Bridge, event, turnID string, payload map[string]
 }
 
 // waitRuns waits until the runs of eventID satisfy ok.
+// hangGuard is the least time a wait for a condition that must come true
+// allows: a guard against hangs, not a speed assertion (the suite runs on
+// shared 2-core machines where dispatch can take seconds).
+const hangGuard = 60 * time.Second
+
 func waitRuns(t *testing.T, b *Bridge, eventID string, timeout time.Duration, ok func([]store.Run) bool) []store.Run {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
+	deadline := time.Now().Add(max(timeout, hangGuard))
 	for {
 		runs, _, err := b.DB().ListRuns(bg, store.RunFilter{EventID: eventID, Limit: 500})
 		if err != nil {

@@ -371,7 +371,7 @@ func TestScopes(t *testing.T) {
 	}
 	// a disabled session binding shadows: no run, no record (§7.2).
 	r3, _ := b.Emit(bg, EmitParams{EventName: "turn.completed", Session: sess("s-off"), Turn: turn("t3"), Agent: &expr.Agent{ID: "a1"}})
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(hangGuard)
 	for {
 		ev, err := b.DB().GetEvent(bg, r3.EventID)
 		if err == nil && ev.Status == store.EventResolved {
@@ -731,7 +731,7 @@ func TestTestRunAndPreview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(hangGuard)
 	for {
 		r, _ := b.GetRun(bg, tr.RunID)
 		if r.Run.Status == store.RunSucceeded && r.Run.IsTestRun {
@@ -981,7 +981,7 @@ func TestRunsListLimitZeroAndBadCursor(t *testing.T) {
 	for i := range 55 {
 		emitTurn(t, b, "turn.failed", fmt.Sprint("t", i), nil)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(hangGuard)
 	for {
 		res, err := b.ListRuns(bg, RunsListParams{Limit: 0})
 		if err != nil {
