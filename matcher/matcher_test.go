@@ -79,6 +79,7 @@ func TestMatch(t *testing.T) {
 		{"js_quantified_lookahead", ptr(`^(?=a)*a$`), []probe{{"a", true}}},
 		{"js_lazy_quantifier", ptr(`^a+?b$`), []probe{{"aab", true}}},
 		{"js_dollar_is_end_of_input", ptr(`a$`), []probe{{"a\n", false}, {"ba", true}}},
+		{"js_negated_class_holds_bracket_and_caret", ptr(`^[^a]$`), []probe{{"[", true}, {"^", true}, {"a", false}}},
 		{"js_range_from_dash", ptr(`^[--C]$`), []probe{{"0", true}, {"-", true}, {"C", true}, {"D", false}}},
 		{"js_range_to_dash", ptr(`^[!--]$`), []probe{{",", true}, {"!", true}, {".", false}}},
 		{"js_escaped_dash_range", ptr(`^[\--\-]$`), []probe{{"-", true}, {",", false}}},
