@@ -12,7 +12,7 @@ NPM_TARGETS  ?= $(shell $(GO) env GOOS)/$(shell $(GO) env GOARCH)
 # npm keeps its cache in the checkout (.cache/npm, ignored by git).
 NPM      := npm_config_cache=$(CURDIR)/.cache/npm npm_config_update_notifier=false npm
 
-.PHONY: all deps build demo test vet unit conformance cross test-windows bench fuzz mutate clean dist generate check-generated npm-build npm-pack test-npm
+.PHONY: all deps build demo test vet unit conformance cross test-windows bench fuzz mutate clean dist generate check-generated npm-build npm-pack test-npm test-dist
 
 all: build
 
@@ -102,6 +102,11 @@ npm-build:
 npm-pack: npm-build
 	$(GO) run ./tools/dist -out dist -targets $(NPM_TARGETS) -npm-main packages/npm/hookside
 	cd dist/npm && for d in */; do (cd "$$d" && $(NPM) pack --ignore-scripts --loglevel=error --pack-destination .. >/dev/null) || exit 1; done
+
+## test-dist: build one target twice, the second time from an empty build
+## cache, and require byte-identical artefacts (minutes on 2 cores)
+test-dist:
+	HOOKSIDE_TEST_DIST=1 $(GO) test -count=1 -run TestDistIsReproducible -v ./tools/dist/
 
 ## test-npm: pack every npm package, install them from the tarballs into a
 ## temporary project, type-check and run packages/npm/example/host.ts end to end
