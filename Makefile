@@ -50,12 +50,14 @@ cross: deps
 test-windows: deps
 	GO=$(GO) .ci/wine/test-windows.sh
 
-## bench: hookside side by side with the spawn floor and a Node.js runner,
-## interleaved, over real pipes (a few minutes on 2 cores; writes
-## bench/RESULTS.md and bench/results.json). The Go micro-benchmarks stay
-## runnable with `go test -bench . ./...`.
+## bench: hookside side by side with the C posix_spawn floor, the Go os/exec
+## floor and a Node.js runner, interleaved, over real pipes (a few minutes on
+## 2 cores; needs cc; writes bench/RESULTS.md and bench/results.json;
+## BENCHFLAGS='-note "…"' adds a sentence about the machine). The Go
+## micro-benchmarks stay runnable with `go test -bench . ./...`.
+BENCHFLAGS ?=
 bench: build
-	$(GO) run ./bench/cmd/benchrun -bin $(BIN) -out bench
+	$(GO) run ./bench/cmd/benchrun -bin $(BIN) -out bench $(BENCHFLAGS)
 
 ## fuzz: a short run of every fuzzer (corpora live in testdata/)
 fuzz:
