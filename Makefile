@@ -12,7 +12,7 @@ NPM_TARGETS  ?= $(shell $(GO) env GOOS)/$(shell $(GO) env GOARCH)
 # npm keeps its cache in the checkout (.cache/npm, ignored by git).
 NPM      := npm_config_cache=$(CURDIR)/.cache/npm npm_config_update_notifier=false npm
 
-.PHONY: all deps build demo test vet unit conformance cross test-windows bench fuzz mutate clean dist generate check-generated npm-build npm-pack test-npm
+.PHONY: all deps build demo test vet unit conformance cross test-windows bench soak soak-smoke fuzz mutate clean dist generate check-generated npm-build npm-pack test-npm
 
 all: build
 
@@ -58,6 +58,18 @@ test-windows: deps
 BENCHFLAGS ?=
 bench: build
 	$(GO) run ./bench/cmd/benchrun -bin $(BIN) -out bench $(BENCHFLAGS)
+
+## soak: several app-servers on one home under load and faults (kill -9,
+## SIGSTOP past the V2 lease, a full tmpfs home when root, a torn trust
+## file) for 3 minutes, then the invariants; writes bench/SOAK.md, exits 1
+## when one fails. SOAKFLAGS='-duration 20m' runs longer.
+SOAKFLAGS ?=
+soak: build
+	$(GO) run ./bench/cmd/soak -bin $(BIN) -out bench/SOAK.md $(SOAKFLAGS)
+
+## soak-smoke: the same for 45 s (report in bin/SOAK-smoke.md)
+soak-smoke: build
+	$(GO) run ./bench/cmd/soak -bin $(BIN) -duration 45s -out bin/SOAK-smoke.md
 
 ## fuzz: a short run of every fuzzer (corpora live in testdata/)
 fuzz:

@@ -35,6 +35,9 @@ type env struct {
 	quick     bool
 	profile   bool
 	res       *results
+	// overheadUs is fig. 1's p50 of hookside − p50 of the C floor (the
+	// host view scales it by a real hook's run time).
+	overheadUs float64
 }
 
 // scale shrinks iteration counts with -quick.
