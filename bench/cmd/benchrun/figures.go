@@ -86,6 +86,13 @@ func (t *trio) contenders(e *env, wantHS, wantNode string) []contender {
 	return cs
 }
 
+func metWord(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "**missed**"
+}
+
 func met(ok bool) string {
 	if ok {
 		return "yes"
@@ -122,6 +129,9 @@ func fig1OneHook(e *env) error {
 	if rc.Median > 1.15 {
 		e.res.miss("fig1")
 	}
+	e.res.Standing = append(e.res.Standing,
+		fmt.Sprintf("one trivial hook end to end: hookside ÷ C floor %s against ≤ 1.15× (aim 1.10×): %s; hookside ÷ Go floor %s (reference)", rc, metWord(rc.Median <= 1.15), rf),
+		fmt.Sprintf("Node runner ÷ hookside %s against ≥ 1.60×: %s", rn, metWord(rn.Median >= 1.6)))
 	e.res.detail("1", fmt.Sprintf("p50/p90/p99: hookside %s / %s / %s · C floor %s / %s / %s · Go floor %s / %s / %s · node %s / %s / %s. "+
 		"hookside's overhead over the C floor at p50: %s per event (it also sends hook/started and hook/completed notifications, "+
 		"uses a process group and writes a transcript file).",
@@ -207,6 +217,9 @@ func (e *env) fig2One(h hookSpec, n int, parallel bool, rounds, per int, p50 map
 		Target:    target + "; —; ≥ 1.60×", Met: met(rc.Median <= bar && rn.Median >= 1.6)})
 	if rc.Median > bar {
 		e.res.miss("fig1")
+	}
+	if n == 4 && !parallel {
+		e.res.Standing = append(e.res.Standing, fmt.Sprintf("4 sequential hooks: hookside ÷ C floor %s against ≤ 1.10×: %s; Node ÷ hookside %s", rc, metWord(rc.Median <= 1.10), rn))
 	}
 	return nil
 }

@@ -32,6 +32,8 @@ type results struct {
 	Raw         map[string]any      `json:"raw"`
 	Misses      []string            `json:"misses"`
 	Profiles    map[string]string   `json:"profiles"`
+	// Standing is one line per target of the spawn-cost issue: value, bar, met.
+	Standing []string `json:"standing"`
 }
 
 func newResults() *results {
@@ -93,6 +95,12 @@ func (r *results) markdown() string {
 	for _, x := range r.sortedRows() {
 		if x.Met == "**no**" {
 			missed = append(missed, fmt.Sprintf("- fig. %s, %s: %s against %s.", x.Figure, x.What, orDash(x.Ratio, x.Hookside), x.Target))
+		}
+	}
+	if len(r.Standing) > 0 {
+		w.WriteString("\n## Against the spawn-cost targets (interleaved ratios of this run)\n\n")
+		for _, l := range r.Standing {
+			fmt.Fprintf(&w, "- %s\n", l)
 		}
 	}
 	w.WriteString("\n## Missed targets\n\n")

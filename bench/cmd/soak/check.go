@@ -91,7 +91,7 @@ func (s *soak) check() ([]invariant, error) {
 		return n
 	}
 	t0 := time.Now()
-	drained := waitFor(2*runLease+30*time.Second, func() bool { return busy() == 0 })
+	drained := waitFor(2*max(runLease, eventLease)+30*time.Second, func() bool { return busy() == 0 })
 	s.notes = append(s.notes, fmt.Sprintf("drain: one fresh app-server (host answering at once) emptied the queue in %s (drained: %v)", time.Since(t0).Round(100*time.Millisecond), drained))
 
 	inv = append(inv, s.checkEvents(db)...)
@@ -157,6 +157,12 @@ func (s *soak) checkEvents(db *sql.DB) []invariant {
 			missing++
 		case st != "resolved":
 			unresolved++
+			if unresolved <= 5 {
+				var attempts int
+				var lastErr sql.NullString
+				_ = db.QueryRow(`SELECT attempts, last_error FROM hook_events WHERE event_id = ?`, id).Scan(&attempts, &lastErr)
+				ev.detail = append(ev.detail, fmt.Sprintf("event %.16s… (%s) is %s after %d attempts, last_error %q, %d runs", id, acked[id], st, attempts, lastErr.String, runsOf[id]))
+			}
 		case runsOf[id] == 0:
 			runless++
 		}

@@ -32,6 +32,7 @@ import (
 // stall outlives it, and a notification timeout the slow host exceeds.
 const (
 	runLease      = 2 * time.Second
+	eventLease    = 3 * time.Second
 	maintenance   = 500 * time.Millisecond
 	notifyTimeout = time.Second
 	killGrace     = 500 * time.Millisecond // SIGTERM → SIGKILL (protocol §3)
@@ -222,6 +223,7 @@ func (s *soak) childEnv(extra ...string) []string {
 	}
 	env = append(env, "HOOKSIDE_HOME="+s.home,
 		fmt.Sprintf("HOOKSIDE_V2_RUN_LEASE_MS=%d", runLease.Milliseconds()),
+		fmt.Sprintf("HOOKSIDE_V2_EVENT_LEASE_MS=%d", eventLease.Milliseconds()),
 		fmt.Sprintf("HOOKSIDE_V2_MAINTENANCE_MS=%d", maintenance.Milliseconds()))
 	return append(env, extra...)
 }

@@ -36,9 +36,9 @@ func (s *soak) report(out string, load time.Duration, inv []invariant) (bool, er
 	}
 	fmt.Fprintf(&w, "Set-up: %d `hookside app-server --stdio` processes on one home (%s), each driven over real pipes with %d hook sessions, "+
 		"a V2 emitter, a mailbox poster and a bad-input sender; a CLI `hookside v2 emit` every 1.5 s; two CLI `hooks trust grant|revoke` loops over %d workspace declarations; "+
-		"a sampler reading the trust file every 20 ms. V2 run lease %s, maintenance tick %s (`HOOKSIDE_V2_RUN_LEASE_MS`, `HOOKSIDE_V2_MAINTENANCE_MS`). "+
+		"a sampler reading the trust file every 20 ms. V2 run lease %s, event lease %s, maintenance tick %s (`HOOKSIDE_V2_RUN_LEASE_MS`, `HOOKSIDE_V2_EVENT_LEASE_MS`, `HOOKSIDE_V2_MAINTENANCE_MS`). "+
 		"Every process the soak starts carries `SOAK_TOKEN=<run>-<slot>-<incarnation>`, which every hook and action inherits.\n\n",
-		s.nProcs, s.tmpfsNote, s.nSessions, trustDecls, runLease, maintenance)
+		s.nProcs, s.tmpfsNote, s.nSessions, trustDecls, runLease, eventLease, maintenance)
 
 	ok := true
 	w.WriteString("## Invariants\n\n| invariant | checked | violations | held |\n|---|---|---|---|\n")
