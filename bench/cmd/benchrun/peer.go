@@ -269,28 +269,26 @@ func (p *peer) hooksRun(tool string) (time.Duration, []byte, error) {
 
 // cfloorPeer starts the C spawn floor (bench/floor/floor.c) for argv.
 func (e *env) cfloorPeer(n int, parallel bool, timeout time.Duration, argv []string) (*peer, error) {
-	args := []string{e.cfloorBin, "-n", strconv.Itoa(n)}
-	if parallel {
-		args = append(args, "-p")
-	}
-	if timeout > 0 {
-		args = append(args, "-t", strconv.FormatInt(timeout.Milliseconds(), 10))
-	}
-	args = append(append(args, "--"), argv...)
-	return startPeer("C floor", e.cwd, childEnv(e.userHome), args...)
+	return e.floorLike("C floor", e.cfloorBin, "-p", n, parallel, timeout, []string{"-t", strconv.FormatInt(timeout.Milliseconds(), 10)}, argv)
 }
 
 // floorPeer starts the Go os/exec spawn floor (bench/cmd/floor) for argv.
 func (e *env) floorPeer(n int, parallel bool, timeout time.Duration, argv []string) (*peer, error) {
-	args := []string{e.floorBin, "-n", strconv.Itoa(n)}
+	return e.floorLike("Go floor", e.floorBin, "-parallel", n, parallel, timeout, []string{"-timeout", timeout.String()}, argv)
+}
+
+// floorLike starts a floor: bin -n N [parallelFlag] [timeoutArgs…] -- argv
+// (the timeout flag only when there is a timeout).
+func (e *env) floorLike(name, bin, parallelFlag string, n int, parallel bool, timeout time.Duration, timeoutArgs, argv []string) (*peer, error) {
+	args := []string{bin, "-n", strconv.Itoa(n)}
 	if parallel {
-		args = append(args, "-parallel")
+		args = append(args, parallelFlag)
 	}
 	if timeout > 0 {
-		args = append(args, "-timeout", timeout.String())
+		args = append(args, timeoutArgs...)
 	}
 	args = append(append(args, "--"), argv...)
-	return startPeer("Go floor", e.cwd, childEnv(e.userHome), args...)
+	return startPeer(name, e.cwd, childEnv(e.userHome), args...)
 }
 
 // nodePeer starts the Node reference runner for argv.

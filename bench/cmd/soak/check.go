@@ -8,9 +8,10 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -207,13 +208,8 @@ func (s *soak) checkEvents(db *sql.DB) []invariant {
 	once.detail = append(once.detail, fmt.Sprintf("%d succeeded runs checked (command: lines in the action log; notification: the host's deliveries); executed twice %d, succeeded never executed %d", once.checked, twice, never))
 
 	stuck := invariant{name: "no run stuck running (or queued) after the drain", checked: len(runs)}
-	keys := make([]string, 0, len(byStatus))
-	for k := range byStatus {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var parts []string
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(byStatus)) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, byStatus[k]))
 		if strings.HasSuffix(k, " running") || strings.HasSuffix(k, " queued") {
 			stuck.violations += byStatus[k]
@@ -284,13 +280,8 @@ func mapString(m map[string]int) string {
 	if len(m) == 0 {
 		return "none"
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var parts []string
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		parts = append(parts, fmt.Sprintf("%s ×%d", k, m[k]))
 	}
 	return strings.Join(parts, ", ")

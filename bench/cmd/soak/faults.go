@@ -63,14 +63,7 @@ func (s *soak) faultLoop() {
 }
 
 func (s *soak) randomLive() *proc {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var live []*proc
-	for _, p := range s.slots {
-		if p != nil && p.alive() {
-			live = append(live, p)
-		}
-	}
+	live := s.liveProcs()
 	if len(live) == 0 {
 		return nil
 	}
