@@ -103,6 +103,7 @@ func (s *soak) check() ([]invariant, error) {
 	inv = append(inv, s.checkTrust()...)
 	inv = append(inv, s.checkRequests(stopErrs))
 	inv = append(inv, s.checkBad())
+	inv = append(inv, s.checkNotes())
 	inv = append(inv, s.checkSurvivors(survivors))
 	inv = append(inv, s.checkProcesses()...)
 	return inv, nil
@@ -323,6 +324,31 @@ func (s *soak) checkBad() invariant {
 	if st := s.bad[malformedName]; st != nil && int64(st.tried) > nullErrs {
 		// A malformed line sent just before a kill -9 may go unanswered.
 		in.detail = append(in.detail, fmt.Sprintf("%d malformed lines, %d parse-error replies (id null)", st.tried, nullErrs))
+	}
+	return in
+}
+
+// checkNotes: on every app-server that was not killed, each hook/started
+// was followed by the hook/completed of the same runId.
+func (s *soak) checkNotes() invariant {
+	in := invariant{name: "every hook/started followed by its hook/completed (app-servers not killed)"}
+	s.mu.Lock()
+	all := append([]*proc(nil), s.all...)
+	killed := s.killedInc
+	s.mu.Unlock()
+	for _, p := range all {
+		if killed[p.token] {
+			continue
+		}
+		p.mu.Lock()
+		in.checked += p.notes
+		in.violations += len(p.open)
+		for id := range p.open {
+			if len(in.detail) < 5 {
+				in.detail = append(in.detail, fmt.Sprintf("slot %d incarnation %d: run %s started, never completed", p.slot, p.inc, id))
+			}
+		}
+		p.mu.Unlock()
 	}
 	return in
 }

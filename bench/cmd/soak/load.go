@@ -311,7 +311,7 @@ func (s *soak) badLoop(p *proc) {
 			continue
 		}
 		b := badInputs[i]
-		f, err := p.call(b.method, b.params, 5*time.Second+s.slack)
+		f, err := p.callAs("bad input: "+b.method, b.method, b.params, 5*time.Second+s.slack)
 		if err != nil {
 			continue
 		}

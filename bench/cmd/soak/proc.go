@@ -73,6 +73,10 @@ type proc struct {
 	stderr   *tailBuffer
 	// nullErrors counts error replies with id null (parse errors).
 	nullErrors atomic.Int64
+	// open holds the runIds of hook/started not yet followed by their
+	// hook/completed (guarded by mu); notes counts both.
+	open  map[string]bool
+	notes int
 }
 
 // tailBuffer keeps the last max bytes written (the server's stderr).
@@ -100,7 +104,7 @@ func (t *tailBuffer) String() string {
 
 func (s *soak) startProc(slot, inc int) (*proc, error) {
 	p := &proc{s: s, slot: slot, inc: inc, token: fmt.Sprintf("%s-p%d-i%d", s.runID, slot, inc),
-		waiting: map[int64]*pending{}, dead: make(chan struct{}), stderr: &tailBuffer{max: 8 << 10}}
+		waiting: map[int64]*pending{}, open: map[string]bool{}, dead: make(chan struct{}), stderr: &tailBuffer{max: 8 << 10}}
 	cmd := exec.Command(s.bin, "app-server", "--stdio", "--log-level", "warn")
 	cmd.Dir = s.ws
 	cmd.Env = s.childEnv("SOAK_TOKEN=" + p.token)
@@ -159,6 +163,20 @@ func (p *proc) read(r *bufio.Reader) {
 			go p.s.host(p, f)
 		case f.Method != "":
 			p.s.count("notification "+f.Method, 1)
+			if f.Method == "hook/started" || f.Method == "hook/completed" {
+				var n struct {
+					RunID string `json:"runId"`
+				}
+				_ = json.Unmarshal(f.Params, &n)
+				p.mu.Lock()
+				p.notes++
+				if f.Method == "hook/started" {
+					p.open[n.RunID] = true
+				} else {
+					delete(p.open, n.RunID)
+				}
+				p.mu.Unlock()
+			}
 		case string(f.ID) == "null":
 			p.nullErrors.Add(1)
 		default:
@@ -186,13 +204,18 @@ func (p *proc) read(r *bufio.Reader) {
 // "answered within deadline + grace" invariant. A reply that is a JSON-RPC
 // error is returned as the frame with f.Error set and a nil error.
 func (p *proc) call(method string, params any, bound time.Duration) (frame, error) {
+	return p.callAs(method, method, params, bound)
+}
+
+// callAs is call with the label the request is counted under.
+func (p *proc) callAs(label, method string, params any, bound time.Duration) (frame, error) {
 	b, err := json.Marshal(params)
 	if err != nil {
 		return frame{}, err
 	}
 	id := p.nextID.Add(1)
 	line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", id, method, b)
-	return p.callRaw(id, method, []byte(line), bound)
+	return p.callRaw(id, label, []byte(line), bound)
 }
 
 func (p *proc) callRaw(id int64, method string, line []byte, bound time.Duration) (frame, error) {
