@@ -32,7 +32,7 @@ type results struct {
 	Raw         map[string]any      `json:"raw"`
 	Misses      []string            `json:"misses"`
 	Profiles    map[string]string   `json:"profiles"`
-	// Standing is one line per target of the spawn-cost issue: value, bar, met.
+	// Standing is one line per spawn-cost target: value, bar, met.
 	Standing []string `json:"standing"`
 }
 
