@@ -14,8 +14,6 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"flag"
 	"fmt"
 	"os"
@@ -26,6 +24,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/hookside/hookside/internal/randid"
 )
 
 // Timing of the V2 pipeline under the soak: a short run lease so that a
@@ -125,10 +125,8 @@ func setup(bin string, dur time.Duration, procs, sessions int, slack time.Durati
 	if err != nil {
 		return nil, err
 	}
-	var rb [6]byte
-	_, _ = rand.Read(rb[:])
 	s := &soak{bin: abs, tmp: tmp, home: filepath.Join(tmp, "home"), ws: filepath.Join(tmp, "ws"),
-		logPath: filepath.Join(tmp, "actions.log"), runID: "soak" + hex.EncodeToString(rb[:]),
+		logPath: filepath.Join(tmp, "actions.log"), runID: randid.New("soak"),
 		dur: dur, slack: slack, hardCap: 30 * time.Second, nProcs: procs, nSessions: sessions,
 		stop: make(chan struct{}), v2ready: make(chan struct{}), slots: make([]*proc, procs), killedInc: map[string]bool{},
 		counts: map[string]int64{}, reqs: map[string]*reqStat{}, deliveries: map[string]int{},
