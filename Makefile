@@ -67,9 +67,10 @@ SOAKFLAGS ?=
 soak: build
 	$(GO) run ./bench/cmd/soak -bin $(BIN) -out bench/SOAK.md $(SOAKFLAGS)
 
-## soak-smoke: the same for 45 s (report in bin/SOAK-smoke.md)
+## soak-smoke: the same for 45 s with 3 s of slack on every deadline (a
+## shared machine stalls); report in bin/SOAK-smoke.md
 soak-smoke: build
-	$(GO) run ./bench/cmd/soak -bin $(BIN) -duration 45s -out bin/SOAK-smoke.md
+	$(GO) run ./bench/cmd/soak -bin $(BIN) -duration 45s -slack 3s -out bin/SOAK-smoke.md
 
 ## fuzz: a short run of every fuzzer (corpora live in testdata/)
 fuzz:
