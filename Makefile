@@ -12,7 +12,7 @@ NPM_TARGETS  ?= $(shell $(GO) env GOOS)/$(shell $(GO) env GOARCH)
 # npm keeps its cache in the checkout (.cache/npm, ignored by git).
 NPM      := npm_config_cache=$(CURDIR)/.cache/npm npm_config_update_notifier=false npm
 
-.PHONY: all deps build demo test vet unit conformance cross test-windows bench fuzz mutate clean dist generate check-generated npm-build npm-pack test-npm test-dist
+.PHONY: all deps build demo test vet unit conformance cross test-windows bench soak soak-smoke fuzz mutate clean dist generate check-generated npm-build npm-pack test-npm test-dist
 
 all: build
 
@@ -50,12 +50,27 @@ cross: deps
 test-windows: deps
 	GO=$(GO) .ci/wine/test-windows.sh
 
-## bench: hookside side by side with the spawn floor and a Node.js runner,
-## interleaved, over real pipes (a few minutes on 2 cores; writes
-## bench/RESULTS.md and bench/results.json). The Go micro-benchmarks stay
-## runnable with `go test -bench . ./...`.
+## bench: hookside side by side with the C posix_spawn floor, the Go os/exec
+## floor and a Node.js runner, interleaved, over real pipes (a few minutes on
+## 2 cores; needs cc; writes bench/RESULTS.md and bench/results.json;
+## BENCHFLAGS='-note "…"' adds a sentence about the machine). The Go
+## micro-benchmarks stay runnable with `go test -bench . ./...`.
+BENCHFLAGS ?=
 bench: build
-	$(GO) run ./bench/cmd/benchrun -bin $(BIN) -out bench
+	$(GO) run ./bench/cmd/benchrun -bin $(BIN) -out bench $(BENCHFLAGS)
+
+## soak: several app-servers on one home under load and faults (kill -9,
+## SIGSTOP past the V2 lease, a full tmpfs home when root, a torn trust
+## file) for 3 minutes, then the invariants; writes bench/SOAK.md, exits 1
+## when one fails. SOAKFLAGS='-duration 20m' runs longer.
+SOAKFLAGS ?=
+soak: build
+	$(GO) run ./bench/cmd/soak -bin $(BIN) -out bench/SOAK.md $(SOAKFLAGS)
+
+## soak-smoke: the same for 45 s with 3 s of slack on every deadline (a
+## shared machine stalls); report in bin/SOAK-smoke.md
+soak-smoke: build
+	$(GO) run ./bench/cmd/soak -bin $(BIN) -duration 45s -slack 3s -out bin/SOAK-smoke.md
 
 ## fuzz: a short run of every fuzzer (corpora live in testdata/)
 fuzz:

@@ -1,9 +1,10 @@
 // Command benchrun is the hookside benchmark harness (`make bench`): it
-// measures hookside side by side with the spawn floor (bench/cmd/floor) and
+// measures hookside side by side with two spawn floors (bench/floor/floor.c,
+// posix_spawn + poll, compiled with cc; bench/cmd/floor, Go's os/exec) and
 // a Node.js reference runner (bench/node/runner.js), every comparison
 // interleaved in one run, and writes bench/RESULTS.md and bench/results.json.
 //
-//	go run ./bench/cmd/benchrun -bin bin/hookside [-out bench] [-only 1,3] [-quick]
+//	go run ./bench/cmd/benchrun -bin bin/hookside [-out bench] [-only 1,3] [-quick] [-note TEXT]
 package main
 
 import (
@@ -24,7 +25,8 @@ type env struct {
 	cwd       string // session cwd of every hookside (no .git: no workspace hooks)
 	userHome  string
 	bin       string // hookside
-	floorBin  string
+	floorBin  string // the Go os/exec floor
+	cfloorBin string // the C posix_spawn floor
 	hookBin   string
 	hookKind  string
 	nodeBin   string
@@ -33,6 +35,9 @@ type env struct {
 	quick     bool
 	profile   bool
 	res       *results
+	// overheadUs is fig. 1's p50 of hookside − p50 of the C floor (the
+	// host view scales it by a real hook's run time).
+	overheadUs float64
 }
 
 // scale shrinks iteration counts with -quick.
@@ -49,6 +54,7 @@ func main() {
 	only := flag.String("only", "", "comma-separated figures to run (1,2,3,4,5,6,7,faults); default all")
 	quick := flag.Bool("quick", false, "a third of the iterations (a smoke run; figures are noisier)")
 	profile := flag.Bool("profile", true, "on a missed target, profile the path with go test -cpuprofile")
+	note := flag.String("note", "", "a sentence about the machine, printed under the header of RESULTS.md")
 	flag.Parse()
 
 	start := time.Now()
@@ -59,6 +65,7 @@ func main() {
 	}
 	defer os.RemoveAll(e.tmp)
 	e.profile = *profile
+	e.res.Machine.Note = *note
 
 	figs := []struct {
 		id string
@@ -70,6 +77,7 @@ func main() {
 		{"3", fig3NoMatch},
 		{"7", fig7Memory},
 		{"faults", figFaults},
+		{"host", figHostView},
 		{"6", fig6Trust},
 		{"5", fig5V2},
 	}
@@ -142,19 +150,20 @@ func setup(bin string, quick bool) (*env, error) {
 		}
 	}
 	e.res = newResults()
-	// The hook program: C when a compiler is there (starts in ~0.3 ms), else Go.
-	e.hookBin = filepath.Join(tmp, "hook")
-	if cc, err := exec.LookPath("cc"); err == nil {
-		if out, err := exec.Command(cc, "-O2", "-o", e.hookBin, filepath.Join(root, "bench", "hook", "hook.c")).CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("cc hook.c: %v: %s", err, out)
-		}
-		e.hookKind = "bench/hook/hook.c (cc -O2)"
-	} else {
-		if out, err := exec.Command("go", "build", "-o", e.hookBin, "./bench/cmd/hookgo").CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("go build hookgo: %v: %s", err, out)
-		}
-		e.hookKind = "bench/cmd/hookgo (Go; no C compiler found)"
+	// The hook program and the C floor need a C compiler: the floor is the
+	// fastest spawn there is, and a Go floor alone would hide overhead.
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		return nil, fmt.Errorf("a C compiler (cc) is needed for the hook program and the C floor: %w", err)
 	}
+	e.hookBin = filepath.Join(tmp, "hook")
+	e.cfloorBin = filepath.Join(tmp, "cfloor")
+	for _, b := range []struct{ out, src string }{{e.hookBin, "hook/hook.c"}, {e.cfloorBin, "floor/floor.c"}} {
+		if out, err := exec.Command(cc, "-O2", "-o", b.out, filepath.Join(root, "bench", b.src)).CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("cc %s: %v: %s", b.src, err, out)
+		}
+	}
+	e.hookKind = "bench/hook/hook.c (cc -O2)"
 	e.floorBin = filepath.Join(tmp, "floor")
 	if out, err := exec.Command("go", "build", "-o", e.floorBin, "./bench/cmd/floor").CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("go build floor: %v: %s", err, out)
@@ -199,6 +208,7 @@ type machine struct {
 	Hook      string `json:"hook"`
 	Kernel    string `json:"kernel"`
 	Date      string `json:"date"`
+	Note      string `json:"note,omitempty"`
 }
 
 func machineInfo(e *env) machine {

@@ -15,8 +15,8 @@ import (
 	"time"
 )
 
-// peer is one long-lived process driven over real pipes: hookside, the
-// spawn floor or the Node runner. One request line in, one answer line out.
+// peer is one long-lived process driven over real pipes: hookside, a spawn
+// floor (C or Go) or the Node runner. One request line in, one answer line out.
 type peer struct {
 	name   string
 	cmd    *exec.Cmd
@@ -267,17 +267,28 @@ func (p *peer) hooksRun(tool string) (time.Duration, []byte, error) {
 	return p.roundTrip(runReq(p.id, tool))
 }
 
-// floor starts the spawn floor for argv.
+// cfloorPeer starts the C spawn floor (bench/floor/floor.c) for argv.
+func (e *env) cfloorPeer(n int, parallel bool, timeout time.Duration, argv []string) (*peer, error) {
+	return e.floorLike("C floor", e.cfloorBin, "-p", n, parallel, timeout, []string{"-t", strconv.FormatInt(timeout.Milliseconds(), 10)}, argv)
+}
+
+// floorPeer starts the Go os/exec spawn floor (bench/cmd/floor) for argv.
 func (e *env) floorPeer(n int, parallel bool, timeout time.Duration, argv []string) (*peer, error) {
-	args := []string{e.floorBin, "-n", strconv.Itoa(n)}
+	return e.floorLike("Go floor", e.floorBin, "-parallel", n, parallel, timeout, []string{"-timeout", timeout.String()}, argv)
+}
+
+// floorLike starts a floor: bin -n N [parallelFlag] [timeoutArgs…] -- argv
+// (the timeout flag only when there is a timeout).
+func (e *env) floorLike(name, bin, parallelFlag string, n int, parallel bool, timeout time.Duration, timeoutArgs, argv []string) (*peer, error) {
+	args := []string{bin, "-n", strconv.Itoa(n)}
 	if parallel {
-		args = append(args, "-parallel")
+		args = append(args, parallelFlag)
 	}
 	if timeout > 0 {
-		args = append(args, "-timeout", timeout.String())
+		args = append(args, timeoutArgs...)
 	}
 	args = append(append(args, "--"), argv...)
-	return startPeer("floor", e.cwd, childEnv(e.userHome), args...)
+	return startPeer(name, e.cwd, childEnv(e.userHome), args...)
 }
 
 // nodePeer starts the Node reference runner for argv.
@@ -293,7 +304,7 @@ func (e *env) nodePeer(n int, parallel bool, timeout time.Duration, argv []strin
 	return startPeer("node", e.cwd, childEnv(e.userHome), args...)
 }
 
-// floorReq and nodeReq carry the exact stdin hookside gives a hook.
+// floorReq (both floors) and nodeReq carry the exact stdin hookside gives a hook.
 func (e *env) floorReq() []byte { return e.hookStdin }
 
 func (e *env) nodeReq(id int) []byte {

@@ -32,6 +32,8 @@ type results struct {
 	Raw         map[string]any      `json:"raw"`
 	Misses      []string            `json:"misses"`
 	Profiles    map[string]string   `json:"profiles"`
+	// Standing is one line per spawn-cost target: value, bar, met.
+	Standing []string `json:"standing"`
 }
 
 func newResults() *results {
@@ -43,7 +45,7 @@ func (r *results) addComparison(c *comparison) { r.Comparisons = append(r.Compar
 func (r *results) detail(fig, s string)        { r.Details[fig] = append(r.Details[fig], s) }
 func (r *results) miss(path string)            { r.Misses = append(r.Misses, path) }
 func (r *results) profile(path, text string)   { r.Profiles[path] = text }
-func figureOrder(f string) string              { return map[string]string{"fault": "8"}[f] + f }
+func figureOrder(f string) string              { return map[string]string{"fault": "8", "host": "9"}[f] + f }
 func (r *results) sortedRows() []row {
 	rows := append([]row(nil), r.Rows...)
 	sort.SliceStable(rows, func(i, j int) bool { return figureOrder(rows[i].Figure) < figureOrder(rows[j].Figure) })
@@ -70,6 +72,9 @@ func (r *results) markdown() string {
 	fmt.Fprintf(&w, "# hookside benchmarks\n\n")
 	fmt.Fprintf(&w, "Written by `make bench` (`go run ./bench/cmd/benchrun`); raw numbers in [results.json](results.json). "+
 		"Taken %s on %d CPU(s) (%s), kernel %s, %s, node %s, %s. Whole run: %s.\n\n", m.Date, m.CPUs, m.CPU, m.Kernel, m.Go, m.Node, m.Hookside, r.Elapsed)
+	if m.Note != "" {
+		fmt.Fprintf(&w, "%s\n\n", m.Note)
+	}
 	fmt.Fprintf(&w, "Load average at start %s, at the end %s.", m.LoadStart, m.LoadAfter)
 	if busy(m.LoadStart, m.CPUs) || busy(m.LoadAfter, m.CPUs) {
 		fmt.Fprintf(&w, " **The machine was busy while these figures were taken: the ratios (interleaved) are usable, "+
@@ -90,6 +95,12 @@ func (r *results) markdown() string {
 	for _, x := range r.sortedRows() {
 		if x.Met == "**no**" {
 			missed = append(missed, fmt.Sprintf("- fig. %s, %s: %s against %s.", x.Figure, x.What, orDash(x.Ratio, x.Hookside), x.Target))
+		}
+	}
+	if len(r.Standing) > 0 {
+		w.WriteString("\n## Against the spawn-cost targets (interleaved ratios of this run)\n\n")
+		for _, l := range r.Standing {
+			fmt.Fprintf(&w, "- %s\n", l)
 		}
 	}
 	w.WriteString("\n## Missed targets\n\n")
@@ -146,15 +157,21 @@ func (r *results) markdown() string {
 
 const method = `## How it is measured
 
-- Three runners, all long-lived processes driven over real pipes the same way (one request
+- Four runners, all long-lived processes driven over real pipes the same way (one request
   line in, one answer line out; the driver times request written → answer read):
   **hookside** (` + "`bin/hookside app-server --stdio`" + `, NDJSON JSON-RPC, a user config with the
   hooks, ` + "`hooks/run`" + ` for PreToolUse/Bash, notifications on as a host would have them);
-  the **spawn floor** (` + "`bench/cmd/floor`" + `: fork/exec the hook, write the same stdin, keep
-  32 KiB of stdout, wait; nothing else); the **Node runner** (` + "`bench/node/runner.js`" + `:
+  the **C floor** (` + "`bench/floor/floor.c`" + `, built by the harness with ` + "`cc -O2`" + `: ` + "`posix_spawn`" + ` the
+  hook with three pipes, write the same stdin, drain stdout (32 KiB kept) and stderr with
+  ` + "`poll`" + `, ` + "`waitpid`" + `; nothing else — the fastest spawn there is, and the floor every target
+  is measured against); the **Go floor** (` + "`bench/cmd/floor`" + `: the same with Go's ` + "`os/exec`" + `, no
+  stderr pipe; a second reference row); the **Node runner** (` + "`bench/node/runner.js`" + `:
   spawn in its own process group, write JSON stdin, capped stdout/stderr, timeout with
-  SIGTERM→SIGKILL, JSON parse, merge). The floor and the Node runner write exactly the stdin
+  SIGTERM→SIGKILL, JSON parse, merge). The floors and the Node runner write exactly the stdin
   hookside gives a hook (captured once at start-up), so every runner's hook reads the same bytes.
+- The host view (fig. "host") runs a real hook script (bash + jq; python3) under hookside and
+  under the C floor, interleaved: hookside's cost is the ratio − 1, a share of the hook's own
+  run time (spawn, interpreter start, run, exit, as the C floor measures it).
 - Comparisons are interleaved in one run: event by event A B C A B C … (the first contender
   rotating), in R rounds of K events after a warm-up. **Ratio = median over rounds of
   (round median of A ÷ round median of B); the range is the smallest and largest per-round
