@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/v2bridge/expr"
@@ -377,7 +376,7 @@ func actionFields(d *expr.Definition, env *expr.Envelope) (map[string]any, error
 
 // notificationText evaluates title and body (§6.1): an empty or blank title
 // falls back to "hookside - <phrase of the event>"; an empty or blank body
-// is not sent.
+// is not sent. Blank is JavaScript's trim() (BOM trimmed, U+0085 kept).
 func notificationText(d *expr.Definition, env *expr.Envelope) (string, *string, error) {
 	title := ""
 	if d.Action.Title != nil {
@@ -387,7 +386,7 @@ func notificationText(d *expr.Definition, env *expr.Envelope) (string, *string, 
 		}
 		title = textOf(v)
 	}
-	if strings.TrimSpace(title) == "" {
+	if expr.JSTrim(title) == "" {
 		title = DefaultNotificationTitle(env.EventName)
 	}
 	var body *string
@@ -396,7 +395,7 @@ func notificationText(d *expr.Definition, env *expr.Envelope) (string, *string, 
 		if err != nil {
 			return "", nil, err
 		}
-		if s := textOf(v); strings.TrimSpace(s) != "" {
+		if s := textOf(v); expr.JSTrim(s) != "" {
 			body = &s
 		}
 	}

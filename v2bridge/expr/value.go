@@ -228,7 +228,7 @@ func scanTemplate(tmpl string, b *bytes.Buffer, expand func(path string)) {
 		if b != nil {
 			b.WriteString(tmpl[:i])
 		}
-		expand(jsTrim(tmpl[i+2 : i+2+end]))
+		expand(JSTrim(tmpl[i+2 : i+2+end]))
 		tmpl = tmpl[i+2+end+1:]
 	}
 	if b != nil {
@@ -253,9 +253,10 @@ func writeText(b *bytes.Buffer, v any) {
 	}
 }
 
-// jsTrim is String.prototype.trim: it strips the ECMAScript WhiteSpace and
+// JSTrim is String.prototype.trim (the blank-title/body test of §6.1 and the
+// placeholder trim of §5.2): it strips the ECMAScript WhiteSpace and
 // LineTerminator characters (not U+0085, unlike strings.TrimSpace).
-func jsTrim(s string) string {
+func JSTrim(s string) string {
 	return strings.TrimFunc(s, func(r rune) bool {
 		switch r {
 		case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029,
