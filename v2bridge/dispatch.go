@@ -189,6 +189,15 @@ func (b *Bridge) dispatchEvent(ev store.Event) error {
 		}
 		return b.db.FailEvent(b.ctx, ev.ID, owner, fmt.Sprintf("%v: %v", errBadEnvelope, err))
 	}
+	if !expr.KnownEvent(env.EventName) {
+		// A missing or unknown event name would list every definition
+		// (ListDefinitions("")) or none: the event fails instead.
+		owner := ""
+		if ev.LeaseOwner == b.owner {
+			owner = b.owner
+		}
+		return b.db.FailEvent(b.ctx, ev.ID, owner, fmt.Sprintf("%v: unknown lifecycle event name %q", errBadEnvelope, env.EventName))
+	}
 	runs, err := b.resolveRuns(b.ctx, &env)
 	if err != nil {
 		return err
