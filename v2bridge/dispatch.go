@@ -209,10 +209,11 @@ func (b *Bridge) dispatchEvent(ev store.Event) error {
 // resolveRuns decides the runs of one envelope (§7, §4, §7.4):
 //   - no matching binding, or a disabled effective binding: no run;
 //   - several bindings at the winning priority: blocked + ambiguous_binding;
-//   - effective binding needs_review: blocked + trust_required (§7.2: the
-//     lack of authorization is visible in the audit);
-//   - condition miss: skipped + condition_not_matched;
-//   - otherwise queued with the snapshot.
+//   - condition miss: skipped + condition_not_matched (whatever the
+//     binding's state);
+//   - otherwise queued with the snapshot — also for a needs_review binding,
+//     which the worker's pre-check records blocked + trust_required (§7.2:
+//     the lack of authorization is visible in the audit).
 func (b *Bridge) resolveRuns(ctx context.Context, env *expr.Envelope) ([]store.NewRun, error) {
 	defs, err := b.db.ListDefinitions(ctx, env.EventName)
 	if err != nil {
@@ -242,21 +243,20 @@ func (b *Bridge) resolveRuns(ctx context.Context, env *expr.Envelope) ([]store.N
 		if err != nil {
 			return nil, err
 		}
+		// The condition is decided first, whatever the binding's state
+		// (§11.1: skipped is decided at dispatch). A needs_review binding's
+		// matching run is queued like any other and blocked trust_required
+		// by the worker's pre-check (§7.2 "仍会进入队列"), so a
+		// re-authorization before the worker reaches it lets it run.
+		ok, err := expr.Evaluate(d.Condition, env)
 		switch {
+		case err != nil:
+			nr.Status, nr.ErrorCode, nr.ErrorMessage = store.RunFailed, CodeActionFailed, "condition: "+err.Error()
+		case !ok:
+			nr.Status, nr.ErrorCode = store.RunSkipped, CodeConditionNotMatched
 		case ambiguous:
 			nr.Status, nr.ErrorCode = store.RunBlocked, CodeAmbiguousBinding
 			nr.ErrorMessage = "several bindings of this hook match at the same scope priority"
-		case win.State == store.BindingNeedsReview:
-			nr.Status, nr.ErrorCode = store.RunBlocked, CodeTrustRequired
-			nr.ErrorMessage = "binding needs review: the definition's execution properties changed since it was authorized (待重新授权)"
-		default:
-			ok, err := expr.Evaluate(d.Condition, env)
-			switch {
-			case err != nil:
-				nr.Status, nr.ErrorCode, nr.ErrorMessage = store.RunFailed, CodeActionFailed, "condition: "+err.Error()
-			case !ok:
-				nr.Status, nr.ErrorCode = store.RunSkipped, CodeConditionNotMatched
-			}
 		}
 		b.blockUndeclared(&nr, d.Action.Type)
 		runs = append(runs, nr)
