@@ -317,6 +317,17 @@ func (b *Bridge) removeInflight(id string) {
 	}
 }
 
+// inflightIDs lists the runs this process is executing.
+func (b *Bridge) inflightIDs() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ids := make([]string, 0, len(b.inflight))
+	for id := range b.inflight {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
 // cancelInflight cancels every action running in this process with cause.
 func (b *Bridge) cancelInflight(cause error) {
 	b.mu.Lock()
@@ -382,7 +393,10 @@ func (b *Bridge) maintenanceLoop() {
 
 func (b *Bridge) maintain() {
 	now := b.now()
-	if _, err := b.db.RecoverExpired(b.ctx, now); err != nil && b.ctx.Err() == nil {
+	// Own in-flight runs are renewed first, in the sweep's transaction: a
+	// stall or a clock jump must not make this process's live runs zombies.
+	own := store.Renewal{Owner: b.owner, RunIDs: b.inflightIDs(), Lease: b.opts.RunLease}
+	if _, err := b.db.RenewAndRecover(b.ctx, now, own); err != nil && b.ctx.Err() == nil {
 		b.log.Warn("v2 lease recovery failed", "err", err)
 	}
 	if now.Sub(b.lastSwep) >= SweepEvery {
