@@ -33,6 +33,9 @@ func (b *Bridge) hostCall(ctx context.Context, action, method string, params, re
 	if !ok { // the host went away before anything was sent
 		return outcome{requeue: true}, false
 	}
+	if method != MethodToolResolve { // the request is the action itself
+		markSent(ctx)
+	}
 	err := h.Call(ctx, method, params, result)
 	if err == nil {
 		return outcome{}, true
@@ -102,7 +105,7 @@ func (b *Bridge) doTool(ctx context.Context, run store.Run, def *expr.Definition
 	case RiskHighWrite:
 		set, err := b.db.GetSettings(ctx)
 		if err != nil {
-			return failed(CodeTransientFailure, "reading settings: "+err.Error())
+			return pipelineFailure("reading settings: %v", err)
 		}
 		if !set.AllowHighWrite {
 			return blocked(CodePolicyBlocked, "high-write 工具默认不开放给 Hook 自动调用 (settings.allowHighWrite is off)")
@@ -216,6 +219,7 @@ func (b *Bridge) doCommand(ctx context.Context, run store.Run, def *expr.Definit
 		}
 		envv = append(envv, "HOOKSIDE_V2_INPUT_FILE="+f.Name())
 	}
+	markSent(ctx)
 	res := b.opts.Spawner.Run(ctx, exec.Spec{
 		Argv: argv, Dir: b.commandDir(env), Env: envv, Stdin: append(stdin, '\n'),
 		Timeout: time.Duration(*def.TimeoutMs) * time.Millisecond,

@@ -362,7 +362,7 @@ func (b *Bridge) notifier() {
 	defer b.notesWG.Done()
 	for r := range b.notes {
 		if b.opts.OnRunUpdated != nil {
-			b.opts.OnRunUpdated(r)
+			b.guard("run update callback", func() { b.opts.OnRunUpdated(r) })
 		}
 	}
 }
@@ -387,7 +387,7 @@ func (b *Bridge) maintenanceLoop() {
 			return
 		case <-t.C:
 		}
-		b.maintain()
+		b.guard("maintenance", b.maintain)
 	}
 }
 

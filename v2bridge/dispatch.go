@@ -147,7 +147,7 @@ func (b *Bridge) dispatchPending() {
 				continue
 			}
 		}
-		if err := b.dispatchEvent(ev); err != nil && b.ctx.Err() == nil {
+		if err := b.dispatchEventSafe(ev); err != nil && b.ctx.Err() == nil {
 			b.log.Warn("v2 dispatch failed; the event stays pending", "event", id, "err", err)
 		}
 	}
@@ -166,12 +166,22 @@ func (b *Bridge) dispatchBacklog() {
 			return
 		}
 		for _, ev := range evs {
-			if err := b.dispatchEvent(ev); err != nil && b.ctx.Err() == nil {
+			if err := b.dispatchEventSafe(ev); err != nil && b.ctx.Err() == nil {
 				b.log.Warn("v2 dispatch failed; event released", "event", ev.ID, "err", err)
 				_ = b.db.ReleaseEvent(b.ctx, ev.ID, b.owner, err.Error())
 			}
 		}
 	}
+}
+
+// dispatchEventSafe is dispatchEvent with a recover: a panic leaves the
+// event pending (or releases its lease) like any dispatch error, and the
+// dispatcher keeps serving.
+func (b *Bridge) dispatchEventSafe(ev store.Event) (err error) {
+	if b.guard("dispatcher", func() { err = b.dispatchEvent(ev) }) {
+		return fmt.Errorf("internal error dispatching event %s (panic, logged)", ev.ID)
+	}
+	return err
 }
 
 // errBadEnvelope marks an event that can never be dispatched.

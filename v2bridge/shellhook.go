@@ -93,6 +93,7 @@ func (b *Bridge) doShellHook(ctx context.Context, run store.Run, h *shellHookSna
 	ph, _ := json.Marshal(exec.TranscriptPlaceholder)
 	tp, _ := json.Marshal(tpath)
 	stdin := bytes.ReplaceAll([]byte(h.Stdin), ph, tp)
+	markSent(ctx)
 	res := b.opts.Spawner.Run(ctx, exec.Spec{
 		Argv: h.Argv, Dir: h.Dir, Env: append(os.Environ(), h.Env...), Stdin: stdin,
 		Timeout: time.Duration(timeoutMs) * time.Millisecond, KillGrace: exec.KillGrace, MaxOutputBytes: h.MaxOutputBytes,

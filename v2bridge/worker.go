@@ -27,6 +27,9 @@ type outcome struct {
 	status, code, msg string
 	input, output     any // summarized before storing (§11.3)
 	keyed             bool
+	// pipeline: hookside's own pipeline failed before the action was sent
+	// (fixed 60 s re-queue, see PipelineRetryDelay).
+	pipeline bool
 }
 
 func (o outcome) retryable() bool {
@@ -47,7 +50,7 @@ func (b *Bridge) workerLoop() {
 	defer b.wg.Done()
 	for {
 		wake := b.workerWake.ch
-		for b.ctx.Err() == nil && !b.isClosed() && b.workOnce() {
+		for b.ctx.Err() == nil && !b.isClosed() && b.workOnceSafe() {
 		}
 		select {
 		case <-wake:
@@ -55,6 +58,16 @@ func (b *Bridge) workerLoop() {
 			return
 		}
 	}
+}
+
+// workOnceSafe is workOnce with a last-resort recover (a panic outside the
+// action path, e.g. while writing the outcome, leaves the run to its lease:
+// outcome_unknown); the worker keeps serving.
+func (b *Bridge) workOnceSafe() (worked bool) {
+	if b.guard("worker", func() { worked = b.workOnce() }) {
+		return true
+	}
+	return worked
 }
 
 // workOnce claims and executes one run; false when nothing was claimable.
@@ -97,7 +110,7 @@ func (b *Bridge) execute(run store.Run) {
 	}()
 	renewDone := make(chan struct{})
 	go b.renew(ctx, run.ID, cancel, renewDone)
-	o := b.perform(ctx, run)
+	o := b.performSafe(ctx, run)
 	cancel(nil)
 	<-renewDone
 	b.finish(run, o)
@@ -105,6 +118,11 @@ func (b *Bridge) execute(run store.Run) {
 
 func (b *Bridge) renew(ctx context.Context, id string, cancel context.CancelCauseFunc, done chan struct{}) {
 	defer close(done)
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("v2 lease renewal panic recovered", "run", id, "panic", fmt.Sprint(p))
+		}
+	}()
 	t := time.NewTicker(max(b.opts.RunLease/3, 10*time.Millisecond))
 	defer t.Stop()
 	for {
@@ -135,6 +153,15 @@ func (b *Bridge) finish(run store.Run, o outcome) {
 		return
 	}
 	if o.status == "" { // lease lost: somebody else decided (outcome_unknown)
+		return
+	}
+	if o.pipeline && run.AttemptCount < MaxPipelineAttempts {
+		next := b.now().Add(PipelineRetryDelay)
+		if _, err := b.db.RequeueRun(ctx, run.ID, b.owner, next, CodeTransientFailure, o.msg); err != nil {
+			b.log.Warn("v2 requeue failed", "run", run.ID, "err", err)
+			return
+		}
+		time.AfterFunc(PipelineRetryDelay+time.Millisecond, b.workerWake.kick)
 		return
 	}
 	var snap snapshot
@@ -228,7 +255,7 @@ func (b *Bridge) precheck(ctx context.Context, run store.Run, snap *snapshot) (o
 	if errors.Is(err, store.ErrNotFound) {
 		return blocked(CodeTrustRequired, "the binding was deleted"), false
 	} else if err != nil {
-		return failed(CodeTransientFailure, "reading the binding: "+err.Error()), false
+		return pipelineFailure("reading the binding: %v", err), false
 	}
 	if !bd.Enabled {
 		return blocked(CodeTrustRequired, "the binding is disabled"), false
@@ -240,7 +267,7 @@ func (b *Bridge) precheck(ctx context.Context, run store.Run, snap *snapshot) (o
 	if errors.Is(err, store.ErrNotFound) {
 		return blocked(CodeTrustRequired, "the definition was deleted"), false
 	} else if err != nil {
-		return failed(CodeTransientFailure, "reading the definition: "+err.Error()), false
+		return pipelineFailure("reading the definition: %v", err), false
 	}
 	if !sd.Enabled {
 		return blocked(CodeTrustRequired, "the definition is disabled"), false
