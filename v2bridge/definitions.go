@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/hookside/hookside/internal/randid"
@@ -266,6 +267,9 @@ type PreviewResult struct {
 	ConditionMatched bool           `json:"conditionMatched"`
 	Fields           map[string]any `json:"fields"`
 	MappingError     string         `json:"mappingError,omitempty"`
+	// MappingErrorCode is the stable code beside MappingError
+	// (expr.MappingReason*).
+	MappingErrorCode string         `json:"mappingErrorCode,omitempty"`
 	Envelope         *expr.Envelope `json:"envelope,omitempty"`
 }
 
@@ -318,6 +322,10 @@ func previewDefinition(d *expr.Definition, envRaw json.RawMessage) (PreviewResul
 	fields, err := actionFields(&dd, env)
 	if err != nil {
 		res.MappingError = err.Error()
+		var me *expr.MappingError
+		if errors.As(err, &me) {
+			res.MappingErrorCode = me.Reason
+		}
 	} else {
 		res.Fields = fields
 	}
