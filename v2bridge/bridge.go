@@ -26,9 +26,11 @@
 //
 // Nothing polls on the hot path: an emit in this process wakes the
 // dispatcher (store.SubscribeEvents), a created or re-queued run wakes the
-// workers (store.SubscribeRuns). Timers exist only for the maintenance tick
-// (RecoverExpired, retention Sweep, and picking up work another process put
-// in the shared file) and for backoff wake-ups.
+// workers (store.SubscribeRuns) — of this process directly, of the other
+// processes on the home through the wake file (wake.go). Timers exist only
+// for the maintenance tick (RecoverExpired, retention Sweep, and a fallback
+// for work of other processes should the wake-up be unavailable) and for
+// backoff wake-ups.
 package v2bridge
 
 import (
@@ -37,6 +39,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -139,6 +142,7 @@ type Bridge struct {
 	notesWG     sync.WaitGroup
 	unsubs      []func()
 	lastSwep    time.Time
+	wake        *waker // cross-process wake-up (wake.go)
 }
 
 type inflightRun struct {
@@ -222,6 +226,7 @@ func Open(opts Options) (*Bridge, error) {
 		inflight:     map[string]*inflightRun{},
 		local:        map[string]store.Event{},
 		notes:        make(chan store.Run, 4096),
+		wake:         newWaker(filepath.Dir(path)),
 	}
 	b.notesWG.Add(1)
 	go b.notifier()
@@ -230,6 +235,7 @@ func Open(opts Options) (*Bridge, error) {
 		return b, nil
 	}
 	b.unsubs = append(b.unsubs, db.SubscribeEvents(b.eventsEnqueued))
+	b.wake.watch(b.workerWake.kick, b.log.Warn)
 	// Start-up recovery (§9.4): expired runs become outcome_unknown, stuck
 	// events go back to pending; failures are logged, never fatal.
 	if rec, err := db.RecoverExpired(ctx, b.now()); err != nil {
@@ -290,6 +296,7 @@ func (b *Bridge) Close(grace time.Duration) error {
 	close(b.notes)
 	b.notesMu.Unlock()
 	b.notesWG.Wait()
+	b.wake.close()
 	return b.db.Close()
 }
 
@@ -342,6 +349,7 @@ func (b *Bridge) cancelInflight(cause error) {
 func (b *Bridge) runChanged(r store.Run) {
 	if r.Status == store.RunQueued {
 		b.workerWake.kick()
+		b.wake.touch() // and the other processes on this home
 	}
 	if b.opts.OnRunUpdated == nil {
 		return
