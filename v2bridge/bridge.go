@@ -100,6 +100,10 @@ type Options struct {
 	// OnRunUpdated is called (in order, from one goroutine) for every run
 	// this process creates or changes: the RPC layer pushes v2/run/updated.
 	OnRunUpdated func(store.Run)
+	// OnBindingUpdated is called when the bridge itself changes a binding:
+	// reason "auto_paused" after AutoPauseAfter consecutive policy-blocked
+	// runs (§14.1). The RPC layer pushes v2/binding/updated.
+	OnBindingUpdated func(b BindingView, reason string)
 	// Store tunes the SQLite store.
 	Store store.Options
 	// Spawner starts `command` actions and queued async shell hooks (nil =

@@ -190,6 +190,33 @@ func (b *Bridge) finish(run store.Run, o outcome) {
 	}
 	if _, err := b.db.FinishRun(ctx, run.ID, b.owner, f); err != nil {
 		b.log.Warn("v2 finish run failed", "run", run.ID, "status", o.status, "err", err)
+		return
+	}
+	if o.status == store.RunBlocked && o.code == CodePolicyBlocked && !run.IsTestRun {
+		b.autoPause(ctx, run.BindingID)
+	}
+}
+
+// AutoPauseAfter is the number of consecutive policy-blocked runs after
+// which a binding is put back to needs_review (hooks-v2-handbook §14.1:
+// only blocked runs count; consecutive failed runs never pause).
+const AutoPauseAfter = 5
+
+// autoPause applies AutoPauseAfter to bindingID and tells the host.
+func (b *Bridge) autoPause(ctx context.Context, bindingID string) {
+	bd, paused, err := b.db.PauseAfterPolicyBlocks(ctx, bindingID, CodePolicyBlocked, AutoPauseAfter)
+	if err != nil {
+		b.log.Warn("v2 auto-pause check failed", "binding", bindingID, "err", err)
+		return
+	}
+	if !paused {
+		return
+	}
+	b.log.Info("v2 binding auto-paused (needs_review) after consecutive policy-blocked runs", "binding", bindingID,
+		"hook", bd.HookID, "runs", AutoPauseAfter)
+	if cb := b.opts.OnBindingUpdated; cb != nil {
+		v, _ := b.bindingView(ctx, bd)
+		b.guard("binding update callback", func() { cb(v, "auto_paused") })
 	}
 }
 
