@@ -306,6 +306,10 @@ func (s *Server) v2BindList(ctx context.Context, b *v2bridge.Bridge, p bindParam
 	return &bindingsResult{Bindings: bs}, nil
 }
 
+func (s *Server) v2BindEffective(ctx context.Context, b *v2bridge.Bridge, p v2bridge.EffectiveParams) (v2bridge.EffectiveResult, error) {
+	return b.EffectiveBindings(ctx, p)
+}
+
 func (s *Server) v2RunsList(ctx context.Context, b *v2bridge.Bridge, p v2bridge.RunsListParams) (v2bridge.RunsListResult, error) {
 	return b.ListRuns(ctx, p)
 }
