@@ -38,7 +38,10 @@ type snapshot struct {
 	ExecutionHash     string                `json:"executionHash"`
 	Revision          int                   `json:"revision"`
 	EventName         string                `json:"eventName"`
-	Envelope          json.RawMessage       `json:"envelope"`
+	// Envelope is dropped when the run reaches a terminal state
+	// (store.PrivateExecutionMembers); a manual retry reads it back from
+	// the event.
+	Envelope json.RawMessage `json:"envelope,omitempty"`
 	// ShellHook is set for an async shell hook handed to the queue
 	// (EnqueueShellHook); the run then has no definition or binding.
 	ShellHook *shellHookSnap `json:"shellHook,omitempty"`

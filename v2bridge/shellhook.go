@@ -73,6 +73,9 @@ func (b *Bridge) EnqueueShellHook(ctx context.Context, job exec.AsyncJob) (strin
 // same stdin with a fresh transcript file). Exit 0 = succeeded; exit 2 is
 // recorded failed with the hook's reason (nobody waits for a decision).
 func (b *Bridge) doShellHook(ctx context.Context, run store.Run, h *shellHookSnap) outcome {
+	if h.Stdin == "" {
+		return failed(CodeActionFailed, "the async shell hook's input is not kept after its run finished: it cannot run again")
+	}
 	var timeoutMs int
 	var s snapshot
 	if json.Unmarshal(run.Execution, &s) == nil {

@@ -232,8 +232,21 @@ func (b *Bridge) perform(ctx context.Context, run store.Run) outcome {
 		// before the runner handed it over); no definition, no binding.
 		return b.doShellHook(ctx, run, snap.ShellHook)
 	}
+	envRaw := snap.Envelope
+	if len(envRaw) == 0 || string(envRaw) == "null" {
+		// A manually retried run: its snapshot lost the envelope at its
+		// terminal state; the outbox keeps the event for its retention.
+		ev, err := b.db.GetEvent(ctx, run.EventID)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			return failed(CodeActionFailed, "the event's envelope is no longer stored (runs drop it at their terminal state, the outbox after its retention): emit the event again")
+		case err != nil:
+			return pipelineFailure("reading the event: %v", err)
+		}
+		envRaw = ev.Envelope
+	}
 	var env expr.Envelope
-	if err := json.Unmarshal(snap.Envelope, &env); err != nil {
+	if err := json.Unmarshal(envRaw, &env); err != nil {
 		return failed(CodeActionFailed, "unreadable envelope: "+err.Error())
 	}
 	def := snap.definition()
