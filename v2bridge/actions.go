@@ -62,9 +62,9 @@ func (b *Bridge) doNotification(ctx context.Context, run store.Run, def *expr.De
 	if err != nil {
 		return failed(CodeMappingFailed, err.Error())
 	}
-	in := map[string]any{"title": title}
+	in := expr.NewObject("title", title)
 	if body != nil {
-		in["body"] = *body
+		in.Set("body", *body)
 	}
 	var res notificationResult
 	if o, ok := b.hostCall(ctx, expr.ActionNotification, MethodNotificationShow,
@@ -129,14 +129,20 @@ func (b *Bridge) doTool(ctx context.Context, run store.Run, def *expr.Definition
 		o.input, o.keyed = input, keyed
 		return o
 	}
+	var output any
+	if len(res.Output) > 0 && string(res.Output) != "null" {
+		if v, err := expr.DecodeOrdered(res.Output); err == nil {
+			output = v
+		}
+	}
 	if !res.OK {
 		msg := res.Message
 		if msg == "" {
 			msg = "the tool reported a failure"
 		}
-		return outcome{status: store.RunFailed, code: normalizeToolError(res.ErrorCode), msg: msg, input: input, output: res.Output, keyed: keyed}
+		return outcome{status: store.RunFailed, code: normalizeToolError(res.ErrorCode), msg: msg, input: input, output: output, keyed: keyed}
 	}
-	return outcome{status: store.RunSucceeded, input: input, output: res.Output, keyed: keyed}
+	return outcome{status: store.RunSucceeded, input: input, output: output, keyed: keyed}
 }
 
 func toolLabel(t expr.ToolTarget) string {
@@ -224,7 +230,7 @@ func (b *Bridge) doCommand(ctx context.Context, run store.Run, def *expr.Definit
 		Argv: argv, Dir: b.commandDir(env), Env: envv, Stdin: append(stdin, '\n'),
 		Timeout: time.Duration(*def.TimeoutMs) * time.Millisecond,
 	})
-	out := map[string]any{"exitCode": res.ExitCode, "stdout": string(res.Stdout), "stderr": string(res.Stderr)}
+	out := expr.NewObject("exitCode", res.ExitCode, "stdout", string(res.Stdout), "stderr", string(res.Stderr))
 	switch {
 	case res.StartErr != nil:
 		return outcome{status: store.RunFailed, code: CodeActionFailed, msg: "start: " + res.StartErr.Error(), input: input}

@@ -126,7 +126,7 @@ func evalValue(v *Value, env *Envelope, param string) (any, error) {
 	if !PathAllowed(env.EventName, p) {
 		return nil, &MappingError{Param: param, Path: p, Reason: MappingReasonPathNotAllowed}
 	}
-	got, ok := Resolve(env, p)
+	got, ok := ResolveOrdered(env, p)
 	if !ok {
 		return nil, &MappingError{Param: param, Path: p, Reason: MappingReasonFieldMissing}
 	}
@@ -150,6 +150,12 @@ func valueSize(v any, limit int) int {
 		case map[string]any:
 			n += 2
 			for k, e := range x {
+				n += len(k) + 4
+				walk(e)
+			}
+		case *Object:
+			n += 2
+			for k, e := range x.vals {
 				n += len(k) + 4
 				walk(e)
 			}
@@ -199,7 +205,7 @@ func renderTemplate(tmpl string, env *Envelope, max int) (string, bool) {
 		if over || !PathAllowed(env.EventName, p) {
 			return
 		}
-		v, _ := Resolve(env, p)
+		v, _ := ResolveOrdered(env, p)
 		if s, ok := v.(string); ok && b.Len()+len(s) > max {
 			over = true
 			return
@@ -255,7 +261,7 @@ func writeText(b *bytes.Buffer, v any) {
 	case nil:
 	case string:
 		b.WriteString(x)
-	case map[string]any, []any:
+	case map[string]any, []any, *Object:
 		writeStable(b, x)
 	default:
 		if s, ok := comparableText(v); ok {
