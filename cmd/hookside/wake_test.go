@@ -29,6 +29,10 @@ type appServer struct {
 	shown chan time.Time
 	home  string
 	env   []string
+	// onRequest, when set, answers other server→client requests; it
+	// returns the result to send (nil: no answer now).
+	onRequest func(method string, params json.RawMessage) any
+	runs      chan json.RawMessage // v2/run/updated params, when not opted out
 }
 
 func hooksideCmd(env []string, args ...string) *exec.Cmd {
@@ -41,8 +45,28 @@ func startAppServer(tb testing.TB, home string) *appServer {
 	tb.Helper()
 	// The maintenance tick is ten minutes away: only the wake-up can make
 	// the server notice another process's run in time.
-	env := append(os.Environ(), envAsHookside+"=1", "HOOKSIDE_HOME="+home, "HOOKSIDE_V2_MAINTENANCE_MS=600000")
-	s := &appServer{resp: map[string]chan json.RawMessage{}, shown: make(chan time.Time, 64), home: home, env: env}
+	s := startAppServerWith(tb, home, []string{"HOOKSIDE_V2_MAINTENANCE_MS=600000"}, []string{"notification"}, []string{"v2/run/updated"}, nil)
+	var def struct {
+		Definition struct {
+			ID string `json:"id"`
+		} `json:"definition"`
+	}
+	raw := s.call(tb, "v2/definitions/create", map[string]any{"definition": map[string]any{"name": "n", "eventName": "turn.failed",
+		"action": map[string]any{"type": "notification", "title": map[string]any{"template": "failed: ${payload.message}"}}}})
+	if err := json.Unmarshal(raw, &def); err != nil || def.Definition.ID == "" {
+		tb.Fatalf("create: %s %v", raw, err)
+	}
+	s.call(tb, "v2/bindings/create", map[string]any{"hookId": def.Definition.ID, "scopeKind": "application"})
+	return s
+}
+
+// startAppServerWith starts an initialized app-server with extra
+// environment, the host actions declared and the notifications opted out.
+func startAppServerWith(tb testing.TB, home string, extraEnv, actions, optOut []string, onRequest func(string, json.RawMessage) any) *appServer {
+	tb.Helper()
+	env := append(append(os.Environ(), envAsHookside+"=1", "HOOKSIDE_HOME="+home), extraEnv...)
+	s := &appServer{resp: map[string]chan json.RawMessage{}, shown: make(chan time.Time, 64), home: home, env: env,
+		onRequest: onRequest, runs: make(chan json.RawMessage, 256)}
 	s.cmd = hooksideCmd(env, "app-server", "--stdio", "--home", home, "--log-level", "warn")
 	s.cmd.Stderr = os.Stderr
 	var err error
@@ -59,19 +83,8 @@ func startAppServer(tb testing.TB, home string) *appServer {
 	tb.Cleanup(func() { s.in.Close(); _ = s.cmd.Wait() })
 	go s.read(out)
 	s.call(tb, "initialize", map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "wake-test", "version": "0"},
-		"capabilities": map[string]any{"hostActions": []string{"notification"}, "optOutNotifications": []string{"v2/run/updated"}}})
+		"capabilities": map[string]any{"hostActions": actions, "optOutNotifications": optOut}})
 	s.send(tb, map[string]any{"jsonrpc": "2.0", "method": "initialized", "params": map[string]any{}})
-	var def struct {
-		Definition struct {
-			ID string `json:"id"`
-		} `json:"definition"`
-	}
-	raw := s.call(tb, "v2/definitions/create", map[string]any{"definition": map[string]any{"name": "n", "eventName": "turn.failed",
-		"action": map[string]any{"type": "notification", "title": map[string]any{"template": "failed: ${payload.message}"}}}})
-	if err := json.Unmarshal(raw, &def); err != nil || def.Definition.ID == "" {
-		tb.Fatalf("create: %s %v", raw, err)
-	}
-	s.call(tb, "v2/bindings/create", map[string]any{"hookId": def.Definition.ID, "scopeKind": "application"})
 	return s
 }
 
@@ -83,6 +96,7 @@ func (s *appServer) read(r io.Reader) {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
 			Result json.RawMessage `json:"result"`
 			Error  json.RawMessage `json:"error"`
 		}
@@ -90,6 +104,21 @@ func (s *appServer) read(r io.Reader) {
 			continue
 		}
 		switch {
+		case m.Method == "v2/run/updated":
+			select {
+			case s.runs <- m.Params:
+			default:
+			}
+		case m.Method != "" && len(m.ID) > 0 && s.onRequest != nil:
+			id := m.ID
+			go func() {
+				if res := s.onRequest(m.Method, m.Params); res != nil {
+					reply, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "result": res})
+					s.mu.Lock()
+					_, _ = s.in.Write(append(reply, '\n'))
+					s.mu.Unlock()
+				}
+			}()
 		case m.Method == "host/notification/show":
 			s.shown <- at
 			reply, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"shown": true}})
