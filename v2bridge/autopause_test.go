@@ -17,11 +17,13 @@ import (
 func TestAutoPauseAfterFivePolicyBlockedRuns(t *testing.T) {
 	var mu sync.Mutex
 	var pushed []string
+	pushedCh := make(chan struct{}, 8)
 	b := openBridge(t, t.TempDir(), func(o *Options) {
 		o.OnBindingUpdated = func(v BindingView, reason string) {
 			mu.Lock()
 			pushed = append(pushed, v.ID+" "+v.State+" "+reason)
 			mu.Unlock()
+			pushedCh <- struct{}{}
 		}
 	})
 	h := toolHost("destructive", "1", "none", answer(map[string]any{"ok": true}))
@@ -33,11 +35,17 @@ func TestAutoPauseAfterFivePolicyBlockedRuns(t *testing.T) {
 		if r.ErrorCode != CodePolicyBlocked {
 			t.Fatalf("%s", dump(r))
 		}
-		v, _ := b.ListBindings(bg, d.ID)
 		want := store.BindingActive
 		if i == 5 {
+			// The pause follows the fifth run's terminal write.
+			select {
+			case <-pushedCh:
+			case <-time.After(5 * time.Second):
+				t.Fatal("no v2/binding/updated after the fifth policy-blocked run")
+			}
 			want = store.BindingNeedsReview
 		}
+		v, _ := b.ListBindings(bg, d.ID)
 		if v[0].State != want {
 			t.Fatalf("after %d policy-blocked runs: binding %s, want %s", i, v[0].State, want)
 		}

@@ -3,6 +3,8 @@ package v2bridge
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"strings"
 	"time"
 
 	"github.com/hookside/hookside/internal/randid"
@@ -37,6 +39,10 @@ func (p *EmitParams) UnmarshalJSON(b []byte) error {
 	}
 	aux.emitParamsJSON = (*emitParamsJSON)(p)
 	if err := json.Unmarshal(b, &aux); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) { // name the wire field, not the Go alias
+			te.Field = strings.TrimPrefix(te.Field, "emitParamsJSON.")
+		}
 		return err
 	}
 	p.Payload, p.payloadJSON = nil, nil
@@ -44,6 +50,14 @@ func (p *EmitParams) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	if err := json.Unmarshal(aux.Payload, &p.Payload); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			if te.Field == "" {
+				te.Field = "payload"
+			} else {
+				te.Field = "payload." + te.Field
+			}
+		}
 		return err
 	}
 	p.payloadJSON = aux.Payload

@@ -2,6 +2,7 @@ package v2bridge
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -104,3 +105,18 @@ func TestObjectsKeepInsertionOrder(t *testing.T) {
 }
 
 func mustJSON(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// The ordered decoding keeps the wire errors: a payload that is not an
+// object names the field.
+func TestEmitParamsPayloadTypeErrorNamesTheField(t *testing.T) {
+	var p EmitParams
+	err := json.Unmarshal([]byte(`{"eventName":"turn.failed","payload":"x"}`), &p)
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Field != "payload" {
+		t.Fatalf("%v", err)
+	}
+	err = json.Unmarshal([]byte(`{"eventName":"turn.failed","session":{"id":5}}`), &p)
+	if !errors.As(err, &te) || te.Field != "session.id" {
+		t.Fatalf("%#v", err)
+	}
+}

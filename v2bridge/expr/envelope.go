@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 )
 
 // The seven lifecycle event names of hooks-v2-handbook §3.1.
@@ -108,6 +109,10 @@ func (e *Envelope) UnmarshalJSON(b []byte) error {
 	}
 	aux.envelopeJSON = (*envelopeJSON)(e)
 	if err := json.Unmarshal(b, &aux); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) { // name the wire field, not the Go alias
+			te.Field = strings.TrimPrefix(te.Field, "envelopeJSON.")
+		}
 		return err
 	}
 	e.Payload, e.ordered = nil, nil
