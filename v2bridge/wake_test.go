@@ -10,7 +10,7 @@ import (
 // no in-process subscription connects them) with the tick an hour away; the
 // emitter cannot run the notification, the other bridge's host shows it.
 // The 10 s bound is a hang guard only (the figure is BenchmarkCrossProcessWake
-// in cmd/hookside).
+// in v2bridge/crossproc).
 func TestRunQueuedByAnotherProcessWakesWorkers(t *testing.T) {
 	home := t.TempDir()
 	server := openBridge(t, home, func(o *Options) { o.MaintenanceInterval = time.Hour })

@@ -25,9 +25,6 @@ import (
 const envLockHolder = "HOOKSIDE_TEST_LOCK_HOLDER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(envAsHookside) == "1" {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-	}
 	if p := os.Getenv(envLockHolder); p != "" {
 		os.Exit(holdLock(p))
 	}

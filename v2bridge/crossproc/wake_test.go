@@ -1,4 +1,4 @@
-package main
+package crossproc
 
 import (
 	"bufio"
@@ -13,10 +13,6 @@ import (
 	"testing"
 	"time"
 )
-
-// With envAsHookside=1 the test binary is hookside itself (TestMain runs
-// run(os.Args[1:])), so tests drive real processes over real pipes.
-const envAsHookside = "HOOKSIDE_TEST_AS_HOOKSIDE"
 
 // appServer is a running `hookside app-server --stdio` whose host side (this
 // test) declared the notification host action and answers
@@ -33,10 +29,12 @@ type appServer struct {
 	// returns the result to send (nil: no answer now).
 	onRequest func(method string, params json.RawMessage) any
 	runs      chan json.RawMessage // v2/run/updated params, when not opted out
+	exited    chan struct{}        // closed when the process has been reaped
+	exitErr   error
 }
 
 func hooksideCmd(env []string, args ...string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], args...)
+	cmd := exec.Command(hooksideBin, args...)
 	cmd.Env = env
 	return cmd
 }
@@ -64,9 +62,9 @@ func startAppServer(tb testing.TB, home string) *appServer {
 // environment, the host actions declared and the notifications opted out.
 func startAppServerWith(tb testing.TB, home string, extraEnv, actions, optOut []string, onRequest func(string, json.RawMessage) any) *appServer {
 	tb.Helper()
-	env := append(append(os.Environ(), envAsHookside+"=1", "HOOKSIDE_HOME="+home), extraEnv...)
+	env := append(append(os.Environ(), "HOOKSIDE_HOME="+home), extraEnv...)
 	s := &appServer{resp: map[string]chan json.RawMessage{}, shown: make(chan time.Time, 64), home: home, env: env,
-		onRequest: onRequest, runs: make(chan json.RawMessage, 256)}
+		onRequest: onRequest, runs: make(chan json.RawMessage, 256), exited: make(chan struct{})}
 	s.cmd = hooksideCmd(env, "app-server", "--stdio", "--home", home, "--log-level", "warn")
 	s.cmd.Stderr = os.Stderr
 	var err error
@@ -80,8 +78,12 @@ func startAppServerWith(tb testing.TB, home string, extraEnv, actions, optOut []
 	if err := s.cmd.Start(); err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { s.in.Close(); _ = s.cmd.Wait() })
-	go s.read(out)
+	tb.Cleanup(func() { s.in.Close(); <-s.exited })
+	go func() {
+		s.read(out)
+		s.exitErr = s.cmd.Wait()
+		close(s.exited)
+	}()
 	s.call(tb, "initialize", map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "wake-test", "version": "0"},
 		"capabilities": map[string]any{"hostActions": actions, "optOutNotifications": optOut}})
 	s.send(tb, map[string]any{"jsonrpc": "2.0", "method": "initialized", "params": map[string]any{}})
@@ -162,7 +164,12 @@ func (s *appServer) call(tb testing.TB, method string, params any) json.RawMessa
 	select {
 	case r := <-ch:
 		return r
-	case <-time.After(60 * time.Second): // hang guard only
+	case <-time.After(20 * time.Second): // hang guard only
+		select {
+		case <-s.exited:
+			tb.Fatalf("%s: no answer: the app-server exited: %v", method, s.exitErr)
+		default:
+		}
 		tb.Fatalf("%s: no answer", method)
 	}
 	return nil
