@@ -39,6 +39,7 @@ var methods = map[string]method{
 	"v2/bindings/update":      {call: v2(true, (*Server).v2BindUpdate)},
 	"v2/bindings/delete":      {call: v2(true, (*Server).v2BindDelete)},
 	"v2/bindings/list":        {call: v2(false, (*Server).v2BindList)},
+	"v2/bindings/effective":   {call: v2(false, (*Server).v2BindEffective)},
 	"v2/runs/list":            {call: v2(false, (*Server).v2RunsList)},
 	"v2/runs/get":             {call: v2(true, (*Server).v2RunsGet)},
 	"v2/runs/retry":           {call: v2(true, (*Server).v2RunsRetry)},

@@ -71,15 +71,23 @@ func (s *Server) v2Bridge() (*v2bridge.Bridge, error) {
 		optOut = s.init.Capabilities.OptOutNotifications
 	}
 	s.mu.Unlock()
-	notifyRuns := true
+	notifyRuns, notifyBindings := true, true
 	for _, m := range optOut {
-		if m == "v2/run/updated" {
+		switch m {
+		case "v2/run/updated":
 			notifyRuns = false
+		case "v2/binding/updated":
+			notifyBindings = false
 		}
 	}
 	opts := v2bridge.Options{Home: home, Logger: s.log}
 	if notifyRuns {
 		opts.OnRunUpdated = func(r store.Run) { s.notify("v2/run/updated", map[string]any{"run": r}) }
+	}
+	if notifyBindings {
+		opts.OnBindingUpdated = func(bd v2bridge.BindingView, reason string) {
+			s.notify("v2/binding/updated", map[string]any{"binding": bd, "reason": reason})
+		}
 	}
 	b, err := v2bridge.Open(opts)
 	st.mu.Lock()
@@ -296,6 +304,10 @@ func (s *Server) v2BindList(ctx context.Context, b *v2bridge.Bridge, p bindParam
 		return nil, err
 	}
 	return &bindingsResult{Bindings: bs}, nil
+}
+
+func (s *Server) v2BindEffective(ctx context.Context, b *v2bridge.Bridge, p v2bridge.EffectiveParams) (v2bridge.EffectiveResult, error) {
+	return b.EffectiveBindings(ctx, p)
 }
 
 func (s *Server) v2RunsList(ctx context.Context, b *v2bridge.Bridge, p v2bridge.RunsListParams) (v2bridge.RunsListResult, error) {

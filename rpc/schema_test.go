@@ -537,9 +537,34 @@ func TestSchemaMatchesRealTraffic(t *testing.T) {
 	d.ok("initialize", map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "t"}, "workspaceHookPolicy": "sometimes"}, nil)
 	d.waitNote("diagnostic", nil)
 
+	// v2/bindings/effective, and v2/binding/updated: a destructive tool is
+	// policy-blocked five times, so its binding is auto-paused.
+	a := startWire(t, sch, t.TempDir(), map[string]func(json.RawMessage) any{
+		"host/tool/resolve": func(json.RawMessage) any {
+			return map[string]any{"found": true, "version": "1", "riskLevel": "destructive", "idempotency": "none"}
+		},
+	})
+	a.ok("initialize", map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "schema-test", "version": "1"},
+		"capabilities": map[string]any{"hostActions": []string{"tool"}, "optOutNotifications": []string{"v2/run/updated"}}}, nil)
+	a.notify("initialized", map[string]any{})
+	a.ok("v2/definitions/create", map[string]any{"definition": map[string]any{"id": "wipe", "name": "Wipe", "eventName": "turn.failed",
+		"action": map[string]any{"type": "tool", "target": map[string]any{"sourceKind": "connector", "sourceId": "c1", "toolName": "wipe"}}}}, nil)
+	a.ok("v2/bindings/create", map[string]any{"hookId": "wipe", "scopeKind": "application"}, nil)
+	a.ok("v2/bindings/create", map[string]any{"hookId": "wipe", "scopeKind": "session", "scopeId": "s1"}, nil)
+	a.ok("v2/bindings/effective", map[string]any{"sessionId": "s1", "agentId": "a1", "workspaceId": "w1"}, nil)
+	a.ok("v2/bindings/effective", nil, nil)
+	for i := range 5 {
+		a.ok("v2/events/emit", map[string]any{"eventName": "turn.failed", "session": map[string]any{"id": "s1"},
+			"turn": map[string]any{"id": fmt.Sprintf("p%d", i)}, "workspaces": []any{}, "payload": map[string]any{"message": "m"}}, nil)
+	}
+	a.waitNote("v2/binding/updated", nil)
+	a.ok("shutdown", nil, nil)
+	a.notify("exit", nil)
+	<-a.done
+
 	var missing []string
 	for name := range sch.methods {
-		if c.seen[name]+d.seen[name] == 0 {
+		if c.seen[name]+d.seen[name]+a.seen[name] == 0 {
 			missing = append(missing, name)
 		}
 	}
@@ -547,7 +572,7 @@ func TestSchemaMatchesRealTraffic(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("schema methods never exercised: %v", missing)
 	}
-	for _, w := range []*wire{c, d} {
+	for _, w := range []*wire{c, d, a} {
 		w.mu.Lock()
 		for _, e := range w.errs {
 			t.Error(e)

@@ -33,6 +33,9 @@ func (b *Bridge) hostCall(ctx context.Context, action, method string, params, re
 	if !ok { // the host went away before anything was sent
 		return outcome{requeue: true}, false
 	}
+	if method != MethodToolResolve { // the request is the action itself
+		markSent(ctx)
+	}
 	err := h.Call(ctx, method, params, result)
 	if err == nil {
 		return outcome{}, true
@@ -59,9 +62,9 @@ func (b *Bridge) doNotification(ctx context.Context, run store.Run, def *expr.De
 	if err != nil {
 		return failed(CodeMappingFailed, err.Error())
 	}
-	in := map[string]any{"title": title}
+	in := expr.NewObject("title", title)
 	if body != nil {
-		in["body"] = *body
+		in.Set("body", *body)
 	}
 	var res notificationResult
 	if o, ok := b.hostCall(ctx, expr.ActionNotification, MethodNotificationShow,
@@ -102,7 +105,7 @@ func (b *Bridge) doTool(ctx context.Context, run store.Run, def *expr.Definition
 	case RiskHighWrite:
 		set, err := b.db.GetSettings(ctx)
 		if err != nil {
-			return failed(CodeTransientFailure, "reading settings: "+err.Error())
+			return pipelineFailure("reading settings: %v", err)
 		}
 		if !set.AllowHighWrite {
 			return blocked(CodePolicyBlocked, "high-write 工具默认不开放给 Hook 自动调用 (settings.allowHighWrite is off)")
@@ -126,14 +129,20 @@ func (b *Bridge) doTool(ctx context.Context, run store.Run, def *expr.Definition
 		o.input, o.keyed = input, keyed
 		return o
 	}
+	var output any
+	if len(res.Output) > 0 && string(res.Output) != "null" {
+		if v, err := expr.DecodeOrdered(res.Output); err == nil {
+			output = v
+		}
+	}
 	if !res.OK {
 		msg := res.Message
 		if msg == "" {
 			msg = "the tool reported a failure"
 		}
-		return outcome{status: store.RunFailed, code: normalizeToolError(res.ErrorCode), msg: msg, input: input, output: res.Output, keyed: keyed}
+		return outcome{status: store.RunFailed, code: normalizeToolError(res.ErrorCode), msg: msg, input: input, output: output, keyed: keyed}
 	}
-	return outcome{status: store.RunSucceeded, input: input, output: res.Output, keyed: keyed}
+	return outcome{status: store.RunSucceeded, input: input, output: output, keyed: keyed}
 }
 
 func toolLabel(t expr.ToolTarget) string {
@@ -216,11 +225,12 @@ func (b *Bridge) doCommand(ctx context.Context, run store.Run, def *expr.Definit
 		}
 		envv = append(envv, "HOOKSIDE_V2_INPUT_FILE="+f.Name())
 	}
+	markSent(ctx)
 	res := b.opts.Spawner.Run(ctx, exec.Spec{
 		Argv: argv, Dir: b.commandDir(env), Env: envv, Stdin: append(stdin, '\n'),
 		Timeout: time.Duration(*def.TimeoutMs) * time.Millisecond,
 	})
-	out := map[string]any{"exitCode": res.ExitCode, "stdout": string(res.Stdout), "stderr": string(res.Stderr)}
+	out := expr.NewObject("exitCode", res.ExitCode, "stdout", string(res.Stdout), "stderr", string(res.Stderr))
 	switch {
 	case res.StartErr != nil:
 		return outcome{status: store.RunFailed, code: CodeActionFailed, msg: "start: " + res.StartErr.Error(), input: input}

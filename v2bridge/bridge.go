@@ -26,9 +26,11 @@
 //
 // Nothing polls on the hot path: an emit in this process wakes the
 // dispatcher (store.SubscribeEvents), a created or re-queued run wakes the
-// workers (store.SubscribeRuns). Timers exist only for the maintenance tick
-// (RecoverExpired, retention Sweep, and picking up work another process put
-// in the shared file) and for backoff wake-ups.
+// workers (store.SubscribeRuns) — of this process directly, of the other
+// processes on the home through the wake file (wake.go). Timers exist only
+// for the maintenance tick (RecoverExpired, retention Sweep, and a fallback
+// for work of other processes should the wake-up be unavailable) and for
+// backoff wake-ups.
 package v2bridge
 
 import (
@@ -37,6 +39,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -97,6 +100,10 @@ type Options struct {
 	// OnRunUpdated is called (in order, from one goroutine) for every run
 	// this process creates or changes: the RPC layer pushes v2/run/updated.
 	OnRunUpdated func(store.Run)
+	// OnBindingUpdated is called when the bridge itself changes a binding:
+	// reason "auto_paused" after AutoPauseAfter consecutive policy-blocked
+	// runs (§14.1). The RPC layer pushes v2/binding/updated.
+	OnBindingUpdated func(b BindingView, reason string)
 	// Store tunes the SQLite store.
 	Store store.Options
 	// Spawner starts `command` actions and queued async shell hooks (nil =
@@ -139,6 +146,7 @@ type Bridge struct {
 	notesWG     sync.WaitGroup
 	unsubs      []func()
 	lastSwep    time.Time
+	wake        *waker // cross-process wake-up (wake.go)
 }
 
 type inflightRun struct {
@@ -222,6 +230,7 @@ func Open(opts Options) (*Bridge, error) {
 		inflight:     map[string]*inflightRun{},
 		local:        map[string]store.Event{},
 		notes:        make(chan store.Run, 4096),
+		wake:         newWaker(filepath.Dir(path)),
 	}
 	b.notesWG.Add(1)
 	go b.notifier()
@@ -230,6 +239,7 @@ func Open(opts Options) (*Bridge, error) {
 		return b, nil
 	}
 	b.unsubs = append(b.unsubs, db.SubscribeEvents(b.eventsEnqueued))
+	b.wake.watch(b.workerWake.kick, b.log.Warn)
 	// Start-up recovery (§9.4): expired runs become outcome_unknown, stuck
 	// events go back to pending; failures are logged, never fatal.
 	if rec, err := db.RecoverExpired(ctx, b.now()); err != nil {
@@ -290,6 +300,7 @@ func (b *Bridge) Close(grace time.Duration) error {
 	close(b.notes)
 	b.notesMu.Unlock()
 	b.notesWG.Wait()
+	b.wake.close()
 	return b.db.Close()
 }
 
@@ -317,6 +328,17 @@ func (b *Bridge) removeInflight(id string) {
 	}
 }
 
+// inflightIDs lists the runs this process is executing.
+func (b *Bridge) inflightIDs() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ids := make([]string, 0, len(b.inflight))
+	for id := range b.inflight {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
 // cancelInflight cancels every action running in this process with cause.
 func (b *Bridge) cancelInflight(cause error) {
 	b.mu.Lock()
@@ -331,6 +353,7 @@ func (b *Bridge) cancelInflight(cause error) {
 func (b *Bridge) runChanged(r store.Run) {
 	if r.Status == store.RunQueued {
 		b.workerWake.kick()
+		b.wake.touch() // and the other processes on this home
 	}
 	if b.opts.OnRunUpdated == nil {
 		return
@@ -351,7 +374,7 @@ func (b *Bridge) notifier() {
 	defer b.notesWG.Done()
 	for r := range b.notes {
 		if b.opts.OnRunUpdated != nil {
-			b.opts.OnRunUpdated(r)
+			b.guard("run update callback", func() { b.opts.OnRunUpdated(r) })
 		}
 	}
 }
@@ -376,13 +399,16 @@ func (b *Bridge) maintenanceLoop() {
 			return
 		case <-t.C:
 		}
-		b.maintain()
+		b.guard("maintenance", b.maintain)
 	}
 }
 
 func (b *Bridge) maintain() {
 	now := b.now()
-	if _, err := b.db.RecoverExpired(b.ctx, now); err != nil && b.ctx.Err() == nil {
+	// Own in-flight runs are renewed first, in the sweep's transaction: a
+	// stall or a clock jump must not make this process's live runs zombies.
+	own := store.Renewal{Owner: b.owner, RunIDs: b.inflightIDs(), Lease: b.opts.RunLease}
+	if _, err := b.db.RenewAndRecover(b.ctx, now, own); err != nil && b.ctx.Err() == nil {
 		b.log.Warn("v2 lease recovery failed", "err", err)
 	}
 	if now.Sub(b.lastSwep) >= SweepEvery {

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/v2bridge/expr"
@@ -267,6 +267,9 @@ type PreviewResult struct {
 	ConditionMatched bool           `json:"conditionMatched"`
 	Fields           map[string]any `json:"fields"`
 	MappingError     string         `json:"mappingError,omitempty"`
+	// MappingErrorCode is the stable code beside MappingError
+	// (expr.MappingReason*).
+	MappingErrorCode string         `json:"mappingErrorCode,omitempty"`
 	Envelope         *expr.Envelope `json:"envelope,omitempty"`
 }
 
@@ -319,6 +322,10 @@ func previewDefinition(d *expr.Definition, envRaw json.RawMessage) (PreviewResul
 	fields, err := actionFields(&dd, env)
 	if err != nil {
 		res.MappingError = err.Error()
+		var me *expr.MappingError
+		if errors.As(err, &me) {
+			res.MappingErrorCode = me.Reason
+		}
 	} else {
 		res.Fields = fields
 	}
@@ -377,7 +384,7 @@ func actionFields(d *expr.Definition, env *expr.Envelope) (map[string]any, error
 
 // notificationText evaluates title and body (§6.1): an empty or blank title
 // falls back to "hookside - <phrase of the event>"; an empty or blank body
-// is not sent.
+// is not sent. Blank is JavaScript's trim() (BOM trimmed, U+0085 kept).
 func notificationText(d *expr.Definition, env *expr.Envelope) (string, *string, error) {
 	title := ""
 	if d.Action.Title != nil {
@@ -387,7 +394,7 @@ func notificationText(d *expr.Definition, env *expr.Envelope) (string, *string, 
 		}
 		title = textOf(v)
 	}
-	if strings.TrimSpace(title) == "" {
+	if expr.JSTrim(title) == "" {
 		title = DefaultNotificationTitle(env.EventName)
 	}
 	var body *string
@@ -396,7 +403,7 @@ func notificationText(d *expr.Definition, env *expr.Envelope) (string, *string, 
 		if err != nil {
 			return "", nil, err
 		}
-		if s := textOf(v); strings.TrimSpace(s) != "" {
+		if s := textOf(v); expr.JSTrim(s) != "" {
 			body = &s
 		}
 	}

@@ -38,7 +38,10 @@ type snapshot struct {
 	ExecutionHash     string                `json:"executionHash"`
 	Revision          int                   `json:"revision"`
 	EventName         string                `json:"eventName"`
-	Envelope          json.RawMessage       `json:"envelope"`
+	// Envelope is dropped when the run reaches a terminal state
+	// (store.PrivateExecutionMembers); a manual retry reads it back from
+	// the event.
+	Envelope json.RawMessage `json:"envelope,omitempty"`
 	// ShellHook is set for an async shell hook handed to the queue
 	// (EnqueueShellHook); the run then has no definition or binding.
 	ShellHook *shellHookSnap `json:"shellHook,omitempty"`
@@ -147,7 +150,7 @@ func (b *Bridge) dispatchPending() {
 				continue
 			}
 		}
-		if err := b.dispatchEvent(ev); err != nil && b.ctx.Err() == nil {
+		if err := b.dispatchEventSafe(ev); err != nil && b.ctx.Err() == nil {
 			b.log.Warn("v2 dispatch failed; the event stays pending", "event", id, "err", err)
 		}
 	}
@@ -166,12 +169,22 @@ func (b *Bridge) dispatchBacklog() {
 			return
 		}
 		for _, ev := range evs {
-			if err := b.dispatchEvent(ev); err != nil && b.ctx.Err() == nil {
+			if err := b.dispatchEventSafe(ev); err != nil && b.ctx.Err() == nil {
 				b.log.Warn("v2 dispatch failed; event released", "event", ev.ID, "err", err)
 				_ = b.db.ReleaseEvent(b.ctx, ev.ID, b.owner, err.Error())
 			}
 		}
 	}
+}
+
+// dispatchEventSafe is dispatchEvent with a recover: a panic leaves the
+// event pending (or releases its lease) like any dispatch error, and the
+// dispatcher keeps serving.
+func (b *Bridge) dispatchEventSafe(ev store.Event) (err error) {
+	if b.guard("dispatcher", func() { err = b.dispatchEvent(ev) }) {
+		return fmt.Errorf("internal error dispatching event %s (panic, logged)", ev.ID)
+	}
+	return err
 }
 
 // errBadEnvelope marks an event that can never be dispatched.
@@ -189,6 +202,15 @@ func (b *Bridge) dispatchEvent(ev store.Event) error {
 		}
 		return b.db.FailEvent(b.ctx, ev.ID, owner, fmt.Sprintf("%v: %v", errBadEnvelope, err))
 	}
+	if !expr.KnownEvent(env.EventName) {
+		// A missing or unknown event name would list every definition
+		// (ListDefinitions("")) or none: the event fails instead.
+		owner := ""
+		if ev.LeaseOwner == b.owner {
+			owner = b.owner
+		}
+		return b.db.FailEvent(b.ctx, ev.ID, owner, fmt.Sprintf("%v: unknown lifecycle event name %q", errBadEnvelope, env.EventName))
+	}
 	runs, err := b.resolveRuns(b.ctx, &env)
 	if err != nil {
 		return err
@@ -200,10 +222,11 @@ func (b *Bridge) dispatchEvent(ev store.Event) error {
 // resolveRuns decides the runs of one envelope (§7, §4, §7.4):
 //   - no matching binding, or a disabled effective binding: no run;
 //   - several bindings at the winning priority: blocked + ambiguous_binding;
-//   - effective binding needs_review: blocked + trust_required (§7.2: the
-//     lack of authorization is visible in the audit);
-//   - condition miss: skipped + condition_not_matched;
-//   - otherwise queued with the snapshot.
+//   - condition miss: skipped + condition_not_matched (whatever the
+//     binding's state);
+//   - otherwise queued with the snapshot — also for a needs_review binding,
+//     which the worker's pre-check records blocked + trust_required (§7.2:
+//     the lack of authorization is visible in the audit).
 func (b *Bridge) resolveRuns(ctx context.Context, env *expr.Envelope) ([]store.NewRun, error) {
 	defs, err := b.db.ListDefinitions(ctx, env.EventName)
 	if err != nil {
@@ -233,21 +256,20 @@ func (b *Bridge) resolveRuns(ctx context.Context, env *expr.Envelope) ([]store.N
 		if err != nil {
 			return nil, err
 		}
+		// The condition is decided first, whatever the binding's state
+		// (§11.1: skipped is decided at dispatch). A needs_review binding's
+		// matching run is queued like any other and blocked trust_required
+		// by the worker's pre-check (§7.2 "仍会进入队列"), so a
+		// re-authorization before the worker reaches it lets it run.
+		ok, err := expr.Evaluate(d.Condition, env)
 		switch {
+		case err != nil:
+			nr.Status, nr.ErrorCode, nr.ErrorMessage = store.RunFailed, CodeActionFailed, "condition: "+err.Error()
+		case !ok:
+			nr.Status, nr.ErrorCode = store.RunSkipped, CodeConditionNotMatched
 		case ambiguous:
 			nr.Status, nr.ErrorCode = store.RunBlocked, CodeAmbiguousBinding
 			nr.ErrorMessage = "several bindings of this hook match at the same scope priority"
-		case win.State == store.BindingNeedsReview:
-			nr.Status, nr.ErrorCode = store.RunBlocked, CodeTrustRequired
-			nr.ErrorMessage = "binding needs review: the definition's execution properties changed since it was authorized (待重新授权)"
-		default:
-			ok, err := expr.Evaluate(d.Condition, env)
-			switch {
-			case err != nil:
-				nr.Status, nr.ErrorCode, nr.ErrorMessage = store.RunFailed, CodeActionFailed, "condition: "+err.Error()
-			case !ok:
-				nr.Status, nr.ErrorCode = store.RunSkipped, CodeConditionNotMatched
-			}
 		}
 		b.blockUndeclared(&nr, d.Action.Type)
 		runs = append(runs, nr)

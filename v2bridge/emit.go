@@ -3,6 +3,8 @@ package v2bridge
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"strings"
 	"time"
 
 	"github.com/hookside/hookside/internal/randid"
@@ -21,6 +23,45 @@ type EmitParams struct {
 	Workspaces         []expr.Workspace `json:"workspaces"`
 	PrimaryWorkspaceID string           `json:"primaryWorkspaceId,omitempty"`
 	Payload            map[string]any   `json:"payload"`
+
+	// payloadJSON is the payload as received, so the envelope keeps its
+	// members' order (templates and summaries are JSON.stringify, §5.2).
+	payloadJSON json.RawMessage
+}
+
+type emitParamsJSON EmitParams
+
+// UnmarshalJSON decodes the params and keeps the payload's member order.
+func (p *EmitParams) UnmarshalJSON(b []byte) error {
+	var aux struct {
+		*emitParamsJSON
+		Payload json.RawMessage `json:"payload"`
+	}
+	aux.emitParamsJSON = (*emitParamsJSON)(p)
+	if err := json.Unmarshal(b, &aux); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) { // name the wire field, not the Go alias
+			te.Field = strings.TrimPrefix(te.Field, "emitParamsJSON.")
+		}
+		return err
+	}
+	p.Payload, p.payloadJSON = nil, nil
+	if len(aux.Payload) == 0 || string(aux.Payload) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(aux.Payload, &p.Payload); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			if te.Field == "" {
+				te.Field = "payload"
+			} else {
+				te.Field = "payload." + te.Field
+			}
+		}
+		return err
+	}
+	p.payloadJSON = aux.Payload
+	return nil
 }
 
 // MaxEnvelopeDepth is the deepest nesting of objects/arrays an emitted
@@ -105,11 +146,17 @@ func BuildEnvelope(p EmitParams, now time.Time) (*expr.Envelope, error) {
 			src = randid.UUID() // the source id of last resort (§3.2)
 		}
 	}
-	return &expr.Envelope{
+	env := &expr.Envelope{
 		SchemaVersion: expr.SchemaVersion, EventID: expr.EventID(p.EventName, src), EventName: p.EventName,
 		OccurredAt: p.OccurredAt, Source: "host", Session: *p.Session, Turn: *p.Turn, Agent: p.Agent,
 		Workspaces: p.Workspaces, PrimaryWorkspaceID: p.PrimaryWorkspaceID, Payload: p.Payload,
-	}, nil
+	}
+	if p.payloadJSON != nil {
+		if err := env.SetPayloadJSON(p.payloadJSON); err != nil {
+			return nil, invalid("payload", "%v", err)
+		}
+	}
+	return env, nil
 }
 
 // Emit builds the envelope and enqueues it durably (v2/events/emit): when no

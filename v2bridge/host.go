@@ -2,6 +2,7 @@ package v2bridge
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -144,5 +145,7 @@ type toolInvokeResult struct {
 	OK        bool   `json:"ok"`
 	ErrorCode string `json:"errorCode,omitempty"`
 	Message   string `json:"message,omitempty"`
-	Output    any    `json:"output,omitempty"`
+	// Output is decoded in property order (expr.DecodeOrdered) so the
+	// output summary keeps the host's key order (§11.3).
+	Output json.RawMessage `json:"output,omitempty"`
 }

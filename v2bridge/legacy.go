@@ -72,8 +72,10 @@ func legacyID(node, event, action string, split bool) string {
 // Migrate converts the classic configuration into built-in definitions with
 // authorized application bindings, plus agent-scope bindings (disabled when
 // the node is off) for agent configs, in ONE transaction, idempotently
-// (§13). The legacy configuration itself is not touched. The ownership
-// marker is written only when a legacy configuration was given.
+// (§13). The legacy configuration itself is not touched. Only a legacy
+// configuration that exists (has nodes) and is enabled migrates and writes
+// the ownership marker (§13, §15); a disabled or empty one changes nothing
+// and answers the marker's current state.
 func (b *Bridge) Migrate(ctx context.Context, p MigrateParams) (MigrateResult, error) {
 	if p.Config == nil {
 		return MigrateResult{}, invalid("config", "required")
@@ -86,6 +88,16 @@ func (b *Bridge) Migrate(ctx context.Context, p MigrateParams) (MigrateResult, e
 		}
 	}
 	appOn := p.Config.Enabled == nil || *p.Config.Enabled
+	if !appOn || len(p.Config.Nodes) == 0 {
+		// §15 (经典通知区块显示「未迁移」): only a legacy configuration that
+		// exists and is enabled migrates and marks ownership; otherwise the
+		// classic path stays in charge and nothing is written.
+		_, migrated, err := b.db.GetKV(ctx, store.OwnershipKey)
+		if err != nil {
+			return MigrateResult{}, storeErr(err, "")
+		}
+		return MigrateResult{Migrated: migrated}, nil
+	}
 	var im store.LegacyImport
 	existing := map[string]bool{}
 	if ds, err := b.db.ListDefinitions(ctx, ""); err == nil {
@@ -98,7 +110,7 @@ func (b *Bridge) Migrate(ctx context.Context, p MigrateParams) (MigrateResult, e
 	for _, ln := range legacyNodes {
 		node, on := p.Config.Nodes[ln.node]
 		for _, action := range []string{expr.ActionNotification, expr.ActionSound} {
-			enabled := appOn && on && ((action == expr.ActionNotification && node.Notification) || (action == expr.ActionSound && node.Sound))
+			enabled := on && ((action == expr.ActionNotification && node.Notification) || (action == expr.ActionSound && node.Sound))
 			for _, ev := range ln.events {
 				id := legacyID(ln.node, ev, action, len(ln.events) > 1)
 				if enabled {
@@ -138,9 +150,7 @@ func (b *Bridge) Migrate(ctx context.Context, p MigrateParams) (MigrateResult, e
 			}
 		}
 	}
-	if len(p.Config.Nodes) > 0 || len(p.AgentConfigs) > 0 {
-		im.Ownership = "v2"
-	}
+	im.Ownership = "v2"
 	res, err := b.db.ApplyLegacyImport(ctx, im)
 	if err != nil {
 		return MigrateResult{}, storeErr(err, "config")

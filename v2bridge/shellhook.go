@@ -73,6 +73,9 @@ func (b *Bridge) EnqueueShellHook(ctx context.Context, job exec.AsyncJob) (strin
 // same stdin with a fresh transcript file). Exit 0 = succeeded; exit 2 is
 // recorded failed with the hook's reason (nobody waits for a decision).
 func (b *Bridge) doShellHook(ctx context.Context, run store.Run, h *shellHookSnap) outcome {
+	if h.Stdin == "" {
+		return failed(CodeActionFailed, "the async shell hook's input is not kept after its run finished: it cannot run again")
+	}
 	var timeoutMs int
 	var s snapshot
 	if json.Unmarshal(run.Execution, &s) == nil {
@@ -93,6 +96,7 @@ func (b *Bridge) doShellHook(ctx context.Context, run store.Run, h *shellHookSna
 	ph, _ := json.Marshal(exec.TranscriptPlaceholder)
 	tp, _ := json.Marshal(tpath)
 	stdin := bytes.ReplaceAll([]byte(h.Stdin), ph, tp)
+	markSent(ctx)
 	res := b.opts.Spawner.Run(ctx, exec.Spec{
 		Argv: h.Argv, Dir: h.Dir, Env: append(os.Environ(), h.Env...), Stdin: stdin,
 		Timeout: time.Duration(timeoutMs) * time.Millisecond, KillGrace: exec.KillGrace, MaxOutputBytes: h.MaxOutputBytes,

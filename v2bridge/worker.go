@@ -27,6 +27,9 @@ type outcome struct {
 	status, code, msg string
 	input, output     any // summarized before storing (§11.3)
 	keyed             bool
+	// pipeline: hookside's own pipeline failed before the action was sent
+	// (fixed 60 s re-queue, see PipelineRetryDelay).
+	pipeline bool
 }
 
 func (o outcome) retryable() bool {
@@ -47,7 +50,7 @@ func (b *Bridge) workerLoop() {
 	defer b.wg.Done()
 	for {
 		wake := b.workerWake.ch
-		for b.ctx.Err() == nil && !b.isClosed() && b.workOnce() {
+		for b.ctx.Err() == nil && !b.isClosed() && b.workOnceSafe() {
 		}
 		select {
 		case <-wake:
@@ -55,6 +58,16 @@ func (b *Bridge) workerLoop() {
 			return
 		}
 	}
+}
+
+// workOnceSafe is workOnce with a last-resort recover (a panic outside the
+// action path, e.g. while writing the outcome, leaves the run to its lease:
+// outcome_unknown); the worker keeps serving.
+func (b *Bridge) workOnceSafe() (worked bool) {
+	if b.guard("worker", func() { worked = b.workOnce() }) {
+		return true
+	}
+	return worked
 }
 
 // workOnce claims and executes one run; false when nothing was claimable.
@@ -97,7 +110,7 @@ func (b *Bridge) execute(run store.Run) {
 	}()
 	renewDone := make(chan struct{})
 	go b.renew(ctx, run.ID, cancel, renewDone)
-	o := b.perform(ctx, run)
+	o := b.performSafe(ctx, run)
 	cancel(nil)
 	<-renewDone
 	b.finish(run, o)
@@ -105,6 +118,11 @@ func (b *Bridge) execute(run store.Run) {
 
 func (b *Bridge) renew(ctx context.Context, id string, cancel context.CancelCauseFunc, done chan struct{}) {
 	defer close(done)
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("v2 lease renewal panic recovered", "run", id, "panic", fmt.Sprint(p))
+		}
+	}()
 	t := time.NewTicker(max(b.opts.RunLease/3, 10*time.Millisecond))
 	defer t.Stop()
 	for {
@@ -137,6 +155,15 @@ func (b *Bridge) finish(run store.Run, o outcome) {
 	if o.status == "" { // lease lost: somebody else decided (outcome_unknown)
 		return
 	}
+	if o.pipeline && run.AttemptCount < MaxPipelineAttempts {
+		next := b.now().Add(PipelineRetryDelay)
+		if _, err := b.db.RequeueRun(ctx, run.ID, b.owner, next, CodeTransientFailure, o.msg); err != nil {
+			b.log.Warn("v2 requeue failed", "run", run.ID, "err", err)
+			return
+		}
+		time.AfterFunc(PipelineRetryDelay+time.Millisecond, b.workerWake.kick)
+		return
+	}
 	var snap snapshot
 	_ = json.Unmarshal(run.Execution, &snap)
 	if o.retryable() {
@@ -163,6 +190,33 @@ func (b *Bridge) finish(run store.Run, o outcome) {
 	}
 	if _, err := b.db.FinishRun(ctx, run.ID, b.owner, f); err != nil {
 		b.log.Warn("v2 finish run failed", "run", run.ID, "status", o.status, "err", err)
+		return
+	}
+	if o.status == store.RunBlocked && o.code == CodePolicyBlocked && !run.IsTestRun {
+		b.autoPause(ctx, run.BindingID)
+	}
+}
+
+// AutoPauseAfter is the number of consecutive policy-blocked runs after
+// which a binding is put back to needs_review (hooks-v2-handbook §14.1:
+// only blocked runs count; consecutive failed runs never pause).
+const AutoPauseAfter = 5
+
+// autoPause applies AutoPauseAfter to bindingID and tells the host.
+func (b *Bridge) autoPause(ctx context.Context, bindingID string) {
+	bd, paused, err := b.db.PauseAfterPolicyBlocks(ctx, bindingID, CodePolicyBlocked, AutoPauseAfter)
+	if err != nil {
+		b.log.Warn("v2 auto-pause check failed", "binding", bindingID, "err", err)
+		return
+	}
+	if !paused {
+		return
+	}
+	b.log.Info("v2 binding auto-paused (needs_review) after consecutive policy-blocked runs", "binding", bindingID,
+		"hook", bd.HookID, "runs", AutoPauseAfter)
+	if cb := b.opts.OnBindingUpdated; cb != nil {
+		v, _ := b.bindingView(ctx, bd)
+		b.guard("binding update callback", func() { cb(v, "auto_paused") })
 	}
 }
 
@@ -178,8 +232,21 @@ func (b *Bridge) perform(ctx context.Context, run store.Run) outcome {
 		// before the runner handed it over); no definition, no binding.
 		return b.doShellHook(ctx, run, snap.ShellHook)
 	}
+	envRaw := snap.Envelope
+	if len(envRaw) == 0 || string(envRaw) == "null" {
+		// A manually retried run: its snapshot lost the envelope at its
+		// terminal state; the outbox keeps the event for its retention.
+		ev, err := b.db.GetEvent(ctx, run.EventID)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			return failed(CodeActionFailed, "the event's envelope is no longer stored (runs drop it at their terminal state, the outbox after its retention): emit the event again")
+		case err != nil:
+			return pipelineFailure("reading the event: %v", err)
+		}
+		envRaw = ev.Envelope
+	}
 	var env expr.Envelope
-	if err := json.Unmarshal(snap.Envelope, &env); err != nil {
+	if err := json.Unmarshal(envRaw, &env); err != nil {
 		return failed(CodeActionFailed, "unreadable envelope: "+err.Error())
 	}
 	def := snap.definition()
@@ -228,7 +295,7 @@ func (b *Bridge) precheck(ctx context.Context, run store.Run, snap *snapshot) (o
 	if errors.Is(err, store.ErrNotFound) {
 		return blocked(CodeTrustRequired, "the binding was deleted"), false
 	} else if err != nil {
-		return failed(CodeTransientFailure, "reading the binding: "+err.Error()), false
+		return pipelineFailure("reading the binding: %v", err), false
 	}
 	if !bd.Enabled {
 		return blocked(CodeTrustRequired, "the binding is disabled"), false
@@ -240,7 +307,7 @@ func (b *Bridge) precheck(ctx context.Context, run store.Run, snap *snapshot) (o
 	if errors.Is(err, store.ErrNotFound) {
 		return blocked(CodeTrustRequired, "the definition was deleted"), false
 	} else if err != nil {
-		return failed(CodeTransientFailure, "reading the definition: "+err.Error()), false
+		return pipelineFailure("reading the definition: %v", err), false
 	}
 	if !sd.Enabled {
 		return blocked(CodeTrustRequired, "the definition is disabled"), false

@@ -210,9 +210,12 @@ const (
 	MaxDescriptionLen              = 2000 // UTF-16 code units
 	MaxParamNameLen                = 120  // UTF-16 code units, at least 1
 	MinChildren, MaxChildren       = 1, 16
-	// MaxConditionDepth is hookside's nesting limit (the handbook has none,
-	// §4.4): a top-level leaf has depth 1.
-	MaxConditionDepth = 32
+	// MaxConditionDepth is hookside's nesting limit, a deliberate
+	// difference: the handbook has none (§4.4, recursion bounded only by
+	// the call stack). 256 levels is far beyond what a person writes and
+	// keeps evaluation, hashing and validation bounded. A top-level leaf
+	// has depth 1.
+	MaxConditionDepth = 256
 )
 
 // RetryPolicy is {mode, maxAttempts, backoffMs} (hooks-v2-handbook §10.2–

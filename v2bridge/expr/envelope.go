@@ -3,6 +3,10 @@ package expr
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
 )
 
 // The seven lifecycle event names of hooks-v2-handbook §3.1.
@@ -55,6 +59,70 @@ type Envelope struct {
 	Workspaces         []Workspace    `json:"workspaces"`
 	PrimaryWorkspaceID string         `json:"primaryWorkspaceId,omitempty"`
 	Payload            map[string]any `json:"payload"`
+
+	// ordered is Payload in JavaScript property order (set when the
+	// envelope is decoded from JSON, or by SetPayloadJSON): templates,
+	// mappings and the JSON form use it.
+	ordered *Object
+}
+
+// SetPayloadJSON sets Payload from raw (a JSON object), keeping the members'
+// order for templates, mappings and the stored JSON (§5.2).
+func (e *Envelope) SetPayloadJSON(raw []byte) error {
+	v, err := DecodeOrdered(raw)
+	if err != nil {
+		return err
+	}
+	o, ok := v.(*Object)
+	if !ok {
+		return errors.New("payload is not a JSON object")
+	}
+	e.ordered = o
+	e.Payload = plain(o).(map[string]any)
+	return nil
+}
+
+// orderedPayload is the payload in property order (an Object built from a
+// Go map keeps sorted order: a map has none).
+func (e *Envelope) orderedPayload() any {
+	if e.ordered != nil {
+		return e.ordered
+	}
+	return e.payloadView()
+}
+
+type envelopeJSON Envelope
+
+// MarshalJSON writes the envelope with the payload in its property order.
+func (e Envelope) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		*envelopeJSON
+		Payload any `json:"payload"`
+	}{(*envelopeJSON)(&e), e.orderedPayload()})
+}
+
+// UnmarshalJSON reads the envelope and keeps the payload's property order.
+func (e *Envelope) UnmarshalJSON(b []byte) error {
+	var aux struct {
+		*envelopeJSON
+		Payload json.RawMessage `json:"payload"`
+	}
+	aux.envelopeJSON = (*envelopeJSON)(e)
+	if err := json.Unmarshal(b, &aux); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) { // name the wire field, not the Go alias
+			te.Field = strings.TrimPrefix(te.Field, "envelopeJSON.")
+		}
+		return err
+	}
+	e.Payload, e.ordered = nil, nil
+	if len(aux.Payload) == 0 || string(aux.Payload) == "null" {
+		return nil
+	}
+	if err := e.SetPayloadJSON(aux.Payload); err != nil {
+		return &json.UnmarshalTypeError{Value: "payload", Type: reflect.TypeOf(map[string]any{}), Field: "payload"}
+	}
+	return nil
 }
 
 // Session is the envelope's session object {id, title?} (§3.4).

@@ -94,7 +94,7 @@ func FuzzPath(f *testing.F) {
 			}
 			// Reference template rendering with the handbook's regex.
 			want := placeholderRE.ReplaceAllStringFunc(s, func(m string) string {
-				p := jsTrim(m[2 : len(m)-1])
+				p := JSTrim(m[2 : len(m)-1])
 				if !PathAllowed(ev, p) {
 					return ""
 				}

@@ -171,7 +171,16 @@ func arrayIndex(seg string, n int) (int, bool) {
 // the path is malformed or some segment is missing (JavaScript undefined);
 // a JSON null that is present gives (nil, true). Resolve does not apply the
 // whitelist; see PathAllowed.
-func Resolve(env *Envelope, path string) (value any, found bool) {
+func Resolve(env *Envelope, path string) (value any, found bool) { return resolve(env, path, false) }
+
+// ResolveOrdered is Resolve for templates and mappings: objects of the
+// payload come as *Object, in JavaScript property order (§5.2: a template
+// writes them as JSON.stringify does).
+func ResolveOrdered(env *Envelope, path string) (value any, found bool) {
+	return resolve(env, path, true)
+}
+
+func resolve(env *Envelope, path string, ordered bool) (value any, found bool) {
 	if !ValidPathSyntax(path) {
 		return nil, false
 	}
@@ -226,7 +235,11 @@ func Resolve(env *Envelope, path string) (value any, found bool) {
 		}
 		return leafStringKeep(tail, "id", w.ID, "name", w.Name)
 	case "payload":
-		v = env.payloadView()
+		if ordered {
+			v = env.orderedPayload()
+		} else {
+			v = env.payloadView()
+		}
 	default:
 		return nil, false
 	}
@@ -268,6 +281,12 @@ func walk(v any, rest string) (any, bool) {
 		switch c := v.(type) {
 		case map[string]any:
 			next, ok := c[seg]
+			if !ok {
+				return nil, false
+			}
+			v = next
+		case *Object:
+			next, ok := c.Get(seg)
 			if !ok {
 				return nil, false
 			}

@@ -60,6 +60,17 @@ func writeStable(b *bytes.Buffer, v any) {
 			writeStable(b, x[k])
 		}
 		b.WriteByte('}')
+	case *Object: // its own property order (JSON.stringify), not sorted
+		b.WriteByte('{')
+		for i, k := range x.Keys() {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSString(b, k)
+			b.WriteByte(':')
+			writeStable(b, x.vals[k])
+		}
+		b.WriteByte('}')
 	case []any:
 		b.WriteByte('[')
 		for i, e := range x {

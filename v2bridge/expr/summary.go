@@ -33,7 +33,10 @@ func SensitiveKey(key string) bool { return sensitiveKey.MatchString(key) }
 //   - a value nested deeper than 6 levels (the root is level 0) becomes
 //     "[depth-limit]";
 //   - an array keeps its first 64 elements; an object keeps its first 64 keys
-//     (in sorted order) and gains "[truncated]": true when it had more.
+//     and gains "[truncated]": true when it had more. An *Object (decoded
+//     JSON: the payload, a host's tool output) keeps its property order
+//     (JSON.stringify's) and the first 64 in that order; a Go map has no
+//     order and is cut in sorted order.
 //
 // v is decoded JSON or anything encoding/json marshals; v is not modified.
 func Summarize(v any) any { return summarize(v, 0) }
@@ -52,6 +55,20 @@ func summarize(v any, depth int) any {
 		out := make([]any, n)
 		for i := range n {
 			out[i] = summarize(x[i], depth+1)
+		}
+		return out
+	case *Object:
+		out := &Object{vals: make(map[string]any, min(x.Len(), SummaryMaxEntries)+1)}
+		for i, k := range x.Keys() {
+			if i == SummaryMaxEntries {
+				out.Set(TruncatedKey, true)
+				break
+			}
+			if SensitiveKey(k) {
+				out.Set(k, RedactedValue)
+			} else {
+				out.Set(k, summarize(x.vals[k], depth+1))
+			}
 		}
 		return out
 	case map[string]any:

@@ -325,7 +325,7 @@ func (t truth) not() truth {
 
 func (v *validator) condition(c *Condition, at string, depth int) truth {
 	if depth > MaxConditionDepth {
-		v.errorf(at, CodeTooDeep, "conditions may nest at most %d levels", MaxConditionDepth)
+		v.errorf(at, CodeTooDeep, "conditions may nest at most %d levels (hookside's limit; this one is deeper)", MaxConditionDepth)
 		return truthUnknown
 	}
 	leaf := c.Left != nil || c.Right != nil

@@ -18,12 +18,21 @@ var ErrMappingFailed = errors.New(ErrorCodeMappingFailed)
 // MappingError is a mapping failure (hooks-v2-handbook §5.3): the run is
 // recorded failed + mapping_failed and the action is not called. Param is
 // the input parameter (empty for notification fields), Path the offending
-// path.
+// path, Reason the stable code (one of the MappingReason* constants).
 type MappingError struct {
 	Param  string
 	Path   string
-	Reason string // "path_not_allowed", "field_missing", "too_large" or "invalid_value"
+	Reason string
 }
+
+// Stable codes of a mapping failure (MappingError.Reason, the wire's
+// mappingErrorCode), beside the handbook's messages.
+const (
+	MappingReasonPathNotAllowed = "path_not_allowed" // 「映射路径越权：<path>」
+	MappingReasonFieldMissing   = "field_missing"    // 「映射字段 <field> 在事件中不存在」
+	MappingReasonTooLarge       = "too_large"        // hookside's output limits
+	MappingReasonInvalidValue   = "invalid_value"    // not exactly one of const/path/template
+)
 
 // Output limits: one rendered template or mapped value at most
 // MaxRenderedBytes, one whole mapping at most MaxMappingBytes (a template
@@ -34,26 +43,30 @@ const (
 	MaxMappingBytes  = 4 << 20
 )
 
-// Error gives the two message forms of hooks-v2-handbook §5.3, with the field name:
-// "mapping path not allowed: <path>" and "mapping field <param> is not
-// present in the event (path <path>)".
+// Error is the handbook's message (§5.3: 「映射路径越权：<path>」, 「映射字段
+// <field> 在事件中不存在」, the field being the event path) followed by the
+// stable code and the input parameter in brackets, e.g.
+// "映射路径越权：payload.nil [path_not_allowed; input text]".
 func (e *MappingError) Error() string {
-	field := e.Param
-	if field == "" {
-		field = e.Path
-	}
+	var msg string
 	switch e.Reason {
-	case "path_not_allowed":
-		return fmt.Sprintf("mapping path not allowed: %s (field %s)", e.Path, field)
-	case "field_missing":
-		return fmt.Sprintf("mapping field %s is not present in the event (path %s)", field, e.Path)
-	case "too_large":
-		if field == "" {
-			return fmt.Sprintf("mapping output is larger than %d bytes in total", MaxMappingBytes)
+	case MappingReasonPathNotAllowed:
+		msg = "映射路径越权：" + e.Path
+	case MappingReasonFieldMissing:
+		msg = "映射字段 " + e.Path + " 在事件中不存在"
+	case MappingReasonTooLarge:
+		if e.Param == "" {
+			msg = fmt.Sprintf("映射结果超过 %d 字节 (mapping output is larger than %d bytes in total)", MaxMappingBytes, MaxMappingBytes)
+		} else {
+			msg = fmt.Sprintf("映射字段 %s 的结果超过 %d 字节 (renders to more than %d bytes)", e.Param, MaxRenderedBytes, MaxRenderedBytes)
 		}
-		return fmt.Sprintf("mapping field %s renders to more than %d bytes", field, MaxRenderedBytes)
+	default:
+		msg = "映射值表达式无效 (invalid value expression: exactly one of const, path, template)"
 	}
-	return fmt.Sprintf("mapping field %s: invalid value expression", field)
+	if e.Param == "" {
+		return msg + " [" + e.Reason + "]"
+	}
+	return msg + " [" + e.Reason + "; input " + e.Param + "]"
 }
 
 // Unwrap makes errors.Is(err, ErrMappingFailed) true (hooks-v2-handbook §5.3).
@@ -80,7 +93,7 @@ func Map(mapping map[string]Value, env *Envelope) (map[string]any, error) {
 			return nil, err
 		}
 		if total += valueSize(got, MaxMappingBytes-total+1); total > MaxMappingBytes {
-			return nil, &MappingError{Reason: "too_large"}
+			return nil, &MappingError{Reason: MappingReasonTooLarge}
 		}
 		out[name] = got
 	}
@@ -97,7 +110,7 @@ func EvalValue(v *Value, env *Envelope) (any, error) { return evalValue(v, env, 
 
 func evalValue(v *Value, env *Envelope, param string) (any, error) {
 	if v == nil || v.kinds() != 1 {
-		return nil, &MappingError{Param: param, Reason: "invalid_value"}
+		return nil, &MappingError{Param: param, Reason: MappingReasonInvalidValue}
 	}
 	switch {
 	case v.HasConst:
@@ -105,20 +118,20 @@ func evalValue(v *Value, env *Envelope, param string) (any, error) {
 	case v.Template != nil:
 		out, ok := renderTemplate(*v.Template, env, MaxRenderedBytes)
 		if !ok {
-			return nil, &MappingError{Param: param, Path: "template", Reason: "too_large"}
+			return nil, &MappingError{Param: param, Path: "template", Reason: MappingReasonTooLarge}
 		}
 		return out, nil
 	}
 	p := *v.Path
 	if !PathAllowed(env.EventName, p) {
-		return nil, &MappingError{Param: param, Path: p, Reason: "path_not_allowed"}
+		return nil, &MappingError{Param: param, Path: p, Reason: MappingReasonPathNotAllowed}
 	}
-	got, ok := Resolve(env, p)
+	got, ok := ResolveOrdered(env, p)
 	if !ok {
-		return nil, &MappingError{Param: param, Path: p, Reason: "field_missing"}
+		return nil, &MappingError{Param: param, Path: p, Reason: MappingReasonFieldMissing}
 	}
 	if valueSize(got, MaxRenderedBytes+1) > MaxRenderedBytes {
-		return nil, &MappingError{Param: param, Path: p, Reason: "too_large"}
+		return nil, &MappingError{Param: param, Path: p, Reason: MappingReasonTooLarge}
 	}
 	return got, nil
 }
@@ -137,6 +150,12 @@ func valueSize(v any, limit int) int {
 		case map[string]any:
 			n += 2
 			for k, e := range x {
+				n += len(k) + 4
+				walk(e)
+			}
+		case *Object:
+			n += 2
+			for k, e := range x.vals {
 				n += len(k) + 4
 				walk(e)
 			}
@@ -186,7 +205,7 @@ func renderTemplate(tmpl string, env *Envelope, max int) (string, bool) {
 		if over || !PathAllowed(env.EventName, p) {
 			return
 		}
-		v, _ := Resolve(env, p)
+		v, _ := ResolveOrdered(env, p)
 		if s, ok := v.(string); ok && b.Len()+len(s) > max {
 			over = true
 			return
@@ -228,7 +247,7 @@ func scanTemplate(tmpl string, b *bytes.Buffer, expand func(path string)) {
 		if b != nil {
 			b.WriteString(tmpl[:i])
 		}
-		expand(jsTrim(tmpl[i+2 : i+2+end]))
+		expand(JSTrim(tmpl[i+2 : i+2+end]))
 		tmpl = tmpl[i+2+end+1:]
 	}
 	if b != nil {
@@ -242,7 +261,7 @@ func writeText(b *bytes.Buffer, v any) {
 	case nil:
 	case string:
 		b.WriteString(x)
-	case map[string]any, []any:
+	case map[string]any, []any, *Object:
 		writeStable(b, x)
 	default:
 		if s, ok := comparableText(v); ok {
@@ -253,9 +272,10 @@ func writeText(b *bytes.Buffer, v any) {
 	}
 }
 
-// jsTrim is String.prototype.trim: it strips the ECMAScript WhiteSpace and
+// JSTrim is String.prototype.trim (the blank-title/body test of §6.1 and the
+// placeholder trim of §5.2): it strips the ECMAScript WhiteSpace and
 // LineTerminator characters (not U+0085, unlike strings.TrimSpace).
-func jsTrim(s string) string {
+func JSTrim(s string) string {
 	return strings.TrimFunc(s, func(r rune) bool {
 		switch r {
 		case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029,

@@ -241,3 +241,47 @@ func (db *DB) ListBindings(ctx context.Context, hookID string) ([]Binding, error
 	}
 	return out, mapErr(rows.Err())
 }
+
+// PauseAfterPolicyBlocks is the auto-pause of hooks-v2-handbook §14.1
+// ("失败 5 次自动把绑定置为待重新授权"只对 blocked 成立): when the last n runs of
+// the binding that reached a worker (not test runs; started, finished) are
+// all blocked + policyBlockedCode, its trust is dropped so it is
+// needs_review. Consecutive failed runs never pause it. paused is true only
+// when this call changed an active binding; then b is the paused binding.
+func (db *DB) PauseAfterPolicyBlocks(ctx context.Context, bindingID, policyBlockedCode string, n int) (b Binding, paused bool, err error) {
+	if bindingID == "" || n <= 0 {
+		return Binding{}, false, nil
+	}
+	now := db.now()
+	err = db.writeTx(ctx, func(tx *sql.Tx) error {
+		paused = false
+		cur, err := scanBinding(tx.QueryRowContext(ctx, bindingSelect+` WHERE b.id = ?`, bindingID))
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if cur.State != BindingActive {
+			return nil
+		}
+		var blocked, total int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(status = 'blocked' AND error_code = ?), 0) FROM (
+			SELECT status, error_code FROM hook_runs INDEXED BY hook_runs_hook
+			WHERE hook_id = ? AND binding_id = ? AND is_test_run = 0 AND started_at IS NOT NULL
+			AND status NOT IN ('queued','running') ORDER BY created_at DESC, seq DESC LIMIT ?)`,
+			policyBlockedCode, cur.HookID, bindingID, n).Scan(&total, &blocked); err != nil {
+			return err
+		}
+		if total < n || blocked < n {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE hook_bindings SET trusted_execution_hash = NULL, trusted_at = NULL,
+			updated_at = ? WHERE id = ?`, ts(now), bindingID); err != nil {
+			return err
+		}
+		b, err = scanBinding(tx.QueryRowContext(ctx, bindingSelect+` WHERE b.id = ?`, bindingID))
+		paused = err == nil
+		return err
+	})
+	return b, paused, err
+}

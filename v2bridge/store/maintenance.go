@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hookside/hookside/internal/randid"
@@ -364,4 +365,81 @@ func (db *DB) ApplyLegacyImport(ctx context.Context, im LegacyImport) (LegacyRes
 	})
 	db.defs.invalidate()
 	return out, err
+}
+
+// Recovered reports what RecoverExpired did.
+type Recovered struct {
+	EventsReleased int   // dispatching → pending
+	RunsUnknown    []Run // running → outcome_unknown
+}
+
+// RecoverExpired applies §9.4 crash recovery at now: events whose dispatch
+// lease expired go back to pending (dispatching again is safe); runs whose
+// lease expired become outcome_unknown and are never re-sent (the action may
+// have happened). Call it at start-up; the maintenance timer of a process
+// with runs in flight calls RenewAndRecover.
+func (db *DB) RecoverExpired(ctx context.Context, now time.Time) (Recovered, error) {
+	return db.RenewAndRecover(ctx, now, Renewal{})
+}
+
+// Renewal names the runs a process is executing right now: RenewAndRecover
+// extends their leases to now+Lease before it sweeps.
+type Renewal struct {
+	Owner  string
+	RunIDs []string
+	Lease  time.Duration
+}
+
+// RenewAndRecover is RecoverExpired preceded, in the same transaction, by a
+// renewal of own's in-flight runs (§9.4 "续租前会先给自己的在途运行续期，避免把
+// 正在跑的自己误判成僵尸"): after a stall longer than the lease (SIGSTOP, a
+// suspended laptop, a paused VM) or a wall-clock jump, the caller's own live
+// runs are not turned into outcome_unknown. Only runs still running under
+// own.Owner are renewed.
+func (db *DB) RenewAndRecover(ctx context.Context, now time.Time, own Renewal) (Recovered, error) {
+	var rec Recovered
+	nowS := ts(now)
+	err := db.writeTx(ctx, func(tx *sql.Tx) error {
+		rec = Recovered{}
+		if own.Owner != "" && own.Lease > 0 && len(own.RunIDs) > 0 {
+			args := []any{ts(now.Add(own.Lease)), nowS, own.Owner}
+			for _, id := range own.RunIDs {
+				args = append(args, id)
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE hook_runs SET lease_until = ?, updated_at = ?
+				WHERE status = 'running' AND lease_owner = ? AND id IN (?`+strings.Repeat(`,?`, len(own.RunIDs)-1)+`)`,
+				args...); err != nil {
+				return err
+			}
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE hook_events SET status = 'pending', lease_owner = NULL,
+			lease_until = NULL WHERE status = 'dispatching' AND lease_until < ?`, nowS)
+		if err != nil {
+			return err
+		}
+		n, _ := res.RowsAffected()
+		rec.EventsReleased = int(n)
+		rows, err := tx.QueryContext(ctx, `UPDATE hook_runs SET status = 'outcome_unknown',
+			error_message = ?, finished_at = ?, duration_ms = `+durationExpr+`,
+			lease_owner = NULL, lease_until = NULL, updated_at = ?, `+dropPrivateExecution+`
+			WHERE status = 'running' AND lease_until < ? RETURNING `+runCols,
+			recoveredMessage, nowS, nowS, nowS, nowS)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := scanRun(rows)
+			if err != nil {
+				return err
+			}
+			rec.RunsUnknown = append(rec.RunsUnknown, r)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return Recovered{}, err
+	}
+	db.subs.runsChanged(rec.RunsUnknown)
+	return rec, nil
 }

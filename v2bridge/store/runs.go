@@ -211,6 +211,7 @@ func (db *DB) insertRun(ctx context.Context, tx *sql.Tx, nr NewRun, now time.Tim
 	var finished any
 	if terminal(nr.Status) {
 		finished = ts(now)
+		nr.Execution = withoutPrivate(nr.Execution)
 	}
 	stmt := tx.StmtContext(ctx, db.insertRunStmt)
 	defer stmt.Close()
@@ -384,6 +385,52 @@ func leaseLost(ctx context.Context, tx *sql.Tx, id string) error {
 	return fmt.Errorf("run %s (%s): %w", id, st, ErrLeaseLost)
 }
 
+// PrivateExecutionMembers are the members of an execution snapshot that hold
+// the host's data unredacted: the envelope (e.g. payload.response.finalText)
+// and an async shell hook's stdin and transcript. The worker needs them while
+// the run is queued or running; every transition to a terminal state drops
+// them, so the unredacted event is not kept for the runs' retention with no
+// read path (the same fix as for the mapped input, spec README). A manual
+// retry reads the envelope back from the event (hook_events) while the
+// outbox still keeps it.
+var PrivateExecutionMembers = []string{"envelope", "shellHook.stdin", "shellHook.transcript"}
+
+// withoutPrivate is exec without PrivateExecutionMembers (a run created
+// terminal, e.g. skipped at dispatch). Unparsable input is returned as is
+// (NewRun.check rejected it already).
+func withoutPrivate(exec json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if len(exec) == 0 || json.Unmarshal(exec, &m) != nil {
+		return exec
+	}
+	_, hasEnv := m["envelope"]
+	sh, hasShell := m["shellHook"]
+	if !hasEnv && !hasShell {
+		return exec
+	}
+	delete(m, "envelope")
+	if hasShell {
+		var h map[string]json.RawMessage
+		if json.Unmarshal(sh, &h) == nil {
+			delete(h, "stdin")
+			delete(h, "transcript")
+			m["shellHook"], _ = json.Marshal(h)
+		}
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return exec
+	}
+	return out
+}
+
+// dropPrivateExecution is the SET clause removing PrivateExecutionMembers
+// (a snapshot SQLite cannot parse, e.g. nested beyond its limit, is dropped
+// whole).
+const dropPrivateExecution = `execution_json = CASE WHEN execution_json IS NULL THEN NULL
+	WHEN json_valid(execution_json) THEN json_remove(execution_json, '$.envelope', '$.shellHook.stdin',
+	'$.shellHook.transcript') END`
+
 // Finish is the terminal outcome of one attempt.
 type Finish struct {
 	Status        string // succeeded, failed, blocked, skipped, cancelled or outcome_unknown
@@ -411,7 +458,8 @@ func (db *DB) FinishRun(ctx context.Context, id, owner string, f Finish) (Run, e
 	now := ts(db.now())
 	return db.updateRun(ctx, id, `UPDATE hook_runs SET status = ?, error_code = ?, error_message = ?,
 		input_summary = COALESCE(?, input_summary), output_summary = COALESCE(?, output_summary),
-		finished_at = ?, duration_ms = `+durationExpr+`, lease_owner = NULL, lease_until = NULL, updated_at = ?
+		finished_at = ?, duration_ms = `+durationExpr+`, lease_owner = NULL, lease_until = NULL, updated_at = ?,
+		`+dropPrivateExecution+`
 		WHERE id = ? AND status = 'running' AND lease_owner = ? RETURNING `+runCols,
 		func(ctx context.Context, tx *sql.Tx) error { return leaseLost(ctx, tx, id) },
 		f.Status, nullStr(f.ErrorCode), nullStr(f.ErrorMessage), nullJSON(f.InputSummary),
@@ -450,7 +498,7 @@ func (db *DB) RetryRun(ctx context.Context, id string) (Run, error) {
 func (db *DB) CancelRun(ctx context.Context, id string) (Run, error) {
 	now := ts(db.now())
 	return db.updateRun(ctx, id, `UPDATE hook_runs SET status = 'cancelled', finished_at = ?,
-		duration_ms = `+durationExpr+`, next_attempt_at = NULL, updated_at = ?
+		duration_ms = `+durationExpr+`, next_attempt_at = NULL, updated_at = ?, `+dropPrivateExecution+`
 		WHERE id = ? AND status = 'queued' RETURNING `+runCols,
 		stateErr(id, ErrNotCancellable), now, now, now, id)
 }
@@ -496,51 +544,4 @@ func (db *DB) updateRun(ctx context.Context, id, q string, miss func(context.Con
 	}
 	db.subs.runsChanged([]Run{r})
 	return r, nil
-}
-
-// Recovered reports what RecoverExpired did.
-type Recovered struct {
-	EventsReleased int   // dispatching → pending
-	RunsUnknown    []Run // running → outcome_unknown
-}
-
-// RecoverExpired applies §9.4 crash recovery at now: events whose dispatch
-// lease expired go back to pending (dispatching again is safe); runs whose
-// lease expired become outcome_unknown and are never re-sent (the action may
-// have happened). Call it at start-up and from the maintenance timer.
-func (db *DB) RecoverExpired(ctx context.Context, now time.Time) (Recovered, error) {
-	var rec Recovered
-	nowS := ts(now)
-	err := db.writeTx(ctx, func(tx *sql.Tx) error {
-		rec = Recovered{}
-		res, err := tx.ExecContext(ctx, `UPDATE hook_events SET status = 'pending', lease_owner = NULL,
-			lease_until = NULL WHERE status = 'dispatching' AND lease_until < ?`, nowS)
-		if err != nil {
-			return err
-		}
-		n, _ := res.RowsAffected()
-		rec.EventsReleased = int(n)
-		rows, err := tx.QueryContext(ctx, `UPDATE hook_runs SET status = 'outcome_unknown',
-			error_message = ?, finished_at = ?, duration_ms = `+durationExpr+`,
-			lease_owner = NULL, lease_until = NULL, updated_at = ?
-			WHERE status = 'running' AND lease_until < ? RETURNING `+runCols,
-			recoveredMessage, nowS, nowS, nowS, nowS)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := scanRun(rows)
-			if err != nil {
-				return err
-			}
-			rec.RunsUnknown = append(rec.RunsUnknown, r)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return Recovered{}, err
-	}
-	db.subs.runsChanged(rec.RunsUnknown)
-	return rec, nil
 }

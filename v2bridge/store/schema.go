@@ -164,6 +164,13 @@ UPDATE hook_runs SET status = 'failed', error_code = 'action_failed',
 	finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'), next_attempt_at = NULL
 	WHERE status = 'queued' AND execution_json IS NOT NULL AND action_type IS NULL;
 `,
+	// 4: terminal runs no longer keep the unredacted envelope (and an async
+	// shell hook's stdin and transcript) in their execution snapshot
+	// (PrivateExecutionMembers): drop them from the rows written before.
+	`
+UPDATE hook_runs SET ` + dropPrivateExecution + `
+	WHERE status NOT IN ('queued','running') AND execution_json IS NOT NULL;
+`,
 }
 
 // SchemaVersion is the schema version this binary migrates to.

@@ -597,6 +597,12 @@ export type ShutdownParams = null;
 /** shutdown result: stop accepting requests; in-flight requests get 5 s (§1) */
 export type ShutdownResult = null;
 
+/** v2/binding/updated params: this process changed a V2 binding by itself: reason auto_paused after 5 consecutive policy-blocked runs (§5) */
+export type V2BindingUpdatedParams = {
+  binding: Binding;
+  reason: "auto_paused";
+};
+
 /** v2/bindings/create params: bind a definition to a scope, enabled and authorized (§5) */
 export type V2BindingsCreateParams = {
   hookId: string;
@@ -615,6 +621,28 @@ export type V2BindingsDeleteParams = {
 /** v2/bindings/delete result: delete a binding (§5) */
 export type V2BindingsDeleteResult = {
   deleted: true;
+};
+
+/** v2/bindings/effective params: each hook's effective binding in a context {session, agent, primary workspace}, with shadowedBy computed in that context (§5) */
+export type V2BindingsEffectiveParams = {
+  sessionId?: string;
+  agentId?: string;
+  workspaceId?: string;
+  hookId?: string;
+  eventName?: string;
+} | null;
+
+/** v2/bindings/effective result: each hook's effective binding in a context {session, agent, primary workspace}, with shadowedBy computed in that context (§5) */
+export type V2BindingsEffectiveResult = {
+  hooks: {
+    hookId: string;
+    name: string;
+    eventName: string;
+    enabled: boolean;
+    effective: Binding | null;
+    shadowed: Binding[];
+    executes: boolean;
+  }[];
 };
 
 /** v2/bindings/list params: bindings, application → workspace → agent → session (§5) */
@@ -695,6 +723,8 @@ export type V2DefinitionsPreviewResult = {
   /** what the action would send */
   fields: { [key: string]: unknown } | null;
   mappingError?: string;
+  /** the stable code beside mappingError */
+  mappingErrorCode?: "path_not_allowed" | "field_missing" | "too_large" | "invalid_value";
   envelope?: Envelope;
 };
 
@@ -932,6 +962,7 @@ export interface Requests {
   "shutdown": { params: ShutdownParams; result: ShutdownResult };
   "v2/bindings/create": { params: V2BindingsCreateParams; result: V2BindingsCreateResult };
   "v2/bindings/delete": { params: V2BindingsDeleteParams; result: V2BindingsDeleteResult };
+  "v2/bindings/effective": { params: V2BindingsEffectiveParams; result: V2BindingsEffectiveResult };
   "v2/bindings/list": { params: V2BindingsListParams; result: V2BindingsListResult };
   "v2/bindings/update": { params: V2BindingsUpdateParams; result: V2BindingsUpdateResult };
   "v2/definitions/create": { params: V2DefinitionsCreateParams; result: V2DefinitionsCreateResult };
@@ -969,6 +1000,7 @@ export const requestsMethods: readonly (keyof Requests)[] = [
   "shutdown",
   "v2/bindings/create",
   "v2/bindings/delete",
+  "v2/bindings/effective",
   "v2/bindings/list",
   "v2/bindings/update",
   "v2/definitions/create",
@@ -999,6 +1031,7 @@ export interface Notifications {
   "diagnostic": DiagnosticParams;
   "hook/completed": HookCompletedParams;
   "hook/started": HookStartedParams;
+  "v2/binding/updated": V2BindingUpdatedParams;
   "v2/run/updated": V2RunUpdatedParams;
   "workspaceHooks/admissionUpdated": WorkspaceHooksAdmissionUpdatedParams;
 }
@@ -1008,6 +1041,7 @@ export const notificationsMethods: readonly (keyof Notifications)[] = [
   "diagnostic",
   "hook/completed",
   "hook/started",
+  "v2/binding/updated",
   "v2/run/updated",
   "workspaceHooks/admissionUpdated",
 ];
@@ -1088,6 +1122,10 @@ export abstract class ProtocolClient {
   sessionOpen(params: SessionOpenParams, token?: CancellationToken): Promise<SessionOpenResult> {
     return this.request("session/open", params as SessionOpenParams, token);
   }
+  /** v2/binding/updated: this process changed a V2 binding by itself: reason auto_paused after 5 consecutive policy-blocked runs (§5) */
+  onV2BindingUpdated(handler: (params: V2BindingUpdatedParams) => void): () => void {
+    return this.on("v2/binding/updated", handler);
+  }
   /** v2/bindings/create: bind a definition to a scope, enabled and authorized (§5) */
   v2BindingsCreate(params: V2BindingsCreateParams, token?: CancellationToken): Promise<V2BindingsCreateResult> {
     return this.request("v2/bindings/create", params as V2BindingsCreateParams, token);
@@ -1095,6 +1133,10 @@ export abstract class ProtocolClient {
   /** v2/bindings/delete: delete a binding (§5) */
   v2BindingsDelete(params: V2BindingsDeleteParams, token?: CancellationToken): Promise<V2BindingsDeleteResult> {
     return this.request("v2/bindings/delete", params as V2BindingsDeleteParams, token);
+  }
+  /** v2/bindings/effective: each hook's effective binding in a context {session, agent, primary workspace}, with shadowedBy computed in that context (§5) */
+  v2BindingsEffective(params?: V2BindingsEffectiveParams, token?: CancellationToken): Promise<V2BindingsEffectiveResult> {
+    return this.request("v2/bindings/effective", params as V2BindingsEffectiveParams, token);
   }
   /** v2/bindings/list: bindings, application → workspace → agent → session (§5) */
   v2BindingsList(params?: V2BindingsListParams, token?: CancellationToken): Promise<V2BindingsListResult> {
