@@ -122,10 +122,13 @@ func (s *Server) trustStatus(_ context.Context, p trustStatusParams) (*trustStat
 	home, init := s.home, s.init
 	s.mu.Unlock()
 	policy, _ := truststore.ParsePolicy(init.policy)
-	rs, _ := runner.NewSession(runner.SessionOptions{
+	rs, _, err := runner.Open(runner.SessionOptions{
 		ID: "status", Cwd: t.Dir, WorkspaceID: t.ID, UserConfigPath: userConfigPath(home, init),
 		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: home},
 	})
+	if err != nil {
+		return nil, InvalidParams("workspace", err.Error())
+	}
 	defer rs.Close()
 	st := statusResult(&session{rs: rs}, rs.WorkspaceStatus(), nil)
 	return &st, nil
