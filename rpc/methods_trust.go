@@ -243,7 +243,7 @@ func (s *Server) reviewSubmit(_ context.Context, p reviewSubmitParams) (*reviewS
 	} else {
 		limits := ss.rs.UserLimits()
 		for _, d := range sel {
-			if err := truststore.Disable(d, limits); err != nil {
+			if err := runner.Disable(d, limits); err != nil {
 				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest, Reason: err.Error()})
 				continue
 			}
