@@ -198,11 +198,11 @@ func TestPinHolesClosed(t *testing.T) {
 			if pins.Empty() {
 				t.Fatalf("nothing pinned for %q", h.Command)
 			}
-			rec := NewPinnedRecord("w", h, pins)
+			rec := newPinnedRecord("w", h, pins)
 			if err := rec.Pins().Validate(); err != nil {
 				t.Fatal(err)
 			}
-			in := EvalInput{WorkspaceID: "w", Store: NewState(StatusOK, []Record{rec}), WorkspaceRoot: e.root,
+			in := EvalInput{WorkspaceID: "w", Store: newState(StatusOK, []Record{rec}), WorkspaceRoot: e.root,
 				Hashes: pin.NewHashCache(), Declarations: []Declaration{Declare(h)}}
 			for i := 0; i < 2; i++ {
 				if ev := Evaluate(in)[0]; ev.State != TrustedPersistent {
@@ -233,7 +233,7 @@ func TestGrantRoundTripsPins(t *testing.T) {
 		t.Fatalf("pins %+v", pins)
 	}
 	s := Open(filepath.Join(t.TempDir(), "security"), Options{})
-	if err := s.Grant("w", []Record{NewPinnedRecord("w", h, pins)}); err != nil {
+	if err := s.Grant("w", []Record{newPinnedRecord("w", h, pins)}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := s.Load()

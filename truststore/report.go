@@ -124,7 +124,7 @@ func Show(w *Workspace) *Shown {
 	for i, f := range w.Files {
 		files[i] = SourceFile{RelativePath: f.RelativePath, Content: f.Content}
 	}
-	sh.BundleDigest = BundleDigestPinned(files, hooks, sh.Pins)
+	sh.BundleDigest = bundleDigestPinned(files, hooks, sh.Pins)
 	return sh
 }
 
@@ -146,7 +146,7 @@ func Describe(w *Workspace, evs []Evaluation, sh *Shown) []DeclarationStatus {
 	out := make([]DeclarationStatus, len(w.Declarations))
 	for i, d := range w.Declarations {
 		h := d.Hook
-		snap := SnapshotOf(h)
+		snap := snapshotOf(h)
 		out[i] = DeclarationStatus{
 			Digest: d.Digest, HookID: h.ID,
 			Source: DeclarationSource{RelativePath: h.Source.RelativePath, DiscoveryOrder: h.Source.DiscoveryOrder},
@@ -175,7 +175,7 @@ func Describe(w *Workspace, evs []Evaluation, sh *Shown) []DeclarationStatus {
 func GrantAll(s Writer, workspaceID, root string, decls []Declaration) error {
 	recs := make([]Record, 0, len(decls))
 	for _, d := range decls {
-		r, err := NewRecord(workspaceID, d.Hook, root)
+		r, err := newRecord(workspaceID, d.Hook, root)
 		if err != nil {
 			return fmt.Errorf("pin scripts of %s: %w", d.Digest, err)
 		}
@@ -198,7 +198,7 @@ func GrantShown(s Writer, workspaceID string, sh *Shown, decls []Declaration) er
 		if err != nil {
 			return fmt.Errorf("pin scripts of %s: %w", d.Digest, err)
 		}
-		recs = append(recs, NewPinnedRecord(workspaceID, d.Hook, p))
+		recs = append(recs, newPinnedRecord(workspaceID, d.Hook, p))
 	}
 	return s.Grant(workspaceID, recs)
 }
