@@ -215,7 +215,7 @@ func (s *Server) reviewSubmit(_ context.Context, p reviewSubmitParams) (*reviewS
 		// and only where the scripts still pin the same now.
 		var ok []truststore.Declaration
 		for _, d := range sel {
-			shown, perr, _ := r.shown.PinsOf(d.Digest)
+			shown, perr := r.shown.PinsOf(d.Digest)
 			if perr != nil {
 				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest, Reason: "scripts could not be pinned: " + perr.Error()})
 				continue

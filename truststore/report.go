@@ -1,6 +1,7 @@
 package truststore
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -128,13 +129,17 @@ func Show(w *Workspace) *Shown {
 	return sh
 }
 
-// PinsOf returns the shown pins of the declaration with digest d.
-func (sh *Shown) PinsOf(d string) (pin.Pins, error, bool) {
+// ErrNotShown is returned by PinsOf for a digest the review did not show.
+var ErrNotShown = errors.New("declaration was not shown")
+
+// PinsOf returns the shown pins of the declaration with digest d. Errors:
+// ErrNotShown, or the error pinning its scripts gave when shown.
+func (sh *Shown) PinsOf(d string) (pin.Pins, error) {
 	i, ok := sh.byDigest[d]
 	if !ok {
-		return pin.Pins{}, nil, false
+		return pin.Pins{}, fmt.Errorf("%s: %w", d, ErrNotShown)
 	}
-	return sh.Pins[i], sh.Errs[i], true
+	return sh.Pins[i], sh.Errs[i]
 }
 
 // Describe pairs declarations with their evaluations and shown pins for
@@ -191,8 +196,8 @@ func GrantAll(s Writer, workspaceID, root string, decls []Declaration) error {
 func GrantShown(s Writer, workspaceID string, sh *Shown, decls []Declaration) error {
 	recs := make([]Record, 0, len(decls))
 	for _, d := range decls {
-		p, err, ok := sh.PinsOf(d.Digest)
-		if !ok {
+		p, err := sh.PinsOf(d.Digest)
+		if errors.Is(err, ErrNotShown) {
 			return fmt.Errorf("declaration %s was not shown", d.Digest)
 		}
 		if err != nil {
