@@ -19,7 +19,7 @@ var errQueueBusy = errors.New("the V2 store is still opening")
 // becomes a run of the durable V2 queue (it appears in v2/runs/list and
 // v2/run/updated). Any failure — the store unavailable, busy past the
 // budget, the master switch off — makes the runner start the hook in the
-// background as before, so the shell-hook path never depends on the DB.
+// background of its session, so the shell-hook path never depends on the DB.
 func (s *Server) enqueueAsync(ctx context.Context, job exec.AsyncJob) (string, error) {
 	b, err := s.v2BridgeWithin(ctx, asyncQueueBudget)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -117,18 +116,8 @@ func (s *Server) sessionOpen(_ context.Context, p sessionOpenParams) (*sessionOp
 	if !filepath.IsAbs(p.Cwd) {
 		return nil, InvalidParams("cwd", "must be an absolute path")
 	}
-	if fi, err := os.Stat(p.Cwd); err != nil || !fi.IsDir() {
-		return nil, InvalidParams("cwd", "must be an existing directory")
-	}
-	switch p.Profile {
-	case "", "zcode":
-		p.Profile = "zcode"
-	case "spark":
-		if p.SparkUserDir != "" && !filepath.IsAbs(p.SparkUserDir) {
-			return nil, InvalidParams("sparkUserDir", "must be an absolute path")
-		}
-	default:
-		return nil, InvalidParams("profile", fmt.Sprintf("unknown profile %q (want zcode or spark)", p.Profile))
+	if p.SparkUserDir != "" && !filepath.IsAbs(p.SparkUserDir) {
+		return nil, InvalidParams("sparkUserDir", "must be an absolute path")
 	}
 	for i, d := range p.PluginDirs {
 		if !filepath.IsAbs(d) {
@@ -144,17 +133,12 @@ func (s *Server) sessionOpen(_ context.Context, p sessionOpenParams) (*sessionOp
 		return nil, InvalidParams("sessionId", "a session with this id is already open on this connection")
 	}
 	userConfig := userConfigPath(home, init)
-	cwd := filepath.Clean(p.Cwd)
-	wsID := p.WorkspaceID
-	if wsID == "" {
-		wsID = truststore.CanonicalID(cwd)
-	}
 	policy, _ := truststore.ParsePolicy(init.policy)
 	sid := p.SessionID
 	internal, internalHandlers := s.mailboxHooks()
-	rs, diags := runner.NewSession(runner.SessionOptions{
+	rs, diags, err := runner.Open(runner.SessionOptions{
 		Internal: internal, InternalHandlers: internalHandlers, AsyncQueue: s.enqueueAsync,
-		ID: p.SessionID, Cwd: cwd, WorkspaceID: wsID,
+		ID: p.SessionID, Cwd: filepath.Clean(p.Cwd), WorkspaceID: p.WorkspaceID,
 		AgentName: p.AgentName, Mode: p.Mode, Env: p.Env,
 		UserConfigPath: userConfig, PluginDirs: p.PluginDirs,
 		Profile: p.Profile, SparkUserDir: p.SparkUserDir,
@@ -165,7 +149,16 @@ func (s *Server) sessionOpen(_ context.Context, p sessionOpenParams) (*sessionOp
 			},
 		},
 	})
-	ss := &session{id: p.SessionID, rs: rs, workspaceHooks: p.WorkspaceHooks, policy: init.policy, profile: p.Profile}
+	var perr *runner.ProfileError
+	switch {
+	case errors.As(err, &perr):
+		return nil, InvalidParams("profile", perr.Error())
+	case errors.Is(err, runner.ErrCwd):
+		return nil, InvalidParams("cwd", "must be an existing directory")
+	case err != nil:
+		return nil, InvalidParams("cwd", err.Error())
+	}
+	ss := &session{id: p.SessionID, rs: rs, workspaceHooks: p.WorkspaceHooks, policy: init.policy, profile: rs.Options().Profile}
 	s.mu.Lock()
 	if _, dup := s.sessions[p.SessionID]; dup {
 		s.mu.Unlock()

@@ -122,10 +122,13 @@ func (s *Server) trustStatus(_ context.Context, p trustStatusParams) (*trustStat
 	home, init := s.home, s.init
 	s.mu.Unlock()
 	policy, _ := truststore.ParsePolicy(init.policy)
-	rs, _ := runner.NewSession(runner.SessionOptions{
+	rs, _, err := runner.Open(runner.SessionOptions{
 		ID: "status", Cwd: t.Dir, WorkspaceID: t.ID, UserConfigPath: userConfigPath(home, init),
 		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: home},
 	})
+	if err != nil {
+		return nil, InvalidParams("workspace", err.Error())
+	}
 	defer rs.Close()
 	st := statusResult(&session{rs: rs}, rs.WorkspaceStatus(), nil)
 	return &st, nil
@@ -212,7 +215,7 @@ func (s *Server) reviewSubmit(_ context.Context, p reviewSubmitParams) (*reviewS
 		// and only where the scripts still pin the same now.
 		var ok []truststore.Declaration
 		for _, d := range sel {
-			shown, perr, _ := r.shown.PinsOf(d.Digest)
+			shown, perr := r.shown.PinsOf(d.Digest)
 			if perr != nil {
 				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest, Reason: "scripts could not be pinned: " + perr.Error()})
 				continue
@@ -240,7 +243,7 @@ func (s *Server) reviewSubmit(_ context.Context, p reviewSubmitParams) (*reviewS
 	} else {
 		limits := ss.rs.UserLimits()
 		for _, d := range sel {
-			if err := truststore.Disable(d, limits); err != nil {
+			if err := runner.Disable(d, limits); err != nil {
 				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest, Reason: err.Error()})
 				continue
 			}

@@ -51,8 +51,8 @@ type SessionOptions struct {
 	InternalHandlers map[string]InternalHandler
 	// AsyncQueue, when set, takes async (async: true) hooks: they become
 	// runs of the durable V2 run queue instead of background processes of
-	// this session (issue "V2 lifecycle bridge": the same queue). When it
-	// fails (no database), the hook starts in the background as before.
+	// this session (the same queue as V2 runs). When it fails (no
+	// database), the hook starts in the background of this session.
 	AsyncQueue func(ctx context.Context, job exec.AsyncJob) (runID string, err error)
 	// Workspace configures workspace (project) hooks and their trust gate.
 	Workspace WorkspaceOptions

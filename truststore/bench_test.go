@@ -24,7 +24,7 @@ func benchDecls(n int) ([]Declaration, []Record) {
 // 100 declarations, all trusted, State (and its index) built once per load.
 func BenchmarkEvaluate100(b *testing.B) {
 	decls, recs := benchDecls(100)
-	in := EvalInput{WorkspaceID: "/work/repo", Policy: PolicyUserDecides, Store: NewState(StatusOK, recs), Declarations: decls}
+	in := EvalInput{WorkspaceID: "/work/repo", Policy: PolicyUserDecides, Store: newState(StatusOK, recs), Declarations: decls}
 	b.ReportAllocs()
 	for b.Loop() {
 		if ev := Evaluate(in); ev[99].State != TrustedPersistent {
@@ -37,7 +37,7 @@ func BenchmarkEvaluate100(b *testing.B) {
 // BenchmarkAdmitOne is the runner's per-hook question right before a spawn.
 func BenchmarkAdmitOne(b *testing.B) {
 	decls, recs := benchDecls(100)
-	in := EvalInput{WorkspaceID: "/work/repo", Policy: PolicyUserDecides, Store: NewState(StatusOK, recs), Declarations: decls[42:43]}
+	in := EvalInput{WorkspaceID: "/work/repo", Policy: PolicyUserDecides, Store: newState(StatusOK, recs), Declarations: decls[42:43]}
 	b.ReportAllocs()
 	for b.Loop() {
 		if ev := Evaluate(in); ev[0].State != TrustedPersistent {
@@ -55,7 +55,7 @@ func BenchmarkEvaluate100Pinned(b *testing.B) {
 	for i := range recs {
 		recs[i].ScriptPins = map[string]string{"scripts/guard.mjs": hexSum("console.log(1)")}
 	}
-	in := EvalInput{WorkspaceID: "/work/repo", Store: NewState(StatusOK, recs), Declarations: decls,
+	in := EvalInput{WorkspaceID: "/work/repo", Store: newState(StatusOK, recs), Declarations: decls,
 		WorkspaceRoot: root, Hashes: pin.NewHashCache()}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -2,9 +2,13 @@
 // run, per lifecycle-hooks-and-workspace-trust.zh.txt §"工作区钩子为什么要信任",
 // §"按什么摘要信任" and §"信任存在哪、怎样审查", and PROTOCOL.md §4.
 //
-// It is small on purpose (direnv in spirit): one function for a declaration's
-// digest (Digest), one for evaluation (Evaluate, a switch in the spec's fixed
-// order), and one type for the trust file (Store). Nothing here spawns hooks.
+// It holds: the declaration and bundle digests (digest.go), evaluation in
+// the spec's fixed order (state.go: Evaluate), the locked trust file
+// (store.go, lock.go), the gate a session asks before each workspace hook
+// starts, which refuses writes after a corrupt read (gate.go), workspace
+// discovery (workspace.go) and the review: what is shown, described and
+// granted (report.go). Script pinning is truststore/pin. Nothing here
+// spawns hooks or edits configuration files.
 package truststore
 
 import (
@@ -19,9 +23,9 @@ import (
 	"github.com/hookside/hookside/internal/jsjson"
 )
 
-// DigestSchemaVersion is WORKSPACE_HOOK_DIGEST_SCHEMA_VERSION, the second
+// digestSchemaVersion is WORKSPACE_HOOK_DIGEST_SCHEMA_VERSION, the second
 // element of the digested array (§"按什么摘要信任").
-const DigestSchemaVersion = 1
+const digestSchemaVersion = 1
 
 // Digest returns the declaration digest defined in
 // lifecycle-hooks-and-workspace-trust §"按什么摘要信任" and PROTOCOL.md §4:
@@ -49,15 +53,15 @@ func Digest(h hook.Hook) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// DeclarationJSON returns the exact bytes Digest hashes, for review tooling
+// declarationJSON returns the exact bytes Digest hashes, for review tooling
 // and tests (§"按什么摘要信任").
-func DeclarationJSON(h hook.Hook) []byte {
+func declarationJSON(h hook.Hook) []byte {
 	return appendDeclarationJSON(nil, h)
 }
 
 func appendDeclarationJSON(b []byte, h hook.Hook) []byte {
 	b = append(b, `["workspace-hook-declaration",`...)
-	b = appendJSInt(b, DigestSchemaVersion)
+	b = appendJSInt(b, digestSchemaVersion)
 	b = append(b, ',')
 	b = jsjson.AppendString(b, h.Source.RelativePath)
 	b = append(b, ',')
@@ -134,15 +138,15 @@ type SourceFile struct {
 	Content      []byte
 }
 
-// BundleDigestVersion is the second element of the bundle array.
-const BundleDigestVersion = 2
+// bundleDigestVersion is the second element of the bundle array.
+const bundleDigestVersion = 2
 
-// BundleDigest is BundleDigestPinned without script pins.
+// BundleDigest is bundleDigestPinned without script pins.
 func BundleDigest(files []SourceFile, hooks []hook.Hook) string {
-	return BundleDigestPinned(files, hooks, nil)
+	return bundleDigestPinned(files, hooks, nil)
 }
 
-// BundleDigestPinned returns the digest over every source file, every
+// bundleDigestPinned returns the digest over every source file, every
 // declaration and every script pin of a workspace (§"按什么摘要信任": "覆盖全部来源
 // 文件与声明的 bundle 摘要", used to confirm "trust everything shown" operations
 // such as `hooks trust grant --all --bundle-digest B`). The construction is
@@ -163,7 +167,7 @@ func BundleDigest(files []SourceFile, hooks []hook.Hook) string {
 // caller passes files, hooks or pins in; the positions of the declarations
 // are already inside each declaration digest. Duplicate files and
 // declarations are kept, not merged. It never fails.
-func BundleDigestPinned(files []SourceFile, hooks []hook.Hook, pins []pin.Pins) string {
+func bundleDigestPinned(files []SourceFile, hooks []hook.Hook, pins []pin.Pins) string {
 	type entry struct{ path, sum string }
 	fs := make([]entry, len(files))
 	for i, f := range files {
@@ -188,7 +192,7 @@ func BundleDigestPinned(files []SourceFile, hooks []hook.Hook, pins []pin.Pins) 
 	pin.SortEntries(es)
 
 	b := append([]byte(nil), `["workspace-hook-bundle",`...)
-	b = appendJSInt(b, BundleDigestVersion)
+	b = appendJSInt(b, bundleDigestVersion)
 	b = append(b, ",["...)
 	for i, f := range fs {
 		if i > 0 {

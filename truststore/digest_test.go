@@ -160,7 +160,7 @@ func TestDigestMatchesJavaScript(t *testing.T) {
 	for i, name := range names {
 		t.Run(name, func(t *testing.T) {
 			h := hooks[name]
-			if got := string(DeclarationJSON(h)); got != res[i].JSON {
+			if got := string(declarationJSON(h)); got != res[i].JSON {
 				t.Errorf("JSON mismatch\n go: %q\njs: %q", got, res[i].JSON)
 			}
 			if got := Digest(h); got != res[i].Digest {
@@ -172,18 +172,18 @@ func TestDigestMatchesJavaScript(t *testing.T) {
 
 func TestDigestEncoding(t *testing.T) {
 	h := digestHooks()["html_chars"]
-	js := string(DeclarationJSON(h))
+	js := string(declarationJSON(h))
 	for _, raw := range []string{"<d>", "&&", "'<script>'"} {
 		if !strings.Contains(js, raw) {
 			t.Errorf("%q was escaped: %s", raw, js)
 		}
 	}
 	h = digestHooks()["line_separators"]
-	if js := string(DeclarationJSON(h)); !strings.Contains(js, "\u2028") || strings.Contains(js, `\u2028`) {
+	if js := string(declarationJSON(h)); !strings.Contains(js, "\u2028") || strings.Contains(js, `\u2028`) {
 		t.Errorf("U+2028 must stay raw: %q", js)
 	}
 	h = digestHooks()["invalid_utf8_bytes"]
-	if js := string(DeclarationJSON(h)); !strings.Contains(js, "echo \uFFFD \uFFFD x\uFFFD") {
+	if js := string(declarationJSON(h)); !strings.Contains(js, "echo \uFFFD \uFFFD x\uFFFD") {
 		t.Errorf("each invalid byte must become U+FFFD: %q", js)
 	}
 }
@@ -242,7 +242,7 @@ func TestBundleDigestMatchesJavaScript(t *testing.T) {
 	if got != res[0].Digest {
 		t.Fatalf("bundle digest %s, node %s (%s)", got, res[0].Digest, res[0].JSON)
 	}
-	if gp := BundleDigestPinned(files, hs, pins); gp != res[1].Digest {
+	if gp := bundleDigestPinned(files, hs, pins); gp != res[1].Digest {
 		t.Fatalf("pinned bundle digest %s, node %s (%s)", gp, res[1].Digest, res[1].JSON)
 	}
 	// Any pin difference changes the bundle: an edited script, an absent
@@ -255,7 +255,7 @@ func TestBundleDigestMatchesJavaScript(t *testing.T) {
 	} {
 		m := pin.Pins{Scripts: maps.Clone(pins[0].Scripts), Links: maps.Clone(pins[0].Links), Globs: maps.Clone(pins[0].Globs)}
 		mut(&m)
-		if BundleDigestPinned(files, hs, []pin.Pins{m, pins[1]}) == res[1].Digest {
+		if bundleDigestPinned(files, hs, []pin.Pins{m, pins[1]}) == res[1].Digest {
 			t.Errorf("bundle digest ignores a %s pin", name)
 		}
 	}

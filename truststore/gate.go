@@ -77,7 +77,7 @@ func (g *Gate) refresh() {
 		g.corrupt = false
 	}
 	if g.corrupt {
-		st = NewState(StatusCorrupt, nil)
+		st = newState(StatusCorrupt, nil)
 	}
 	g.state = st
 	g.version++

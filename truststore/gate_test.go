@@ -131,7 +131,7 @@ func TestGateCorruptIsStickyForTheSession(t *testing.T) {
 	}
 	// The gate itself refuses writes: a grant now would pass a fresh file
 	// off as the old one.
-	rec := NewPinnedRecord(gateWS, decls[0].Hook, pin.Pins{})
+	rec := newPinnedRecord(gateWS, decls[0].Hook, pin.Pins{})
 	if err := g.Grant(gateWS, []Record{rec}); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("Grant after a corrupt read = %v; want ErrCorrupt", err)
 	}

@@ -49,7 +49,7 @@ func TestDigestGolden(t *testing.T) {
 				t.Fatalf("no case %q", name)
 			}
 			if got := Digest(h); got != want {
-				t.Errorf("digest %s, golden %s\njson %s", got, want, DeclarationJSON(h))
+				t.Errorf("digest %s, golden %s\njson %s", got, want, declarationJSON(h))
 			}
 		})
 	}
@@ -57,7 +57,7 @@ func TestDigestGolden(t *testing.T) {
 
 func TestDeclarationJSONGolden(t *testing.T) {
 	const want = `["workspace-hook-declaration",1,".zcode/config.json",1,"PreToolUse","^(Bash|Write|Edit)$",0,0,["command","grep -q \"x\" < in.txt > out.txt 2>&1 & wait",false,["string","bash -lc"]],5000,32768]`
-	if got := string(DeclarationJSON(digestHooks()["shell_string"])); got != want {
+	if got := string(declarationJSON(digestHooks()["shell_string"])); got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }
@@ -96,7 +96,7 @@ func TestBundleDigestGolden(t *testing.T) {
 	if got := BundleDigest(files, hs); got != wantBundle {
 		t.Errorf("bundle digest %s, golden %s", got, wantBundle)
 	}
-	if got := BundleDigestPinned(files, hs, pins); got != wantPinned {
+	if got := bundleDigestPinned(files, hs, pins); got != wantPinned {
 		t.Errorf("pinned bundle digest %s, golden %s", got, wantPinned)
 	}
 }

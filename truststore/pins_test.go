@@ -17,7 +17,7 @@ func cmdHook(command string) hook.Hook {
 }
 
 // TestScriptPathsHeuristics: which workspace paths a command line pins
-// (findings 1, 2, 5, 6 of the hostile review).
+// (absent scripts, symlinks out of the root, cd, globs, sourced files, plugin roots).
 func TestScriptPathsHeuristics(t *testing.T) {
 	root := t.TempDir()
 	outside := t.TempDir()
@@ -96,7 +96,7 @@ func TestPinHolesClosed(t *testing.T) {
 		hook   func(e env) hook.Hook
 		mutate func(e env)
 	}{
-		{"absent_at_grant_then_added", // finding 1
+		{"absent_at_grant_then_added",
 			func(e env) {},
 			func(e env) hook.Hook { return cmdHook("./hooks/x.sh") },
 			func(e env) { writeFile(t, filepath.Join(e.root, "hooks/x.sh"), "#!/bin/sh\necho EVIL\n") }},
@@ -108,21 +108,21 @@ func TestPinHolesClosed(t *testing.T) {
 			func(e env) { symlink(t, filepath.Join(e.out, "later.sh"), filepath.Join(e.root, "hooks/x.sh")) },
 			func(e env) hook.Hook { return cmdHook("./hooks/x.sh") },
 			func(e env) { writeFile(t, filepath.Join(e.out, "later.sh"), "echo EVIL\n") }},
-		{"link_out_target_edited", // finding 2
+		{"link_out_target_edited",
 			func(e env) {
 				writeFile(t, filepath.Join(e.out, "x.sh"), "echo good\n")
 				symlink(t, filepath.Join(e.out, "x.sh"), filepath.Join(e.root, "hooks/x.sh"))
 			},
 			func(e env) hook.Hook { return cmdHook("./hooks/x.sh") },
 			func(e env) { writeFile(t, filepath.Join(e.out, "x.sh"), "echo EVIL\n") }},
-		{"dir_link_out_target_edited", // finding 2
+		{"dir_link_out_target_edited",
 			func(e env) {
 				writeFile(t, filepath.Join(e.out, "x.sh"), "echo good\n")
 				symlink(t, e.out, filepath.Join(e.root, "hooks"))
 			},
 			func(e env) hook.Hook { return cmdHook("./hooks/x.sh") },
 			func(e env) { writeFile(t, filepath.Join(e.out, "x.sh"), "echo EVIL\n") }},
-		{"link_out_retargeted_same_content", // finding 2
+		{"link_out_retargeted_same_content",
 			func(e env) {
 				writeFile(t, filepath.Join(e.out, "a.sh"), "echo same\n")
 				writeFile(t, filepath.Join(e.out, "b.sh"), "echo same\n")
@@ -143,33 +143,33 @@ func TestPinHolesClosed(t *testing.T) {
 				_ = os.Remove(filepath.Join(e.root, "hooks/x.sh"))
 				symlink(t, filepath.Join(e.out, "x.sh"), filepath.Join(e.root, "hooks/x.sh"))
 			}},
-		{"cd_then_script_edited", // finding 5
+		{"cd_then_script_edited",
 			func(e env) { writeFile(t, filepath.Join(e.root, "hooks/x.sh"), "echo good\n") },
 			func(e env) hook.Hook { return cmdHook("cd hooks && ./x.sh") },
 			func(e env) { writeFile(t, filepath.Join(e.root, "hooks/x.sh"), "echo EVIL\n") }},
-		{"glob_match_edited", // finding 5
+		{"glob_match_edited",
 			func(e env) { writeFile(t, filepath.Join(e.root, "hooks/x.sh"), "echo good\n") },
 			func(e env) hook.Hook { return cmdHook("./hooks/x.s?") },
 			func(e env) { writeFile(t, filepath.Join(e.root, "hooks/x.sh"), "echo EVIL\n") }},
-		{"glob_new_match", // finding 5
+		{"glob_new_match",
 			func(e env) { writeFile(t, filepath.Join(e.root, "hooks/x.sh"), "echo good\n") },
 			func(e env) hook.Hook { return cmdHook("for f in hooks/*.sh; do sh $f; done") },
 			func(e env) { writeFile(t, filepath.Join(e.root, "hooks/a.sh"), "echo EVIL\n") }},
-		{"sourced_lib_edited", // finding 5
+		{"sourced_lib_edited",
 			func(e env) {
 				writeFile(t, filepath.Join(e.root, "hooks/x.sh"), "#!/bin/sh\n. \"$(dirname \"$0\")/lib.sh\"\n")
 				writeFile(t, filepath.Join(e.root, "hooks/lib.sh"), "echo good\n")
 			},
 			func(e env) hook.Hook { return cmdHook("./hooks/x.sh") },
 			func(e env) { writeFile(t, filepath.Join(e.root, "hooks/lib.sh"), "echo EVIL\n") }},
-		{"sourced_via_dir_variable", // finding 5
+		{"sourced_via_dir_variable",
 			func(e env) {
 				writeFile(t, filepath.Join(e.root, "hooks/x"), "#!/usr/bin/env bash\nDIR=\"$(cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && pwd)\"\nsource \"$DIR/lib/common.sh\"\n")
 				writeFile(t, filepath.Join(e.root, "hooks/lib/common.sh"), ". ./deep.sh\n")
 			},
 			func(e env) hook.Hook { return cmdHook("hooks/x") },
 			func(e env) { writeFile(t, filepath.Join(e.root, "deep.sh"), "echo EVIL\n") }},
-		{"plugin_root_script_edited", // finding 6
+		{"plugin_root_script_edited",
 			func(e env) { writeFile(t, filepath.Join(e.root, "plug/x.sh"), "echo good\n") },
 			func(e env) hook.Hook {
 				h := cmdHook("${CLAUDE_PLUGIN_ROOT}/x.sh")
@@ -198,11 +198,11 @@ func TestPinHolesClosed(t *testing.T) {
 			if pins.Empty() {
 				t.Fatalf("nothing pinned for %q", h.Command)
 			}
-			rec := NewPinnedRecord("w", h, pins)
+			rec := newPinnedRecord("w", h, pins)
 			if err := rec.Pins().Validate(); err != nil {
 				t.Fatal(err)
 			}
-			in := EvalInput{WorkspaceID: "w", Store: NewState(StatusOK, []Record{rec}), WorkspaceRoot: e.root,
+			in := EvalInput{WorkspaceID: "w", Store: newState(StatusOK, []Record{rec}), WorkspaceRoot: e.root,
 				Hashes: pin.NewHashCache(), Declarations: []Declaration{Declare(h)}}
 			for i := 0; i < 2; i++ {
 				if ev := Evaluate(in)[0]; ev.State != TrustedPersistent {
@@ -233,7 +233,7 @@ func TestGrantRoundTripsPins(t *testing.T) {
 		t.Fatalf("pins %+v", pins)
 	}
 	s := Open(filepath.Join(t.TempDir(), "security"), Options{})
-	if err := s.Grant("w", []Record{NewPinnedRecord("w", h, pins)}); err != nil {
+	if err := s.Grant("w", []Record{newPinnedRecord("w", h, pins)}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := s.Load()

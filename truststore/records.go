@@ -5,10 +5,10 @@ import (
 	"github.com/hookside/hookside/truststore/pin"
 )
 
-// NewRecord returns the record that trusts h in workspaceID, with its
+// newRecord returns the record that trusts h in workspaceID, with its
 // snapshot and, when workspaceRoot is not empty, its script pins (session
 // directory = the root). GrantedAt is left zero; Store.Grant stamps it.
-func NewRecord(workspaceID string, h hook.Hook, workspaceRoot string) (Record, error) {
+func newRecord(workspaceID string, h hook.Hook, workspaceRoot string) (Record, error) {
 	var pins pin.Pins
 	if workspaceRoot != "" {
 		var err error
@@ -16,11 +16,11 @@ func NewRecord(workspaceID string, h hook.Hook, workspaceRoot string) (Record, e
 			return Record{}, err
 		}
 	}
-	return NewPinnedRecord(workspaceID, h, pins), nil
+	return newPinnedRecord(workspaceID, h, pins), nil
 }
 
-// NewPinnedRecord returns the record that trusts h with the given pins.
-func NewPinnedRecord(workspaceID string, h hook.Hook, pins pin.Pins) Record {
-	return Record{WorkspaceID: workspaceID, Digest: Digest(h), Snapshot: SnapshotOf(h),
+// newPinnedRecord returns the record that trusts h with the given pins.
+func newPinnedRecord(workspaceID string, h hook.Hook, pins pin.Pins) Record {
+	return Record{WorkspaceID: workspaceID, Digest: Digest(h), Snapshot: snapshotOf(h),
 		ScriptPins: pins.Scripts, ScriptLinks: pins.Links, ScriptGlobs: pins.Globs}
 }

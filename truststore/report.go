@@ -3,16 +3,12 @@ package truststore
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
-	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore/pin"
-	"github.com/natefinch/atomic"
 )
 
 // identityPrefixes are the workspace identity forms `--workspace` accepts
@@ -129,17 +125,21 @@ func Show(w *Workspace) *Shown {
 	for i, f := range w.Files {
 		files[i] = SourceFile{RelativePath: f.RelativePath, Content: f.Content}
 	}
-	sh.BundleDigest = BundleDigestPinned(files, hooks, sh.Pins)
+	sh.BundleDigest = bundleDigestPinned(files, hooks, sh.Pins)
 	return sh
 }
 
-// PinsOf returns the shown pins of the declaration with digest d.
-func (sh *Shown) PinsOf(d string) (pin.Pins, error, bool) {
+// ErrNotShown is returned by PinsOf for a digest the review did not show.
+var ErrNotShown = errors.New("declaration was not shown")
+
+// PinsOf returns the shown pins of the declaration with digest d. Errors:
+// ErrNotShown, or the error pinning its scripts gave when shown.
+func (sh *Shown) PinsOf(d string) (pin.Pins, error) {
 	i, ok := sh.byDigest[d]
 	if !ok {
-		return pin.Pins{}, nil, false
+		return pin.Pins{}, fmt.Errorf("%s: %w", d, ErrNotShown)
 	}
-	return sh.Pins[i], sh.Errs[i], true
+	return sh.Pins[i], sh.Errs[i]
 }
 
 // Describe pairs declarations with their evaluations and shown pins for
@@ -151,7 +151,7 @@ func Describe(w *Workspace, evs []Evaluation, sh *Shown) []DeclarationStatus {
 	out := make([]DeclarationStatus, len(w.Declarations))
 	for i, d := range w.Declarations {
 		h := d.Hook
-		snap := SnapshotOf(h)
+		snap := snapshotOf(h)
 		out[i] = DeclarationStatus{
 			Digest: d.Digest, HookID: h.ID,
 			Source: DeclarationSource{RelativePath: h.Source.RelativePath, DiscoveryOrder: h.Source.DiscoveryOrder},
@@ -180,7 +180,7 @@ func Describe(w *Workspace, evs []Evaluation, sh *Shown) []DeclarationStatus {
 func GrantAll(s Writer, workspaceID, root string, decls []Declaration) error {
 	recs := make([]Record, 0, len(decls))
 	for _, d := range decls {
-		r, err := NewRecord(workspaceID, d.Hook, root)
+		r, err := newRecord(workspaceID, d.Hook, root)
 		if err != nil {
 			return fmt.Errorf("pin scripts of %s: %w", d.Digest, err)
 		}
@@ -196,79 +196,14 @@ func GrantAll(s Writer, workspaceID, root string, decls []Declaration) error {
 func GrantShown(s Writer, workspaceID string, sh *Shown, decls []Declaration) error {
 	recs := make([]Record, 0, len(decls))
 	for _, d := range decls {
-		p, err, ok := sh.PinsOf(d.Digest)
-		if !ok {
+		p, err := sh.PinsOf(d.Digest)
+		if errors.Is(err, ErrNotShown) {
 			return fmt.Errorf("declaration %s was not shown", d.Digest)
 		}
 		if err != nil {
 			return fmt.Errorf("pin scripts of %s: %w", d.Digest, err)
 		}
-		recs = append(recs, NewPinnedRecord(workspaceID, d.Hook, p))
+		recs = append(recs, newPinnedRecord(workspaceID, d.Hook, p))
 	}
 	return s.Grant(workspaceID, recs)
-}
-
-// ErrNotReviewed is returned by Disable when the declaring file no longer
-// holds the declaration as it was reviewed.
-var ErrNotReviewed = errors.New("the declaring file changed since the review")
-
-// Disable writes `"enabled": false` into the file that declares d, after
-// checking that the file still holds exactly that declaration (same
-// digest at the same position); the rest of the file is preserved byte for
-// byte and its mode kept (lifecycle-hooks-and-workspace-trust
-// §"信任存在哪、怎样审查": 写之前先核对磁盘上的声明与审查时一致).
-func Disable(d Declaration, userLimits hook.Limits) error {
-	h := d.Hook
-	path := h.Source.Path
-	if h.Source.PluginRoot != "" {
-		return fmt.Errorf("%s: a workspace plugin's hooks.json cannot be disabled per declaration; remove the plugin from plugins.dirs", path)
-	}
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file", path)
-	}
-	f, err := fsid.OpenNoFollow(path)
-	if err != nil {
-		return err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, hook.MaxConfigFileBytes+1))
-	f.Close()
-	if err != nil {
-		return err
-	}
-	claudeShaped := h.Source.Dialect != nil && h.Source.Dialect.ClaudeShaped
-	var current []hook.Hook
-	if claudeShaped {
-		f, _ := config.ParseSettingsFile(h.Source.Dialect, path, data, hook.SourceWorkspace)
-		current = f.Hooks
-	} else {
-		f, _ := config.ParseFile(path, data, hook.SourceWorkspace)
-		current = f.Resolve(userLimits)
-	}
-	found := false
-	for _, cur := range current {
-		if cur.Event == h.Event && cur.MatcherIndex == h.MatcherIndex && cur.HookIndex == h.HookIndex {
-			cur.Source.RelativePath, cur.Source.DiscoveryOrder = h.Source.RelativePath, h.Source.DiscoveryOrder
-			found = Digest(cur) == d.Digest
-			break
-		}
-	}
-	if !found {
-		return fmt.Errorf("%s: %w", path, ErrNotReviewed)
-	}
-	set := config.SetHookEnabled
-	if claudeShaped {
-		set = config.SetSparkHookEnabled
-	}
-	out, err := set(data, h.Event, h.MatcherIndex, h.HookIndex, false)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := atomic.WriteFile(path, strings.NewReader(string(out))); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return os.Chmod(path, fi.Mode().Perm())
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/runner/config"
 )
 
 const disableFile = `{
@@ -54,7 +55,7 @@ func findDecl(t *testing.T, w *Workspace, command string) Declaration {
 func TestDisablePreservesBytes(t *testing.T) {
 	w, p := discoverOne(t, disableFile, 0o640)
 	d := findDecl(t, w, "second")
-	if err := Disable(d, hook.Limits{}); err != nil {
+	if err := disable(d, hook.Limits{}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(p)
@@ -80,7 +81,7 @@ func TestDisablePreservesBytes(t *testing.T) {
 	// An existing "enabled": true is flipped in place.
 	d3 := findDecl(t, w2, "echo")
 	before, _ := os.ReadFile(p)
-	if err := Disable(d3, hook.Limits{}); err != nil {
+	if err := disable(d3, hook.Limits{}); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := os.ReadFile(p)
@@ -109,15 +110,15 @@ func TestDisableRefusesChangedDeclaration(t *testing.T) {
 				changed = edit(disableFile)
 				writeFile(t, p, changed)
 			}
-			err := Disable(d, hook.Limits{})
+			err := disable(d, hook.Limits{})
 			if err == nil {
 				t.Fatal("Disable wrote into a changed file")
 			}
 			if edit == nil {
 				return
 			}
-			if !errors.Is(err, ErrNotReviewed) {
-				t.Fatalf("err = %v, want ErrNotReviewed", err)
+			if !errors.Is(err, config.ErrNotReviewed) {
+				t.Fatalf("err = %v, want config.ErrNotReviewed", err)
 			}
 			if got, _ := os.ReadFile(p); string(got) != changed {
 				t.Fatal("the changed file was modified")
@@ -138,7 +139,7 @@ func TestDisableRefusesSymlinkAndPlugin(t *testing.T) {
 	if err := os.Symlink(cp, p); err != nil {
 		t.Fatal(err)
 	}
-	if err := Disable(d, hook.Limits{}); err == nil {
+	if err := disable(d, hook.Limits{}); err == nil {
 		t.Fatal("Disable followed a symlink")
 	}
 	if got, _ := os.ReadFile(cp); string(got) != disableFile {
@@ -146,7 +147,7 @@ func TestDisableRefusesSymlinkAndPlugin(t *testing.T) {
 	}
 	pd := d
 	pd.Hook.Source.PluginRoot = "/some/plugin"
-	if err := Disable(pd, hook.Limits{}); err == nil {
+	if err := disable(pd, hook.Limits{}); err == nil {
 		t.Fatal("a workspace plugin's declaration was disabled")
 	}
 }
@@ -207,4 +208,9 @@ func TestDescribe(t *testing.T) {
 		d.TrustState != PendingTrust || !d.Enabled || d.Args == nil {
 		t.Fatalf("%+v", d)
 	}
+}
+
+// disable is what the review's disable_selected does (runner.Disable).
+func disable(d Declaration, userLimits hook.Limits) error {
+	return config.Disable(d.Hook, userLimits, func(cur hook.Hook) bool { return Digest(cur) == d.Digest })
 }

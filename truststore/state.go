@@ -100,8 +100,8 @@ type Snapshot struct {
 	MaxOutputBytes     int           `json:"maxOutputBytes"`
 }
 
-// SnapshotOf returns the snapshot a trust record stores for h.
-func SnapshotOf(h hook.Hook) Snapshot {
+// snapshotOf returns the snapshot a trust record stores for h.
+func snapshotOf(h hook.Hook) Snapshot {
 	args := h.Args
 	if args == nil {
 		args = []string{}
@@ -179,9 +179,9 @@ type State struct {
 	bySlot  map[slotKey][]string // digests trusted at a slot
 }
 
-// NewState builds a State (and its index) from records. Records are sorted
+// newState builds a State (and its index) from records. Records are sorted
 // by workspace, digest; later duplicates of a key win.
-func NewState(status Status, records []Record) *State {
+func newState(status Status, records []Record) *State {
 	s := &State{Status: status, Records: records,
 		byKey: make(map[recKey]*Record, len(records)), bySlot: make(map[slotKey][]string, len(records))}
 	sort.SliceStable(s.Records, func(i, j int) bool {

@@ -9,7 +9,7 @@ import (
 // digest, and of two records for one workspace+digest the later one wins.
 func TestNewStateOrderAndDuplicates(t *testing.T) {
 	early, late := time.Unix(100, 0).UTC(), time.Unix(200, 0).UTC()
-	s := NewState(StatusOK, []Record{
+	s := newState(StatusOK, []Record{
 		{WorkspaceID: "w2", Digest: "a"},
 		{WorkspaceID: "w1", Digest: "b"},
 		{WorkspaceID: "w1", Digest: "a", GrantedAt: early},

@@ -38,7 +38,7 @@ func wsHook(event string, matcher *string, mi, hi int, command string) hook.Hook
 }
 
 func recordFor(ws string, h hook.Hook) Record {
-	return Record{WorkspaceID: ws, Digest: Digest(h), GrantedAt: time.Unix(0, 0), Snapshot: SnapshotOf(h)}
+	return Record{WorkspaceID: ws, Digest: Digest(h), GrantedAt: time.Unix(0, 0), Snapshot: snapshotOf(h)}
 }
 
 func TestEvaluate(t *testing.T) {
@@ -61,7 +61,7 @@ func TestEvaluate(t *testing.T) {
 	gonePin := recordFor(ws, cur)
 	gonePin.ScriptPins = map[string]string{"scripts/missing.mjs": Digest(old)}
 
-	st := func(status Status, recs ...Record) *State { return NewState(status, recs) }
+	st := func(status Status, recs ...Record) *State { return newState(status, recs) }
 	revoked := map[string]bool{Digest(cur): true}
 	tests := []struct {
 		name    string
@@ -119,7 +119,7 @@ func TestEvaluatePinnedScriptEditedLater(t *testing.T) {
 	writeFile(t, script, "#!/bin/sh\nexit 0\n")
 	h := wsHook(hook.PreToolUse, nil, 0, 0, "./hooks/check.sh")
 	h.Args = nil
-	rec, err := NewRecord("w", h, root)
+	rec, err := newRecord("w", h, root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestEvaluatePinnedScriptEditedLater(t *testing.T) {
 		t.Fatalf("pins %v", rec.ScriptPins)
 	}
 	cache := pin.NewHashCache()
-	in := EvalInput{WorkspaceID: "w", Store: NewState(StatusOK, []Record{rec}), WorkspaceRoot: root,
+	in := EvalInput{WorkspaceID: "w", Store: newState(StatusOK, []Record{rec}), WorkspaceRoot: root,
 		Hashes: cache, Declarations: []Declaration{Declare(h)}}
 	if e := Evaluate(in)[0]; e.State != TrustedPersistent {
 		t.Fatalf("before edit: %+v", e)

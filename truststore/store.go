@@ -22,8 +22,8 @@ import (
 // (§"信任存在哪、怎样审查"; hookside: <home>/security/workspace-hook-trust-v1.json).
 const FileName = "workspace-hook-trust-v1.json"
 
-// FileVersion is the only "version" the trust file may carry.
-const FileVersion = 1
+// fileVersion is the only "version" the trust file may carry.
+const fileVersion = 1
 
 // DefaultLockTimeout is the spec's wait for the lock ("拿锁最多等 5 秒").
 const DefaultLockTimeout = 5 * time.Second
@@ -111,17 +111,17 @@ func (s *Store) Load() (*State, error) {
 		return st, nil
 	case errors.Is(err, fs.ErrNotExist):
 		s.setStamp(fsid.ID{})
-		return NewState(StatusMissing, nil), nil
+		return newState(StatusMissing, nil), nil
 	case errors.As(err, &ce):
 		qerr := s.quarantineLocked()
 		s.setStamp(s.currentID())
 		if qerr != nil {
-			return NewState(StatusCorrupt, nil), fmt.Errorf("%w: %s: %s (not moved aside: %v)", ErrCorrupt, s.path, ce.why, qerr)
+			return newState(StatusCorrupt, nil), fmt.Errorf("%w: %s: %s (not moved aside: %v)", ErrCorrupt, s.path, ce.why, qerr)
 		}
-		return NewState(StatusCorrupt, nil), fmt.Errorf("%w: %s: %s", ErrCorrupt, s.path, ce.why)
+		return newState(StatusCorrupt, nil), fmt.Errorf("%w: %s: %s", ErrCorrupt, s.path, ce.why)
 	default:
 		s.setStamp(s.currentID())
-		return NewState(StatusCorrupt, nil), fmt.Errorf("load %s: %w", s.path, err)
+		return newState(StatusCorrupt, nil), fmt.Errorf("load %s: %w", s.path, err)
 	}
 }
 
@@ -198,7 +198,7 @@ func (s *Store) read() (*State, fsid.ID, error) {
 	if err != nil {
 		return nil, id, err
 	}
-	return NewState(StatusOK, recs), id, nil
+	return newState(StatusOK, recs), id, nil
 }
 
 // parse checks the file's shape strictly enough that a truncated or foreign
@@ -227,8 +227,8 @@ func parse(data []byte) ([]Record, error) {
 	if raw.Version == nil || raw.Records == nil {
 		return nil, &corruptError{`missing "version" or "records"`}
 	}
-	if *raw.Version != FileVersion {
-		return nil, &corruptError{fmt.Sprintf("version %d, want %d", *raw.Version, FileVersion)}
+	if *raw.Version != fileVersion {
+		return nil, &corruptError{fmt.Sprintf("version %d, want %d", *raw.Version, fileVersion)}
 	}
 	recs := make([]Record, 0, len(*raw.Records))
 	for i, r := range *raw.Records {
@@ -366,7 +366,7 @@ func (s *Store) update(fn func([]Record) ([]Record, bool)) error {
 	switch {
 	case err == nil:
 	case errors.Is(err, fs.ErrNotExist):
-		st = NewState(StatusMissing, nil)
+		st = newState(StatusMissing, nil)
 	case errors.As(err, &ce):
 		if qerr := s.quarantine(); qerr != nil {
 			return fmt.Errorf("%w: %s: %s (not moved aside: %v); write refused", ErrCorrupt, s.path, ce.why, qerr)
@@ -379,7 +379,7 @@ func (s *Store) update(fn func([]Record) ([]Record, bool)) error {
 	if !changed {
 		return nil
 	}
-	return s.write(NewState(StatusOK, recs).Records)
+	return s.write(newState(StatusOK, recs).Records)
 }
 
 // write replaces the file atomically: natefinch/atomic writes a temp file
@@ -388,7 +388,7 @@ func (s *Store) update(fn func([]Record) ([]Record, bool)) error {
 // 0600 first; it does not fsync the directory, so we do. Stale temp files of
 // writers killed mid-write are removed (we hold the lock: no live writer).
 func (s *Store) write(recs []Record) error {
-	data, err := json.MarshalIndent(fileJSON{Version: FileVersion, Records: recs}, "", "  ")
+	data, err := json.MarshalIndent(fileJSON{Version: fileVersion, Records: recs}, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -111,7 +111,7 @@ func kill9(t testing.TB, cmd *exec.Cmd) {
 }
 
 func testRecord(h hook.Hook) Record {
-	return Record{Digest: Digest(h), Snapshot: SnapshotOf(h)}
+	return Record{Digest: Digest(h), Snapshot: snapshotOf(h)}
 }
 
 func TestGrantLoadRevokeRoundTrip(t *testing.T) {

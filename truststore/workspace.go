@@ -14,10 +14,6 @@ import (
 	"github.com/hookside/hookside/runner/config"
 )
 
-// Workspace configuration file names kept from the spec so existing
-// repositories work unchanged (spec/README.md).
-var workspaceFileNames = []string{"zcode.json", filepath.Join(".zcode", "config.json")}
-
 // CodePendingTrust is the diagnostic raised when workspace declarations were
 // found and stripped from the executable config until trusted
 // (project-config.adapter.ts:63 in the spec).
@@ -90,8 +86,10 @@ func Discover(opts DiscoverOptions) *Workspace {
 	w := &Workspace{Cwd: opts.Cwd, Root: findRoot(opts.Cwd)}
 	var candidates []string
 	for _, dir := range levels(w.Root, opts.Cwd) {
-		for _, name := range workspaceFileNames {
-			candidates = append(candidates, filepath.Join(dir, name))
+		// hook.Zcode.WorkspaceFiles: the spec's names, so existing
+		// repositories work unchanged (spec/README.md).
+		for _, name := range hook.Zcode.WorkspaceFiles {
+			candidates = append(candidates, filepath.Join(dir, filepath.FromSlash(name)))
 		}
 	}
 	root, rootErr := os.OpenRoot(w.Root)

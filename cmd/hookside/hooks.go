@@ -3,16 +3,15 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 
-	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
@@ -103,59 +102,34 @@ func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
-	dir := f.home
-	if dir == "" {
-		dir = home.Default()
-	}
-	cwd := f.cwd
-	if cwd == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, nil, err
-		}
-		cwd = wd
-	}
-	abs, err := filepath.Abs(cwd)
-	if err != nil {
-		return nil, nil, err
-	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return nil, nil, fmt.Errorf("--cwd %s: not a directory", cwd)
-	}
-	userConfig := f.userConfig
-	if userConfig == "" {
-		userConfig = home.ConfigPath(dir)
-	}
 	sid := f.sessionID
 	if sid == "" {
 		sid = fmt.Sprintf("cli-%d", os.Getpid())
-	}
-	for i, d := range f.pluginDirs {
-		if a, err := filepath.Abs(d); err == nil {
-			f.pluginDirs[i] = a
-		}
 	}
 	policy, ok := truststore.ParsePolicy(f.policy)
 	if !ok {
 		return nil, nil, fmt.Errorf("--policy %q is not user_decides, deny or allow_trusted_only", f.policy)
 	}
-	switch f.profile {
-	case "", runner.ProfileZcode, runner.ProfileSpark:
-	default:
-		return nil, nil, fmt.Errorf("--profile %q is not zcode or spark", f.profile)
-	}
-	sparkDir := f.sparkUserDir
-	if sparkDir != "" {
-		if a, err := filepath.Abs(sparkDir); err == nil {
-			sparkDir = a
-		}
-	}
-	s, diags := runner.NewSession(runner.SessionOptions{
-		ID: sid, Cwd: abs, WorkspaceID: truststore.CanonicalID(abs), UserConfigPath: userConfig, PluginDirs: f.pluginDirs,
-		Profile: f.profile, SparkUserDir: sparkDir,
-		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: dir, ProjectConfigPath: f.projectConfig},
+	s, diags, err := runner.Open(runner.SessionOptions{
+		ID: sid, Cwd: f.cwd, UserConfigPath: f.userConfig, PluginDirs: f.pluginDirs,
+		Profile: f.profile, SparkUserDir: f.sparkUserDir,
+		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: f.home, ProjectConfigPath: f.projectConfig},
 	})
-	return s, diags, nil
+	return s, diags, cliOpenError(err, f.cwd)
+}
+
+// cliOpenError words runner.Open's errors as flag errors.
+func cliOpenError(err error, cwd string) error {
+	var perr *runner.ProfileError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &perr):
+		return fmt.Errorf("--profile %q is not %s", perr.Profile, strings.Join(hook.ProfileNames(), " or "))
+	case errors.Is(err, runner.ErrCwd):
+		return fmt.Errorf("--cwd %s: not a directory", cwd)
+	}
+	return err
 }
 
 func printDiagnostics(w io.Writer, diags []hook.Diagnostic) {

@@ -80,10 +80,6 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "hookside hooks trust: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	if sf.profile != "zcode" && sf.profile != "spark" {
-		fmt.Fprintf(stderr, "hookside hooks trust: --profile %q is not zcode or spark\n", sf.profile)
-		return exitUsage
-	}
 	policy, ok := truststore.ParsePolicy(*policyFlag)
 	if !ok {
 		fmt.Fprintf(stderr, "hookside hooks trust: --policy %q is not user_decides, deny or allow_trusted_only\n", *policyFlag)
@@ -122,11 +118,19 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 		}
 		return trustRemote(action, target, *homeDir, digests, *all, *asJSON, stdout, stderr)
 	}
-	rs, _ := runner.NewSession(runner.SessionOptions{
+	rs, _, err := runner.Open(runner.SessionOptions{
 		ID: "cli-trust", Cwd: target.Dir, WorkspaceID: target.ID, UserConfigPath: *userConfig,
 		Profile: sf.profile, SparkUserDir: sf.sparkUserDir,
 		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: *homeDir, ProjectConfigPath: *projectConfig},
 	})
+	if err != nil {
+		fmt.Fprintln(stderr, "hookside hooks trust:", cliOpenError(err, target.Dir))
+		var perr *runner.ProfileError
+		if errors.As(err, &perr) {
+			return exitUsage
+		}
+		return exitError
+	}
 	defer rs.Close()
 	w := rs.WorkspaceStatus()
 	// Pins are computed once: the bundle digest covers them, the display

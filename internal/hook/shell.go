@@ -109,7 +109,7 @@ func (s Shell) Check() error {
 // command itself is never split: it goes to the shell whole.
 //
 // shlex is close to, but not, POSIX sh word splitting. Known gaps, all
-// pinned by the runner's TestShellArgv:
+// pinned by TestShellArgv:
 //   - inside double quotes a backslash escapes every character, so
 //     `"a\b"` gives `ab` (POSIX sh keeps `a\b`);
 //   - `#` at the start of a word starts a comment: "bash #x" is just

@@ -3,6 +3,13 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/hookside/hookside/internal/fsid"
+	"github.com/hookside/hookside/internal/hook"
+	"github.com/natefinch/atomic"
 )
 
 // ErrDeclarationMoved is returned by SetHookEnabled when the file no longer
@@ -81,4 +88,73 @@ func setHookEnabled(data []byte, claudeShape bool, event string, matcherIndex, h
 	out = append(out, data[:h.off+1]...)
 	out = append(out, ins...)
 	return append(out, data[h.off+1:]...), nil
+}
+
+// ErrNotReviewed is returned by Disable when the declaring file no longer
+// holds the declaration as it was reviewed.
+var ErrNotReviewed = errors.New("the declaring file changed since the review")
+
+// Disable writes `"enabled": false` into the file that declares h, after
+// checking that the file still holds that declaration as reviewed: the
+// declaration now at h's position, with h's workspace-relative path and
+// discovery order, must satisfy reviewed (the caller compares digests).
+// The rest of the file is preserved byte for byte and its mode kept
+// (lifecycle-hooks-and-workspace-trust §"信任存在哪、怎样审查":
+// 写之前先核对磁盘上的声明与审查时一致). The file is parsed with h's
+// dialect; userLimits resolves a zcode file's limits. Errors:
+// ErrNotReviewed, ErrDeclarationMoved, a plugin's hooks.json (refused), a
+// symlink or non-regular file, I/O errors.
+func Disable(h hook.Hook, userLimits hook.Limits, reviewed func(current hook.Hook) bool) error {
+	path := h.Source.Path
+	if h.Source.PluginRoot != "" {
+		return fmt.Errorf("%s: a workspace plugin's hooks.json cannot be disabled per declaration; remove the plugin from plugins.dirs", path)
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file", path)
+	}
+	f, err := fsid.OpenNoFollow(path)
+	if err != nil {
+		return err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, hook.MaxConfigFileBytes+1))
+	f.Close()
+	if err != nil {
+		return err
+	}
+	claudeShaped := h.Source.Dialect != nil && h.Source.Dialect.ClaudeShaped
+	var current []hook.Hook
+	if claudeShaped {
+		f, _ := ParseSettingsFile(h.Source.Dialect, path, data, hook.SourceWorkspace)
+		current = f.Hooks
+	} else {
+		f, _ := ParseFile(path, data, hook.SourceWorkspace)
+		current = f.Resolve(userLimits)
+	}
+	found := false
+	for _, cur := range current {
+		if cur.Event == h.Event && cur.MatcherIndex == h.MatcherIndex && cur.HookIndex == h.HookIndex {
+			cur.Source.RelativePath, cur.Source.DiscoveryOrder = h.Source.RelativePath, h.Source.DiscoveryOrder
+			found = reviewed(cur)
+			break
+		}
+	}
+	if !found {
+		return fmt.Errorf("%s: %w", path, ErrNotReviewed)
+	}
+	set := SetHookEnabled
+	if claudeShaped {
+		set = SetSparkHookEnabled
+	}
+	out, err := set(data, h.Event, h.MatcherIndex, h.HookIndex, false)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := atomic.WriteFile(path, strings.NewReader(string(out))); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return os.Chmod(path, fi.Mode().Perm())
 }
