@@ -62,9 +62,9 @@ i=0
 declare -A exclude=(
 	[github.com/hookside/hookside/conformance]="builds cmd/hookside with the host's go toolchain and runs hooks through sh and jq"
 	[github.com/hookside/hookside/conformance/compat]="builds cmd/hookside with the host's go toolchain and runs hooks through sh, jq, python and node"
-	[github.com/hookside/hookside/runner]="its hooks start through the spawner, which refuses to start processes on Windows until it runs them in internal/proc's Job Objects; its hooks are sh commands"
-	[github.com/hookside/hookside/v2bridge]="its command actions start through the spawner, which refuses to start processes on Windows until it runs them in internal/proc's Job Objects; its hooks are sh commands"
-	[github.com/hookside/hookside/cmd/hookside]="the trust store checks Unix modes (0700/0600), which Windows files do not carry: every grant reads the store as corrupt until the owner-SID/DACL checks replace them; its hooks need the Windows spawner"
+	[github.com/hookside/hookside/runner]="its tests' hooks are sh commands, and there is no sh under Wine"
+	[github.com/hookside/hookside/v2bridge]="its tests' command actions are sh commands, and there is no sh under Wine"
+	[github.com/hookside/hookside/cmd/hookside]="the trust store checks Unix modes (0700/0600), which Windows files do not carry: every grant reads the store as corrupt until the owner-SID/DACL checks replace them; its hooks are sh commands"
 	[github.com/hookside/hookside/bench/cmd/benchrun]="a benchmark harness that runs sh and node hooks through the built binary"
 )
 while read -r pkg dir name; do
