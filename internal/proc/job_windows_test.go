@@ -132,21 +132,6 @@ func pidsOf(t *testing.T, out []byte) []uint32 {
 	return []uint32{a, b}
 }
 
-// running reports whether pid names a process that has not exited.
-func running(pid uint32) bool {
-	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
-	if err != nil {
-		return false
-	}
-	defer windows.CloseHandle(h)
-	var code uint32
-	if windows.GetExitCodeProcess(h, &code) != nil {
-		return false
-	}
-	const stillActive = 259
-	return code == stillActive
-}
-
 func TestJobTreeGrandchildHoldingStdout(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -166,7 +151,7 @@ func TestJobTreeGrandchildHoldingStdout(t *testing.T) {
 				t.Errorf("took %v, bound %v (%s)", res.took, bound, strings.Join(res.phases, ", "))
 			}
 			for _, pid := range pidsOf(t, res.stdout) {
-				if running(pid) {
+				if Alive(int(pid)) {
 					t.Errorf("pid %d of the tree still running", pid)
 				}
 			}

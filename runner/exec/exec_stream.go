@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	osexec "os/exec"
 	"time"
 )
 
@@ -42,6 +43,28 @@ func begin(ctx context.Context, spec Spec) (res Result, lim limits, ok bool) {
 		lim.maxOut = DefaultMaxOutputBytes
 	}
 	return res, lim, true
+}
+
+// newCmd returns the command that runs spec with the child ends of p as
+// its stdin, stdout and stderr.
+func newCmd(spec Spec, p *execPipes) *osexec.Cmd {
+	cmd := osexec.Command(spec.Argv[0], spec.Argv[1:]...)
+	cmd.Dir = spec.Dir
+	cmd.Env = spec.Env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.inR, p.outW, p.errW
+	return cmd
+}
+
+// startIO starts draining stdout and stderr into buffers capped at maxOut
+// (readDone gets one value per stream when it is done) and writing stdin
+// (stdinDone as execWriteStdin returns it).
+func startIO(p *execPipes, stdin []byte, maxOut int) (stdout, stderr *execStream, readDone, stdinDone chan struct{}) {
+	readDone = make(chan struct{}, 2)
+	stdout = &execStream{f: p.outR, max: maxOut}
+	stderr = &execStream{f: p.errR, max: maxOut}
+	go stdout.drain(readDone)
+	go stderr.drain(readDone)
+	return stdout, stderr, readDone, execWriteStdin(p.inW, stdin)
 }
 
 // collect waits for both output readers, at most PipeDrainTimeout (then

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	osexec "os/exec"
 	"syscall"
 	"time"
 )
@@ -56,10 +55,7 @@ func Run(ctx context.Context, spec Spec) Result {
 		res.Duration = time.Since(start)
 		return res
 	}
-	cmd := osexec.Command(spec.Argv[0], spec.Argv[1:]...)
-	cmd.Dir = spec.Dir
-	cmd.Env = spec.Env
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.inR, p.outW, p.errW
+	cmd := newCmd(spec, &p)
 	cmd.SysProcAttr = sysProcAttr()
 	register := beginStart()
 	err := cmd.Start()
@@ -81,12 +77,7 @@ func Run(ctx context.Context, spec Spec) Result {
 
 	exited := make(chan execExit, 1)
 	go func() { exited <- execAwaitExit(proc) }()
-	readDone := make(chan struct{}, 2)
-	stdout := execStream{f: p.outR, max: lim.maxOut}
-	stderr := execStream{f: p.errR, max: lim.maxOut}
-	go stdout.drain(readDone)
-	go stderr.drain(readDone)
-	stdinDone := execWriteStdin(p.inW, spec.Stdin)
+	stdout, stderr, readDone, stdinDone := startIO(&p, spec.Stdin, lim.maxOut)
 
 	// Phase 1: the leader exits, or the deadline/ctx ends the run.
 	timer := time.NewTimer(lim.timeout)
@@ -127,7 +118,7 @@ func Run(ctx context.Context, spec Spec) Result {
 	stopStdin(p.inW, stdinDone)
 
 	// Phase 4: collect output, bounded by PipeDrainTimeout.
-	collect(&res, &p, &stdout, &stderr, readDone, timer)
+	collect(&res, &p, stdout, stderr, readDone, timer)
 	res.Duration = time.Since(start)
 	return res
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	osexec "os/exec"
 	"time"
 
 	"github.com/hookside/hookside/internal/proc"
@@ -54,10 +53,7 @@ func Run(ctx context.Context, spec Spec) Result {
 		res.Duration = time.Since(start)
 		return res
 	}
-	cmd := osexec.Command(spec.Argv[0], spec.Argv[1:]...)
-	cmd.Dir = spec.Dir
-	cmd.Env = spec.Env
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.inR, p.outW, p.errW
+	cmd := newCmd(spec, &p)
 	err = job.Start(cmd)
 	p.closeChildEnds()
 	if err != nil {
@@ -71,12 +67,7 @@ func Run(ctx context.Context, spec Spec) Result {
 
 	exited := make(chan *os.ProcessState, 1)
 	go func() { st, _ := leader.Wait(); exited <- st }()
-	readDone := make(chan struct{}, 2)
-	stdout := execStream{f: p.outR, max: lim.maxOut}
-	stderr := execStream{f: p.errR, max: lim.maxOut}
-	go stdout.drain(readDone)
-	go stderr.drain(readDone)
-	stdinDone := execWriteStdin(p.inW, spec.Stdin)
+	stdout, stderr, readDone, stdinDone := startIO(&p, spec.Stdin, lim.maxOut)
 
 	// Phase 1: the leader exits, or the deadline/ctx ends the run.
 	timer := time.NewTimer(lim.timeout)
@@ -114,7 +105,7 @@ func Run(ctx context.Context, spec Spec) Result {
 	stopStdin(p.inW, stdinDone)
 
 	// Phase 4: collect output, bounded by PipeDrainTimeout.
-	collect(&res, &p, &stdout, &stderr, readDone, timer)
+	collect(&res, &p, stdout, stderr, readDone, timer)
 	res.Duration = time.Since(start)
 	return res
 }

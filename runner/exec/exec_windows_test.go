@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/windows"
+	"github.com/hookside/hookside/internal/proc"
 )
 
 // The Windows tests start this test binary as the hook (there is no sh):
@@ -75,18 +75,6 @@ func helperSpec(t *testing.T, mode string, args ...string) Spec {
 	}
 }
 
-// running reports whether pid names a process that has not exited.
-func running(pid int) bool {
-	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
-	if err != nil {
-		return false
-	}
-	defer windows.CloseHandle(h)
-	var code uint32
-	const stillActive = 259
-	return windows.GetExitCodeProcess(h, &code) == nil && code == stillActive
-}
-
 func TestRunWindowsGrandchildHoldingStdoutDoesNotDelayResult(t *testing.T) {
 	res := Run(context.Background(), helperSpec(t, "tree"))
 	if res.StartErr != nil || res.ExitCode != 0 || res.TimedOut {
@@ -96,7 +84,7 @@ func TestRunWindowsGrandchildHoldingStdoutDoesNotDelayResult(t *testing.T) {
 	if _, err := fmt.Sscanf(string(res.Stdout), "%d %d", &leader, &gc); err != nil {
 		t.Fatalf("stdout %q: %v", res.Stdout, err)
 	}
-	if running(gc) {
+	if proc.Alive(gc) {
 		t.Errorf("grandchild %d outlived its hook", gc)
 	}
 	if res.Duration > winSlack {
@@ -117,7 +105,7 @@ func TestRunWindowsIgnoringHookEndsByDeadline(t *testing.T) {
 	if strings.TrimSpace(string(res.Stdout)) != "ignoring" {
 		t.Errorf("stdout %q", res.Stdout)
 	}
-	if running(res.PID) {
+	if proc.Alive(res.PID) {
 		t.Errorf("hook %d still running", res.PID)
 	}
 }
@@ -129,7 +117,7 @@ func TestRunWindowsContextCancellationEndsTree(t *testing.T) {
 	if !res.Canceled || res.TimedOut || res.ExitCode != -1 {
 		t.Fatalf("%+v", res)
 	}
-	if running(res.PID) {
+	if proc.Alive(res.PID) {
 		t.Errorf("hook %d still running", res.PID)
 	}
 }
