@@ -4,7 +4,7 @@ import (
 	"os"
 	"os/exec"
 
-	"golang.org/x/sys/windows"
+	"github.com/hookside/hookside/internal/proc"
 )
 
 // killPID terminates pid (TerminateProcess).
@@ -16,16 +16,7 @@ func killPID(pid int) {
 }
 
 // exists reports whether pid names a process that has not exited.
-func exists(pid int) bool {
-	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
-	if err != nil {
-		return false
-	}
-	defer windows.CloseHandle(h)
-	var code uint32
-	const stillActive = 259
-	return windows.GetExitCodeProcess(h, &code) == nil && code == stillActive
-}
+func exists(pid int) bool { return proc.Alive(pid) }
 
 // ownGroup leaves cmd as os/exec starts it: its context's cancellation
 // terminates the process itself; Windows has no process groups to kill.

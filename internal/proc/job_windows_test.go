@@ -22,7 +22,7 @@ const (
 	testTimeout = 4 * time.Second
 	testGrace   = 500 * time.Millisecond
 	testDrain   = 100 * time.Millisecond
-	testSlack   = 5 * time.Second
+	testSlack   = 10 * time.Second
 	// testNoDeadline is the deadline of hooks that end by themselves: far
 	// beyond what starting a Go binary under a loaded Wine takes.
 	testNoDeadline = time.Minute
@@ -34,6 +34,11 @@ type treeRun struct {
 	exitCode int
 	timedOut bool
 	took     time.Duration
+	phases   []string // when each phase ended, for the failure message
+}
+
+func (r *treeRun) mark(start time.Time, phase string) {
+	r.phases = append(r.phases, fmt.Sprintf("%s %v", phase, time.Since(start).Round(time.Millisecond)))
 }
 
 // runTree runs cmd in a fresh job the way the Windows spawner does: stdio
@@ -85,11 +90,13 @@ func runTree(t *testing.T, cmd *exec.Cmd, timeout time.Duration) treeRun {
 		} else if !errors.Is(err, ErrNoConsole) {
 			t.Errorf("Interrupt: %v", err)
 		}
+		res.mark(start, "deadline")
 		if err := job.Terminate(1); err != nil {
 			t.Errorf("Terminate: %v", err)
 		}
 		<-exited
 	}
+	res.mark(start, "leader exited")
 	// The leader is gone: end what is left of its tree.
 	if err := job.Terminate(1); err != nil {
 		t.Errorf("Terminate after exit: %v", err)
@@ -101,6 +108,7 @@ func runTree(t *testing.T, cmd *exec.Cmd, timeout time.Duration) treeRun {
 	if pids, err := job.PIDs(); err != nil || len(pids) != 0 {
 		t.Fatalf("job process list after the run: %v, %v", pids, err)
 	}
+	res.mark(start, "job empty")
 	select {
 	case res.stdout = <-read:
 	case <-time.After(testDrain):
@@ -108,6 +116,7 @@ func runTree(t *testing.T, cmd *exec.Cmd, timeout time.Duration) treeRun {
 		res.stdout = <-read
 	}
 	outR.Close()
+	res.mark(start, "drained")
 	res.took = time.Since(start)
 	res.exitCode = cmd.ProcessState.ExitCode()
 	return res
@@ -121,21 +130,6 @@ func pidsOf(t *testing.T, out []byte) []uint32 {
 		t.Fatalf("helper output %q: %v", out, err)
 	}
 	return []uint32{a, b}
-}
-
-// running reports whether pid names a process that has not exited.
-func running(pid uint32) bool {
-	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
-	if err != nil {
-		return false
-	}
-	defer windows.CloseHandle(h)
-	var code uint32
-	if windows.GetExitCodeProcess(h, &code) != nil {
-		return false
-	}
-	const stillActive = 259
-	return code == stillActive
 }
 
 func TestJobTreeGrandchildHoldingStdout(t *testing.T) {
@@ -154,10 +148,10 @@ func TestJobTreeGrandchildHoldingStdout(t *testing.T) {
 				t.Errorf("timedOut = %v, want %v", res.timedOut, tc.timedOut)
 			}
 			if bound := tc.timeout + testGrace + testDrain + testSlack; res.took > bound {
-				t.Errorf("took %v, bound %v", res.took, bound)
+				t.Errorf("took %v, bound %v (%s)", res.took, bound, strings.Join(res.phases, ", "))
 			}
 			for _, pid := range pidsOf(t, res.stdout) {
-				if running(pid) {
+				if Alive(int(pid)) {
 					t.Errorf("pid %d of the tree still running", pid)
 				}
 			}
@@ -172,7 +166,7 @@ func TestJobTreeIgnoringEverything(t *testing.T) {
 		t.Fatalf("hook ended by itself: %+v", res)
 	}
 	if bound := testTimeout + testGrace + testDrain + testSlack; res.took > bound {
-		t.Errorf("took %v, bound %v", res.took, bound)
+		t.Errorf("took %v, bound %v (%s)", res.took, bound, strings.Join(res.phases, ", "))
 	}
 	if got := strings.TrimSpace(string(res.stdout)); got != "ignoring" {
 		t.Errorf("stdout %q", res.stdout)

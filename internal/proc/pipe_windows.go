@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"sync/atomic"
+	"unsafe"
 
 	"golang.org/x/sys/windows"
 
@@ -55,4 +56,26 @@ func Pipe(parentReads bool) (r, w *os.File, err error) {
 		return sf, cf, nil
 	}
 	return cf, sf, nil
+}
+
+var procPeekNamedPipe = kernel32.NewProc("PeekNamedPipe")
+
+// Buffered returns how many bytes are waiting to be read in the pipe f
+// (PeekNamedPipe); a read of at most that many does not block.
+func Buffered(f *os.File) (int, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	var avail uint32
+	var callErr error
+	if err := rc.Control(func(fd uintptr) {
+		r, _, e := procPeekNamedPipe.Call(fd, 0, 0, 0, uintptr(unsafe.Pointer(&avail)), 0)
+		if r == 0 {
+			callErr = fmt.Errorf("proc: PeekNamedPipe: %w", e)
+		}
+	}); err != nil {
+		return 0, err
+	}
+	return int(avail), callErr
 }

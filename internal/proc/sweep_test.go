@@ -9,6 +9,10 @@ import (
 	"testing"
 )
 
+// fakePID is where the fake process tables' pids start: far above the
+// test process's own, which must not collide with them (Wine's are small).
+const fakePID = 1 << 22
+
 // fakeProcs is an in-memory process table for the sweep core.
 type fakeProcs struct {
 	env    map[int]string
@@ -49,37 +53,37 @@ func TestSweepCore(t *testing.T) {
 	entry := TokenVar + "=" + tok
 	t.Run("kills_exact_token_carriers_only", func(t *testing.T) {
 		f := &fakeProcs{env: map[int]string{
-			10:          "A=1\x00" + entry + "\x00B=2",
-			11:          entry,
-			12:          TokenVar + "=" + tok + "x",    // a longer token
-			13:          "X" + entry,                   // another variable's suffix
-			14:          "unreadable",                  // another user's process
-			15:          "PATH=/bin\x00HOME=/root\x00", // unrelated
-			os.Getpid(): entry,                         // the sweeper itself
+			fakePID + 10: "A=1\x00" + entry + "\x00B=2",
+			fakePID + 11: entry,
+			fakePID + 12: TokenVar + "=" + tok + "x",    // a longer token
+			fakePID + 13: "X" + entry,                   // another variable's suffix
+			fakePID + 14: "unreadable",                  // another user's process
+			fakePID + 15: "PATH=/bin\x00HOME=/root\x00", // unrelated
+			os.Getpid():  entry,                         // the sweeper itself
 		}}
 		got, err := f.sweeper().sweep(tok)
-		if err != nil || !slices.Equal(got, []int{10, 11}) {
-			t.Fatalf("sweep = %v, %v; want [10 11]", got, err)
+		if err != nil || !slices.Equal(got, []int{fakePID + 10, fakePID + 11}) {
+			t.Fatalf("sweep = %v, %v; want fakePID+[10 11]", got, err)
 		}
 	})
 	t.Run("lists_again_for_children_forked_during_the_sweep", func(t *testing.T) {
-		f := &fakeProcs{env: map[int]string{20: entry}}
+		f := &fakeProcs{env: map[int]string{fakePID + 20: entry}}
 		f.onKill = map[int]func(){
-			20: func() { f.env[21] = entry },
-			21: func() { f.env[22] = entry },
+			fakePID + 20: func() { f.env[fakePID+21] = entry },
+			fakePID + 21: func() { f.env[fakePID+22] = entry },
 		}
 		got, err := f.sweeper().sweep(tok)
-		if err != nil || !slices.Equal(got, []int{20, 21, 22}) {
-			t.Fatalf("sweep = %v, %v; want [20 21 22]", got, err)
+		if err != nil || !slices.Equal(got, []int{fakePID + 20, fakePID + 21, fakePID + 22}) {
+			t.Fatalf("sweep = %v, %v; want fakePID+[20 21 22]", got, err)
 		}
 	})
 	t.Run("bounded_against_endless_forking", func(t *testing.T) {
-		f := &fakeProcs{env: map[int]string{30: entry}}
-		next := 31
+		f := &fakeProcs{env: map[int]string{fakePID + 30: entry}}
+		next := fakePID + 31
 		f.onKill = map[int]func(){}
 		var fork func()
 		fork = func() { f.env[next] = entry; f.onKill[next] = fork; next++ }
-		f.onKill[30] = fork
+		f.onKill[fakePID+30] = fork
 		got, _ := f.sweeper().sweep(tok)
 		if len(got) != sweepRounds {
 			t.Fatalf("killed %d, want one per round (%d)", len(got), sweepRounds)

@@ -4,10 +4,8 @@ package exec
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	osexec "os/exec"
 	"syscall"
 	"time"
 )
@@ -31,8 +29,9 @@ import (
 //   - Once the leader has exited — normally or not — the rest of its
 //     group is SIGKILLed: a hook's background children (`sleep 30 &`) do
 //     not outlive it and cannot hold its pipes open. On Linux the leader
-//     is observed with waitid(WNOWAIT) and reaped only after that kill,
-//     so the group id cannot have been reused by then.
+//     is observed with waitid(WNOWAIT), on macOS and FreeBSD with kqueue
+//     NOTE_EXIT, and reaped only after that kill, so the group id cannot
+//     have been reused by then.
 //   - Pipes still open after that (a process that escaped the group) are
 //     read for at most PipeDrainTimeout more.
 //
@@ -44,27 +43,9 @@ import (
 // timer; no goroutine for stdin up to the pipe's capacity (64 KiB).
 func Run(ctx context.Context, spec Spec) Result {
 	start := time.Now()
-	res := Result{ExitCode: -1}
-	if len(spec.Argv) == 0 || spec.Argv[0] == "" {
-		res.StartErr = ErrEmptyArgv
+	res, lim, ok := begin(ctx, spec)
+	if !ok {
 		return res
-	}
-	if err := ctx.Err(); err != nil {
-		res.Canceled = true
-		res.StartErr = fmt.Errorf("start hook %q: not started: %w", spec.Argv[0], err)
-		return res
-	}
-	timeout := spec.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	grace := spec.KillGrace
-	if grace <= 0 {
-		grace = KillGrace
-	}
-	maxOut := spec.MaxOutputBytes
-	if maxOut <= 0 {
-		maxOut = DefaultMaxOutputBytes
 	}
 
 	var p execPipes
@@ -74,10 +55,7 @@ func Run(ctx context.Context, spec Spec) Result {
 		res.Duration = time.Since(start)
 		return res
 	}
-	cmd := osexec.Command(spec.Argv[0], spec.Argv[1:]...)
-	cmd.Dir = spec.Dir
-	cmd.Env = spec.Env
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.inR, p.outW, p.errW
+	cmd := newCmd(spec, &p)
 	cmd.SysProcAttr = sysProcAttr()
 	register := beginStart()
 	err := cmd.Start()
@@ -99,15 +77,10 @@ func Run(ctx context.Context, spec Spec) Result {
 
 	exited := make(chan execExit, 1)
 	go func() { exited <- execAwaitExit(proc) }()
-	readDone := make(chan struct{}, 2)
-	stdout := execStream{f: p.outR, max: maxOut}
-	stderr := execStream{f: p.errR, max: maxOut}
-	go stdout.drain(readDone)
-	go stderr.drain(readDone)
-	stdinDone := execWriteStdin(p.inW, spec.Stdin)
+	stdout, stderr, readDone, stdinDone := startIO(&p, spec.Stdin, lim.maxOut)
 
 	// Phase 1: the leader exits, or the deadline/ctx ends the run.
-	timer := time.NewTimer(timeout)
+	timer := time.NewTimer(lim.timeout)
 	var ex execExit
 	select {
 	case ex = <-exited:
@@ -121,7 +94,7 @@ func Run(ctx context.Context, spec Spec) Result {
 		// see it); SIGKILL the group and the leader after grace.
 		_ = syscall.Kill(-pid, syscall.SIGTERM)
 		_ = syscall.Kill(-pid, syscall.SIGCONT)
-		timer.Reset(grace)
+		timer.Reset(lim.grace)
 		select {
 		case ex = <-exited:
 		case <-timer.C:
@@ -142,91 +115,12 @@ func Run(ctx context.Context, spec Spec) Result {
 	if state != nil {
 		res.ExitCode = state.ExitCode()
 	}
-	if stdinDone != nil {
-		// Nobody left to read stdin (but an escapee): stop writing.
-		select {
-		case <-stdinDone:
-		default:
-			_ = p.inW.SetWriteDeadline(execPast)
-			<-stdinDone
-		}
-	}
+	stopStdin(p.inW, stdinDone)
 
 	// Phase 4: collect output, bounded by PipeDrainTimeout.
-	timer.Reset(PipeDrainTimeout)
-	for n := 0; n < 2; {
-		select {
-		case <-readDone:
-			n++
-		case <-timer.C:
-			_ = p.outR.SetReadDeadline(execPast)
-			_ = p.errR.SetReadDeadline(execPast)
-		}
-	}
-	timer.Stop()
-	_ = p.outR.Close()
-	_ = p.errR.Close()
-
-	res.Stdout, res.StdoutTruncated = stdout.result()
-	res.Stderr, res.StderrTruncated = stderr.result()
+	collect(&res, &p, stdout, stderr, readDone, timer)
 	res.Duration = time.Since(start)
 	return res
-}
-
-// execPast is a deadline that has always passed.
-var execPast = time.Unix(1, 0)
-
-// execExit is what the waiter goroutine reports: state is nil when the
-// leader has exited but is not reaped yet (Linux waitid WNOWAIT).
-type execExit struct {
-	state *os.ProcessState
-}
-
-// execStartError wraps a failed cmd.Start with the executable's name and,
-// when the working directory is the problem, says so (the kernel's ENOENT
-// from chdir reads like a missing executable).
-func execStartError(spec Spec, err error) error {
-	if spec.Dir != "" {
-		if _, serr := os.Stat(spec.Dir); serr != nil {
-			return fmt.Errorf("start hook %q: working directory: %w", spec.Argv[0], serr)
-		}
-	}
-	return fmt.Errorf("start hook %q: %w", spec.Argv[0], err)
-}
-
-// execPipes are the three stdio pipes of one hook. The parent ends (inW,
-// outR, errR) are non-blocking and use the runtime poller, so deadlines
-// can interrupt them; the child ends are handed to the child as its fds
-// 0, 1, 2 and closed in the parent right after the start.
-type execPipes struct {
-	inR, inW, outR, outW, errR, errW *os.File
-}
-
-func (p *execPipes) open() (err error) {
-	if p.inR, p.inW, err = execPipe(false); err != nil {
-		return err
-	}
-	if p.outR, p.outW, err = execPipe(true); err != nil {
-		return err
-	}
-	p.errR, p.errW, err = execPipe(true)
-	return err
-}
-
-func (p *execPipes) closeChildEnds() {
-	for _, f := range []*os.File{p.inR, p.outW, p.errW} {
-		if f != nil {
-			_ = f.Close()
-		}
-	}
-}
-
-func (p *execPipes) closeAll() {
-	for _, f := range []*os.File{p.inR, p.inW, p.outR, p.outW, p.errR, p.errW} {
-		if f != nil {
-			_ = f.Close()
-		}
-	}
 }
 
 // execWriteStdin writes b to w and closes w. It tries one non-blocking
@@ -265,65 +159,6 @@ func execWriteStdin(w *os.File, b []byte) chan struct{} {
 	return done
 }
 
-// execStream collects one output pipe into a buffer capped at max bytes.
-type execStream struct {
-	f         *os.File
-	max       int
-	buf       []byte
-	truncated bool
-	scratch   []byte // discard buffer once buf is full
-}
-
-// execInitialBuf is the first buffer size for a stream with output; it
-// doubles up to the cap, so short outputs cost one small allocation.
-const execInitialBuf = 512
-
-// drain reads s.f to EOF (or until its read deadline is set to the past)
-// and reports on done.
-func (s *execStream) drain(done chan<- struct{}) {
-	defer func() { done <- struct{}{} }()
-	for {
-		n, err := s.f.Read(s.next())
-		s.took(n)
-		if err == nil {
-			continue
-		}
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			s.drainBuffered()
-		}
-		return
-	}
-}
-
-// next returns the slice the next read goes into: the free part of buf
-// while under the cap, else the discard buffer.
-func (s *execStream) next() []byte {
-	if len(s.buf) < s.max {
-		if len(s.buf) == cap(s.buf) {
-			nb := make([]byte, len(s.buf), min(max(2*cap(s.buf), execInitialBuf), s.max))
-			copy(nb, s.buf)
-			s.buf = nb
-		}
-		return s.buf[len(s.buf):cap(s.buf)]
-	}
-	if s.scratch == nil {
-		s.scratch = make([]byte, 32<<10)
-	}
-	return s.scratch
-}
-
-// took accounts for n bytes read into the slice next returned.
-func (s *execStream) took(n int) {
-	if n <= 0 {
-		return
-	}
-	if len(s.buf) < s.max {
-		s.buf = s.buf[:len(s.buf)+n]
-	} else {
-		s.truncated = true
-	}
-}
-
 // drainBuffered takes what is already in the pipe after the read deadline
 // passed (the poller refuses reads past a deadline even when data is
 // waiting), with non-blocking reads, bounded so a writer that keeps
@@ -348,13 +183,4 @@ func (s *execStream) drainBuffered() {
 		}
 		s.took(n)
 	}
-}
-
-// result returns the collected bytes (nil when empty) and the truncation
-// flag.
-func (s *execStream) result() ([]byte, bool) {
-	if len(s.buf) == 0 {
-		return nil, s.truncated
-	}
-	return s.buf, s.truncated
 }

@@ -5,6 +5,8 @@ package exec
 import (
 	"os"
 	"syscall"
+
+	"github.com/hookside/hookside/internal/proc"
 )
 
 // execPipe returns a pipe; os.Pipe makes both ends non-blocking and
@@ -13,15 +15,6 @@ func execPipe(parentReads bool) (r, w *os.File, err error) {
 	return os.Pipe()
 }
 
-// execAwaitExit waits for the leader p and reaps it. Without Linux's
-// waitid(WNOWAIT) the group kill that follows has a tiny window in which
-// the PID, if the group is already empty, could have been reused.
-func execAwaitExit(p *os.Process) execExit {
-	st, _ := p.Wait()
-	return execExit{state: st}
-}
-
-// sysProcAttr puts the hook in its own process group.
-func sysProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true}
-}
+// sysProcAttr puts the hook in its own process group, and on FreeBSD asks
+// the kernel to SIGKILL it when hookside dies (Pdeathsig).
+func sysProcAttr() *syscall.SysProcAttr { return proc.GroupAttr() }
