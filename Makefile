@@ -28,7 +28,7 @@ demo: build
 
 ## test: go vet + generated files up to date + unit tests with the race
 ## detector + the conformance suite
-test: deps vet check-generated unit conformance
+test: deps vet check-generated unit conformance cross soak-smoke
 
 vet:
 	$(GO) vet ./...
