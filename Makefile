@@ -27,7 +27,8 @@ demo: build
 	$(GO) run ./examples/demo -bin $(BIN) -examples examples
 
 ## test: go vet + generated files up to date + unit tests with the race
-## detector + the conformance suite
+## detector + the conformance suite + vet of every target OS (cross) + a
+## 45 s soak smoke
 test: deps vet check-generated unit conformance cross soak-smoke
 
 vet:
