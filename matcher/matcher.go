@@ -19,8 +19,11 @@ import (
 )
 
 // MatchTimeout bounds one regexp2 (backtracking) match; a match that runs
-// longer counts as "no match".
-const MatchTimeout = 100 * time.Millisecond
+// longer counts as "no match". regexp2 measures it with a coarse clock
+// (100 ms ticks, updated by a goroutine): on a loaded machine a stale tick can
+// end a trivial match at once, so the bound is well above the tick and a
+// timed-out match is tried once more (the retry starts from a fresh clock).
+const MatchTimeout = time.Second
 
 // CacheSize is the number of distinct patterns Compile keeps; when the cache
 // is full it is emptied and starts over.
@@ -218,7 +221,10 @@ func (m *Matcher) matchOne(v string) bool {
 		return m.re.MatchString(v)
 	case kindBacktr:
 		ok, err := m.bt.MatchString(v)
-		return ok && err == nil // a timeout is no match
+		if err != nil { // a timeout: once more, then it is no match
+			ok, err = m.bt.MatchString(v)
+		}
+		return ok && err == nil
 	}
 	return false
 }
