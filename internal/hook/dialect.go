@@ -61,6 +61,19 @@ type Dialect struct {
 	// StopAtFirstBlock: once a hook of an event blocks, the event's later
 	// hooks are skipped (hooks-v2-handbook §1.3); otherwise every hook runs.
 	StopAtFirstBlock bool
+	// TimeoutDefaultMs is the timeout of a declaration that gives none, and
+	// EventTimeoutMs overrides it per event (0 / absent = the hookside
+	// chain: file, user config, DefaultTimeoutMs of limits.go).
+	TimeoutDefaultMs int
+	EventTimeoutMs   map[string]int
+	// MatcherFields names, per event, the snake_case input field a matcher
+	// is tested against (nil = the lifecycle rule: the tool name on tool
+	// events, source on SessionStart). An event absent from a non-nil map
+	// has no matcher support: its matchers are ignored.
+	MatcherFields map[string]string
+	// DedupeHandlers: identical handlers declared in several settings
+	// files run once (plugin copies stay separate).
+	DedupeHandlers bool
 }
 
 // Refusal is how a dialect reports a declaration it skips: the diagnostic
