@@ -73,7 +73,10 @@ type ClaudeMerged struct {
 	// EnvExports are the `export` lines hooks wrote to CLAUDE_ENV_FILE
 	// (filled by the runner).
 	EnvExports []string `json:"envExports,omitempty"`
-	Runs       []Run    `json:"runs"`
+	// AsyncResults are the results of async handlers of this session that
+	// finished since the previous reply, for Claude on this turn.
+	AsyncResults []ClaudeAsyncResult `json:"asyncResults,omitempty"`
+	Runs         []Run               `json:"runs"`
 }
 
 // MergeClaude combines the answers of one event, in registration order,
@@ -357,6 +360,9 @@ func cutJS(s string, n int) string {
 // With asyncRewake, an exit 2 wakes Claude at once: Wake is set and
 // WakeText is stderr, or stdout when stderr is empty.
 type ClaudeAsyncResult struct {
+	// HookID and Event name the handler and the event it ran for.
+	HookID            string   `json:"hookId,omitempty"`
+	Event             string   `json:"event,omitempty"`
 	AdditionalContext []string `json:"additionalContext"`
 	SystemMessage     string   `json:"systemMessage,omitempty"`
 	Wake              bool     `json:"wake"`

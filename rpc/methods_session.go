@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,6 +38,8 @@ type sessionOpenParams struct {
 	PluginDirs        []string          `json:"pluginDirs"`
 	Profile           string            `json:"profile"`
 	SparkUserDir      string            `json:"sparkUserDir"`
+	ClaudeHomeDir     string            `json:"claudeHomeDir"`
+	TranscriptPath    string            `json:"transcriptPath"`
 	Env               map[string]string `json:"env"`
 }
 
@@ -119,6 +122,12 @@ func (s *Server) sessionOpen(_ context.Context, p sessionOpenParams) (*sessionOp
 	if p.SparkUserDir != "" && !filepath.IsAbs(p.SparkUserDir) {
 		return nil, InvalidParams("sparkUserDir", "must be an absolute path")
 	}
+	if p.ClaudeHomeDir != "" && !filepath.IsAbs(p.ClaudeHomeDir) {
+		return nil, InvalidParams("claudeHomeDir", "must be an absolute path")
+	}
+	if p.TranscriptPath != "" && !filepath.IsAbs(p.TranscriptPath) {
+		return nil, InvalidParams("transcriptPath", "must be an absolute path")
+	}
 	for i, d := range p.PluginDirs {
 		if !filepath.IsAbs(d) {
 			return nil, InvalidParams(fmt.Sprintf("pluginDirs[%d]", i), "must be an absolute path")
@@ -141,7 +150,11 @@ func (s *Server) sessionOpen(_ context.Context, p sessionOpenParams) (*sessionOp
 		ID: p.SessionID, Cwd: filepath.Clean(p.Cwd), WorkspaceID: p.WorkspaceID,
 		AgentName: p.AgentName, Mode: p.Mode, Env: p.Env,
 		UserConfigPath: userConfig, PluginDirs: p.PluginDirs,
-		Profile: p.Profile, SparkUserDir: p.SparkUserDir,
+		Profile: p.Profile, UserDir: profileUserDir(p),
+		TranscriptPath: p.TranscriptPath,
+		OnClaudeWake: func(r output.ClaudeAsyncResult) {
+			s.notifyOpt("hook/asyncRewake", asyncRewake{SessionID: sid, Result: r})
+		},
 		Workspace: runner.WorkspaceOptions{
 			Feature: p.WorkspaceHooks, Policy: policy, Home: home, ProjectConfigPath: p.ProjectConfigPath,
 			OnAdmissionUpdated: func(counts map[string]int) {
@@ -293,30 +306,43 @@ type hooksRunParams struct {
 	Input     jsonRawOrAbsent `json:"input"`
 }
 
-func (s *Server) hooksRun(ctx context.Context, p hooksRunParams) (output.Merged, error) {
+// hooksRun is hooks/run: output.Merged, or output.ClaudeMerged in a
+// claude-profile session.
+func (s *Server) hooksRun(ctx context.Context, p hooksRunParams) (any, error) {
 	if p.Event == "" {
-		return output.Merged{}, InvalidParams("event", "required")
-	}
-	if !hook.IsEvent(p.Event) {
-		return output.Merged{}, InvalidParams("event", fmt.Sprintf("unknown event %q (want one of %s)", p.Event, strings.Join(hook.Events, ", ")))
+		return nil, InvalidParams("event", "required")
 	}
 	if len(p.Input) > 0 && p.Input[0] != '{' && string(p.Input) != "null" {
-		return output.Merged{}, InvalidParams("input", "must be an object")
+		return nil, InvalidParams("input", "must be an object")
 	}
 	ss, err := s.lookup(p.SessionID)
 	if err != nil {
-		return output.Merged{}, err
+		return nil, err
 	}
-	m, err := ss.rs.Run(ctx, runner.RunRequest{Event: p.Event, TurnID: p.TurnID, TraceID: p.TraceID, Input: []byte(p.Input)}, &runObserver{s: s, sessionID: ss.id})
+	events := hook.Events
+	if ss.profile == runner.ProfileClaude {
+		events = hook.ClaudeEvents
+	}
+	if !slices.Contains(events, p.Event) {
+		return nil, InvalidParams("event", fmt.Sprintf("unknown event %q (want one of %s)", p.Event, strings.Join(events, ", ")))
+	}
+	rreq := runner.RunRequest{Event: p.Event, TurnID: p.TurnID, TraceID: p.TraceID, Input: []byte(p.Input)}
+	obs := &runObserver{s: s, sessionID: ss.id}
+	var m any
+	if ss.profile == runner.ProfileClaude {
+		m, err = ss.rs.RunClaude(ctx, rreq, obs)
+	} else {
+		m, err = ss.rs.Run(ctx, rreq, obs)
+	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return output.Merged{}, err
+			return nil, err
 		}
 		if errors.Is(err, runner.ErrUnknownEvent) {
-			return output.Merged{}, InvalidParams("event", err.Error())
+			return nil, InvalidParams("event", err.Error())
 		}
 		if errors.Is(err, runner.ErrTurnRequired) {
-			return output.Merged{}, InvalidParams("turnId", "required on Stop: continuations are counted per turn")
+			return nil, InvalidParams("turnId", "required on Stop: continuations are counted per turn")
 		}
 		var ie *runner.InputError
 		if errors.As(err, &ie) {
@@ -324,9 +350,9 @@ func (s *Server) hooksRun(ctx context.Context, p hooksRunParams) (output.Merged,
 			if ie.Field != "" {
 				field += "." + ie.Field
 			}
-			return output.Merged{}, InvalidParams(field, ie.Reason)
+			return nil, InvalidParams(field, ie.Reason)
 		}
-		return output.Merged{}, InvalidParams("input", err.Error())
+		return nil, InvalidParams("input", err.Error())
 	}
 	return m, nil
 }
@@ -400,4 +426,20 @@ func userConfigPath(dir string, init *initializeParams) string {
 		return init.UserConfigPath
 	}
 	return home.ConfigPath(dir)
+}
+
+// profileUserDir is the session's user directory option for its profile
+// (claude: claudeHomeDir; spark: sparkUserDir).
+func profileUserDir(p sessionOpenParams) string {
+	if p.Profile == runner.ProfileClaude {
+		return p.ClaudeHomeDir
+	}
+	return p.SparkUserDir
+}
+
+// asyncRewake is hook/asyncRewake: an asyncRewake hook of the session exited
+// 2; the host wakes the model with result.wakeText.
+type asyncRewake struct {
+	SessionID string                   `json:"sessionId"`
+	Result    output.ClaudeAsyncResult `json:"result"`
 }

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/internal/home"
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/truststore"
 )
 
@@ -29,7 +29,8 @@ var ErrCwd = errors.New("not an existing directory")
 // trust commands). Over NewSession it:
 //
 //   - validates the profile once (*ProfileError) and the cwd (ErrCwd);
-//   - makes Cwd, SparkUserDir and PluginDirs absolute and clean;
+//   - makes Cwd, SparkUserDir, UserDir, TranscriptPath, ManagedSettingsPath
+//     and PluginDirs absolute and clean;
 //   - defaults Workspace.Home to home.Default(), UserConfigPath to
 //     <home>/config.json and WorkspaceID to truststore.CanonicalID(Cwd).
 //
@@ -56,9 +57,11 @@ func Open(opts SessionOptions) (*Session, []hook.Diagnostic, error) {
 		return nil, nil, fmt.Errorf("%s: %w", opts.Cwd, ErrCwd)
 	}
 	opts.Cwd = abs
-	if opts.SparkUserDir != "" {
-		if a, err := filepath.Abs(opts.SparkUserDir); err == nil {
-			opts.SparkUserDir = a
+	for _, p := range []*string{&opts.SparkUserDir, &opts.UserDir, &opts.TranscriptPath, &opts.ManagedSettingsPath} {
+		if *p != "" {
+			if a, err := filepath.Abs(*p); err == nil {
+				*p = a
+			}
 		}
 	}
 	if len(opts.PluginDirs) > 0 {

@@ -69,6 +69,21 @@ type SessionOptions struct {
 	// Spawner starts the session's hook processes (nil = exec.Processes,
 	// real processes). Tests pass a fake.
 	Spawner exec.Spawner
+	// UserDir is the profile's user directory, overriding SparkUserDir:
+	// for the claude profile Claude Code's home (default ~/.claude), which
+	// holds settings.json and plugins/data/.
+	UserDir string
+	// ManagedSettingsPath overrides the dialect's managed settings file
+	// (claude: the per-OS managed-settings.json).
+	ManagedSettingsPath string
+	// TranscriptPath is the host's own transcript (JSONL) of the session;
+	// claude-profile hooks get it unchanged as transcript_path (a per-run
+	// input transcript_path wins). Empty: the synthetic per-hook file.
+	TranscriptPath string
+	// OnClaudeWake, when set, is called (from a background goroutine) with
+	// the result of an asyncRewake hook that exited 2: the host should wake
+	// the model with WakeText. It must not block.
+	OnClaudeWake func(output.ClaudeAsyncResult)
 }
 
 // WorkspaceOptions configure workspace hooks (lifecycle-hooks-and-workspace-trust
@@ -130,6 +145,10 @@ type Session struct {
 	countedVersion uint64
 	countedWS      *truststore.Workspace
 
+	// claude is the claude profile's state (claudeSt).
+	claudeOnce sync.Once
+	claude     *claudeState
+
 	tmpMu  sync.Mutex
 	tmpDir string // private transcript directory, made on first use
 
@@ -187,11 +206,21 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		Dialect:        dialect,
 	}
 	if dialect.UserSettingsFile != "" {
-		if opts.SparkUserDir == "" {
-			opts.SparkUserDir = DefaultSparkUserDir()
+		if opts.UserDir == "" {
+			opts.UserDir = opts.SparkUserDir
 		}
-		if opts.SparkUserDir != "" { // "" (no home directory): no user scope
-			lopts.UserSettingsPath = filepath.Join(opts.SparkUserDir, dialect.UserSettingsFile)
+		if opts.UserDir == "" {
+			opts.UserDir = DefaultUserDir(dialect)
+		}
+		if opts.SparkUserDir == "" {
+			opts.SparkUserDir = opts.UserDir
+		}
+		if opts.UserDir != "" { // "" (no home directory): no user scope
+			lopts.UserSettingsPath = filepath.Join(opts.UserDir, dialect.UserSettingsFile)
+		}
+		lopts.ManagedSettingsPath = opts.ManagedSettingsPath
+		if lopts.ManagedSettingsPath == "" {
+			lopts.ManagedSettingsPath = dialect.ManagedSettingsPath
 		}
 	}
 	s := &Session{
@@ -342,7 +371,7 @@ func (s *Session) install(set *config.Set, now time.Time) {
 	set = set.WithWorkspace(s.ws.Executable())
 	s.set = set
 	s.plans = make(map[string]*eventPlan, len(hook.Events))
-	for _, ev := range hook.Events {
+	for _, ev := range planEvents(s.dialect) {
 		hooks := set.ForEvent(ev)
 		if !s.dialect.HasEvent(ev) {
 			hooks = nil // e.g. spark has four events; plugins' others do not run

@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -58,6 +60,8 @@ type sessionFlags struct {
 	projectConfig                    string
 	profile                          string
 	sparkUserDir                     string
+	claudeHome                       string
+	transcriptPath                   string
 }
 
 // registerSession adds the flags that place a one-shot session (hooks run,
@@ -79,8 +83,24 @@ func (f *sessionFlags) registerAll(fs *flag.FlagSet) {
 
 // registerProfile adds the dialect flags (hooks run, list, explain).
 func (f *sessionFlags) registerProfile(fs flagSet) {
-	fs.StringVar(&f.profile, "profile", "zcode", "configuration dialect: zcode or spark")
+	fs.StringVar(&f.profile, "profile", "zcode", "configuration dialect: zcode, spark or claude")
 	fs.StringVar(&f.sparkUserDir, "spark-user-dir", "", "spark user settings directory (default ~/.spark; --profile spark)")
+	fs.StringVar(&f.claudeHome, "claude-home", "", "Claude Code's home: settings.json, plugins/data/ (default ~/.claude; --profile claude)")
+	fs.StringVar(&f.transcriptPath, "transcript-path", "", "the session transcript given to claude-profile hooks as transcript_path (default a temporary file)")
+}
+
+// userDir is the profile's user directory flag, made absolute.
+func (f *sessionFlags) userDir() string {
+	d := f.sparkUserDir
+	if f.profile == runner.ProfileClaude {
+		d = f.claudeHome
+	}
+	if d != "" {
+		if a, err := filepath.Abs(d); err == nil {
+			d = a
+		}
+	}
+	return d
 }
 
 // flagSet is the part of *flag.FlagSet the shared flags need.
@@ -112,7 +132,7 @@ func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
 	}
 	s, diags, err := runner.Open(runner.SessionOptions{
 		ID: sid, Cwd: f.cwd, UserConfigPath: f.userConfig, PluginDirs: f.pluginDirs,
-		Profile: f.profile, SparkUserDir: f.sparkUserDir,
+		Profile: f.profile, UserDir: f.userDir(), TranscriptPath: f.transcriptPath,
 		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: f.home, ProjectConfigPath: f.projectConfig},
 	})
 	return s, diags, cliOpenError(err, f.cwd)
@@ -147,7 +167,7 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 		"Run the hooks configured for EVENT once, as app-server's hooks/run would, and print the merged\n"+
 			"answer. Exit status: 0 not blocked, 2 blocked (the host must not proceed), 1 error.", stdout, stderr)
 	var sf sessionFlags
-	event := fs.String("event", "", "the event: "+strings.Join(hook.Events, ", "))
+	event := fs.String("event", "", "the event: "+strings.Join(hook.Events, ", ")+" (--profile claude: every Claude Code event)")
 	inputPath := fs.String("input", "", "file holding the event input JSON object, or - for stdin (default {})")
 	asJSON := fs.Bool("json", false, "print the merged result as JSON (the hooks/run result, docs/protocol.md)")
 	turnID := fs.String("turn-id", "cli-turn", "turn id (Stop continuations are counted per turn)")
@@ -164,8 +184,12 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 	if extraArgs(fs, stderr) {
 		return exitError
 	}
-	if *event == "" || !hook.IsEvent(*event) {
-		fmt.Fprintf(stderr, "hookside hooks run: --event must be one of %s\n", strings.Join(hook.Events, ", "))
+	events := hook.Events
+	if sf.profile == runner.ProfileClaude {
+		events = hook.ClaudeEvents
+	}
+	if *event == "" || !slices.Contains(events, *event) {
+		fmt.Fprintf(stderr, "hookside hooks run: --event must be one of %s\n", strings.Join(events, ", "))
 		return exitError
 	}
 	input := []byte("{}")
@@ -200,6 +224,9 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 	printDiagnostics(stderr, diags)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if sf.profile == runner.ProfileClaude {
+		return runClaudeCLI(ctx, s, runner.RunRequest{Event: *event, TurnID: *turnID, Input: input}, *asJSON, stdout, stderr)
+	}
 	m, err := s.Run(ctx, runner.RunRequest{Event: *event, TurnID: *turnID, Input: input}, nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks run:", err)

@@ -120,7 +120,7 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 	}
 	rs, _, err := runner.Open(runner.SessionOptions{
 		ID: "cli-trust", Cwd: target.Dir, WorkspaceID: target.ID, UserConfigPath: *userConfig,
-		Profile: sf.profile, SparkUserDir: sf.sparkUserDir,
+		Profile: sf.profile, UserDir: sf.userDir(),
 		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: *homeDir, ProjectConfigPath: *projectConfig},
 	})
 	if err != nil {

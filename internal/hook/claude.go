@@ -106,7 +106,10 @@ var Claude = &Dialect{
 	},
 	MatcherEvents:    ClaudeMatcherEvents(),
 	UserSettingsFile: "settings.json",
-	WorkspaceFiles:   []string{".claude/settings.json", ".claude/settings.local.json"},
+	UserDir:          ".claude",
+	// https://code.claude.com/docs/en/managed-settings (file-based delivery).
+	ManagedSettingsPath: claudeManagedSettings,
+	WorkspaceFiles:      []string{".claude/settings.json", ".claude/settings.local.json"},
 	// Claude Code reads the project's .claude files at the project root,
 	// which hookside takes to be the session cwd.
 	WorkspaceRootIsCwd: true,
@@ -114,6 +117,8 @@ var Claude = &Dialect{
 	EventTimeoutMs:     map[string]int{UserPromptSubmit: 30000, MessageDisplay: 10000, SessionEnd: 1500},
 	MatcherFields:      claudeMatcherFields,
 	DedupeHandlers:     true,
+	HandlerExtras:      true,
+	OwnPluginRules:     true,
 }
 
 // ClaudeMatcherEvents lists, in ClaudeEvents order, the events whose

@@ -74,6 +74,25 @@ type Dialect struct {
 	// DedupeHandlers: identical handlers declared in several settings
 	// files run once (plugin copies stay separate).
 	DedupeHandlers bool
+	// HandlerExtras: handlers may carry Claude Code's `if`, `asyncRewake`
+	// and `once` fields, and `http` handlers take url, headers and
+	// allowedEnvVars.
+	HandlerExtras bool
+	// ManagedSettingsPath is the administrator's settings file, read
+	// before the user's, in the dialect's own shape ("" = none).
+	ManagedSettingsPath string
+	// OwnPluginRules: plugins' hooks/hooks.json files are parsed in this
+	// dialect (otherwise in Plugin); see PluginRules.
+	OwnPluginRules bool
+}
+
+// PluginRules returns the dialect plugin hook files are parsed with in a
+// session of dialect d.
+func (d *Dialect) PluginRules() *Dialect {
+	if d != nil && d.OwnPluginRules {
+		return d
+	}
+	return Plugin
 }
 
 // Refusal is how a dialect reports a declaration it skips: the diagnostic
@@ -181,7 +200,7 @@ var Plugin = &Dialect{
 
 // Profiles are the dialects a session can be opened with, by name
 // (PROTOCOL.md §2 session/open.profile).
-var Profiles = []*Dialect{Zcode, Spark}
+var Profiles = []*Dialect{Zcode, Spark, Claude}
 
 // Profile returns the session dialect named name ("" is zcode), or nil and
 // false for any other name.

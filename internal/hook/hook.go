@@ -72,6 +72,22 @@ type Hook struct {
 	Enabled *bool `json:"enabled,omitempty"`
 	// Parallel: the matcher group asked for concurrent execution.
 	Parallel bool `json:"parallel,omitempty"`
+	// Claude Code handler fields (Dialect.HandlerExtras): If is the `if`
+	// permission rule, AsyncRewake the `asyncRewake` switch (implies
+	// Async), HTTP the `http` handler's request (Type TypeHTTP; Command
+	// then holds its URL).
+	If          string       `json:"if,omitempty"`
+	AsyncRewake bool         `json:"asyncRewake,omitempty"`
+	HTTP        *HTTPHandler `json:"http,omitempty"`
+}
+
+// HTTPHandler is an `http` handler's request: the URL the input is POSTed
+// to, extra headers ($VAR / ${VAR} resolved from AllowedEnvVars only)
+// (https://code.claude.com/docs/en/hooks#http-hook-fields).
+type HTTPHandler struct {
+	URL            string            `json:"url"`
+	Headers        map[string]string `json:"headers,omitempty"`
+	AllowedEnvVars []string          `json:"allowedEnvVars,omitempty"`
 }
 
 // ID returns the stable ID of a declaration:

@@ -89,12 +89,12 @@ func TestShellJSON(t *testing.T) {
 }
 
 func TestProfile(t *testing.T) {
-	for name, want := range map[string]*Dialect{"": Zcode, "zcode": Zcode, "spark": Spark} {
+	for name, want := range map[string]*Dialect{"": Zcode, "zcode": Zcode, "spark": Spark, "claude": Claude} {
 		if d, ok := Profile(name); !ok || d != want {
 			t.Errorf("Profile(%q) = %v, %v", name, d, ok)
 		}
 	}
-	for _, name := range []string{"plugin", "Spark", "claude"} {
+	for _, name := range []string{"plugin", "Spark", "Claude"} {
 		if d, ok := Profile(name); ok || d != nil {
 			t.Errorf("Profile(%q) = %v, %v; want none", name, d, ok)
 		}

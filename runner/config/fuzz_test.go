@@ -24,7 +24,7 @@ func FuzzParseFile(f *testing.F) {
 		if len(file.Resolve(hook.Limits{TimeoutMs: 5})) != len(file.Hooks) {
 			t.Fatal("Resolve changed the count")
 		}
-		pp := parsePlugin("/fuzz", "/fuzz/hooks/hooks.json", data, "/fuzz/.claude-plugin/plugin.json", data)
+		pp := parsePlugin(hook.Plugin, "/fuzz", "/fuzz/hooks/hooks.json", data, "/fuzz/.claude-plugin/plugin.json", data)
 		check(t, "/fuzz/", resolveHooks(pp.hooks, pp.own, hook.Limits{}.Or(hook.Limits{})), pp.diags)
 	})
 }

@@ -34,7 +34,14 @@ type LoaderOptions struct {
 	// storage.dir only — its hooks do not run.
 	Dialect          *hook.Dialect
 	UserSettingsPath string // made absolute
+	// ManagedSettingsPath is the dialect's managed settings file, read
+	// like UserSettingsPath; its hooks run first (source kind user, Name
+	// ManagedSourceName). "" = none.
+	ManagedSettingsPath string
 }
+
+// ManagedSourceName is Source.Name of hooks from managed settings.
+const ManagedSourceName = "managed"
 
 // Loader loads the user config and plugin hooks into a Set and reloads only
 // what changed. It is safe for concurrent use.
@@ -56,6 +63,7 @@ type Loader struct {
 	mu           sync.Mutex
 	dialect      *hook.Dialect
 	userSettings settingsSource
+	managed      settingsSource
 	user         fileSource
 	plugins      []*pluginSource
 	internal     []hook.Hook
@@ -102,6 +110,7 @@ type (
 )
 
 type pluginSource struct {
+	dialect                       *hook.Dialect
 	root, hooksPath, manifestPath string
 	loaded                        bool
 	hooksSt, manifestSt           stamp
@@ -121,6 +130,9 @@ func NewLoader(opts LoaderOptions) *Loader {
 	if l.dialect.UserSettingsFile != "" && opts.UserSettingsPath != "" {
 		l.userSettings.path = absPath(opts.UserSettingsPath)
 	}
+	if l.dialect.UserSettingsFile != "" && opts.ManagedSettingsPath != "" {
+		l.managed.path = absPath(opts.ManagedSettingsPath)
+	}
 	seen := make(map[string]bool)
 	for _, d := range opts.PluginDirs {
 		if d == "" {
@@ -132,6 +144,7 @@ func NewLoader(opts LoaderOptions) *Loader {
 		}
 		seen[root] = true
 		l.plugins = append(l.plugins, &pluginSource{
+			dialect:      l.dialect.PluginRules(),
 			root:         root,
 			hooksPath:    filepath.Join(root, filepath.FromSlash(PluginHooksFile)),
 			manifestPath: filepath.Join(root, filepath.FromSlash(PluginManifestFile)),
@@ -183,9 +196,12 @@ func (l *Loader) Load() (*Set, error) {
 			changed = true
 		}
 	}
-	if l.userSettings.path != "" {
-		if st := statStamp(l.userSettings.path); !l.userSettings.loaded || st != l.userSettings.st {
-			l.loadUserSettings(st)
+	for _, src := range []*settingsSource{&l.managed, &l.userSettings} {
+		if src.path == "" {
+			continue
+		}
+		if st := statStamp(src.path); !src.loaded || st != src.st {
+			l.loadSettings(src, st)
 			changed = true
 		}
 	}
@@ -206,9 +222,16 @@ func (l *Loader) Load() (*Set, error) {
 
 func (l *Loader) loadUser(st stamp) { loadStamped(&l.user, st, ParseFile) }
 
-func (l *Loader) loadUserSettings(st stamp) {
-	loadStamped(&l.userSettings, st, func(path string, data []byte, kind hook.SourceKind) (*SettingsFile, []hook.Diagnostic) {
-		return ParseSettingsFile(l.dialect, path, data, kind)
+func (l *Loader) loadSettings(src *settingsSource, st stamp) {
+	managed := src == &l.managed
+	loadStamped(src, st, func(path string, data []byte, kind hook.SourceKind) (*SettingsFile, []hook.Diagnostic) {
+		f, diags := ParseSettingsFile(l.dialect, path, data, kind)
+		if managed {
+			for i := range f.Hooks {
+				f.Hooks[i].Source.Name = ManagedSourceName
+			}
+		}
+		return f, diags
 	})
 }
 
@@ -238,7 +261,7 @@ func (p *pluginSource) load(hs, ms stamp) {
 		return
 	}
 	manifest, md := readStamped(p.manifestPath, ms, hook.CodePluginManifestInvalid, hook.SeverityWarning)
-	p.parsed = parsePlugin(p.root, p.hooksPath, data, p.manifestPath, manifest)
+	p.parsed = parsePlugin(p.dialect, p.root, p.hooksPath, data, p.manifestPath, manifest)
 	if md != nil {
 		p.parsed.diags = append([]hook.Diagnostic{*md}, p.parsed.diags...)
 	}
@@ -291,13 +314,15 @@ func (l *Loader) build() *Set {
 		if uf := l.user.file; uf != nil {
 			s.StorageDir = uf.StorageDir
 		}
-		s.Diagnostics = append(s.Diagnostics, l.userSettings.diags...)
-		if sf := l.userSettings.file; sf != nil {
-			hooks := enabledOnly(sf.Hooks)
-			s.Hooks = append(s.Hooks, hooks...)
-			s.userCount = len(hooks)
-			s.Inactive = append(s.Inactive, inactive(sf.Hooks, ReasonDisabled)...)
-			s.Rejected = append(s.Rejected, sf.Rejected...)
+		for _, src := range []*settingsSource{&l.managed, &l.userSettings} {
+			s.Diagnostics = append(s.Diagnostics, src.diags...)
+			if sf := src.file; sf != nil {
+				hooks := enabledOnly(sf.Hooks)
+				s.Hooks = append(s.Hooks, hooks...)
+				s.userCount += len(hooks)
+				s.Inactive = append(s.Inactive, inactive(sf.Hooks, ReasonDisabled)...)
+				s.Rejected = append(s.Rejected, sf.Rejected...)
+			}
 		}
 	} else if uf := l.user.file; uf != nil {
 		s.Rejected = append(s.Rejected, uf.Rejected...)

@@ -57,7 +57,7 @@ func ParsePluginFile(pluginRoot, path string, data []byte) ([]hook.Hook, []hook.
 				Message: "cannot read plugin manifest: " + err.Error(), Source: mpath})
 		}
 	}
-	pp := parsePlugin(pluginRoot, path, data, mpath, manifest)
+	pp := parsePlugin(hook.Plugin, pluginRoot, path, data, mpath, manifest)
 	return resolveHooks(pp.hooks, pp.own, hook.Limits{}.Or(hook.Limits{})), append(mdiag, pp.diags...)
 }
 
@@ -93,12 +93,13 @@ func pluginName(root, mpath string, manifest []byte) (string, []hook.Diagnostic)
 	return name, mp.diags
 }
 
-// parsePlugin parses hooks.json data with the manifest content already read
+// parsePlugin parses hooks.json data in dialect d (hook.Plugin, or the
+// session dialect's PluginRules) with the manifest content already read
 // (nil when absent).
-func parsePlugin(root, path string, data []byte, mpath string, manifest []byte) parsedPlugin {
+func parsePlugin(d *hook.Dialect, root, path string, data []byte, mpath string, manifest []byte) parsedPlugin {
 	name, diags := pluginName(root, mpath, manifest)
 	p := &parser{path: path, data: data, diags: diags, src: hook.Source{
-		Dialect:    hook.Plugin,
+		Dialect:    d,
 		Kind:       hook.SourcePlugin,
 		Path:       path,
 		Name:       name,

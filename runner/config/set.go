@@ -48,6 +48,9 @@ type Set struct {
 	userCount int            // Hooks[:userCount] are the user hooks
 	held      []hook.Hook    // user hooks off only because the root switch is off
 	byEvent   [7][]hook.Hook // per Events index, capacity-capped
+	// byOther holds the hooks of events outside the seven (the claude
+	// dialect's other events), capacity-capped.
+	byOther map[string][]hook.Hook
 }
 
 // Reasons a loaded declaration does not run (InactiveHook.Reason).
@@ -77,10 +80,19 @@ func (s *Set) index() {
 			s.byEvent[e] = make([]hook.Hook, 0, n)
 		}
 	}
+	s.byOther = nil
 	for _, h := range s.Hooks {
 		if e := hook.EventIndex(h.Event); e >= 0 {
 			s.byEvent[e] = append(s.byEvent[e], h)
+		} else {
+			if s.byOther == nil {
+				s.byOther = map[string][]hook.Hook{}
+			}
+			s.byOther[h.Event] = append(s.byOther[h.Event], h)
 		}
+	}
+	for ev, hs := range s.byOther {
+		s.byOther[ev] = hs[:len(hs):len(hs)]
 	}
 }
 
@@ -94,7 +106,7 @@ func (s *Set) ForEvent(event string) []hook.Hook {
 	}
 	e := hook.EventIndex(event)
 	if e < 0 {
-		return nil
+		return s.byOther[event]
 	}
 	return s.byEvent[e]
 }

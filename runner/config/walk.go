@@ -188,6 +188,8 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 		p.report(r.Code, r.Severity, t.off, where+": "+r.Message, t.str)
 		p.reject(t.off, event, mi, hi, r.RejectCode, "", r.RejectMessage, t.str)
 		return hook.Hook{}, hook.Limits{}, false
+	case t.str == string(hook.TypeHTTP) && d.Runs(hook.TypeHTTP):
+		return p.httpHandler(where, n, event, mi, hi)
 	case t.str != string(hook.TypeProcess) && t.str != string(hook.TypeCommand):
 		return bad(t, "unknown type %q (want %q or %q)", t.str, hook.TypeProcess, hook.TypeCommand)
 	}
@@ -269,6 +271,9 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 		}
 		own.TimeoutMs = ms
 	}
+	if own.TimeoutMs == 0 {
+		own.TimeoutMs = d.TimeoutFor(event)
+	}
 	if other := d.OtherTimeoutKey(); n.get(other).present() {
 		p.report(hook.CodeIgnoredField, hook.SeverityWarning, n.get(other).off, "%s: %s is ignored in %s; use %s", where, other, fileKind(d), timeoutName(d))
 	}
@@ -291,6 +296,11 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 			return bad(v, "statusMessage must be a string, got %s", v.kind)
 		}
 		h.StatusMessage = v.str
+	}
+	if d.HandlerExtras {
+		if msg, at := p.claudeExtras(where, n, event, &h); msg != "" {
+			return bad(at, "%s", msg)
+		}
 	}
 
 	if h.Type == hook.TypeProcess {

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/hookside/hookside/output"
+	"github.com/hookside/hookside/runner"
+)
+
+// runClaudeCLI runs one event of a claude-profile session and prints the
+// merged answer (docs/compatibility.md "The claude profile"). Exit status:
+// 2 when the event's action is blocked, else 0.
+func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest, asJSON bool, stdout, stderr io.Writer) int {
+	m, err := s.RunClaude(ctx, req, nil)
+	if err != nil {
+		fmt.Fprintln(stderr, "hookside hooks run:", err)
+		return exitError
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(m)
+	} else {
+		printClaudeMerged(stdout, m)
+	}
+	if m.Blocked {
+		return 2
+	}
+	return exitOK
+}
+
+// printClaudeMerged prints a claude-profile answer for people.
+func printClaudeMerged(w io.Writer, m output.ClaudeMerged) {
+	fmt.Fprintf(w, "%s: %d hook(s)\n", m.Event, len(m.Runs))
+	if m.PermissionDecision != nil {
+		fmt.Fprintf(w, "permissionDecision: %s", *m.PermissionDecision)
+		if r := str(m.PermissionDecisionReason); r != "" {
+			fmt.Fprintf(w, " (%s)", r)
+		}
+		fmt.Fprintln(w)
+	}
+	if p := m.Permission; p != nil {
+		fmt.Fprintf(w, "permission: %s %s\n", p.Behavior, p.Message)
+	}
+	if m.Blocked {
+		fmt.Fprintf(w, "blocked: %s\n", str(m.BlockReason))
+	}
+	if m.Stop != nil {
+		fmt.Fprintf(w, "stop: continue=%v (%d/%d consecutive) %s\n", m.Stop.ContinueTurn, m.Stop.Consecutive, m.Stop.Limit, str(m.Stop.Continuation))
+	}
+	for _, f := range m.Feedback {
+		fmt.Fprintf(w, "feedback for the model: %s\n", f)
+	}
+	for _, c := range m.AdditionalContext {
+		fmt.Fprintf(w, "context: %s\n", c)
+	}
+	if !m.Continue {
+		fmt.Fprintf(w, "continue: false (%s)\n", str(m.StopReason))
+	}
+	for _, e := range m.HookErrors {
+		fmt.Fprintf(w, "hook error: %s\n", e)
+	}
+	for _, e := range m.EnvExports {
+		fmt.Fprintf(w, "env: %s\n", e)
+	}
+	for _, r := range m.Runs {
+		line := fmt.Sprintf("  %s %s", r.Outcome, r.HookID)
+		if r.Reason != "" {
+			line += " (" + r.Reason + ")"
+		}
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+}

@@ -1,0 +1,183 @@
+package runner
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/hookside/hookside/internal/fsid"
+	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/output"
+)
+
+// ProfileClaude is Claude Code's dialect (PROTOCOL.md §2
+// session/open.profile; docs/compatibility.md "The claude profile").
+const ProfileClaude = "claude"
+
+// DefaultUserDir is ~/<d.UserDir> (~/.spark, ~/.claude), or "" when the
+// home directory is unknown or the dialect has no user directory.
+func DefaultUserDir(d *hook.Dialect) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" || d.UserDir == "" {
+		return ""
+	}
+	return filepath.Join(home, d.UserDir)
+}
+
+// planEvents lists the events a session keeps plans for: the seven
+// lifecycle events (so every hooks/run of them finds a plan, empty when
+// the dialect lacks the event) and the dialect's own others.
+func planEvents(d *hook.Dialect) []string {
+	out := slices.Clone(hook.Events)
+	for _, e := range d.Events {
+		if !hook.IsEvent(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// claudeState is a claude-profile session's own state: async results
+// waiting for the next reply and the consecutive Stop blocks per agent.
+type claudeState struct {
+	mu         sync.Mutex
+	pending    []output.ClaudeAsyncResult
+	stopBlocks map[string]int // "Stop" or "SubagentStop:<agent_id>"
+}
+
+func (s *Session) claudeSt() *claudeState {
+	s.claudeOnce.Do(func() { s.claude = &claudeState{stopBlocks: map[string]int{}} })
+	return s.claude
+}
+
+// takePending removes and returns the async results waiting for delivery.
+func (c *claudeState) takePending() []output.ClaudeAsyncResult {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.pending
+	c.pending = nil
+	return p
+}
+
+func (c *claudeState) addPending(r output.ClaudeAsyncResult) {
+	c.mu.Lock()
+	c.pending = append(c.pending, r)
+	c.mu.Unlock()
+}
+
+// claudeInput is a hooks/run input in Claude Code's own shape (snake_case
+// fields, passed to the hook as given).
+type claudeInput map[string]json.RawMessage
+
+func (in claudeInput) str(k string) (string, bool) {
+	var s string
+	v, ok := in[k]
+	if !ok || len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// claudeStdin is the hook's one line of JSON: the host's input with the
+// common fields Claude Code sends every hook
+// (https://code.claude.com/docs/en/hooks#common-input-fields) filled in
+// where the host left them out: session_id, transcript_path, cwd,
+// permission_mode (when the session has a mode) and hook_event_name
+// (always the event). Only snake_case names are added.
+func claudeStdin(in claudeInput, event, sessionID, transcript, cwd, mode string) []byte {
+	out := make(map[string]json.RawMessage, len(in)+5)
+	for k, v := range in {
+		out[k] = v
+	}
+	set := func(k, v string) {
+		if _, ok := out[k]; !ok && v != "" {
+			out[k] = mustJSON(v)
+		}
+	}
+	set("session_id", sessionID)
+	if transcript != "" {
+		out["transcript_path"] = mustJSON(transcript)
+	}
+	set("cwd", cwd)
+	set("permission_mode", mode)
+	out["hook_event_name"] = mustJSON(event)
+	b, _ := json.Marshal(out)
+	return append(b, '\n')
+}
+
+// pluginDataID is Claude Code's plugin data directory name: the plugin id
+// with characters outside [A-Za-z0-9_-] replaced by "-"
+// (https://code.claude.com/docs/en/plugins-reference#persistent-data-directory).
+func pluginDataID(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
+			return r
+		}
+		return '-'
+	}, name)
+}
+
+// claudeSwitches are the settings keys that change which hooks run,
+// after Claude Code's precedence (local > project > user; managed apart)
+// (https://code.claude.com/docs/en/settings-reference#disableallhooks,
+// #allowmanagedhooksonly, #allowedhttphookurls, #httphookallowedenvvars).
+type claudeSwitches struct {
+	// DisableAll: disableAllHooks after precedence, outside managed
+	// settings (user, project, local and plugin hooks off); ManagedDisable:
+	// set in managed settings (every hook off).
+	DisableAll, ManagedDisable bool
+	// ManagedOnly: allowManagedHooksOnly in managed settings.
+	ManagedOnly bool
+	// AllowedURLs / AllowedEnvVars: the merged arrays (nil = unset).
+	AllowedURLs, AllowedEnvVars []string
+}
+
+type settingsKeys struct {
+	DisableAllHooks        *bool    `json:"disableAllHooks"`
+	AllowManagedHooksOnly  *bool    `json:"allowManagedHooksOnly"`
+	AllowedHTTPHookURLs    []string `json:"allowedHttpHookUrls"`
+	HTTPHookAllowedEnvVars []string `json:"httpHookAllowedEnvVars"`
+}
+
+// readClaudeSwitches reads the switches from the managed, user, project
+// and local settings files (absent or unreadable files count as empty;
+// their parse errors are reported by the loader).
+func readClaudeSwitches(managed, user, project, local string) claudeSwitches {
+	var sw claudeSwitches
+	read := func(p string) (settingsKeys, bool) {
+		var k settingsKeys
+		if p == "" {
+			return k, false
+		}
+		data, err := fsid.ReadFile(p, hook.MaxConfigFileBytes)
+		if err != nil || json.Unmarshal(data, &k) != nil {
+			return k, false
+		}
+		return k, true
+	}
+	merge := func(k settingsKeys) {
+		if k.AllowedHTTPHookURLs != nil {
+			sw.AllowedURLs = append(append([]string{}, sw.AllowedURLs...), k.AllowedHTTPHookURLs...)
+		}
+		if k.HTTPHookAllowedEnvVars != nil {
+			sw.AllowedEnvVars = append(append([]string{}, sw.AllowedEnvVars...), k.HTTPHookAllowedEnvVars...)
+		}
+	}
+	if k, ok := read(managed); ok {
+		sw.ManagedDisable = k.DisableAllHooks != nil && *k.DisableAllHooks
+		sw.ManagedOnly = k.AllowManagedHooksOnly != nil && *k.AllowManagedHooksOnly
+		merge(k)
+	}
+	for _, p := range []string{user, project, local} { // later files win
+		if k, ok := read(p); ok {
+			if k.DisableAllHooks != nil {
+				sw.DisableAll = *k.DisableAllHooks
+			}
+			merge(k)
+		}
+	}
+	return sw
+}
