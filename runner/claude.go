@@ -181,3 +181,20 @@ func readClaudeSwitches(managed, user, project, local string) claudeSwitches {
 	}
 	return sw
 }
+
+// transcriptFor returns the transcript a hook of any dialect gets: the
+// host's own for this run (transcriptPath / transcript_path in the input),
+// else the session's (SessionOptions.TranscriptPath), both unchanged; only
+// when the host gives none, the synthetic per-hook file of writeTranscript.
+func (s *Session) transcriptFor(event string, in baseInput) (string, func(), error) {
+	for _, raw := range []json.RawMessage{in.f.TranscriptPath, in.f.TranscriptPathSnake} {
+		var p string
+		if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &p) == nil && p != "" {
+			return p, func() {}, nil
+		}
+	}
+	if s.opts.TranscriptPath != "" {
+		return s.opts.TranscriptPath, func() {}, nil
+	}
+	return s.writeTranscript(event, in)
+}

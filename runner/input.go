@@ -33,6 +33,10 @@ type inputFields struct {
 	StopHookActive json.RawMessage `json:"stopHookActive"`
 	// StopHookActiveSnake is Claude Code's spelling of stopHookActive.
 	StopHookActiveSnake json.RawMessage `json:"stop_hook_active"`
+	// TranscriptPath / TranscriptPathSnake: the host's own transcript for
+	// this run, given to the hook unchanged.
+	TranscriptPath      json.RawMessage `json:"transcriptPath"`
+	TranscriptPathSnake json.RawMessage `json:"transcript_path"`
 	// PermissionSuggestions is PermissionRequest's permissionSuggestions,
 	// given to hooks as permission_suggestions too.
 	PermissionSuggestions json.RawMessage `json:"permissionSuggestions"`

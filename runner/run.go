@@ -407,7 +407,7 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 	if err != nil {
 		return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}, nil, nil
 	}
-	transcript, cleanup, err := s.writeTranscript(sc.event, in)
+	transcript, cleanup, err := s.transcriptFor(sc.event, in)
 	if err != nil {
 		return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}, nil, nil
 	}
@@ -428,7 +428,7 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 			return output.ProcessResult{ExitCode: -1, Async: true, QueuedRunID: id}, nil, nil
 		}
 		// No queue (database unavailable): start it here, as without one.
-		if transcript, cleanup, err = s.writeTranscript(sc.event, in); err != nil {
+		if transcript, cleanup, err = s.transcriptFor(sc.event, in); err != nil {
 			return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}, nil, nil
 		}
 	}
