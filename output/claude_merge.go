@@ -138,7 +138,7 @@ func MergeClaude(event, matchValue string, answers []ClaudeAnswer) ClaudeMerged 
 			m.UpdatedMCPToolOutput = a.UpdatedMCPToolOutput
 		}
 		if !isBlank(a.ClassifierContext) {
-			c := joinNonBlank(deref(m.ClassifierContext), a.ClassifierContext)
+			c := joinNonBlank(derefStr(m.ClassifierContext), a.ClassifierContext)
 			m.ClassifierContext = &c
 		}
 		for _, c := range a.AdditionalContext {
@@ -163,7 +163,7 @@ func MergeClaude(event, matchValue string, answers []ClaudeAnswer) ClaudeMerged 
 			m.SessionTitle = a.SessionTitle
 		}
 		if !isBlank(a.InitialUserMessage) {
-			s := joinNonBlank(deref(m.InitialUserMessage), a.InitialUserMessage)
+			s := joinNonBlank(derefStr(m.InitialUserMessage), a.InitialUserMessage)
 			m.InitialUserMessage = &s
 		}
 		m.SuppressOriginalPrompt = m.SuppressOriginalPrompt || a.SuppressOriginalPrompt
@@ -289,7 +289,7 @@ func concatArrays(a, b json.RawMessage) json.RawMessage {
 	return out
 }
 
-func deref(s *string) string {
+func derefStr(s *string) string {
 	if s == nil {
 		return ""
 	}
