@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/matcher"
 	"github.com/hookside/hookside/output"
 )
 
@@ -46,6 +47,7 @@ type claudeState struct {
 	mu         sync.Mutex
 	pending    []output.ClaudeAsyncResult
 	stopBlocks map[string]int // "Stop" or "SubagentStop:<agent_id>"
+	matchers   map[string]*matcher.Matcher
 }
 
 func (s *Session) claudeSt() *claudeState {

@@ -83,7 +83,7 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 	seen := map[string]string{}
 	for i := range plan.hooks {
 		h := &plan.hooks[i]
-		if hasMatcher && !claudeMatcherMatches(req.Event, h.Matcher, value) {
+		if hasMatcher && !cst.matcherMatches(req.Event, h.Matcher, value) {
 			continue
 		}
 		p := pick{h: h}

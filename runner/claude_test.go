@@ -308,3 +308,55 @@ func TestHostTranscriptPathEveryDialect(t *testing.T) {
 		t.Fatalf("synthetic transcript: %q", p)
 	}
 }
+
+// `if` gating and Claude Code's matcher syntax
+// (https://code.claude.com/docs/en/hooks#common-fields, #matcher-patterns).
+func TestClaudeIfAndMatchers(t *testing.T) {
+	e := newClaudeEnv(t)
+	withIf := func(rule, cmd string) map[string]any { h := sh(cmd); h["if"] = rule; return h }
+	writeJSON(t, filepath.Join(e.claudeHome, "settings.json"), map[string]any{"hooks": map[string]any{
+		"PreToolUse": []any{
+			map[string]any{"matcher": "Bash", "hooks": []any{withIf("Bash(git *)", "echo git"), withIf("Bash(rm *)", "echo rm")}},
+			map[string]any{"matcher": "Edit, Write", "hooks": []any{sh("echo edit-or-write")}},
+			map[string]any{"matcher": "mcp__brave-search", "hooks": []any{sh("echo bare-prefix")}},
+			map[string]any{"matcher": "mcp__brave-search__.*", "hooks": []any{sh("echo brave")}},
+		},
+		"UserPromptSubmit": []any{map[string]any{"hooks": []any{withIf("Bash(*)", "echo never")}}},
+	}})
+	s := e.open(t, SessionOptions{})
+	ctx := func(tool, input string) string {
+		m := runClaude(t, s, hook.PreToolUse, `{"tool_name":"`+tool+`","tool_input":`+input+`}`)
+		var out []string
+		for _, r := range m.Runs {
+			if r.Outcome == output.OutcomeSucceeded {
+				out = append(out, strings.TrimPrefix(r.HookID[strings.LastIndex(r.HookID, "#"):], "#"))
+			}
+		}
+		return strings.Join(out, ",")
+	}
+	cases := map[string][2]string{
+		"FOO=bar git push":     {"Bash", `{"command":"FOO=bar git push"}`},
+		"npm test && git push": {"Bash", `{"command":"npm test && git push"}`},
+		"echo $(rm -rf /)":     {"Bash", `{"command":"echo $(rm -rf /)"}`},
+		"echo $(date)":         {"Bash", `{"command":"echo $(date)"}`},
+		"Write":                {"Write", `{"file_path":"/a"}`},
+		"brave":                {"mcp__brave-search__web_search", `{}`},
+	}
+	want := map[string]string{
+		"FOO=bar git push":     "PreToolUse[0][0]",
+		"npm test && git push": "PreToolUse[0][0]",
+		"echo $(rm -rf /)":     "PreToolUse[0][1]",
+		"echo $(date)":         "",
+		"Write":                "PreToolUse[1][0]",
+		"brave":                "PreToolUse[3][0]",
+	}
+	for name, c := range cases {
+		if got := ctx(c[0], c[1]); got != want[name] {
+			t.Errorf("%s: ran %q, want %q", name, got, want[name])
+		}
+	}
+	m := runClaude(t, s, hook.UserPromptSubmit, `{"prompt":"x"}`)
+	if claudeOutcomes(m) != "skipped(if_not_matched)" {
+		t.Errorf("if on a non-tool event: %s", claudeOutcomes(m))
+	}
+}

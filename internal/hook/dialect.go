@@ -69,7 +69,8 @@ type Dialect struct {
 	// MatcherFields names, per event, the snake_case input field a matcher
 	// is tested against (nil = the lifecycle rule: the tool name on tool
 	// events, source on SessionStart). An event absent from a non-nil map
-	// has no matcher support: its matchers are ignored.
+	// has no matcher support: its matchers are ignored. A non-nil map also
+	// selects Claude Code's matcher syntax (matcher.ClaudeRulesFor).
 	MatcherFields map[string]string
 	// DedupeHandlers: identical handlers declared in several settings
 	// files run once (plugin copies stay separate).

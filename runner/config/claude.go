@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hookside/hookside/internal/hook"
+	hmatcher "github.com/hookside/hookside/matcher"
 )
 
 // claudeExtras reads Claude Code's handler fields `if`, `asyncRewake` and
@@ -23,6 +24,9 @@ func (p *parser) claudeExtras(where string, n *jnode, event string, h *hook.Hook
 	if v := n.get("if"); v.present() {
 		if v.kind != jString {
 			return fmt.Sprintf("if must be a string (one permission rule such as \"Bash(git *)\"), got %s", v.kind), v
+		}
+		if _, err := hmatcher.ParseRule(v.str); err != nil {
+			return fmt.Sprintf("if %q: %v", v.str, err), v
 		}
 		h.If = v.str
 		if !slices.Contains(hook.ClaudeIfEvents, event) {
@@ -127,6 +131,9 @@ func (p *parser) httpHandler(where string, n *jnode, event string, mi, hi int) (
 	if v := n.get("if"); v.present() {
 		if v.kind != jString {
 			return bad(v, "if must be a string, got %s", v.kind)
+		}
+		if _, err := hmatcher.ParseRule(v.str); err != nil {
+			return bad(v, "if %q: %v", v.str, err)
 		}
 		h.If = v.str
 	}

@@ -117,7 +117,11 @@ func (p *parser) group(event string, mi int, g *jnode) {
 		}
 		// The spec (output.ts:98): a bad JavaScript regex matches nothing.
 		// The group stays; the author gets told.
-		if _, err := hmatcher.Compile(matcher); err != nil {
+		rules := hmatcher.Lifecycle
+		if p.src.Dialect.MatcherFields != nil {
+			rules = hmatcher.ClaudeRulesFor(event)
+		}
+		if _, err := hmatcher.CompileRules(matcher, rules); err != nil {
 			p.report(hook.CodeInvalidMatcher, hook.SeverityWarning, m.off, "%s: %v; it matches nothing", where, err)
 		}
 	}
