@@ -88,6 +88,7 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 		}
 		p := pick{h: h}
 		switch {
+		case h.Source.Kind == hook.SourceInternal: // hookside's own (mailbox): always
 		case sw.ManagedDisable || ((sw.DisableAll || sw.ManagedOnly) && !isManaged(h)):
 			p.reason = ReasonHooksDisabled
 		case h.If != "":
@@ -95,7 +96,7 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 				p.reason = ReasonIfNotMatched + ": " + why
 			}
 		}
-		if p.reason == "" && s.dialect.DedupeHandlers && h.Source.Kind != hook.SourcePlugin {
+		if p.reason == "" && s.dialect.DedupeHandlers && h.Source.Kind != hook.SourcePlugin && h.Source.Kind != hook.SourceInternal {
 			key := handlerKey(h)
 			if first, dup := seen[key]; dup {
 				p.reason = ReasonDuplicate + ": same as " + first
@@ -106,7 +107,7 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 		picks = append(picks, p)
 	}
 
-	rc := claudeRunCtx{event: req.Event, in: in, cwd: cwd, sw: sw}
+	rc := claudeRunCtx{event: req.Event, turnID: req.TurnID, raw: req.Input, in: in, cwd: cwd, sw: sw}
 	if slices.Contains(hook.ClaudeEnvFileEvents, req.Event) && len(picks) > 0 {
 		if dir, err := s.transcriptDir(); err == nil {
 			rc.envFile = filepath.Join(dir, "env-"+strconv.FormatUint(claudeSeq.Add(1), 10)+".sh")
@@ -138,7 +139,12 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 	}
 
 	m := output.MergeClaude(req.Event, value, answers)
-	m.Runs = runs
+	m.Runs = make([]output.Run, 0, len(runs))
+	for _, r := range runs {
+		if r.Source != string(hook.SourceInternal) {
+			m.Runs = append(m.Runs, r) // internal runs are private
+		}
+	}
 	if req.Event == hook.Stop || req.Event == hook.SubagentStop || req.Event == hook.UserPromptSubmit {
 		s.claudeStop(&m, answers, req.Event, in)
 	}
@@ -153,6 +159,8 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 // claudeRunCtx is what every handler of one RunClaude shares.
 type claudeRunCtx struct {
 	event   string
+	turnID  string
+	raw     json.RawMessage // the host's input, for internal hooks
 	in      claudeInput
 	cwd     string
 	envFile string
@@ -225,8 +233,16 @@ func (s *Session) claudeSkip(h *hook.Hook, event, reason string, obs Observer) (
 	return a, run
 }
 
-// claudeRunOne admits, runs and parses one handler.
+// claudeRunOne admits, runs and parses one handler. Internal hooks run
+// in-process; their context joins the answer and their run stays private.
 func (s *Session) claudeRunOne(ctx context.Context, h *hook.Hook, rc *claudeRunCtx, obs Observer) (output.ClaudeAnswer, output.Run) {
+	if h.Type == TypeInternal {
+		start := time.Now()
+		ans := s.runInternal(ctx, h, rc.raw, stdinContext{event: rc.event, turnID: rc.turnID})
+		a := output.ClaudeAnswer{Outcome: ans.Outcome, Error: ans.Error, AdditionalContext: ans.AdditionalContext}
+		return a, output.Run{RunID: newRunID(), HookID: h.ID, Source: string(h.Source.Kind), Outcome: ans.Outcome,
+			DurationMs: time.Since(start).Milliseconds(), Error: ans.Error}
+	}
 	if ev, ok := s.admit(h); !ok {
 		reason := string(ev.State)
 		if ev.Reason != "" && ev.Reason != reason {
