@@ -360,3 +360,33 @@ func TestClaudeIfAndMatchers(t *testing.T) {
 		t.Errorf("if on a non-tool event: %s", claudeOutcomes(m))
 	}
 }
+
+// hooks explain --profile claude: matcher syntax, if and dedupe.
+func TestExplainClaude(t *testing.T) {
+	e := newClaudeEnv(t)
+	withIf := func(rule, cmd string) map[string]any { h := sh(cmd); h["if"] = rule; return h }
+	writeJSON(t, filepath.Join(e.claudeHome, "settings.json"), map[string]any{"hooks": map[string]any{
+		"PreToolUse": []any{
+			map[string]any{"matcher": "Bash", "hooks": []any{withIf("Bash(git *)", "echo git"), withIf("Bash(rm *)", "echo rm"), sh("echo dup")}},
+			map[string]any{"matcher": "Edit, Write", "hooks": []any{sh("echo edit")}},
+			map[string]any{"matcher": "Bash", "hooks": []any{sh("echo dup")}},
+		},
+	}})
+	s := e.open(t, SessionOptions{})
+	x, err := s.ExplainClaude(hook.PreToolUse, json.RawMessage(`{"tool_name":"Bash","tool_input":{"command":"git status"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range x.Hooks {
+		got = append(got, strings.TrimPrefix(h.ID[strings.LastIndex(h.ID, "#"):], "#")+"="+map[bool]string{true: "run", false: h.Reason}[h.WouldRun])
+	}
+	want := "PreToolUse[0][0]=run PreToolUse[0][1]=if PreToolUse[0][2]=run PreToolUse[1][0]=matcher PreToolUse[2][0]=duplicate"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("explain:\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+	if x.Hooks[0].Detail != "if Bash(git *) matches this call" || x.Hooks[0].Order != 1 || x.Hooks[2].Order != 2 ||
+		!strings.Contains(x.Hooks[4].Detail, "PreToolUse[0][2]") {
+		t.Fatalf("details: %+v", x.Hooks)
+	}
+}

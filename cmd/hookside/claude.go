@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/hookside/hookside/output"
@@ -74,4 +75,30 @@ func printClaudeMerged(w io.Writer, m output.ClaudeMerged) {
 		}
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
+}
+
+// claudeExplainInput reads the event input for `hooks explain --profile
+// claude` (path "" = {}; "-" = stdin); tool becomes tool_name when the
+// input has none.
+func claudeExplainInput(path, tool string) (json.RawMessage, error) {
+	in := map[string]any{}
+	if path != "" {
+		var data []byte
+		var err error
+		if path == "-" {
+			data, err = io.ReadAll(os.Stdin)
+		} else {
+			data, err = os.ReadFile(path)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(data, &in); err != nil || in == nil {
+			return nil, fmt.Errorf("--input %s: the input must be a JSON object", path)
+		}
+	}
+	if _, ok := in["tool_name"]; !ok && tool != "" {
+		in["tool_name"] = tool
+	}
+	return json.Marshal(in)
 }

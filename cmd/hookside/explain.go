@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/hookside/hookside/internal/hook"
@@ -14,19 +15,24 @@ import (
 // every source (disabled, dropped and untrusted ones included) and whether
 // it would run for one event and tool, and why not. It runs nothing.
 func runHooksExplain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("hooks explain", "hookside hooks explain --event EVENT [--tool NAME] [--cwd DIR] [--profile zcode|spark] [--json]",
+	fs := newFlagSet("hooks explain", "hookside hooks explain --event EVENT [--tool NAME] [--input FILE|-] [--cwd DIR] [--profile zcode|spark|claude] [--json]",
 		"Show every configured hook (all sources, including disabled, invalid, over-limit and untrusted\n"+
 			"workspace ones) and whether it would run for EVENT (and tool NAME), and why not. Runs nothing.", stdout, stderr)
 	var sf sessionFlags
 	event := fs.String("event", "", "the event: "+strings.Join(hook.Events, ", "))
 	tool := fs.String("tool", "", "the tool name matchers are tested against (the source on SessionStart); none = matchers not consulted")
 	asJSON := fs.Bool("json", false, "print JSON ({profile, event, tool, hooks, diagnostics})")
+	inputPath := fs.String("input", "", "--profile claude: the event input JSON (file, or - for stdin) its matcher field, if rules and dedupe are evaluated against; --tool sets tool_name when it has none")
 	sf.registerAll(fs)
 	if code, ok := parseStrict(fs, args, stderr); !ok {
 		return code
 	}
-	if *event == "" || !hook.IsEvent(*event) {
-		fmt.Fprintf(stderr, "hookside hooks explain: --event must be one of %s\n", strings.Join(hook.Events, ", "))
+	events := hook.Events
+	if sf.profile == runner.ProfileClaude {
+		events = hook.ClaudeEvents
+	}
+	if *event == "" || !slices.Contains(events, *event) {
+		fmt.Fprintf(stderr, "hookside hooks explain: --event must be one of %s\n", strings.Join(events, ", "))
 		return exitUsage
 	}
 	s, _, err := sf.open()
@@ -36,6 +42,16 @@ func runHooksExplain(args []string, stdout, stderr io.Writer) int {
 	}
 	defer s.Close()
 	x := s.Explain(*event, *tool)
+	if sf.profile == runner.ProfileClaude {
+		in, err := claudeExplainInput(*inputPath, *tool)
+		if err == nil {
+			x, err = s.ExplainClaude(*event, in)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "hookside hooks explain:", err)
+			return exitError
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

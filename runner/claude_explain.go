@@ -1,0 +1,101 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"github.com/hookside/hookside/internal/hook"
+)
+
+// Why a claude-profile hook would not run, beyond the Why* codes of
+// Explain.
+const (
+	WhyIf            = "if"             // its `if` rule does not match the tool call (or the event is not a tool event)
+	WhyDuplicate     = "duplicate"      // an identical handler of another settings file runs instead
+	WhyHooksDisabled = "hooks_disabled" // disableAllHooks / allowManagedHooksOnly
+)
+
+// ExplainClaude is Explain for a claude-profile session, given the event
+// input Claude Code would send (snake_case; the matcher field, tool_name and
+// tool_input are read): every declaration, whether it would run, and why
+// not, applying what RunClaude applies — Claude Code's matcher syntax on
+// the event's matcher field, disableAllHooks and allowManagedHooksOnly,
+// the `if` rule (evaluated against tool_name / tool_input, with the rule
+// in Detail either way) and the dedupe of identical settings-file
+// handlers (Detail names the handler that runs instead). It runs nothing.
+func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanation, error) {
+	in := claudeInput{}
+	if len(input) > 0 && string(input) != "null" {
+		if err := json.Unmarshal(input, &in); err != nil || in == nil {
+			return Explanation{}, &InputError{Reason: "must be a JSON object"}
+		}
+	}
+	field, hasMatcher := s.dialect.MatcherField(event)
+	value, _ := in.str(field)
+	if event == hook.FileChanged {
+		value = filepath.Base(value)
+	}
+	x := s.Explain(event, "")
+	x.Tool = value
+	set, _ := s.current()
+	byID := make(map[string]*hook.Hook, len(set.Hooks))
+	for i := range set.Hooks {
+		byID[set.Hooks[i].ID] = &set.Hooks[i]
+	}
+	cwd := s.opts.Cwd
+	if c, ok := in.str("cwd"); ok && filepath.IsAbs(c) {
+		cwd = c
+	}
+	sw := s.claudeSwitches()
+	cst := s.claudeSt()
+	seen := map[string]string{}
+	order := 0
+	for i := range x.Hooks {
+		e := &x.Hooks[i]
+		h := byID[e.ID]
+		if h == nil || h.Event != event || (e.Reason != "" && e.Reason != WhyAdmission) {
+			continue
+		}
+		stop := func(reason, detail string) {
+			e.WouldRun, e.Order, e.Reason, e.Detail = false, 0, reason, detail
+		}
+		switch {
+		case hasMatcher && !cst.matcherMatches(event, h.Matcher, value):
+			stop(WhyMatcher, fmt.Sprintf("matcher %q does not match %s %q", deref(h.Matcher), field, value))
+			continue
+		case sw.ManagedDisable:
+			stop(WhyHooksDisabled, "disableAllHooks is set in managed settings")
+			continue
+		case (sw.DisableAll || sw.ManagedOnly) && !isManaged(h):
+			stop(WhyHooksDisabled, "disableAllHooks or allowManagedHooksOnly: only managed hooks run")
+			continue
+		case h.If != "":
+			if ok, why := claudeIfMatches(event, h.If, in, cwd, s.opts.Cwd); !ok {
+				stop(WhyIf, why)
+				continue
+			}
+			e.Detail = "if " + h.If + " matches this call"
+		}
+		if s.dialect.DedupeHandlers && h.Source.Kind != hook.SourcePlugin {
+			key := handlerKey(h)
+			if first, dup := seen[key]; dup {
+				stop(WhyDuplicate, "identical to "+first+", which runs instead")
+				continue
+			}
+			seen[key] = h.ID
+		}
+		if e.WouldRun {
+			order++
+			e.Order = order
+		}
+	}
+	return x, nil
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
