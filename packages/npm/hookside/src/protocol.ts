@@ -578,8 +578,12 @@ export type SessionOpenParams = {
   workspaceHooks?: boolean;
   projectConfigPath?: string;
   pluginDirs?: string[];
-  profile?: "zcode" | "spark";
+  profile?: "zcode" | "spark" | "claude";
   sparkUserDir?: string;
+  /** claude profile: Claude Code's home (settings.json, plugins/data/); absolute; default ~/.claude */
+  claudeHomeDir?: string;
+  /** the host's own session transcript (JSONL), given to hooks unchanged as transcript_path; absolute */
+  transcriptPath?: string;
   env?: { [key: string]: string };
 };
 
