@@ -390,3 +390,25 @@ func TestExplainClaude(t *testing.T) {
 		t.Fatalf("details: %+v", x.Hooks)
 	}
 }
+
+// plugin.json may declare the hooks inline or name a file
+// (https://code.claude.com/docs/en/plugins-reference#hooks); in the zcode
+// profile only hooks/hooks.json counts.
+func TestClaudePluginManifestHooks(t *testing.T) {
+	e := newClaudeEnv(t)
+	inline := filepath.Join(e.dir, "inline")
+	writeJSON(t, filepath.Join(inline, ".claude-plugin/plugin.json"), map[string]any{"name": "inline",
+		"hooks": handlers("UserPromptSubmit", "", sh("echo inline"))["hooks"]})
+	byPath := filepath.Join(e.dir, "bypath")
+	writeJSON(t, filepath.Join(byPath, ".claude-plugin/plugin.json"), map[string]any{"name": "bypath", "hooks": "./config/hooks.json"})
+	writeJSON(t, filepath.Join(byPath, "config/hooks.json"), handlers("UserPromptSubmit", "", sh("echo by-path")))
+	s := e.open(t, SessionOptions{PluginDirs: []string{inline, byPath}})
+	if m := runClaude(t, s, hook.UserPromptSubmit, `{"prompt":"x"}`); strings.Join(m.AdditionalContext, ",") != "inline,by-path" {
+		t.Fatalf("claude: %q %s", m.AdditionalContext, claudeOutcomes(m))
+	}
+	z, _ := NewSession(SessionOptions{ID: "z", Cwd: e.cwd, PluginDirs: []string{inline, byPath}})
+	t.Cleanup(z.Close)
+	if hs, _ := z.Hooks(); len(hs) != 0 {
+		t.Fatalf("zcode loaded plugin.json hooks: %d", len(hs))
+	}
+}

@@ -1,11 +1,15 @@
 package config
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
 	hmatcher "github.com/hookside/hookside/matcher"
 )
@@ -138,4 +142,41 @@ func (p *parser) httpHandler(where string, n *jnode, event string, mi, hi int) (
 		h.If = v.str
 	}
 	return h, own, true
+}
+
+// manifestHooks returns the hooks a plugin declares in
+// .claude-plugin/plugin.json when it has no hooks/hooks.json
+// (https://code.claude.com/docs/en/plugins-reference#hooks): an inline
+// "hooks" object (returned as {"hooks": …} under the manifest's path), or a
+// "hooks" path relative to the plugin root (read, at most
+// hook.MaxConfigFileBytes, and never outside the root). nil when there is
+// none or it cannot be read.
+func manifestHooks(root, manifestPath string, manifest []byte) (string, []byte) {
+	var m struct {
+		Hooks json.RawMessage `json:"hooks"`
+	}
+	if len(manifest) == 0 || json.Unmarshal(manifest, &m) != nil || len(m.Hooks) == 0 {
+		return "", nil
+	}
+	switch m.Hooks[0] {
+	case '{':
+		return manifestPath, append(append([]byte(`{"hooks":`), m.Hooks...), '}')
+	case '"':
+		var rel string
+		if json.Unmarshal(m.Hooks, &rel) != nil || rel == "" {
+			return "", nil
+		}
+		r, err := os.OpenRoot(root)
+		if err != nil {
+			return "", nil
+		}
+		defer r.Close()
+		rel = filepath.Clean(filepath.FromSlash(strings.TrimPrefix(rel, "./")))
+		data, err := fsid.ReadInRoot(r, rel, hook.MaxConfigFileBytes)
+		if err != nil {
+			return "", nil
+		}
+		return filepath.Join(root, rel), data
+	}
+	return "", nil
 }

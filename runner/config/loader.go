@@ -257,11 +257,15 @@ func (p *pluginSource) load(hs, ms stamp) {
 		p.parsed.diags = []hook.Diagnostic{*d}
 		return
 	}
+	manifest, md := readStamped(p.manifestPath, ms, hook.CodePluginManifestInvalid, hook.SeverityWarning)
+	path := p.hooksPath
+	if data == nil && p.dialect.OwnPluginRules {
+		path, data = manifestHooks(p.root, p.manifestPath, manifest)
+	}
 	if data == nil {
 		return
 	}
-	manifest, md := readStamped(p.manifestPath, ms, hook.CodePluginManifestInvalid, hook.SeverityWarning)
-	p.parsed = parsePlugin(p.dialect, p.root, p.hooksPath, data, p.manifestPath, manifest)
+	p.parsed = parsePlugin(p.dialect, p.root, path, data, p.manifestPath, manifest)
 	if md != nil {
 		p.parsed.diags = append([]hook.Diagnostic{*md}, p.parsed.diags...)
 	}
