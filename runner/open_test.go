@@ -10,7 +10,7 @@ func TestOpen(t *testing.T) {
 	dir := t.TempDir()
 	t.Run("profile_validated", func(t *testing.T) {
 		var perr *ProfileError
-		if _, _, err := Open(SessionOptions{ID: "s", Cwd: dir, Profile: "claude"}); !errors.As(err, &perr) || perr.Profile != "claude" {
+		if _, _, err := Open(SessionOptions{ID: "s", Cwd: dir, Profile: "Claude"}); !errors.As(err, &perr) || perr.Profile != "Claude" {
 			t.Fatalf("err = %v; want *ProfileError", err)
 		}
 	})
