@@ -426,8 +426,11 @@ func withoutPrivate(exec json.RawMessage) json.RawMessage {
 
 // dropPrivateExecution is the SET clause removing PrivateExecutionMembers
 // (a snapshot SQLite cannot parse, e.g. nested beyond its limit, is dropped
-// whole).
+// whole). A test run keeps its snapshot: its envelope is the sample (or the
+// one the host gave v2/definitions/testRun), it has no outbox event to read
+// it back from, and a retry needs it.
 const dropPrivateExecution = `execution_json = CASE WHEN execution_json IS NULL THEN NULL
+	WHEN is_test_run = 1 THEN execution_json
 	WHEN json_valid(execution_json) THEN json_remove(execution_json, '$.envelope', '$.shellHook.stdin',
 	'$.shellHook.transcript') END`
 
