@@ -83,15 +83,12 @@ func printExplanation(w io.Writer, x runner.Explanation) {
 		}
 		m := "*"
 		if e.Matcher != nil {
-			m = *e.Matcher
+			m = dispText(*e.Matcher)
 		}
-		cmd := e.Command
-		if len(e.Args) > 0 {
-			cmd += " " + strings.Join(e.Args, " ")
-		}
-		where := e.Source.Path
+		cmd := dispCommand(e.Command, e.Args)
+		where := dispText(e.Source.Path)
 		if e.Source.At != "" {
-			where = e.Source.At
+			where = dispText(e.Source.At)
 		}
 		fmt.Fprintf(w, "%-7s %-9s %-18s matcher=%-12s %s\n", verdict, e.Source.Kind, e.Event, m, cmd)
 		fmt.Fprintf(w, "        from %s", where)

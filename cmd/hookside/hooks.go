@@ -349,12 +349,9 @@ func runHooksList(args []string, stdout, stderr io.Writer) int {
 	for _, h := range sel {
 		m := "*"
 		if h.Matcher != nil {
-			m = *h.Matcher
+			m = dispText(*h.Matcher)
 		}
-		cmd := h.Command
-		if len(h.Args) > 0 {
-			cmd += " " + strings.Join(h.Args, " ")
-		}
+		cmd := dispCommand(h.Command, h.Args)
 		fmt.Fprintf(stdout, "%-18s %-9s %-8s matcher=%-16s timeout=%dms  %s\n", h.Event, h.Source.Kind, h.Type, m, h.TimeoutMs, cmd)
 	}
 	return exitOK

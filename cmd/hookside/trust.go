@@ -277,6 +277,17 @@ func dispWord(s string) string {
 	return s
 }
 
+// dispCommand shows a hook's command and its arguments (dispText for the
+// command, dispWord for each argument): a hostile workspace file cannot move
+// the cursor, clear the line or reorder text on the terminal.
+func dispCommand(command string, args []string) string {
+	out := dispText(command)
+	for _, a := range args {
+		out += " " + dispWord(a)
+	}
+	return out
+}
+
 func printable(s string) bool {
 	if !utf8.ValidString(s) {
 		return false
