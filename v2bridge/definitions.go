@@ -71,7 +71,7 @@ func decodeDefinition(raw json.RawMessage, field string) (*expr.Definition, erro
 	}
 	var d expr.Definition
 	if err := json.Unmarshal(raw, &d); err != nil {
-		return nil, invalid(field, "%v", err)
+		return nil, problemsError(field, shapeProblems(raw))
 	}
 	return &d, nil
 }
@@ -250,6 +250,16 @@ type ValidateResult struct {
 // ValidateDefinition checks a definition without storing it.
 func ValidateDefinition(raw json.RawMessage) (ValidateResult, error) {
 	d, err := decodeDefinition(raw, "definition")
+	var ie *InvalidError
+	if errors.As(err, &ie) {
+		// A member of the wrong type: reported as problems, like every
+		// other finding (validate answers {valid, problems}).
+		if data, ok := ie.Data.(map[string]any); ok {
+			if ps, ok := data["problems"].([]expr.Problem); ok {
+				return ValidateResult{Valid: false, Problems: ps}, nil
+			}
+		}
+	}
 	if err != nil {
 		return ValidateResult{}, err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // Problem severities (PROTOCOL §5.2 v2/definitions/validate; warnings are
@@ -36,6 +37,8 @@ const (
 	CodeNeverMatches      = "never_matches"      // warning: the whole condition can never match
 	CodeMappingIgnored    = "mapping_ignored"    // warning: inputMapping on a notification/sound action
 	CodeStaticallyMissing = "statically_missing" // warning: allowed path that this event never has
+	CodeInvalidType       = "invalid_type"       // a member of the wrong JSON type (e.g. a string where a value expression goes)
+	CodeDoubleBraces      = "double_braces"      // warning: {{…}} in a template is sent literally; placeholders are ${…}
 )
 
 // Problem is one validation finding (PROTOCOL §5.2 v2/definitions/validate).
@@ -289,6 +292,9 @@ func (v *validator) value(val *Value, path string) {
 		}
 		for _, p := range Placeholders(t) {
 			v.path(p, path+".template")
+		}
+		if i := strings.Index(t, "{{"); i >= 0 && strings.Contains(t[i:], "}}") {
+			v.warnf(path+".template", CodeDoubleBraces, "{{…}} is sent literally: template placeholders are written ${path}, e.g. ${session.title}")
 		}
 	}
 }
