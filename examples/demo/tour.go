@@ -97,6 +97,26 @@ func wantRun(outcome, reason string) func(json.RawMessage) error {
 	}
 }
 
+// wantContext checks that a hooks/run answer adds model context and does not block.
+func wantContext(res json.RawMessage) error {
+	r, err := decode[hooksRun](res)
+	if err != nil {
+		return err
+	}
+	if r.ModelContext == nil || r.Blocked {
+		return fmt.Errorf("want modelContext and no block, got %s", clip(res))
+	}
+	return nil
+}
+
+// wantNoRuns checks that no hook ran.
+func wantNoRuns(res json.RawMessage) error {
+	if r, err := decode[hooksRun](res); err != nil || len(r.Runs) != 0 {
+		return fmt.Errorf("want no hook runs, got %s", clip(res))
+	}
+	return nil
+}
+
 func all(checks ...func(json.RawMessage) error) func(json.RawMessage) error {
 	return func(res json.RawMessage) error {
 		for _, c := range checks {
@@ -113,13 +133,8 @@ func (t *tour) shellHooks() error {
 		step{"handshake (the host shows V2 notifications)", "initialize", map[string]any{"protocolVersion": "1",
 			"clientInfo": map[string]any{"name": "hookside-demo", "version": "1"}, "capabilities": map[string]any{"hostActions": []string{"notification"}}}, nil},
 		step{"open a session on the workspace", "session/open", map[string]any{"sessionId": "demo-1", "cwd": t.ws, "agentName": "demo-agent", "mode": "build"}, nil},
-		step{"SessionStart: the project notes become context", "hooks/run", run1("demo-1", "SessionStart", map[string]any{"source": "startup"}), func(res json.RawMessage) error {
-			if r, err := decode[hooksRun](res); err != nil || r.ModelContext == nil {
-				return fmt.Errorf("no modelContext")
-			}
-			return nil
-		}},
-		step{"UserPromptSubmit: a normal prompt gets a reminder", "hooks/run", run1("demo-1", "UserPromptSubmit", map[string]any{"prompt": "Fix the failing test in parser.go"}), nil},
+		step{"SessionStart: the project notes become context", "hooks/run", run1("demo-1", "SessionStart", map[string]any{"source": "startup"}), wantContext},
+		step{"UserPromptSubmit: a normal prompt gets a reminder", "hooks/run", run1("demo-1", "UserPromptSubmit", map[string]any{"prompt": "Fix the failing test in parser.go"}), wantContext},
 		step{"UserPromptSubmit: a prompt with a credential is blocked (exit 2)", "hooks/run", run1("demo-1", "UserPromptSubmit", map[string]any{"prompt": "use api_key=abc123 for the call"}), func(res json.RawMessage) error {
 			if r, err := decode[hooksRun](res); err != nil || !r.Blocked {
 				return fmt.Errorf("the prompt was not blocked")
@@ -129,14 +144,9 @@ func (t *tour) shellHooks() error {
 		step{"PreToolUse: a harmless command is allowed", "hooks/run", tool("demo-1", "PreToolUse", "Bash", map[string]any{"command": "ls -la"}), wantDecision("allow")},
 		step{"PreToolUse: rm -rf is denied", "hooks/run", tool("demo-1", "PreToolUse", "Bash", map[string]any{"command": "rm -rf build/"}), wantDecision("deny")},
 		step{"PreToolUse: git push asks the user", "hooks/run", tool("demo-1", "PreToolUse", "Bash", map[string]any{"command": "git push origin main"}), wantDecision("ask")},
-		step{"PermissionRequest: no hook configured, nothing to say", "hooks/run", tool("demo-1", "PermissionRequest", "Bash", map[string]any{"command": "git push origin main"}), wantDecision("")},
-		step{"PostToolUse: an edit adds a reminder to the tool result", "hooks/run", post("PostToolUse", "Edit", map[string]any{"file_path": "parser.go"}), func(res json.RawMessage) error {
-			if r, err := decode[hooksRun](res); err != nil || r.ModelContext == nil {
-				return fmt.Errorf("no modelContext")
-			}
-			return nil
-		}},
-		step{"PostToolUseFailure: no hook configured", "hooks/run", post("PostToolUseFailure", "Bash", map[string]any{"command": "make"}), nil},
+		step{"PermissionRequest: no hook configured, nothing to say", "hooks/run", tool("demo-1", "PermissionRequest", "Bash", map[string]any{"command": "git push origin main"}), all(wantNoRuns, wantDecision(""))},
+		step{"PostToolUse: an edit adds a reminder to the tool result", "hooks/run", post("PostToolUse", "Edit", map[string]any{"file_path": "parser.go"}), wantContext},
+		step{"PostToolUseFailure: no hook configured", "hooks/run", post("PostToolUseFailure", "Bash", map[string]any{"command": "make"}), wantNoRuns},
 		step{"Stop: the first stop is sent back once to run the tests", "hooks/run", run1("demo-1", "Stop", map[string]any{"responseText": "Done: fixed the parser."}), func(res json.RawMessage) error {
 			if r, err := decode[hooksRun](res); err != nil || r.Stop == nil || !r.Stop.ContinueTurn {
 				return fmt.Errorf("the turn was not continued")
