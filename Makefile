@@ -2,7 +2,9 @@
 # `make demo`, `make test`).
 GO       ?= go
 BIN      := bin/hookside
-VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# A development build is the next release's semver with the commit as build
+# metadata (`make dist` stamps release versions: tools/dist).
+VERSION  ?= $(shell cat VERSION 2>/dev/null || echo 0.0.0)-dev+$(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS  := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 # Release targets of `make dist`; `make npm-pack` / `make test-npm` build
