@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/hookside/hookside/internal/hook"
@@ -62,6 +63,8 @@ type sessionFlags struct {
 	sparkUserDir                     string
 	claudeHome                       string
 	transcriptPath                   string
+	mode                             string
+	env                              envFlag
 }
 
 // registerSession adds the flags that place a one-shot session (hooks run,
@@ -118,6 +121,22 @@ func (f *sessionFlags) registerWorkspace(fs flagSet) {
 
 type multiFlag []string
 
+// envFlag collects repeatable KEY=VAL flags (hooks run --env).
+type envFlag map[string]string
+
+func (e *envFlag) String() string { return fmt.Sprint(map[string]string(*e)) }
+func (e *envFlag) Set(v string) error {
+	k, val, ok := strings.Cut(v, "=")
+	if !ok || k == "" || strings.ContainsAny(k, "\x00") {
+		return fmt.Errorf("want KEY=VAL, not %q", v)
+	}
+	if *e == nil {
+		*e = envFlag{}
+	}
+	(*e)[k] = val
+	return nil
+}
+
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
@@ -132,7 +151,7 @@ func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
 	}
 	s, diags, err := runner.Open(runner.SessionOptions{
 		ID: sid, Cwd: f.cwd, UserConfigPath: f.userConfig, PluginDirs: f.pluginDirs,
-		Profile: f.profile, UserDir: f.userDir(), TranscriptPath: f.transcriptPath,
+		Profile: f.profile, UserDir: f.userDir(), TranscriptPath: f.transcriptPath, Mode: f.mode, Env: f.env,
 		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: f.home, ProjectConfigPath: f.projectConfig},
 	})
 	return s, diags, cliOpenError(err, f.cwd)
@@ -173,6 +192,8 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 	turnID := fs.String("turn-id", "cli-turn", "turn id (Stop continuations are counted per turn)")
 	sf.registerSession(fs)
 	fs.StringVar(&sf.sessionID, "session-id", "", "session id given to hooks (default cli-<pid>)")
+	fs.StringVar(&sf.mode, "mode", "", "the host's permission mode given to hooks (stdin mode and permission_mode), e.g. default, plan, acceptEdits")
+	fs.Var(&sf.env, "env", "KEY=VAL added to every hook's environment (repeatable; as session/open.env)")
 	sf.registerWorkspace(fs)
 	sf.registerProfile(fs)
 	if code, ok := parseFlags(fs, args); !ok {
@@ -227,7 +248,8 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 	if sf.profile == runner.ProfileClaude {
 		return runClaudeCLI(ctx, s, runner.RunRequest{Event: *event, TurnID: *turnID, Input: input}, *asJSON, stdout, stderr)
 	}
-	m, err := s.Run(ctx, runner.RunRequest{Event: *event, TurnID: *turnID, Input: input}, nil)
+	outs := &runOutputs{byRun: map[string]runOutput{}}
+	m, err := s.Run(ctx, runner.RunRequest{Event: *event, TurnID: *turnID, Input: input}, outs)
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks run:", err)
 		return exitError
@@ -235,9 +257,9 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(m)
+		_ = enc.Encode(outs.withOutput(m))
 	} else {
-		printMerged(stdout, m)
+		printMerged(stdout, m, outs)
 	}
 	if m.Blocked {
 		return 2
@@ -252,8 +274,58 @@ func str(p *string) string {
 	return *p
 }
 
-// printMerged prints a merged result for people.
-func printMerged(w io.Writer, m output.Merged) {
+// runOutput is one run's stdout and stderr, redacted and capped
+// (output.Preview, output.PreviewChars characters).
+type runOutput struct {
+	Stdout string `json:"stdout"`
+	Stderr string `json:"stderr"`
+}
+
+// runOutputs is the runner.Observer of `hooks run`: it keeps each run's
+// output previews by run id. Safe for concurrent use (parallel groups).
+type runOutputs struct {
+	mu    sync.Mutex
+	byRun map[string]runOutput
+}
+
+func (o *runOutputs) HookStarted(runner.HookStart) {}
+
+func (o *runOutputs) HookCompleted(d runner.HookDone) {
+	out := runOutput{Stdout: output.Preview(d.Stdout, output.PreviewChars), Stderr: output.Preview(d.Stderr, output.PreviewChars)}
+	o.mu.Lock()
+	o.byRun[d.RunID] = out
+	o.mu.Unlock()
+}
+
+func (o *runOutputs) get(runID string) runOutput {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.byRun[runID]
+}
+
+// mergedWithOutput is the hooks/run result with each run's stdout and
+// stderr previews (`hooks run --json`).
+type mergedWithOutput struct {
+	output.Merged
+	Runs []runWithOutput `json:"runs"`
+}
+
+type runWithOutput struct {
+	output.Run
+	runOutput
+}
+
+func (o *runOutputs) withOutput(m output.Merged) mergedWithOutput {
+	runs := make([]runWithOutput, len(m.Runs))
+	for i, r := range m.Runs {
+		runs[i] = runWithOutput{Run: r, runOutput: o.get(r.RunID)}
+	}
+	return mergedWithOutput{Merged: m, Runs: runs}
+}
+
+// printMerged prints a merged result for people; failed, timed-out and
+// blocked runs are followed by their stdout and stderr previews.
+func printMerged(w io.Writer, m output.Merged, outs *runOutputs) {
 	fmt.Fprintf(w, "%s: %d hook(s) ran\n", m.Event, len(m.Runs))
 	if m.Decision != nil {
 		fmt.Fprintf(w, "decision: %s", *m.Decision)
@@ -295,11 +367,32 @@ func printMerged(w io.Writer, m output.Merged) {
 		for _, warn := range r.Warnings {
 			fmt.Fprintf(w, "      warning: %s\n", warn)
 		}
+		switch r.Outcome {
+		case output.OutcomeFailed, output.OutcomeTimedOut, output.OutcomeBlocked:
+			o := outs.get(r.RunID)
+			printStream(w, "stdout", o.Stdout, r.StdoutTruncated)
+			printStream(w, "stderr", o.Stderr, r.StderrTruncated)
+		}
 	}
 }
 
-func indent(s string) string {
-	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+// printStream prints one output preview, indented under its run.
+func printStream(w io.Writer, name, text string, truncated bool) {
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return
+	}
+	more := ""
+	if truncated {
+		more = " (truncated at the hook's output limit)"
+	}
+	fmt.Fprintf(w, "      %s%s:\n%s\n", name, more, indentBy(text, "        "))
+}
+
+func indent(s string) string { return indentBy(s, "  ") }
+
+func indentBy(s, by string) string {
+	return by + strings.ReplaceAll(s, "\n", "\n"+by)
 }
 
 func runHooksList(args []string, stdout, stderr io.Writer) int {

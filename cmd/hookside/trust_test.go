@@ -28,6 +28,9 @@ func TestMain(m *testing.M) {
 	if p := os.Getenv(envLockHolder); p != "" {
 		os.Exit(holdLock(p))
 	}
+	if os.Getenv(envAsBinary) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	os.Exit(m.Run())
 }
 

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestHooksRunShowsOutput: `hooks run` prints the stdout and stderr of a
+// failed and a blocked run (redacted), not of a successful one; --json
+// carries stdout/stderr per run, redacted and capped like the previews.
+func TestHooksRunShowsOutput(t *testing.T) {
+	e := newCLIEnv(t)
+	e.userConfig(t, map[string]any{"PreToolUse": []any{map[string]any{"hooks": []any{
+		map[string]any{"type": "command", "command": "echo fine-out; echo fine-err >&2"},
+		map[string]any{"type": "command", "command": "echo oops-out; echo 'boom: token=abcdef123456' >&2; exit 3"},
+		map[string]any{"type": "command", "command": "echo denied-here >&2; exit 2"},
+	}}}})
+	in := `{"toolName":"Bash","toolInput":{"command":"ls"}}`
+	code, out, errs := e.hookside(t, in, "hooks", "run", "--event", "PreToolUse", "--input", "-")
+	if code != 2 {
+		t.Fatalf("exit %d, want 2 (blocked)\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{"oops-out", "boom: token=[REDACTED]", "denied-here"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, bad := range []string{"fine-out", "fine-err", "abcdef123456"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("text output holds %q:\n%s", bad, out)
+		}
+	}
+
+	code, out, errs = e.hookside(t, in, "hooks", "run", "--event", "PreToolUse", "--input", "-", "--json")
+	if code != 2 {
+		t.Fatalf("--json exit %d\n%s%s", code, out, errs)
+	}
+	var m struct {
+		Runs []struct {
+			Outcome, Stdout, Stderr string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err, out)
+	}
+	if len(m.Runs) != 3 {
+		t.Fatalf("runs %+v", m.Runs)
+	}
+	if m.Runs[0].Stdout != "fine-out\n" || m.Runs[0].Stderr != "fine-err\n" {
+		t.Errorf("run 0 %+v", m.Runs[0])
+	}
+	if m.Runs[1].Outcome != "failed" || m.Runs[1].Stderr != "boom: token=[REDACTED]\n" {
+		t.Errorf("run 1 %+v", m.Runs[1])
+	}
+	if m.Runs[2].Outcome != "blocked" || m.Runs[2].Stderr != "denied-here\n" {
+		t.Errorf("run 2 %+v", m.Runs[2])
+	}
+}
+
+// TestHooksRunCapsOutput: a long stderr is cut to output.PreviewChars
+// characters with "…" in --json and in the text output.
+func TestHooksRunCapsOutput(t *testing.T) {
+	e := newCLIEnv(t)
+	e.userConfig(t, oneHook("Stop", map[string]any{"type": "command", "command": "head -c 5000 /dev/zero | tr '\\0' x >&2; exit 1"}))
+	_, out, errs := e.hookside(t, "", "hooks", "run", "--event", "Stop", "--json")
+	var m struct{ Runs []struct{ Stderr string } }
+	if err := json.Unmarshal([]byte(out), &m); err != nil || len(m.Runs) != 1 {
+		t.Fatal(err, out, errs)
+	}
+	if want := strings.Repeat("x", 2000) + "…"; m.Runs[0].Stderr != want {
+		t.Errorf("stderr %d chars, want 2000 + …", len([]rune(m.Runs[0].Stderr)))
+	}
+	_, out, _ = e.hookside(t, "", "hooks", "run", "--event", "Stop")
+	if !strings.Contains(out, strings.Repeat("x", 2000)+"…") || strings.Contains(out, strings.Repeat("x", 2001)) {
+		t.Errorf("text output not capped at 2000 characters:\n%.300s", out)
+	}
+}
+
+// TestHooksRunModeAndEnv: --mode reaches stdin as mode and permission_mode,
+// --env KEY=VAL (repeatable) the hook's environment.
+func TestHooksRunModeAndEnv(t *testing.T) {
+	e := newCLIEnv(t)
+	e.userConfig(t, oneHook("Stop", map[string]any{"type": "command",
+		"command": `cat >&2; printf '\n%s|%s' "$A_ONE" "$B_TWO" >&2; exit 1`}))
+	code, out, errs := e.hookside(t, "", "hooks", "run", "--event", "Stop", "--json",
+		"--mode", "plan", "--env", "A_ONE=1=x", "--env", "B_TWO=two words")
+	if code != 0 {
+		t.Fatalf("exit %d %s %s", code, out, errs)
+	}
+	var m struct{ Runs []struct{ Stderr string } }
+	if err := json.Unmarshal([]byte(out), &m); err != nil || len(m.Runs) != 1 {
+		t.Fatal(err, out)
+	}
+	cut := strings.LastIndexByte(m.Runs[0].Stderr, '\n')
+	stdin, envs := m.Runs[0].Stderr[:cut], m.Runs[0].Stderr[cut+1:]
+	var fields map[string]any
+	if err := json.Unmarshal([]byte(stdin), &fields); err != nil {
+		t.Fatal(err, stdin)
+	}
+	if fields["mode"] != "plan" || fields["permission_mode"] != "plan" {
+		t.Errorf("stdin mode %v permission_mode %v", fields["mode"], fields["permission_mode"])
+	}
+	if envs != "1=x|two words" {
+		t.Errorf("env %q", envs)
+	}
+	if code, _, errs := e.hookside(t, "", "hooks", "run", "--event", "Stop", "--env", "NOEQUALS"); code != exitError || !strings.Contains(errs, "KEY=VAL") {
+		t.Errorf("--env NOEQUALS: exit %d %s", code, errs)
+	}
+}
