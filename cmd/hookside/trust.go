@@ -60,11 +60,12 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 			"  review   on a terminal, pick declarations to trust by number; otherwise print what to run\n"+
 			"  grant    trust --digest D (repeatable), or --all with the --bundle-digest shown by status\n"+
 			"  revoke   delete the trust records of --digest D (repeatable) or --all\n\n"+
-			"Exit status: 0 done, 1 error, 2 usage, 3 trust store corrupt (grant refused).", stdout, stderr)
+			"D is a list number from status, a full digest, or a unique prefix of at least 6 hex characters.\n"+
+			"Exit status: 0 done, 1 error (revoke: a digest had no record), 2 usage, 3 trust store corrupt (grant refused).", stdout, stderr)
 	workspace := fs.String("workspace", "", "workspace path, or identity local:|remote:|ssh:|container:|wsl:… (default the current directory)")
 	projectConfig := fs.String("project-config", "", "an extra project config `FILE`, added to workspace discovery (as hooks run --project-config and session/open.projectConfigPath)")
 	var digests multiFlag
-	fs.Var(&digests, "digest", "declaration digest (repeatable)")
+	fs.Var(&digests, "digest", "declaration: list number, digest or unique digest prefix (repeatable)")
 	all := fs.Bool("all", false, "every declaration (grant needs --bundle-digest)")
 	bundle := fs.String("bundle-digest", "", "the bundle digest status printed; grant --all is refused if the workspace changed since")
 	asJSON := fs.Bool("json", false, "machine-readable output")
@@ -141,13 +142,28 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 		BundleDigest: sh.BundleDigest, Counts: w.Counts,
 		Declarations: truststore.Describe(w.Workspace, w.Evaluations, sh),
 	}
+	hint := hintFlags(fs) + " --workspace " + shellQuote(st.WorkspaceID)
+	if len(digests) > 0 {
+		listed := make([]string, len(st.Declarations))
+		for i, d := range st.Declarations {
+			listed[i] = d.Digest
+		}
+		var known []string
+		if action == "revoke" {
+			known = rs.Gate().Records()
+		}
+		if digests, err = resolveDigests(digests, listed, known); err != nil {
+			fmt.Fprintln(stderr, "hookside hooks trust:", strings.Replace(err.Error(), "`hookside hooks trust status`", "`hookside hooks trust status"+hint+"`", 1))
+			return exitError
+		}
+	}
 	switch action {
 	case "status":
 		return printTrustStatus(stdout, st, *asJSON)
 	case "review":
-		return trustReview(rs, w, sh, st, *asJSON, stdout, stderr)
+		return trustReview(rs, w, sh, st, hint, *asJSON, stdout, stderr)
 	case "grant":
-		sel, code := selectDeclarations(w, st, digests, *all, *bundle, stderr)
+		sel, code := selectDeclarations(w, st, digests, *all, *bundle, hint, stderr)
 		if code != 0 {
 			return code
 		}
@@ -331,10 +347,10 @@ func writeJSON(w io.Writer, v any) {
 }
 
 // selectDeclarations resolves --digest / --all --bundle-digest.
-func selectDeclarations(w runner.WorkspaceState, st trustStatus, digests []string, all bool, bundle string, stderr io.Writer) ([]truststore.Declaration, int) {
+func selectDeclarations(w runner.WorkspaceState, st trustStatus, digests []string, all bool, bundle, hint string, stderr io.Writer) ([]truststore.Declaration, int) {
 	if all {
 		if bundle != st.BundleDigest {
-			fmt.Fprintf(stderr, "hookside hooks trust: the workspace changed since it was shown (bundle digest now %s, not %s); review it again\n", st.BundleDigest, bundle)
+			fmt.Fprintf(stderr, "hookside hooks trust: the workspace changed since it was shown (bundle digest now %s, not %s); review it again: hookside hooks trust review%s\n", st.BundleDigest, bundle, hint)
 			return nil, exitError
 		}
 		return w.Declarations, 0
@@ -347,7 +363,7 @@ func selectDeclarations(w runner.WorkspaceState, st trustStatus, digests []strin
 	for _, dg := range digests {
 		d, ok := by[dg]
 		if !ok {
-			fmt.Fprintf(stderr, "hookside hooks trust: no declaration with digest %s in %s (see `hookside hooks trust status`)\n", dg, st.WorkspaceID)
+			fmt.Fprintf(stderr, "hookside hooks trust: no declaration with digest %s in %s (see `hookside hooks trust status%s`)\n", dg, st.WorkspaceID, hint)
 			return nil, exitError
 		}
 		sel = append(sel, d)
@@ -406,9 +422,13 @@ func trustRevoke(store truststore.Writer, wsID string, digests []string, asJSON 
 			unknown = append(unknown, d)
 		}
 	}
+	code := exitOK
+	if len(unknown) > 0 {
+		code = exitError // a named digest had no record: nothing was revoked for it
+	}
 	if asJSON {
 		writeJSON(stdout, map[string]any{"revoked": revoked, "unknown": unknown})
-		return exitOK
+		return code
 	}
 	fmt.Fprintf(stdout, "revoked %d record(s) of %s\n", len(revoked), dispText(wsID))
 	for _, d := range revoked {
@@ -417,12 +437,12 @@ func trustRevoke(store truststore.Writer, wsID string, digests []string, asJSON 
 	for _, d := range unknown {
 		fmt.Fprintf(stdout, "no trust record for %s (nothing revoked)\n", dispText(d))
 	}
-	return exitOK
+	return code
 }
 
 // trustReview lists declarations needing a decision; on a terminal it asks
 // which to trust by number.
-func trustReview(rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, st trustStatus, asJSON bool, stdout, stderr io.Writer) int {
+func trustReview(rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, st trustStatus, hint string, asJSON bool, stdout, stderr io.Writer) int {
 	var idx []int
 	for i, d := range st.Declarations {
 		if d.TrustState != truststore.TrustedPersistent {
@@ -439,8 +459,8 @@ func trustReview(rs *runner.Session, w runner.WorkspaceState, sh *truststore.Sho
 			fmt.Fprintln(stdout, "\nnothing to review: every declaration is trusted")
 			return exitOK
 		}
-		fmt.Fprintf(stdout, "\nNot a terminal: to trust, run\n  hookside hooks trust grant --workspace %s --digest <digest> [--digest …]\nor, to trust everything shown above,\n  hookside hooks trust grant --workspace %s --all --bundle-digest %s\n",
-			shellQuote(st.WorkspaceID), shellQuote(st.WorkspaceID), st.BundleDigest)
+		fmt.Fprintf(stdout, "\nNot a terminal: to trust, run\n  hookside hooks trust grant%s --digest <number|digest> [--digest …]\nor, to trust everything shown above,\n  hookside hooks trust grant%s --all --bundle-digest %s\n",
+			hint, hint, st.BundleDigest)
 		return exitOK
 	}
 	if len(idx) == 0 {
@@ -529,11 +549,15 @@ func trustRemote(action string, t truststore.Target, dir string, digests []strin
 		fmt.Fprintf(stderr, "hookside hooks trust %s: %s is not a local directory; grant from a session on that workspace\n", action, t.ID)
 		return exitError
 	case "revoke":
+		known := make([]string, len(recs))
+		for i, r := range recs {
+			known[i] = r.Digest
+		}
 		if all {
-			digests = nil
-			for _, r := range recs {
-				digests = append(digests, r.Digest)
-			}
+			digests = known
+		} else if digests, err = resolveDigests(digests, nil, known); err != nil {
+			fmt.Fprintln(stderr, "hookside hooks trust:", err)
+			return exitError
 		}
 		return trustRevoke(store, t.ID, digests, asJSON, stdout, stderr)
 	}

@@ -363,23 +363,24 @@ func TestTrustProjectConfig(t *testing.T) {
 	}
 }
 
-// Finding 8: revoke reports only the records it deleted; the rest are
-// "unknown".
+// Revoke reports only the records it deleted; the rest are "unknown",
+// and revoking nothing for a named digest exits 1.
 func TestTrustRevokeReportsUnknown(t *testing.T) {
 	e := newTrustEnv(t)
 	d := e.status(t).Declarations[0].Digest
 	if code, _, errs := e.cli("grant", "--digest", d); code != 0 {
 		t.Fatal(errs)
 	}
-	code, out, errs := e.cli("revoke", "--digest", "deadbeef", "--digest", d, "--json")
+	unknownDigest := strings.Repeat("de", 32)
+	code, out, errs := e.cli("revoke", "--digest", unknownDigest, "--digest", d, "--json")
 	var res struct{ Revoked, Unknown []string }
-	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
+	if code != exitError || json.Unmarshal([]byte(out), &res) != nil {
 		t.Fatalf("revoke: %d %s %s", code, out, errs)
 	}
-	if len(res.Revoked) != 1 || res.Revoked[0] != d || len(res.Unknown) != 1 || res.Unknown[0] != "deadbeef" {
+	if len(res.Revoked) != 1 || res.Revoked[0] != d || len(res.Unknown) != 1 || res.Unknown[0] != unknownDigest {
 		t.Fatalf("revoke result %+v", res)
 	}
-	if code, out, _ := e.cli("revoke", "--digest", d); code != 0 || !strings.Contains(out, "revoked 0 record(s)") ||
+	if code, out, _ := e.cli("revoke", "--digest", d); code != exitError || !strings.Contains(out, "revoked 0 record(s)") ||
 		!strings.Contains(out, "no trust record for "+d) {
 		t.Fatalf("second revoke: %d %s", code, out)
 	}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// trustCLIEnv is a workspace with two Stop declarations in a non-default
+// home and an extra project config, driven through the binary.
+func trustCLIEnv(t *testing.T) (cliEnv, string) {
+	t.Helper()
+	e := newCLIEnv(t)
+	e.home = filepath.Join(e.root, "elsewhere")
+	extra := filepath.Join(e.root, "extra.json")
+	writeFiles(t, map[string]string{
+		filepath.Join(e.home, "config.json"): `{"hooks":{"enabled":true}}`,
+		filepath.Join(e.ws, "zcode.json"):    `{"hooks":{"events":{"Stop":[{"hooks":[{"type":"command","command":"true"},{"type":"command","command":"echo two"}]}]}}}`,
+		extra:                                zcodeDecls(map[string]any{"type": "command", "command": "echo extra"}),
+	})
+	return e, extra
+}
+
+func (e cliEnv) trustStatusJSON(t *testing.T, extra ...string) trustStatus {
+	t.Helper()
+	code, out, errs := e.hookside(t, "", append([]string{"hooks", "trust", "status", "--json", "--home", e.home}, extra...)...)
+	var st trustStatus
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil {
+		t.Fatalf("status: %d %s %s", code, out, errs)
+	}
+	return st
+}
+
+// TestTrustHintsRepeatFlags: the grant commands `hooks trust review`
+// prints carry --home, --profile, --project-config, --policy and
+// --workspace as given, and pasted as printed they grant.
+func TestTrustHintsRepeatFlags(t *testing.T) {
+	e, extra := trustCLIEnv(t)
+	code, out, errs := e.hookside(t, "", "hooks", "trust", "review", "--home", e.home, "--profile", "zcode",
+		"--project-config", extra, "--policy", "user_decides")
+	if code != 0 {
+		t.Fatalf("review: %d %s %s", code, out, errs)
+	}
+	var grantAll string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "--all --bundle-digest") {
+			grantAll = strings.TrimSpace(line)
+		}
+	}
+	for _, want := range []string{"--home " + e.home, "--profile zcode", "--project-config " + extra, "--policy user_decides", "--workspace " + e.ws} {
+		if !strings.Contains(grantAll, want) {
+			t.Errorf("hint %q lacks %q", grantAll, want)
+		}
+	}
+	args := strings.Fields(grantAll)
+	if len(args) < 2 || args[0] != "hookside" {
+		t.Fatalf("hint %q", grantAll)
+	}
+	if code, out, errs := e.hookside(t, "", args[1:]...); code != 0 || strings.Count(out, "trusted ") != 3 {
+		t.Fatalf("pasted hint: %d %s %s", code, out, errs)
+	}
+}
+
+// TestTrustDigestNumbersAndPrefixes: grant and revoke take a list number
+// or a unique digest prefix; a short or unknown one is a clear error, and
+// revoking a digest with no record exits 1.
+func TestTrustDigestNumbersAndPrefixes(t *testing.T) {
+	e, _ := trustCLIEnv(t)
+	st := e.trustStatusJSON(t)
+	if len(st.Declarations) != 2 {
+		t.Fatalf("declarations %+v", st.Declarations)
+	}
+	d1, d2 := st.Declarations[0].Digest, st.Declarations[1].Digest
+	code, out, errs := e.hookside(t, "", "hooks", "trust", "grant", "--home", e.home, "--digest", "2")
+	if code != 0 || strings.TrimSpace(out) != "trusted "+d2 {
+		t.Fatalf("grant 2: %d %s %s", code, out, errs)
+	}
+	code, out, errs = e.hookside(t, "", "hooks", "trust", "grant", "--home", e.home, "--digest", d1[:8])
+	if code != 0 || strings.TrimSpace(out) != "trusted "+d1 {
+		t.Fatalf("grant prefix: %d %s %s", code, out, errs)
+	}
+	for _, bad := range []string{"3", "0", "abc", "zzzzzzzz", "ffffff0000"} {
+		if code, _, errs := e.hookside(t, "", "hooks", "trust", "grant", "--home", e.home, "--digest", bad); code != exitError || !strings.Contains(errs, "--digest") {
+			t.Errorf("grant --digest %s: %d %s", bad, code, errs)
+		}
+	}
+	code, out, errs = e.hookside(t, "", "hooks", "trust", "revoke", "--home", e.home, "--digest", d2[:10])
+	if code != 0 || !strings.Contains(out, "revoked "+d2) {
+		t.Fatalf("revoke prefix: %d %s %s", code, out, errs)
+	}
+	if code, out, _ := e.hookside(t, "", "hooks", "trust", "revoke", "--home", e.home, "--digest", d2); code != exitError || !strings.Contains(out, "no trust record") {
+		t.Fatalf("revoke again: %d %s", code, out)
+	}
+}
+
+// TestResolveDigestAmbiguous: a prefix two digests start is refused with
+// both named.
+func TestResolveDigestAmbiguous(t *testing.T) {
+	a, b := "abcdef"+strings.Repeat("1", 58), "abcdef"+strings.Repeat("2", 58)
+	_, err := resolveDigests([]string{"abcdef"}, []string{a}, []string{b})
+	if err == nil || !strings.Contains(err.Error(), "ambiguous") || !strings.Contains(err.Error(), a) || !strings.Contains(err.Error(), b) {
+		t.Fatalf("err %v", err)
+	}
+	if got, err := resolveDigests([]string{"abcdef2", "1"}, []string{a}, []string{b}); err != nil || got[0] != b || got[1] != a {
+		t.Fatalf("got %v %v", got, err)
+	}
+}

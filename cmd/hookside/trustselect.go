@@ -1,0 +1,97 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// minDigestPrefix is the shortest digest prefix `hooks trust` accepts;
+// shorter all-digit arguments are list numbers.
+const minDigestPrefix = 6
+
+// digestLen is the length of a full declaration digest (hex SHA-256).
+const digestLen = 64
+
+// resolveDigests turns each --digest argument into a full digest: a list
+// number N (1-based, as `hooks trust status` numbers listed) names listed[N-1];
+// a full digest or a unique prefix of at least minDigestPrefix hex
+// characters names the one digest among listed and known it starts. A full
+// digest matching nothing is kept (revoke reports it unknown); an unknown or
+// ambiguous shorter argument is an error naming the candidates.
+func resolveDigests(args, listed, known []string) ([]string, error) {
+	pool := make([]string, 0, len(listed)+len(known))
+	seen := map[string]bool{}
+	for _, d := range append(append([]string{}, listed...), known...) {
+		if !seen[d] {
+			seen[d] = true
+			pool = append(pool, d)
+		}
+	}
+	out := make([]string, 0, len(args))
+	for _, a := range args {
+		d, err := resolveDigest(a, listed, pool)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+func resolveDigest(a string, listed, pool []string) (string, error) {
+	a = strings.ToLower(strings.TrimSpace(a))
+	if len(a) < minDigestPrefix && a != "" && strings.Trim(a, "0123456789") == "" {
+		n, _ := strconv.Atoi(a)
+		if n < 1 || n > len(listed) {
+			return "", fmt.Errorf("--digest %s: no declaration number %d (the list has %d; see `hookside hooks trust status`)", a, n, len(listed))
+		}
+		return listed[n-1], nil
+	}
+	if len(a) < minDigestPrefix || strings.Trim(a, "0123456789abcdef") != "" {
+		return "", fmt.Errorf("--digest %q: want a list number, a full digest or a prefix of at least %d hex characters", a, minDigestPrefix)
+	}
+	var hits []string
+	for _, d := range pool {
+		if strings.HasPrefix(d, a) {
+			hits = append(hits, d)
+		}
+	}
+	switch {
+	case len(hits) == 1:
+		return hits[0], nil
+	case len(hits) > 1:
+		return "", fmt.Errorf("--digest %s is ambiguous: it starts %s; give more characters", a, strings.Join(hits, ", "))
+	case len(a) == digestLen:
+		return a, nil
+	}
+	return "", fmt.Errorf("--digest %s: no declaration or trust record digest starts so (see `hookside hooks trust status`)", a)
+}
+
+// hintFlags is the flags of the command line in use that locate the
+// session, the store and the declarations (--home, --user-config,
+// --profile, --spark-user-dir, --project-config, --policy), with paths made
+// absolute, so that a printed command line pasted elsewhere acts on the
+// same store and workspace. The workspace is added by the caller.
+func hintFlags(fs *flag.FlagSet) string {
+	paths := map[string]bool{"home": true, "user-config": true, "spark-user-dir": true, "project-config": true}
+	var b strings.Builder
+	for _, name := range []string{"home", "user-config", "profile", "spark-user-dir", "project-config", "policy"} {
+		f := fs.Lookup(name)
+		set := false
+		fs.Visit(func(v *flag.Flag) { set = set || v.Name == name })
+		if f == nil || !set {
+			continue
+		}
+		v := f.Value.String()
+		if paths[name] && v != "" {
+			if a, err := filepath.Abs(v); err == nil {
+				v = a
+			}
+		}
+		fmt.Fprintf(&b, " --%s %s", name, shellQuote(v))
+	}
+	return b.String()
+}
