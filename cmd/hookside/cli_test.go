@@ -1,13 +1,14 @@
 package main
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
+	"time"
+
+	hexec "github.com/hookside/hookside/runner/exec"
 )
 
 // With envAsBinary=1 the test binary is the hookside binary: main's run
@@ -48,22 +49,18 @@ func (e cliEnv) hookside(t *testing.T, stdin string, args ...string) (int, strin
 	if os.Getenv(envAsBinary) != "" {
 		t.Fatal("the test binary, started as hookside, ran its tests: TestMain must handle " + envAsBinary)
 	}
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Dir = e.ws
-	cmd.Env = append(os.Environ(), envAsBinary+"=1", "HOOKSIDE_HOME="+e.home, "HOME="+e.userHome, "USERPROFILE="+e.userHome)
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if err != nil {
-		ee, ok := err.(*exec.ExitError)
-		if !ok {
-			t.Fatalf("hookside %v: %v", args, err)
-		}
-		code = ee.ExitCode()
+	// Started through runner/exec, which registers its children: an
+	// in-process `hooks run` of another test made this process the
+	// subreaper, and its reaper collects unregistered children.
+	res := hexec.Run(context.Background(), hexec.Spec{
+		Argv: append([]string{os.Args[0]}, args...), Dir: e.ws,
+		Env:   append(os.Environ(), envAsBinary+"=1", "HOOKSIDE_HOME="+e.home, "HOME="+e.userHome, "USERPROFILE="+e.userHome),
+		Stdin: []byte(stdin), Timeout: time.Minute, KillGrace: time.Second, MaxOutputBytes: 1 << 20,
+	})
+	if res.StartErr != nil || res.TimedOut {
+		t.Fatalf("hookside %v: %v (timed out %v)", args, res.StartErr, res.TimedOut)
 	}
-	return code, out.String(), errb.String()
+	return res.ExitCode, string(res.Stdout), string(res.Stderr)
 }
 
 // oneHook is an events map with one unmatched hook on event.

@@ -416,15 +416,27 @@ func runHooksList(args []string, stdout, stderr io.Writer) int {
 	}
 	defer s.Close()
 	hooks, diags := s.Hooks()
-	var sel []hook.Hook
+	trust := map[string]truststore.Evaluation{}
+	if w := s.WorkspaceStatus(); w.Workspace != nil {
+		for i, d := range w.Declarations {
+			if i < len(w.Evaluations) {
+				trust[d.Hook.ID] = w.Evaluations[i]
+			}
+		}
+	}
+	var sel []listedHook
 	for _, h := range hooks {
 		if *event == "" || h.Event == *event {
-			sel = append(sel, h)
+			lh := listedHook{Hook: h}
+			if ev, ok := trust[h.ID]; ok && h.Source.Kind == hook.SourceWorkspace {
+				lh.TrustState, lh.TrustReason = string(ev.State), ev.Reason
+			}
+			sel = append(sel, lh)
 		}
 	}
 	if *asJSON {
 		if sel == nil {
-			sel = []hook.Hook{}
+			sel = []listedHook{}
 		}
 		if diags == nil {
 			diags = []hook.Diagnostic{}
@@ -445,7 +457,24 @@ func runHooksList(args []string, stdout, stderr io.Writer) int {
 			m = dispText(*h.Matcher)
 		}
 		cmd := dispCommand(h.Command, h.Args)
-		fmt.Fprintf(stdout, "%-18s %-9s %-8s matcher=%-16s timeout=%dms  %s\n", h.Event, h.Source.Kind, h.Type, m, h.TimeoutMs, cmd)
+		trust := ""
+		if h.TrustState != "" {
+			trust = "  trust=" + h.TrustState
+			if h.TrustReason != "" && h.TrustReason != h.TrustState {
+				trust += " (" + h.TrustReason + ")"
+			}
+		}
+		fmt.Fprintf(stdout, "%-18s %-9s %-8s matcher=%-16s timeout=%dms  %s%s\n", h.Event, h.Source.Kind, h.Type, m, h.TimeoutMs, cmd, trust)
 	}
 	return exitOK
+}
+
+// listedHook is one hook of `hooks list --json`: the hook and, for a
+// workspace hook, its trust state and reason (lifecycle-hooks-and-workspace-trust
+// §"信任状态"); user and plugin hooks are not behind the trust gate and
+// have neither.
+type listedHook struct {
+	hook.Hook
+	TrustState  string `json:"trustState,omitempty"`
+	TrustReason string `json:"trustReason,omitempty"`
 }

@@ -61,7 +61,7 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 			"  grant    trust --digest D (repeatable), or --all with the --bundle-digest shown by status\n"+
 			"  revoke   delete the trust records of --digest D (repeatable) or --all\n\n"+
 			"D is a list number from status, a full digest, or a unique prefix of at least 6 hex characters.\n"+
-			"Exit status: 0 done, 1 error (revoke: a digest had no record), 2 usage, 3 trust store corrupt (grant refused).", stdout, stderr)
+			"Exit status: 0 done, 1 error, 2 usage, 3 trust store corrupt (grant refused); revoke exits 1 when a named digest had no record.", stdout, stderr)
 	workspace := fs.String("workspace", "", "workspace path, or identity local:|remote:|ssh:|container:|wsl:… (default the current directory)")
 	projectConfig := fs.String("project-config", "", "an extra project config `FILE`, added to workspace discovery (as hooks run --project-config and session/open.projectConfigPath)")
 	var digests multiFlag
@@ -152,7 +152,7 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 		if action == "revoke" {
 			known = rs.Gate().Records()
 		}
-		if digests, err = resolveDigests(digests, listed, known); err != nil {
+		if digests, err = resolveDigests(digests, listed, known, action == "revoke"); err != nil {
 			fmt.Fprintln(stderr, "hookside hooks trust:", strings.Replace(err.Error(), "`hookside hooks trust status`", "`hookside hooks trust status"+hint+"`", 1))
 			return exitError
 		}
@@ -555,7 +555,7 @@ func trustRemote(action string, t truststore.Target, dir string, digests []strin
 		}
 		if all {
 			digests = known
-		} else if digests, err = resolveDigests(digests, nil, known); err != nil {
+		} else if digests, err = resolveDigests(digests, nil, known, true); err != nil {
 			fmt.Fprintln(stderr, "hookside hooks trust:", err)
 			return exitError
 		}

@@ -371,7 +371,7 @@ func TestTrustRevokeReportsUnknown(t *testing.T) {
 	if code, _, errs := e.cli("grant", "--digest", d); code != 0 {
 		t.Fatal(errs)
 	}
-	unknownDigest := strings.Repeat("de", 32)
+	unknownDigest := "deadbeef"
 	code, out, errs := e.cli("revoke", "--digest", unknownDigest, "--digest", d, "--json")
 	var res struct{ Revoked, Unknown []string }
 	if code != exitError || json.Unmarshal([]byte(out), &res) != nil {

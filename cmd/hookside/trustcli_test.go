@@ -98,11 +98,52 @@ func TestTrustDigestNumbersAndPrefixes(t *testing.T) {
 // both named.
 func TestResolveDigestAmbiguous(t *testing.T) {
 	a, b := "abcdef"+strings.Repeat("1", 58), "abcdef"+strings.Repeat("2", 58)
-	_, err := resolveDigests([]string{"abcdef"}, []string{a}, []string{b})
+	_, err := resolveDigests([]string{"abcdef"}, []string{a}, []string{b}, false)
 	if err == nil || !strings.Contains(err.Error(), "ambiguous") || !strings.Contains(err.Error(), a) || !strings.Contains(err.Error(), b) {
 		t.Fatalf("err %v", err)
 	}
-	if got, err := resolveDigests([]string{"abcdef2", "1"}, []string{a}, []string{b}); err != nil || got[0] != b || got[1] != a {
+	if got, err := resolveDigests([]string{"abcdef2", "1"}, []string{a}, []string{b}, false); err != nil || got[0] != b || got[1] != a {
 		t.Fatalf("got %v %v", got, err)
+	}
+}
+
+// TestHooksListTrustState: `hooks list` shows each workspace hook's trust
+// state (text and --json); user hooks carry none.
+func TestHooksListTrustState(t *testing.T) {
+	e, _ := trustCLIEnv(t)
+	writeFiles(t, map[string]string{filepath.Join(e.home, "config.json"): `{"hooks":{"enabled":true,"events":{"Stop":[{"hooks":[{"type":"command","command":"echo user"}]}]}}}`})
+	d1 := e.trustStatusJSON(t).Declarations[0].Digest
+	if code, _, errs := e.hookside(t, "", "hooks", "trust", "grant", "--home", e.home, "--digest", d1); code != 0 {
+		t.Fatal(errs)
+	}
+	code, out, errs := e.hookside(t, "", "hooks", "list", "--home", e.home, "--json")
+	var res struct {
+		Hooks []struct {
+			Command     string
+			Source      struct{ Kind string }
+			TrustState  *string
+			TrustReason string
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
+		t.Fatalf("list: %d %s %s", code, out, errs)
+	}
+	got := map[string]string{}
+	for _, h := range res.Hooks {
+		st := "<none>"
+		if h.TrustState != nil {
+			st = *h.TrustState
+		}
+		got[h.Source.Kind+" "+h.Command] = st
+	}
+	want := map[string]string{"user echo user": "<none>", "workspace true": "trusted_persistent", "workspace echo two": "pending_trust"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: trustState %s, want %s (all %v)", k, got[k], v, got)
+		}
+	}
+	_, out, _ = e.hookside(t, "", "hooks", "list", "--home", e.home)
+	if !strings.Contains(out, "trust=trusted_persistent") || !strings.Contains(out, "trust=pending_trust") {
+		t.Errorf("text list lacks trust states:\n%s", out)
 	}
 }

@@ -18,10 +18,11 @@ const digestLen = 64
 // resolveDigests turns each --digest argument into a full digest: a list
 // number N (1-based, as `hooks trust status` numbers listed) names listed[N-1];
 // a full digest or a unique prefix of at least minDigestPrefix hex
-// characters names the one digest among listed and known it starts. A full
-// digest matching nothing is kept (revoke reports it unknown); an unknown or
-// ambiguous shorter argument is an error naming the candidates.
-func resolveDigests(args, listed, known []string) ([]string, error) {
+// characters names the one digest among listed and known it starts. With
+// keep (revoke), a hex argument matching nothing is kept as given (revoke
+// reports it unknown); otherwise a full digest is kept and a shorter one is
+// an error. An ambiguous prefix is an error naming the candidates.
+func resolveDigests(args, listed, known []string, keep bool) ([]string, error) {
 	pool := make([]string, 0, len(listed)+len(known))
 	seen := map[string]bool{}
 	for _, d := range append(append([]string{}, listed...), known...) {
@@ -32,7 +33,7 @@ func resolveDigests(args, listed, known []string) ([]string, error) {
 	}
 	out := make([]string, 0, len(args))
 	for _, a := range args {
-		d, err := resolveDigest(a, listed, pool)
+		d, err := resolveDigest(a, listed, pool, keep)
 		if err != nil {
 			return nil, err
 		}
@@ -41,7 +42,7 @@ func resolveDigests(args, listed, known []string) ([]string, error) {
 	return out, nil
 }
 
-func resolveDigest(a string, listed, pool []string) (string, error) {
+func resolveDigest(a string, listed, pool []string, keep bool) (string, error) {
 	a = strings.ToLower(strings.TrimSpace(a))
 	if len(a) < minDigestPrefix && a != "" && strings.Trim(a, "0123456789") == "" {
 		n, _ := strconv.Atoi(a)
@@ -50,7 +51,7 @@ func resolveDigest(a string, listed, pool []string) (string, error) {
 		}
 		return listed[n-1], nil
 	}
-	if len(a) < minDigestPrefix || strings.Trim(a, "0123456789abcdef") != "" {
+	if strings.Trim(a, "0123456789abcdef") != "" || len(a) < minDigestPrefix && !keep {
 		return "", fmt.Errorf("--digest %q: want a list number, a full digest or a prefix of at least %d hex characters", a, minDigestPrefix)
 	}
 	var hits []string
@@ -64,7 +65,7 @@ func resolveDigest(a string, listed, pool []string) (string, error) {
 		return hits[0], nil
 	case len(hits) > 1:
 		return "", fmt.Errorf("--digest %s is ambiguous: it starts %s; give more characters", a, strings.Join(hits, ", "))
-	case len(a) == digestLen:
+	case len(a) == digestLen || keep:
 		return a, nil
 	}
 	return "", fmt.Errorf("--digest %s: no declaration or trust record digest starts so (see `hookside hooks trust status`)", a)
