@@ -404,6 +404,11 @@ func logFailure(h *hook.Hook, event string, run output.Run, stderr []byte) {
 // starts it in the background when h.Async).
 func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdinContext) (output.ProcessResult, []byte, []byte) {
 	argv, env, err := s.command(h)
+	if err == nil && h.Type == hook.TypeProcess {
+		if perr := s.checkProcess(argv); perr != nil {
+			err = fmt.Errorf("hook %s: %w", h.ID, perr)
+		}
+	}
 	if err != nil {
 		return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}, nil, nil
 	}

@@ -257,6 +257,7 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		Feature: opts.Workspace.Feature, Dir: home.SecurityDir(opts.Workspace.Home, set.StorageDir), Store: opts.Workspace.Store,
 	})
 	diags := append(append(early, set.Diagnostics...), s.ws.Diagnostics...)
+	diags = append(diags, s.processDiagnostics(allHooks(set.Hooks, s.ws))...)
 	if st := s.WorkspaceStatus(); len(st.Declarations) > 0 {
 		pending := 0
 		for i, e := range st.Evaluations {
@@ -412,10 +413,8 @@ func (s *Session) Hooks() ([]hook.Hook, []hook.Diagnostic) {
 	s.mu.Lock()
 	ws := s.ws
 	s.mu.Unlock()
-	diags := set.Diagnostics
-	if len(ws.Diagnostics) > 0 {
-		diags = append(append([]hook.Diagnostic{}, diags...), ws.Diagnostics...)
-	}
+	diags := append(append([]hook.Diagnostic{}, set.Diagnostics...), ws.Diagnostics...)
+	diags = append(diags, s.processDiagnostics(allHooks(set.Hooks, ws))...)
 	return set.Hooks, diags
 }
 

@@ -108,3 +108,51 @@ func TestHooksRunModeAndEnv(t *testing.T) {
 		t.Errorf("--env NOEQUALS: exit %d %s", code, errs)
 	}
 }
+
+// TestProcessHookMissingScript: a process hook whose script argument or
+// executable does not exist gets a config-time diagnostic at its command
+// (file:line:col, process_hook_not_found) and a failed run — never the
+// interpreter's exit 2, which would block every tool call.
+func TestProcessHookMissingScript(t *testing.T) {
+	e := newCLIEnv(t)
+	e.userConfig(t, map[string]any{"PreToolUse": []any{map[string]any{"hooks": []any{
+		map[string]any{"type": "process", "command": "sh", "args": []string{"missing.sh"}},
+		map[string]any{"type": "process", "command": "sh", "args": []string{e.userHome + "/hooks/gone.sh"}},
+		map[string]any{"type": "process", "command": "no-such-hookside-executable"},
+		map[string]any{"type": "process", "command": e.ws + "/bin/absent"},
+	}}}})
+	in := `{"toolName":"Bash","toolInput":{"command":"ls"}}`
+	code, out, errs := e.hookside(t, in, "hooks", "run", "--event", "PreToolUse", "--input", "-", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, want 0 (not blocked)\n%s%s", code, out, errs)
+	}
+	if n := strings.Count(errs, "[process_hook_not_found]"); n != 4 {
+		t.Errorf("%d process_hook_not_found diagnostics, want 4:\n%s", n, errs)
+	}
+	if !strings.Contains(errs, "config.json:1:") {
+		t.Errorf("diagnostics lack file:line:col:\n%s", errs)
+	}
+	var m struct {
+		Blocked bool
+		Runs    []struct {
+			Outcome, Error string
+			ExitCode       *int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil || len(m.Runs) != 4 {
+		t.Fatal(err, out)
+	}
+	wants := []string{"script " + e.ws + "/missing.sh does not exist", "gone.sh does not exist", `"no-such-hookside-executable" is not in PATH`, "absent does not exist"}
+	for i, r := range m.Runs {
+		if r.Outcome != "failed" || r.ExitCode != nil || !strings.Contains(r.Error, wants[i]) {
+			t.Errorf("run %d: %+v, want failed with %q", i, r, wants[i])
+		}
+	}
+	if m.Blocked {
+		t.Error("blocked")
+	}
+	_, _, errs = e.hookside(t, "", "hooks", "list")
+	if n := strings.Count(errs, "[process_hook_not_found]"); n != 4 {
+		t.Errorf("hooks list: %d diagnostics, want 4:\n%s", n, errs)
+	}
+}

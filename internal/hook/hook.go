@@ -79,6 +79,10 @@ type Hook struct {
 	If          string       `json:"if,omitempty"`
 	AsyncRewake bool         `json:"asyncRewake,omitempty"`
 	HTTP        *HTTPHandler `json:"http,omitempty"`
+	// At is "path:line:col" of the declaration's command value, for
+	// diagnostics found after loading ("" when unknown). Not part of the
+	// declaration digest.
+	At string `json:"-"`
 }
 
 // HTTPHandler is an `http` handler's request: the URL the input is POSTed

@@ -213,6 +213,7 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 		return bad(c, "command contains a NUL character")
 	}
 	h.Command = c.str
+	h.At = p.at(c.off)
 
 	if a := n.get("args"); a.present() {
 		if a.kind != jArray {

@@ -1,0 +1,130 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/truststore"
+)
+
+// scriptExts are the file extensions that make a process hook's argument a
+// script argument: an interpreter given one that does not exist exits with
+// its own status (python3: 2, which would block), so a missing one is found
+// before the spawn.
+var scriptExts = map[string]bool{
+	".py": true, ".sh": true, ".bash": true, ".zsh": true, ".js": true, ".mjs": true, ".cjs": true,
+	".ts": true, ".rb": true, ".pl": true, ".php": true, ".ps1": true, ".lua": true,
+}
+
+// checkProcess reports why the process hook argv cannot start as meant:
+// the executable (argv[0]) is not in PATH or its path does not exist, or a
+// script argument — an argument with a script extension that, resolved
+// against the session directory, lies under the workspace root, the
+// session directory or the user's home — does not exist. nil when neither.
+func (s *Session) checkProcess(argv []string) error {
+	if len(argv) == 0 {
+		return nil
+	}
+	name := argv[0]
+	if strings.ContainsAny(name, `/\`) {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(s.opts.Cwd, p)
+		}
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("executable %s does not exist", p)
+		}
+	} else if _, err := osexec.LookPath(name); err != nil && !errors.Is(err, osexec.ErrDot) {
+		return fmt.Errorf("executable %q is not in PATH", name)
+	}
+	roots := []string{s.opts.Cwd, s.wsRoot()}
+	if h, err := os.UserHomeDir(); err == nil {
+		roots = append(roots, h)
+	}
+	for _, a := range argv[1:] {
+		if !scriptExts[strings.ToLower(filepath.Ext(a))] || strings.HasPrefix(a, "-") {
+			continue
+		}
+		p := a
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(s.opts.Cwd, p)
+		}
+		if !underAny(p, roots) {
+			continue
+		}
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("script %s does not exist", p)
+		}
+	}
+	return nil
+}
+
+func (s *Session) wsRoot() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ws != nil {
+		return s.ws.Root
+	}
+	return ""
+}
+
+func underAny(p string, roots []string) bool {
+	for _, r := range roots {
+		if r == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(r, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// processDiagnostics are the CodeProcessNotFound warnings of hooks, at
+// each declaration's command (file:line:col).
+func (s *Session) processDiagnostics(hooks []hook.Hook) []hook.Diagnostic {
+	var out []hook.Diagnostic
+	for i := range hooks {
+		h := &hooks[i]
+		if h.Type != hook.TypeProcess {
+			continue
+		}
+		argv, _, err := s.command(h)
+		if err != nil {
+			continue
+		}
+		if err := s.checkProcess(argv); err != nil {
+			src := h.At
+			if src == "" {
+				src = h.Source.Path
+			}
+			out = append(out, hook.Diagnostic{Code: hook.CodeProcessNotFound, Severity: hook.SeverityWarning, Source: src,
+				Message: fmt.Sprintf("%s: %v; the hook fails on every run", h.Event, err)})
+		}
+	}
+	return out
+}
+
+// allHooks is hooks and the workspace declarations not among them.
+func allHooks(hooks []hook.Hook, ws *truststore.Workspace) []hook.Hook {
+	if ws == nil || len(ws.Declarations) == 0 {
+		return hooks
+	}
+	seen := make(map[string]bool, len(hooks))
+	for _, h := range hooks {
+		seen[h.ID] = true
+	}
+	out := append([]hook.Hook{}, hooks...)
+	for _, d := range ws.Declarations {
+		if !seen[d.Hook.ID] {
+			out = append(out, d.Hook)
+		}
+	}
+	return out
+}
