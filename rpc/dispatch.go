@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -20,6 +21,7 @@ type job struct {
 	m      method
 	ctx    context.Context
 	cancel context.CancelCauseFunc
+	start  time.Time
 }
 
 // dispatcher is the jsonrpc2.Handler: the library calls Handle on its read
@@ -79,15 +81,17 @@ func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 		d.replyErr(req, e)
 		return
 	}
+	start := time.Now()
 	if m.inline {
 		d.safe(func() {
 			res, err := m.call(s, context.Background(), req.Params)
 			d.reply(req, res, err)
+			d.logRequest(req, start, err)
 		}, req)
 		return
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
-	j := &job{req: req, m: m, ctx: ctx, cancel: cancel}
+	j := &job{req: req, m: m, ctx: ctx, cancel: cancel, start: start}
 	key := req.ID.String()
 	d.mu.Lock()
 	if d.stopped {
@@ -131,6 +135,7 @@ func (d *dispatcher) run(j *job) {
 	}
 	d.safe(func() {
 		res, err := j.m.call(d.s, j.ctx, j.req.Params)
+		defer d.logRequest(j.req, j.start, err)
 		if context.Cause(j.ctx) == errCancelledByClient {
 			d.replyErr(j.req, &Error{Code: CodeRequestCancelled, Message: "request cancelled"})
 			return
@@ -141,6 +146,25 @@ func (d *dispatcher) run(j *job) {
 		}
 		d.reply(j.req, res, err)
 	}, j.req)
+}
+
+// logRequest logs one answered request at debug level: method, id,
+// duration and, for an error reply, its code (params and results are not
+// logged: they carry tool input and hook output).
+func (d *dispatcher) logRequest(req *jsonrpc2.Request, start time.Time, err error) {
+	if !d.s.log.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	attrs := []any{"method", req.Method, "id", req.ID.String(), "durationMs", time.Since(start).Milliseconds()}
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			attrs = append(attrs, "errorCode", e.Code)
+		} else {
+			attrs = append(attrs, "error", true)
+		}
+	}
+	d.s.log.Debug("request", attrs...)
 }
 
 func (d *dispatcher) finish(j *job) {

@@ -1,15 +1,18 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
 )
 
@@ -127,4 +130,39 @@ func allHooks(hooks []hook.Hook, ws *truststore.Workspace) []hook.Hook {
 		}
 	}
 	return out
+}
+
+// logLoaded logs at debug level what the session loaded from where: the
+// user config, the dialect, the hooks per source file and the workspace
+// root and files.
+func (s *Session) logLoaded(set *config.Set) {
+	if !slog.Default().Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	perFile := map[string]int{}
+	var files []string
+	for _, h := range set.Hooks {
+		key := string(h.Source.Kind) + " " + h.Source.Path
+		if perFile[key] == 0 {
+			files = append(files, key)
+		}
+		perFile[key]++
+	}
+	slog.Debug("session loaded", "session", s.opts.ID, "cwd", s.opts.Cwd, "profile", s.opts.Profile,
+		"userConfig", s.opts.UserConfigPath, "pluginDirs", s.opts.PluginDirs, "hooks", len(set.Hooks))
+	for _, f := range files {
+		kind, path, _ := strings.Cut(f, " ")
+		slog.Debug("hooks loaded", "source", kind, "path", path, "hooks", perFile[f])
+	}
+	s.mu.Lock()
+	ws := s.ws
+	s.mu.Unlock()
+	if ws != nil {
+		paths := make([]string, len(ws.Files))
+		for i, f := range ws.Files {
+			paths[i] = f.RelativePath
+		}
+		slog.Debug("workspace hooks", "feature", s.opts.Workspace.Feature, "root", ws.Root, "files", paths,
+			"declarations", len(ws.Declarations), "policy", string(s.opts.Workspace.Policy))
+	}
 }

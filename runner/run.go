@@ -340,7 +340,11 @@ func (s *Session) runOne(ctx context.Context, h *hook.Hook, in baseInput, sc std
 		return ans, output.Run{RunID: runID, HookID: h.ID, Source: string(h.Source.Kind), Outcome: ans.Outcome,
 			DurationMs: time.Since(start).Milliseconds(), Error: ans.Error}
 	}
-	if ev, ok := s.admit(h); !ok {
+	ev, ok := s.admit(h)
+	if h.Source.Kind == hook.SourceWorkspace {
+		slog.Debug("admission", "hookId", h.ID, "event", sc.event, "digest", ev.Digest, "state", string(ev.State), "reason", ev.Reason, "admitted", ok)
+	}
+	if !ok {
 		reason := string(ev.State)
 		if ev.Reason != "" && ev.Reason != reason {
 			reason += ": " + ev.Reason
@@ -468,6 +472,8 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 	}
 	defer cleanup()
 	res := s.opts.Spawner.Run(ctx, spec)
+	slog.Debug("hook process", "hookId", h.ID, "event", sc.event, "argv0", argv[0], "pid", res.PID,
+		"exitCode", res.ExitCode, "durationMs", res.Duration.Milliseconds(), "timedOut", res.TimedOut, "startError", res.StartErr != nil)
 	pr := output.ProcessResult{
 		ExitCode:        res.ExitCode,
 		Stdout:          res.Stdout,

@@ -258,6 +258,7 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 	})
 	diags := append(append(early, set.Diagnostics...), s.ws.Diagnostics...)
 	diags = append(diags, s.processDiagnostics(allHooks(set.Hooks, s.ws))...)
+	s.logLoaded(set)
 	if st := s.WorkspaceStatus(); len(st.Declarations) > 0 {
 		pending := 0
 		for i, e := range st.Evaluations {

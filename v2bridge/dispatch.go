@@ -216,6 +216,9 @@ func (b *Bridge) dispatchEvent(ev store.Event) error {
 		return err
 	}
 	_, err = b.db.ResolveEvent(b.ctx, ev.ID, runs)
+	if err == nil {
+		b.log.Debug("v2 event dispatched", "event", ev.ID, "name", env.EventName, "runs", len(runs))
+	}
 	return err
 }
 

@@ -192,6 +192,7 @@ func (b *Bridge) finish(run store.Run, o outcome) {
 		b.log.Warn("v2 finish run failed", "run", run.ID, "status", o.status, "err", err)
 		return
 	}
+	b.log.Debug("v2 run finished", "run", run.ID, "binding", run.BindingID, "status", o.status, "code", o.code)
 	if o.status == store.RunBlocked && o.code == CodePolicyBlocked && !run.IsTestRun {
 		b.autoPause(ctx, run.BindingID)
 	}

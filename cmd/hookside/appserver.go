@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -33,6 +34,11 @@ func runAppServer(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside app-server:", err)
 		return exitUsage
+	}
+	levelSet := false
+	fs.Visit(func(f *flag.Flag) { levelSet = levelSet || f.Name == "log-level" })
+	if verbose && !levelSet {
+		*level = "debug"
 	}
 	log, err := newLogger(stderr, *level, *format)
 	if err != nil {

@@ -74,7 +74,7 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nEvery command takes --help and --home DIR (default $HOOKSIDE_HOME or ~/.hookside).")
+	fmt.Fprintln(w, "\nEvery command takes --help, -v/--verbose (debug log on stderr) and --home DIR (default $HOOKSIDE_HOME or ~/.hookside).")
 }
 
 func runProtocol(args []string, stdout, stderr io.Writer) int {
@@ -90,11 +90,22 @@ func runProtocol(args []string, stdout, stderr io.Writer) int {
 	return exitUsage
 }
 
+// verbose is set by -v/--verbose, which every command takes.
+var verbose bool
+
 // newFlagSet returns a FlagSet whose -h prints the usage line, the summary
-// and the flags to stdout.
+// and the flags to stdout; -v/--verbose switches the stderr log to debug.
 func newFlagSet(name, usageLine, summary string, stdout, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	beVerbose := func(string) error {
+		verbose = true
+		slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug})))
+		return nil
+	}
+	const verboseUsage = "log to stderr what is loaded from where, admission decisions and hook processes (debug level)"
+	fs.BoolFunc("v", verboseUsage, beVerbose)
+	fs.BoolFunc("verbose", verboseUsage, beVerbose)
 	fs.Usage = func() {
 		fs.SetOutput(stdout)
 		fmt.Fprintf(stdout, "Usage: %s\n\n%s\n\nFlags:\n", usageLine, summary)
