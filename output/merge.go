@@ -94,6 +94,29 @@ type Merged struct {
 	// Skipped, when set, says why no hook of the event ran at all (e.g.
 	// "session_start_already_ran": SessionStart runs once per session).
 	Skipped string `json:"skipped,omitempty"`
+	// TrustNotice, on PreToolUse and PermissionRequest, names the workspace
+	// guards that were not admitted (pending, stale, revoked or behind a
+	// corrupt trust file), so the host can tell the user that what they
+	// guard went unchecked and which review to run; nil when none.
+	TrustNotice *TrustNotice `json:"trustNotice,omitempty"`
+}
+
+// TrustNotice is Merged.TrustNotice: a message for people, the hooks not
+// admitted, the shell command and the method that review them.
+type TrustNotice struct {
+	Message       string        `json:"message"`
+	Hooks         []NoticedHook `json:"hooks"`
+	ReviewCommand string        `json:"reviewCommand"`
+	ReviewMethod  string        `json:"reviewMethod"`
+}
+
+// NoticedHook is one hook of a TrustNotice: its id, declaration digest and
+// trust state with the reason.
+type NoticedHook struct {
+	HookID     string `json:"hookId"`
+	Digest     string `json:"digest"`
+	TrustState string `json:"trustState"`
+	Reason     string `json:"reason,omitempty"`
 }
 
 // Merge combines the answers of one event, given in registration order, per

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
 )
@@ -165,4 +166,57 @@ func (s *Session) logLoaded(set *config.Set) {
 		slog.Debug("workspace hooks", "feature", s.opts.Workspace.Feature, "root", ws.Root, "files", paths,
 			"declarations", len(ws.Declarations), "policy", string(s.opts.Workspace.Policy))
 	}
+}
+
+// trustNotice is the hooks/run TrustNotice of a PreToolUse or
+// PermissionRequest whose workspace guards were refused admission as not
+// (or no longer) trusted — pending_trust, stale_digest, revoked,
+// blocked_untrusted — (lifecycle-hooks-and-workspace-trust §"信任状态");
+// blocked_policy is the host's own setting and gets none. nil when none.
+func (s *Session) trustNotice(event string, hooks []hook.Hook, selected []int, runs []output.Run) *output.TrustNotice {
+	if event != hook.PreToolUse && event != hook.PermissionRequest {
+		return nil
+	}
+	byID := make(map[string]*hook.Hook, len(selected))
+	for _, i := range selected {
+		byID[hooks[i].ID] = &hooks[i]
+	}
+	var noticed []output.NoticedHook
+	for _, r := range runs {
+		h := byID[r.HookID]
+		if h == nil || h.Source.Kind != hook.SourceWorkspace || r.Outcome != output.OutcomeSkipped {
+			continue
+		}
+		state, reason, _ := strings.Cut(r.Reason, ": ")
+		switch truststore.TrustState(state) {
+		case truststore.PendingTrust, truststore.StaleDigest, truststore.Revoked, truststore.BlockedUntrusted:
+		default:
+			continue
+		}
+		s.mu.Lock()
+		d := s.decls[h.ID]
+		s.mu.Unlock()
+		noticed = append(noticed, output.NoticedHook{HookID: h.ID, Digest: d.Digest, TrustState: state, Reason: reason})
+	}
+	if len(noticed) == 0 {
+		return nil
+	}
+	return &output.TrustNotice{
+		Message: fmt.Sprintf("%d workspace hook(s) guarding %s did not run because they are not trusted (%s); what they check was not checked. Review them to run them again.",
+			len(noticed), event, noticed[0].TrustState),
+		Hooks:         noticed,
+		ReviewCommand: "hookside hooks trust review --workspace " + shellWord(s.opts.WorkspaceID),
+		ReviewMethod:  "workspaceHooks/review/start",
+	}
+}
+
+// shellWord quotes s for a POSIX shell when it holds anything but
+// letters, digits and / . - _ : characters.
+func shellWord(w string) string {
+	if w != "" && strings.IndexFunc(w, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }

@@ -225,7 +225,9 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 			break
 		}
 	}
-	return s.finish(req, answers, runs), nil
+	m := s.finish(req, answers, runs)
+	m.TrustNotice = s.trustNotice(req.Event, plan.hooks, selected, runs)
+	return m, nil
 }
 
 // sameGroup reports whether b was declared in the same matcher group as a.

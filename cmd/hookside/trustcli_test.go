@@ -147,3 +147,48 @@ func TestHooksListTrustState(t *testing.T) {
 		t.Errorf("text list lacks trust states:\n%s", out)
 	}
 }
+
+// TestStaleGuardNoticeInReply: a trusted PreToolUse guard whose script is
+// edited goes stale and is skipped; the hooks/run result (hooks run --json)
+// carries a trustNotice naming it, its state and the review to run.
+func TestStaleGuardNoticeInReply(t *testing.T) {
+	e := newCLIEnv(t)
+	script := filepath.Join(e.ws, "guard.sh")
+	writeFiles(t, map[string]string{
+		filepath.Join(e.home, "config.json"): `{"hooks":{"enabled":true}}`,
+		filepath.Join(e.ws, "zcode.json"):    zcodeDecls(map[string]any{"type": "process", "command": script}),
+		script:                               "#!/bin/sh\nexit 0\n",
+	})
+	st := e.trustStatusJSON(t)
+	if code, _, errs := e.hookside(t, "", "hooks", "trust", "grant", "--home", e.home, "--all", "--bundle-digest", st.BundleDigest); code != 0 {
+		t.Fatal(errs)
+	}
+	in := `{"toolName":"Bash","toolInput":{"command":"ls"}}`
+	run := func() map[string]any {
+		_, out, errs := e.hookside(t, in, "hooks", "run", "--event", "PreToolUse", "--input", "-", "--json", "--home", e.home)
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err, out, errs)
+		}
+		return m
+	}
+	if m := run(); m["trustNotice"] != nil {
+		t.Fatalf("trusted guard: notice %v", m["trustNotice"])
+	}
+	writeFiles(t, map[string]string{script: "#!/bin/sh\necho edited\nexit 0\n"})
+	m := run()
+	n, _ := m["trustNotice"].(map[string]any)
+	if n == nil {
+		t.Fatalf("stale guard: no trustNotice in %v", m)
+	}
+	hooks, _ := n["hooks"].([]any)
+	if len(hooks) != 1 || hooks[0].(map[string]any)["trustState"] != "stale_digest" || hooks[0].(map[string]any)["digest"] != st.Declarations[0].Digest {
+		t.Errorf("notice hooks %v", hooks)
+	}
+	if n["reviewCommand"] != "hookside hooks trust review --workspace "+e.ws || n["reviewMethod"] != "workspaceHooks/review/start" {
+		t.Errorf("notice %v", n)
+	}
+	if msg, _ := n["message"].(string); !strings.Contains(msg, "not trusted") {
+		t.Errorf("message %q", msg)
+	}
+}

@@ -429,6 +429,19 @@ export type HooksRunResult = {
   runs: Run[];
   /** the event did not run at all: SessionStart runs once per session */
   skipped?: "session_start_already_ran";
+  /** PreToolUse and PermissionRequest: workspace guards not admitted as not (or no longer) trusted (pending_trust, stale_digest, revoked, blocked_untrusted); what they guard went unchecked. Show message and offer the review */
+  trustNotice?: {
+    message: string;
+    hooks: {
+      hookId: string;
+      digest: string;
+      trustState: string;
+      reason?: string;
+    }[];
+    /** the shell command that reviews them */
+    reviewCommand: string;
+    reviewMethod: "workspaceHooks/review/start";
+  };
 };
 
 /** host/lifecycle/facts params: the compensator asks for lifecycle facts after cursor (§6) */
