@@ -209,7 +209,7 @@ func describeDecl(w io.Writer, n int, d truststore.DeclarationStatus) {
 		state += " (" + d.Reason + ")"
 	}
 	if !d.Enabled {
-		state += ", disabled"
+		state += ", disabled (enabled: false in its file)"
 	}
 	fmt.Fprintf(w, "%3d. %-18s %s\n     %s %s[%d][%d] matcher=%s timeout=%dms\n",
 		n, dispText(d.Event), state, dispText(d.Source.RelativePath), dispText(d.Event), d.MatcherIndex, d.HookIndex, m, d.TimeoutMs)

@@ -192,3 +192,17 @@ func TestStaleGuardNoticeInReply(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 }
+
+// TestTrustStatusDisabledWording: a declaration with enabled: false is shown
+// as disabled with what that means, never confused with the session switch.
+func TestTrustStatusDisabledWording(t *testing.T) {
+	e := newCLIEnv(t)
+	writeFiles(t, map[string]string{
+		filepath.Join(e.home, "config.json"): `{"hooks":{"enabled":true}}`,
+		filepath.Join(e.ws, "zcode.json"):    zcodeDecls(map[string]any{"type": "command", "command": "true", "enabled": false}),
+	})
+	_, out, errs := e.hookside(t, "", "hooks", "trust", "status", "--home", e.home)
+	if !strings.Contains(out, "disabled (enabled: false in its file)") {
+		t.Errorf("status:\n%s%s", out, errs)
+	}
+}
