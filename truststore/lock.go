@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
 
+	"github.com/hookside/hookside/internal/proc"
 	"github.com/hookside/hookside/internal/randid"
 )
 
@@ -23,8 +21,11 @@ import (
 // the kernel frees the lock the instant its holder dies: the spec's "reclaim
 // after 30 s when the holder is gone" is never needed, and the lock file is
 // never deleted (deleting it would let two processes lock two inodes). The
-// holder still writes its pid, process start time and a random token into
-// the file, for the error message of whoever times out waiting.
+// holder still writes its pid, process start time and a random token, for
+// the error message of whoever times out waiting: into the lock file on
+// Unix (flock is advisory), into <file>.lock.holder on Windows, where
+// gofrs/flock's LockFileEx lock is mandatory and nobody else could read
+// the locked byte.
 
 // ErrLockTimeout is returned (wrapped, naming the holder) when the trust
 // file lock could not be taken within Options.LockTimeout.
@@ -59,8 +60,7 @@ func lockFor(path string) *procLock {
 // lockInfo is what the holder writes into the lock file.
 type lockInfo struct {
 	PID        int       `json:"pid"`
-	StartTicks uint64    `json:"startTicks"` // /proc/<pid>/stat field 22
-	StartedAt  time.Time `json:"startedAt"`
+	StartedAt  time.Time `json:"startedAt"` // proc.ProcStartTime: pid + start name one process
 	Token      string    `json:"token"`
 	AcquiredAt time.Time `json:"acquiredAt"`
 }
@@ -86,13 +86,14 @@ func acquire(lockPath string, timeout time.Duration) (func(), error) {
 		return nil, fmt.Errorf("%w: %s for over %s", ErrLockTimeout, describeHolder(lockPath), timeout)
 	}
 	info := lockInfo{PID: os.Getpid(), Token: randomToken(), AcquiredAt: time.Now().UTC()}
-	info.StartTicks, info.StartedAt, _ = procStart("self")
+	info.StartedAt, _ = proc.ProcStartTime(info.PID)
+	hp := holderPath(lockPath)
 	if b, err := json.Marshal(info); err == nil {
 		// Same inode (O_TRUNC, never rename): the flock stays on it.
-		_ = os.WriteFile(lockPath, append(b, '\n'), 0o600)
+		_ = os.WriteFile(hp, append(b, '\n'), 0o600)
 	}
 	return func() {
-		_ = os.Truncate(lockPath, 0)
+		_ = os.Truncate(hp, 0)
 		_ = pl.fl.Unlock()
 		<-pl.sem
 	}, nil
@@ -100,60 +101,17 @@ func acquire(lockPath string, timeout time.Duration) (func(), error) {
 
 // describeHolder reads the holder record for an error message.
 func describeHolder(lockPath string) string {
-	b, err := os.ReadFile(lockPath)
+	b, err := os.ReadFile(holderPath(lockPath))
 	var info lockInfo
 	if err != nil || json.Unmarshal(b, &info) != nil || info.PID <= 0 {
 		return "trust store locked by another process (holder not recorded)"
 	}
 	msg := fmt.Sprintf("trust store locked by pid %d (started %s, token %.8s)",
 		info.PID, info.StartedAt.Local().Format(time.RFC3339), info.Token)
-	if ticks, _, err := procStart(strconv.Itoa(info.PID)); err != nil || ticks != info.StartTicks {
+	if started, err := proc.ProcStartTime(info.PID); err != nil || !started.Equal(info.StartedAt) {
 		msg += " [recorded holder has exited; lock taken by a process that did not record itself]"
 	}
 	return msg
 }
 
 func randomToken() string { return randid.New("") }
-
-// userHZ is the clock tick of /proc/<pid>/stat times (USER_HZ, 100 on Linux).
-const userHZ = 100
-
-// procStart returns field 22 (starttime, clock ticks after boot) of
-// /proc/<pid>/stat and the wall time it corresponds to (boot time from
-// /proc/stat btime). Together with the pid it identifies a process across
-// pid reuse.
-func procStart(pid string) (uint64, time.Time, error) {
-	b, err := os.ReadFile(filepath.Join("/proc", pid, "stat"))
-	if err != nil {
-		return 0, time.Time{}, err
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')') // comm may contain spaces and ')'
-	if i < 0 {
-		return 0, time.Time{}, errors.New("malformed /proc stat")
-	}
-	f := strings.Fields(s[i+1:]) // f[0] is field 3 (state)
-	if len(f) < 20 {
-		return 0, time.Time{}, errors.New("short /proc stat")
-	}
-	ticks, err := strconv.ParseUint(f[19], 10, 64)
-	if err != nil {
-		return 0, time.Time{}, err
-	}
-	return ticks, bootTime().Add(time.Duration(ticks) * time.Second / userHZ), nil
-}
-
-func bootTime() time.Time {
-	b, err := os.ReadFile("/proc/stat")
-	if err != nil {
-		return time.Time{}
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "btime "); ok {
-			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
-				return time.Unix(n, 0).UTC()
-			}
-		}
-	}
-	return time.Time{}
-}

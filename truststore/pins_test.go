@@ -89,6 +89,7 @@ func TestScriptPathsHeuristics(t *testing.T) {
 // changes (checked twice, so the hash cache's fast path is exercised) and
 // becomes stale_digest/script_changed after each hostile change.
 func TestPinHolesClosed(t *testing.T) {
+	symlinkUsable(t, "")
 	type env struct{ root, out string }
 	tests := []struct {
 		name   string

@@ -13,8 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/natefinch/atomic"
-
 	"github.com/hookside/hookside/internal/fsid"
 )
 
@@ -166,10 +164,11 @@ func (s *Store) read() (*State, fsid.ID, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fsid.ID{}, &corruptError{fmt.Sprintf("not a regular file (%s)", fi.Mode().Type())}
 	}
-	f, err := fsid.OpenNoFollow(s.path)
+	var f *os.File
+	err = retry(func() (err error) { f, err = fsid.OpenNoFollow(s.path); return err })
 	if err != nil {
 		if errors.Is(err, fsid.ErrSymlink) {
-			return nil, fsid.ID{}, &corruptError{"is a symlink"}
+			return nil, fsid.ID{}, &corruptError{"is a symlink or other reparse point"}
 		}
 		return nil, fsid.ID{}, err
 	}
@@ -177,15 +176,15 @@ func (s *Store) read() (*State, fsid.ID, error) {
 	if fi, err = f.Stat(); err != nil {
 		return nil, fsid.ID{}, err
 	}
-	id := fsid.Of(fi)
+	id, err := fsid.OfFile(f)
+	if err != nil {
+		return nil, fsid.ID{}, err
+	}
 	if !fi.Mode().IsRegular() {
 		return nil, id, &corruptError{"not a regular file"}
 	}
-	if perm := fi.Mode().Perm(); perm&^0o600 != 0 {
-		return nil, id, &corruptError{fmt.Sprintf("mode %04o, want 0600", perm)}
-	}
-	if uid, ok := fsid.Owner(fi); ok && uid != fsid.CurrentUser() {
-		return nil, id, &corruptError{fmt.Sprintf("owned by uid %d, not %d", uid, fsid.CurrentUser())}
+	if err := checkFile(f, fi); err != nil {
+		return nil, id, err
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
@@ -382,23 +381,38 @@ func (s *Store) update(fn func([]Record) ([]Record, bool)) error {
 	return s.write(newState(StatusOK, recs).Records)
 }
 
-// write replaces the file atomically: natefinch/atomic writes a temp file
-// in the same directory, fsyncs it and renames it over the target. It copies
-// an existing target's mode onto the temp file, so the target is chmod-ed
-// 0600 first; it does not fsync the directory, so we do. Stale temp files of
-// writers killed mid-write are removed (we hold the lock: no live writer).
+// write replaces the file atomically: a temp file in the same directory
+// (protected as the trust file: 0600, or the store's DACL on Windows) is
+// written, fsynced and renamed over the target (natefinch/atomic's
+// ReplaceFile; on Windows retried while a reader holds the target for a
+// moment), then the directory is fsynced. Stale temp files of writers
+// killed mid-write are removed (we hold the lock: no live writer).
 func (s *Store) write(recs []Record) error {
 	data, err := json.MarshalIndent(fileJSON{Version: fileVersion, Records: recs}, "", "  ")
 	if err != nil {
 		return err
 	}
 	data = append(data, '\n')
-	if fi, err := os.Lstat(s.path); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() != 0o600 {
-		if err := os.Chmod(s.path, 0o600); err != nil {
-			return err
-		}
+	tmp, err := os.CreateTemp(s.dir, FileName)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", s.path, err)
 	}
-	if err := atomic.WriteFile(s.path, bytes.NewReader(data)); err != nil {
+	name := tmp.Name()
+	err = protectFile(tmp)
+	if err == nil {
+		_, err = tmp.Write(data)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = replaceFile(name, s.path)
+	}
+	if err != nil {
+		_ = os.Remove(name)
 		return fmt.Errorf("write %s: %w", s.path, err)
 	}
 	if err := syncDir(s.dir); err != nil {
@@ -409,7 +423,7 @@ func (s *Store) write(recs []Record) error {
 }
 
 // removeStaleTemps deletes <FileName><digits> files left by killed writers
-// (atomic.WriteFile's os.CreateTemp(dir, FileName) names).
+// (os.CreateTemp(dir, FileName) names).
 func (s *Store) removeStaleTemps() {
 	ents, err := os.ReadDir(s.dir)
 	if err != nil {
@@ -424,9 +438,9 @@ func (s *Store) removeStaleTemps() {
 	}
 }
 
-// ensureDir creates dir 0700 and enforces 0700 on it on every write
-// (MkdirAll does not change an existing directory, and the umask may narrow
-// a new one). A directory owned by another user is refused.
+// ensureDir creates the security directory and protects it on every
+// write (0700 and our uid on Unix; owner and protected DACL on Windows). A
+// directory owned by another user is refused with ErrCorrupt.
 func ensureDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -438,20 +452,15 @@ func ensureDir(dir string) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("truststore: %s is not a directory", dir)
 	}
-	if uid, ok := fsid.Owner(fi); ok && uid != fsid.CurrentUser() {
-		return fmt.Errorf("%w: security directory %s is owned by uid %d, not %d; write refused", ErrCorrupt, dir, uid, fsid.CurrentUser())
-	}
-	if fi.Mode().Perm() != 0o700 {
-		return os.Chmod(dir, 0o700)
-	}
-	return nil
+	return protectDir(dir, fi)
 }
 
 // checkDir is the read-side check of the security directory: a directory
 // owned by another user, or one that others may write into (group or world
-// write permission), could hold a trust file someone else put or swapped
-// there, so the store reads as corrupt (fail closed). A missing directory is
-// fs.ErrNotExist (nothing trusted yet).
+// write permission on Unix; a DACL granting write to anyone but us,
+// LocalSystem and Administrators on Windows), could hold a trust file
+// someone else put or swapped there, so the store reads as corrupt (fail
+// closed). A missing directory is fs.ErrNotExist (nothing trusted yet).
 func checkDir(dir string) error {
 	fi, err := os.Stat(dir)
 	if err != nil {
@@ -460,20 +469,5 @@ func checkDir(dir string) error {
 	if !fi.IsDir() {
 		return &corruptError{fmt.Sprintf("security directory %s is not a directory", dir)}
 	}
-	if uid, ok := fsid.Owner(fi); ok && uid != fsid.CurrentUser() {
-		return &corruptError{fmt.Sprintf("security directory %s is owned by uid %d, not %d", dir, uid, fsid.CurrentUser())}
-	}
-	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
-		return &corruptError{fmt.Sprintf("security directory %s has mode %04o (writable by others), want 0700", dir, perm)}
-	}
-	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return checkDirOwner(dir, fi)
 }

@@ -226,6 +226,7 @@ func TestDiscoverSymlinkOutsideRoot(t *testing.T) {
 	if err := os.Symlink("../real.json", filepath.Join(sub, "zcode.json")); err != nil {
 		t.Fatal(err)
 	}
+	symlinkUsable(t, filepath.Join(sub, "zcode.json"))
 	w := Discover(DiscoverOptions{Cwd: sub, UserEnabled: on()})
 	if got := commands(w); !slices.Equal(got, []string{"inside-link"}) {
 		t.Fatalf("declarations %q, want only the inside link", got)

@@ -38,15 +38,6 @@ func Of(fi fs.FileInfo) ID {
 	return id
 }
 
-// Stat returns the identity of the file path leads to.
-func Stat(path string) (ID, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return ID{}, err
-	}
-	return Of(fi), nil
-}
-
 // Errors of the readers; each is wrapped with the path or detail.
 var (
 	// ErrNotRegular: the file is a directory, FIFO, device or socket.

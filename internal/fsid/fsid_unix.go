@@ -118,3 +118,12 @@ func Owner(fi fs.FileInfo) (uid int, ok bool) {
 
 // CurrentUser is the effective user id Owner results are compared with.
 func CurrentUser() int { return os.Geteuid() }
+
+// Stat returns the identity of the file path leads to.
+func Stat(path string) (ID, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return ID{}, err
+	}
+	return Of(fi), nil
+}

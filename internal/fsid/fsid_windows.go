@@ -14,14 +14,53 @@ import (
 // sysID: a Windows FileInfo has no file index; Of gives size and times only.
 func sysID(fs.FileInfo, *ID) {}
 
-// Lstat returns the identity of path itself (a symlink is not followed):
-// size, times and mode only (see OfFile).
+// Lstat returns the identity of path itself (a symlink or junction is not
+// followed): it opens the path for attributes only, sharing read, write and
+// delete (so it never blocks a rename over the file), and reads volume
+// serial number, file index, size and times as OfFile does. It costs one
+// open; an open that fails reads as an error.
 func Lstat(path string) (ID, error) {
-	fi, err := os.Lstat(path)
+	f, err := openShared(path, windows.FILE_READ_ATTRIBUTES)
 	if err != nil {
 		return ID{}, err
 	}
-	return Of(fi), nil
+	defer f.Close()
+	return OfFile(f)
+}
+
+// Stat returns the identity of the file path leads to (reparse points
+// followed), as OfFile reads it: one open, sharing read, write and delete.
+func Stat(path string) (ID, error) {
+	p, err := windows.UTF16PtrFromString(path)
+	if err != nil {
+		return ID{}, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	h, err := windows.CreateFile(p, windows.FILE_READ_ATTRIBUTES,
+		windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE|windows.FILE_SHARE_DELETE, nil,
+		windows.OPEN_EXISTING, windows.FILE_FLAG_BACKUP_SEMANTICS, 0)
+	if err != nil {
+		return ID{}, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	f := os.NewFile(uintptr(h), path)
+	defer f.Close()
+	return OfFile(f)
+}
+
+// openShared opens path itself (FILE_FLAG_OPEN_REPARSE_POINT: a reparse
+// point is opened, not followed; FILE_FLAG_BACKUP_SEMANTICS: directories
+// too) with the given access, sharing read, write and delete.
+func openShared(path string, access uint32) (*os.File, error) {
+	p, err := windows.UTF16PtrFromString(path)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	h, err := windows.CreateFile(p, access,
+		windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE|windows.FILE_SHARE_DELETE, nil,
+		windows.OPEN_EXISTING, windows.FILE_FLAG_OPEN_REPARSE_POINT|windows.FILE_FLAG_BACKUP_SEMANTICS, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(h), path), nil
 }
 
 // fileBasicInfo is FILE_BASIC_INFO (x/sys/windows does not define it).
@@ -66,18 +105,31 @@ func Open(path string) (*os.File, error) { return os.Open(path) }
 // OpenInRoot is Open for rel inside r (never outside it).
 func OpenInRoot(r *os.Root, rel string) (*os.File, error) { return r.Open(rel) }
 
-// OpenNoFollow is Open that refuses a symlink or other reparse point at
-// path (checked with Lstat just before the open): the error then wraps
-// ErrSymlink.
+// OpenNoFollow opens path read-only without following a reparse point
+// (symlink, junction or other): a reparse point at path is refused with an
+// error wrapping ErrSymlink, checked on the open handle (no window between
+// check and open). The handle shares read, write and delete, so a reader
+// never blocks an atomic replace of the file (MoveFileEx).
 func OpenNoFollow(path string) (*os.File, error) {
-	fi, err := os.Lstat(path)
+	// Lstat first as well: under Wine a link os.Symlink made opens as
+	// "not found" instead of as a reparse point.
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) != 0 {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrSymlink}
+	}
+	f, err := openShared(path, windows.GENERIC_READ)
 	if err != nil {
 		return nil, err
 	}
-	if fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) != 0 {
+	var bi windows.ByHandleFileInformation
+	if err := windows.GetFileInformationByHandle(windows.Handle(f.Fd()), &bi); err != nil {
+		f.Close()
+		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if bi.FileAttributes&windows.FILE_ATTRIBUTE_REPARSE_POINT != 0 {
+		f.Close()
 		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrSymlink}
 	}
-	return os.Open(path)
+	return f, nil
 }
 
 // Absent reports whether nothing is reachable at path.

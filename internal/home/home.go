@@ -6,13 +6,15 @@
 //	  (or <storage.dir>/security/… when the user config sets storage.dir)
 //	<home>/hookside.db                                  V2 database (SQLite)
 //
-// The home is $HOOKSIDE_HOME, else ~/.hookside; --home and
-// initialize.homeDir override it.
+// The home is $HOOKSIDE_HOME, else ~/.hookside (on Windows
+// %LOCALAPPDATA%\hookside: local to the machine, never roamed or synced);
+// --home and initialize.homeDir override it.
 package home
 
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -22,6 +24,8 @@ const (
 	EnvHome = "HOOKSIDE_HOME"
 	// DirName is the home's name under the user's home directory.
 	DirName = ".hookside"
+	// WindowsDirName is the home's name under %LOCALAPPDATA% on Windows.
+	WindowsDirName = "hookside"
 	// ConfigFile is the user configuration file inside the home.
 	ConfigFile = "config.json"
 	// SecurityDirName is the trust file's directory inside the home (or
@@ -31,11 +35,24 @@ const (
 	DBFile = "hookside.db"
 )
 
-// Default returns $HOOKSIDE_HOME, else ~/.hookside, else ".hookside" when
-// the user's home directory is unknown.
+// Default returns $HOOKSIDE_HOME, else the platform's default (Unix:
+// ~/.hookside; Windows: %LOCALAPPDATA%\hookside, falling back to
+// ~/.hookside when LOCALAPPDATA is unset), else ".hookside" when the
+// user's home directory is unknown.
 func Default() string {
 	if h := os.Getenv(EnvHome); h != "" {
 		return h
+	}
+	return defaultFor(runtime.GOOS, os.Getenv)
+}
+
+// defaultFor is Default without $HOOKSIDE_HOME, for goos with environment
+// getenv.
+func defaultFor(goos string, getenv func(string) string) string {
+	if goos == "windows" {
+		if l := getenv("LOCALAPPDATA"); l != "" && filepath.IsAbs(l) {
+			return filepath.Join(l, WindowsDirName)
+		}
 	}
 	if u, err := os.UserHomeDir(); err == nil && u != "" {
 		return filepath.Join(u, DirName)
