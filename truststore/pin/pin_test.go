@@ -1,6 +1,7 @@
 package pin
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -58,6 +59,12 @@ func TestPinCommandLines(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			if checkWindowsSyntax && windowsSyntax(cmdHook(tc.line)) != nil {
+				if _, err := PinScripts(cmdHook(tc.line), root); !errors.Is(err, ErrUnreadableSyntax) {
+					t.Fatalf("windows: PinScripts(%q) = %v, want ErrUnreadableSyntax", tc.line, err)
+				}
+				return
+			}
 			got := ScriptPaths(cmdHook(tc.line), root)
 			for _, p := range tc.was {
 				if !slices.Contains(tc.want, p) {

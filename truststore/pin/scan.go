@@ -35,10 +35,18 @@ func PinScripts(h hook.Hook, workspaceRoot string) (Pins, error) {
 // PinScriptsIn hashes what h's command line names inside workspaceRoot, for
 // a session whose directory is cwd ("" = the root). It fails only on an I/O
 // error other than "does not exist" (e.g. permission denied): a file that
-// cannot be read cannot be pinned, so it cannot be trusted.
+// cannot be read cannot be pinned, so it cannot be trusted. On Windows it
+// also fails, with an error wrapping ErrUnreadableSyntax, for a command
+// line the POSIX-shell scanner cannot read (windowsSyntax: cmd or
+// PowerShell, backslash paths, 8.3 names, alternate data streams).
 func PinScriptsIn(h hook.Hook, workspaceRoot, cwd string) (Pins, error) {
 	if workspaceRoot == "" {
 		return Pins{}, nil
+	}
+	if checkWindowsSyntax {
+		if err := windowsSyntax(h); err != nil {
+			return Pins{}, err
+		}
 	}
 	root, err := filepath.Abs(workspaceRoot)
 	if err != nil {
