@@ -25,8 +25,9 @@ var shortName = regexp.MustCompile(`(^|[/\\])[^/\\~]{1,8}~[0-9]+(\.[^/\\]{0,3})?
 //
 //   - a `shell` naming cmd, powershell or pwsh, or any program that is
 //     not a POSIX shell (sh, bash, dash, ksh, zsh; with or without .exe);
-//   - a backslash anywhere in the command, args or shell string (a
-//     Windows path separator there reads as a shell escape);
+//   - for a command hook, a backslash anywhere in the command or shell
+//     string (a Windows path separator there reads as a shell escape; a
+//     process hook's command and args are literal, never split);
 //   - an 8.3 short-name component (PROGRA~1);
 //   - an alternate data stream suffix (x.sh:stream): a colon after
 //     anything but a leading drive letter, in a word that looks like a
@@ -34,12 +35,11 @@ var shortName = regexp.MustCompile(`(^|[/\\])[^/\\~]{1,8}~[0-9]+(\.[^/\\]{0,3})?
 //
 // The error wraps ErrUnreadableSyntax and names the word.
 func windowsSyntax(h hook.Hook) error {
-	texts := []string{h.Command}
-	var words []string
+	var texts, words []string
 	if h.Type == hook.TypeProcess {
-		texts = append(texts, h.Args...)
-		words = texts
+		words = append([]string{h.Command}, h.Args...)
 	} else {
+		texts = append(texts, h.Command)
 		if h.Shell.Kind() == hook.ShellString {
 			texts = append(texts, h.Shell.Program())
 			sw := splitShell(h.Shell.Program())
