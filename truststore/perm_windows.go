@@ -59,16 +59,24 @@ func trustedWriter(sid, user *windows.SID) bool {
 // checkSecurity reads the owner and DACL of h and returns why they do not
 // protect the store ("" when they do).
 func checkSecurity(h windows.Handle) (string, error) {
+	why, _, err := securityOf(h)
+	return why, err
+}
+
+// securityOf is checkSecurity that also reports whether the DACL is
+// protected (inherits nothing from the parent).
+func securityOf(h windows.Handle) (why string, protected bool, err error) {
 	user, err := tokenUser()
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	sd, err := windows.GetSecurityInfo(h, windows.SE_FILE_OBJECT,
 		windows.OWNER_SECURITY_INFORMATION|windows.DACL_SECURITY_INFORMATION)
 	if err != nil {
-		return "", fmt.Errorf("read security descriptor: %w", err)
+		return "", false, fmt.Errorf("read security descriptor: %w", err)
 	}
-	return judgeSecurity(sd, user), nil
+	ctl, _, _ := sd.Control()
+	return judgeSecurity(sd, user), ctl&windows.SE_DACL_PROTECTED != 0, nil
 }
 
 // judgeSecurity is checkSecurity's rule over a security descriptor.
@@ -128,7 +136,7 @@ func checkFile(f *os.File, _ fs.FileInfo) error {
 // checkDirOwner is the read-side check of the security directory on
 // Windows. A failure is a *corruptError.
 func checkDirOwner(dir string, _ fs.FileInfo) error {
-	why, err := dirSecurity(dir)
+	why, _, err := dirSecurity(dir)
 	if err != nil {
 		return err
 	}
@@ -138,28 +146,31 @@ func checkDirOwner(dir string, _ fs.FileInfo) error {
 	return nil
 }
 
+// reparseWhy is dirSecurity's reason for a reparse point.
+const reparseWhy = "is a reparse point (symlink or junction)"
+
 // dirSecurity opens dir itself (a junction or symlink is refused) and
 // judges its security descriptor.
-func dirSecurity(dir string) (string, error) {
+func dirSecurity(dir string) (why string, protected bool, err error) {
 	p, err := windows.UTF16PtrFromString(dir)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	h, err := windows.CreateFile(p, windows.READ_CONTROL|windows.FILE_READ_ATTRIBUTES,
 		windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE|windows.FILE_SHARE_DELETE, nil,
 		windows.OPEN_EXISTING, windows.FILE_FLAG_BACKUP_SEMANTICS|windows.FILE_FLAG_OPEN_REPARSE_POINT, 0)
 	if err != nil {
-		return "", &fs.PathError{Op: "open", Path: dir, Err: err}
+		return "", false, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
 	defer windows.CloseHandle(h)
 	var bi windows.ByHandleFileInformation
 	if err := windows.GetFileInformationByHandle(h, &bi); err != nil {
-		return "", &fs.PathError{Op: "stat", Path: dir, Err: err}
+		return "", false, &fs.PathError{Op: "stat", Path: dir, Err: err}
 	}
 	if bi.FileAttributes&windows.FILE_ATTRIBUTE_REPARSE_POINT != 0 {
-		return "is a reparse point (symlink or junction)", nil
+		return reparseWhy, false, nil
 	}
-	return checkSecurity(h)
+	return securityOf(h)
 }
 
 // storeDACL is the protected DACL of the store: full control for the
@@ -194,23 +205,24 @@ func protectPath(path string) error {
 	return nil
 }
 
-// protectDir gives the security directory owner = token user and the
-// protected store DACL on every write, and then checks it; a directory
-// that still fails (a reparse point, or a descriptor we may not set) is
-// refused with ErrCorrupt.
+// protectDir checks the security directory on every write and, when its
+// DACL is not protected (a directory just created inherits its parent's)
+// or its owner or DACL do not protect it, sets owner = token user and the
+// protected store DACL and checks again; a directory that still fails (a
+// reparse point, or a descriptor we may not set) is refused with
+// ErrCorrupt.
 func protectDir(dir string, _ fs.FileInfo) error {
-	why, err := dirSecurity(dir)
-	if err != nil {
+	why, protected, err := dirSecurity(dir)
+	if err != nil || why == "" && protected {
 		return err
 	}
-	if why == "is a reparse point (symlink or junction)" {
-		return fmt.Errorf("%w: security directory %s %s; write refused", ErrCorrupt, dir, why)
-	}
-	if err := protectPath(dir); err != nil {
-		return err
-	}
-	if why, err = dirSecurity(dir); err != nil {
-		return err
+	if why != reparseWhy {
+		if err := protectPath(dir); err != nil {
+			return err
+		}
+		if why, _, err = dirSecurity(dir); err != nil {
+			return err
+		}
 	}
 	if why != "" {
 		return fmt.Errorf("%w: security directory %s %s; write refused", ErrCorrupt, dir, why)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/hookside/hookside/internal/hook"
@@ -14,6 +15,14 @@ func cmdHook(command string) hook.Hook {
 	return hook.Hook{Event: "PreToolUse", Source: hook.Source{Kind: hook.SourceWorkspace, RelativePath: "zcode.json"},
 		Type: hook.TypeCommand, Command: command,
 		TimeoutMs: hook.DefaultTimeoutMs, MaxOutputBytes: hook.DefaultMaxOutputBytes}
+}
+
+// windowsGaps are TestScriptPathsHeuristics cases whose fixture or
+// expectation is Unix-only, with the reason.
+var windowsGaps = map[string]string{
+	"process_star_is_literal": "the fixture is a file named hooks/x.s?, and '?' is not allowed in Windows file names",
+	"outside_not_pinned":      "/etc/profile has no drive on Windows, so it is pinned (as absent) inside the workspace: stricter, not looser",
+	"shell_string":            "a shell that is not a POSIX shell (hooks/mysh) makes the declaration unpinnable on Windows (pin.ErrUnreadableSyntax, TestWindowsSyntax)",
 }
 
 // TestScriptPathsHeuristics: which workspace paths a command line pins
@@ -78,6 +87,9 @@ func TestScriptPathsHeuristics(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			if why := windowsGaps[tc.name]; why != "" && runtime.GOOS == "windows" {
+				t.Skip("windows: " + why)
+			}
 			if got := pin.ScriptPaths(tc.h, root); !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("ScriptPaths(%q) = %q, want %q", tc.h.Command, got, tc.want)
 			}
@@ -221,6 +233,7 @@ func TestPinHolesClosed(t *testing.T) {
 // TestGrantRoundTripsPins: absent, link and glob pins survive the trust
 // file (written by Grant, validated by Load).
 func TestGrantRoundTripsPins(t *testing.T) {
+	symlinkUsable(t, "")
 	root, out := t.TempDir(), t.TempDir()
 	writeFile(t, filepath.Join(out, "x.sh"), "echo good\n")
 	symlink(t, filepath.Join(out, "x.sh"), filepath.Join(root, "hooks/ext.sh"))

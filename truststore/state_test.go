@@ -127,6 +127,7 @@ func TestEvaluatePinnedScriptEditedLater(t *testing.T) {
 		t.Fatalf("pins %v", rec.ScriptPins)
 	}
 	cache := pin.NewHashCache()
+	t.Cleanup(cache.Close)
 	in := EvalInput{WorkspaceID: "w", Store: newState(StatusOK, []Record{rec}), WorkspaceRoot: root,
 		Hashes: cache, Declarations: []Declaration{Declare(h)}}
 	if e := Evaluate(in)[0]; e.State != TrustedPersistent {

@@ -358,7 +358,9 @@ func TestInProcessStoresShareOneLock(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := Open(dir, Options{}) // a new Store each time: same process-wide lock
+			// A new Store each time: same process-wide lock. The wait is
+			// long: 40 writers queue on it (slow under Wine).
+			s := Open(dir, Options{LockTimeout: time.Minute})
 			errs <- s.Grant("w", []Record{{Digest: hexSum(strconv.Itoa(i))}})
 		}()
 	}
@@ -415,7 +417,9 @@ func TestConcurrentProcessesGrant(t *testing.T) {
 	start := time.Now()
 	cmds := make([]*exec.Cmd, n)
 	for i := range cmds {
-		cmds[i] = helper(t, "grant", dir, envDigest+"="+hexSum(strconv.Itoa(i)), envTimeout+"=30s")
+		// The lock wait is generous: the 50 queue on one lock, and under
+		// Wine on a loaded machine one grant can take a second.
+		cmds[i] = helper(t, "grant", dir, envDigest+"="+hexSum(strconv.Itoa(i)), envTimeout+"=3m")
 		if err := cmds[i].Start(); err != nil {
 			t.Fatal(err)
 		}

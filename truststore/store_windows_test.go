@@ -29,13 +29,13 @@ func TestWindowsJudgeSecurity(t *testing.T) {
 		sddl, want string // want: "" = accepted, else a part of the reason
 	}{
 		{"O:" + u + "D:P(A;OICI;FA;;;" + u + ")(A;OICI;FA;;;SY)(A;OICI;FA;;;BA)", ""},
-		{"O:" + u + "D:(A;;FA;;;" + u + ")(A;;FR;;;WD)", ""},                // everyone may read
-		{"O:" + u + "D:(A;;FA;;;" + u + ")(A;OICIIO;FA;;;WD)", ""},          // inherit-only: not on the object
-		{"O:" + u + "D:(A;;FA;;;" + u + ")(D;;FA;;;WD)", ""},                // a deny entry grants nothing
+		{"O:" + u + "D:(A;;FA;;;" + u + ")(A;;FR;;;WD)", ""},       // everyone may read
+		{"O:" + u + "D:(A;;FA;;;" + u + ")(A;OICIIO;FA;;;WD)", ""}, // inherit-only: not on the object
+		{"O:" + u + "D:(A;;FA;;;" + u + ")(D;;FA;;;WD)", ""},       // a deny entry grants nothing
 		{"O:" + u + "D:(A;;FA;;;" + u + ")(A;;FW;;;WD)", "write access to S-1-1-0"},
 		{"O:" + u + "D:(A;;FA;;;" + u + ")(A;;GA;;;AU)", "write access to S-1-5-11"},
 		{"O:" + u + "D:(A;;FA;;;" + u + ")(A;;WD;;;BU)", "write access to S-1-5-32-545"}, // WRITE_DAC
-		{"O:" + u + "D:(A;;FA;;;" + u + ")(A;;SD;;;WD)", "write access"},               // DELETE
+		{"O:" + u + "D:(A;;FA;;;" + u + ")(A;;SD;;;WD)", "write access"},                 // DELETE
 		{"O:SYD:(A;;FA;;;SY)", "owned by S-1-5-18"},
 		{"O:BAD:(A;;FA;;;BA)", "owned by S-1-5-32-544"},
 		{"O:" + u, "no DACL"},

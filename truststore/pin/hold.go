@@ -23,6 +23,11 @@ func Hold(p Pins, workspaceRoot string, c *HashCache) bool {
 		return false
 	}
 	var r *os.Root
+	defer func() {
+		if c == nil && r != nil {
+			r.Close() // uncached: this call opened it (a cached root is shared)
+		}
+	}()
 	for rel, want := range p.Scripts {
 		if !cleanRel(rel) {
 			return false
@@ -174,6 +179,19 @@ func NewHashCache() *HashCache {
 // is moved or replaced is seen within this time). Replaced *os.Root values
 // are closed by their finalizer, never while another check may use them.
 const rootTTL = time.Second
+
+// Close closes the workspace roots the cache holds open (on Windows an
+// open root keeps its directory from being deleted). The cache stays
+// usable: later checks open roots again. Call it when no check runs (a
+// check using a closed root fails, which reads as "changed").
+func (c *HashCache) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, e := range c.roots {
+		e.r.Close()
+		delete(c.roots, k)
+	}
+}
 
 // maxCachedSums bounds the hash cache.
 const maxCachedSums = 4096
