@@ -490,6 +490,18 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 	return pr, res.Stdout, res.Stderr
 }
 
+// shellRefuse returns the directories a hook's shell must never be found
+// in: the workspace root and the session directory (takes mu).
+func (s *Session) shellRefuse() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	dirs := []string{s.opts.Cwd}
+	if s.ws != nil {
+		dirs = append(dirs, s.ws.Root)
+	}
+	return dirs
+}
+
 // command returns argv and the environment for h, with ${VAR} expanded in
 // command and args (PROTOCOL.md §3; ${ZCODE_SKILL_DIR} is a configuration
 // error).
@@ -512,12 +524,15 @@ func (s *Session) command(h *hook.Hook) ([]string, []string, error) {
 			env = append(env, k+"="+h.Source.PluginData)
 		}
 	}
+	if h.Type == hook.TypeCommand {
+		vars = shellVars(h.Shell, vars)
+	}
 	cmd, err := config.Expand(h.Command, vars)
 	if err != nil {
 		return nil, nil, fmt.Errorf("hook %s: %w", h.ID, err)
 	}
 	if h.Type == hook.TypeCommand {
-		argv, err := h.Shell.Argv(cmd)
+		argv, err := shellArgv(h.Shell, cmd, s.shellRefuse)
 		if err != nil {
 			return nil, nil, fmt.Errorf("hook %s: %w", h.ID, err)
 		}
@@ -531,6 +546,9 @@ func (s *Session) command(h *hook.Hook) ([]string, []string, error) {
 			return nil, nil, fmt.Errorf("hook %s: %w", h.ID, err)
 		}
 		argv = append(argv, ea)
+	}
+	if err := checkProcessArgv(argv); err != nil {
+		return nil, nil, fmt.Errorf("hook %s: %w", h.ID, err)
 	}
 	return argv, env, nil
 }
