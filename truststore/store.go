@@ -45,9 +45,11 @@ type Options struct {
 
 // Store is the trust file <dir>/workspace-hook-trust-v1.json with its lock
 // <dir>/workspace-hook-trust-v1.json.lock (§"信任存在哪、怎样审查"). The
-// directory is kept 0700 and the file 0600; writes are temp file + fsync +
-// rename + directory fsync under the lock; readers never lock, since a
-// rename is atomic. A Store is safe for concurrent use, and any number of
+// directory is kept 0700 and the file 0600 (on Windows: owned by the token
+// user, with a protected DACL granting write to nobody but that user,
+// LocalSystem and Administrators); writes are temp file + fsync + rename +
+// directory fsync under the lock; readers never lock, since a rename is
+// atomic. A Store is safe for concurrent use, and any number of
 // Stores and processes may share one directory.
 type Store struct {
 	dir, path, lockPath string
@@ -93,7 +95,8 @@ func (e *corruptError) Error() string { return e.why }
 // Load reads the trust file. A missing file is StatusMissing with a nil
 // error. A corrupt one (empty, truncated, not JSON, wrong shape, wrong
 // version, not a regular file — a symlink included —, not owned by us, or
-// any permission bit beyond 0600) is renamed to <file>.corrupt-<timestamp>
+// any permission bit beyond 0600; on Windows a DACL granting write to
+// anyone else) is renamed to <file>.corrupt-<timestamp>
 // under the lock and reported as StatusCorrupt with an error wrapping
 // ErrCorrupt. Mode bits are not repaired: a group- or world-accessible file
 // may have been written by someone else, so it is not trusted (fail closed;
