@@ -419,12 +419,27 @@ func TestConcurrentProcessesGrant(t *testing.T) {
 	for i := range cmds {
 		// The lock wait is generous: the 50 queue on one lock, and under
 		// Wine on a loaded machine one grant can take a second.
-		cmds[i] = helper(t, "grant", dir, envDigest+"="+hexSum(strconv.Itoa(i)), envTimeout+"=3m")
-		if err := cmds[i].Start(); err != nil {
-			t.Fatal(err)
+		// Wine 8.0 under load sometimes fails a CreateProcess with
+		// "Internal error": a start is tried up to 5 times (the test is
+		// about the grants, not about starting processes).
+		for attempt := 1; ; attempt++ {
+			cmds[i] = helper(t, "grant", dir, envDigest+"="+hexSum(strconv.Itoa(i)), envTimeout+"=3m")
+			err := cmds[i].Start()
+			if err == nil {
+				break
+			}
+			if attempt == 5 {
+				t.Errorf("start granter %d: %v", i, err)
+				cmds[i] = nil
+				break
+			}
+			t.Logf("start granter %d (attempt %d): %v; retrying", i, attempt, err)
 		}
 	}
 	for i, c := range cmds {
+		if c == nil {
+			continue
+		}
 		if err := c.Wait(); err != nil {
 			t.Errorf("granter %d: %v", i, err)
 		}
