@@ -80,8 +80,9 @@ func readShared(path string) ([]byte, error) {
 	f.Close()
 	if underWine() {
 		// Wine 8.0 refuses a rename over a file any handle holds open, so
-		// a reader that never lets go would starve the writers: pace it.
-		time.Sleep(2 * time.Millisecond)
+		// a reader that never lets go would starve the writers (a loaded
+		// machine makes every read slower): pace it.
+		time.Sleep(25 * time.Millisecond)
 	}
 	return b, err
 }
