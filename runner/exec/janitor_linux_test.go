@@ -253,3 +253,32 @@ func janitorTestKillMarked(dir string) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
+
+// BenchmarkExecTrueWithJanitor is BenchmarkExecTrue with a janitor
+// recording every run: the difference is the janitor's per-hook cost (two
+// pipe writes).
+//
+//	go test -run x -bench 'ExecTrue' -benchtime 300x ./runner/exec/
+func BenchmarkExecTrueWithJanitor(b *testing.B) {
+	b.Setenv(janitorHelperVar, "janitor")
+	if err := EnableJanitor([]string{os.Args[0], "-test.run=^TestExecHelperProcess$"}); err != nil {
+		b.Fatal(err)
+	}
+	defer CloseJanitor()
+	BenchmarkExecTrue(b)
+}
+
+// BenchmarkJanitorTrackUntrack is the janitor's cost per hook alone.
+func BenchmarkJanitorTrackUntrack(b *testing.B) {
+	b.Setenv(janitorHelperVar, "janitor")
+	if err := EnableJanitor([]string{os.Args[0], "-test.run=^TestExecHelperProcess$"}); err != nil {
+		b.Fatal(err)
+	}
+	defer CloseJanitor()
+	token := proc.NewToken()
+	b.ReportAllocs()
+	for b.Loop() {
+		janitorTrack(1<<22, token)
+		janitorUntrack(1 << 22)
+	}
+}
