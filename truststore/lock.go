@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
 
+	"github.com/hookside/hookside/internal/proc"
 	"github.com/hookside/hookside/internal/randid"
 )
 
@@ -57,9 +55,18 @@ func lockFor(path string) *procLock {
 }
 
 // lockInfo is what the holder writes into the lock file.
+//
+// StartedAt is the holder's start time (proc.ProcStartTime), which with PID
+// names it across pid reuse. A record written by an older Linux build also
+// has startTicks (/proc/<pid>/stat field 22); its startedAt was computed
+// from those ticks exactly as proc.ProcStartTime computes it on Linux, so
+// it is understood the same way. A record without a start time (zero
+// startedAt) names a holder that cannot be confirmed: the message says so
+// and never claims it is alive. The record only ever feeds the message of
+// a lock timeout; the flock alone decides who holds the lock.
 type lockInfo struct {
 	PID        int       `json:"pid"`
-	StartTicks uint64    `json:"startTicks"` // /proc/<pid>/stat field 22
+	StartTicks uint64    `json:"startTicks,omitempty"` // older Linux builds only; read, never written
 	StartedAt  time.Time `json:"startedAt"`
 	Token      string    `json:"token"`
 	AcquiredAt time.Time `json:"acquiredAt"`
@@ -86,7 +93,9 @@ func acquire(lockPath string, timeout time.Duration) (func(), error) {
 		return nil, fmt.Errorf("%w: %s for over %s", ErrLockTimeout, describeHolder(lockPath), timeout)
 	}
 	info := lockInfo{PID: os.Getpid(), Token: randomToken(), AcquiredAt: time.Now().UTC()}
-	info.StartTicks, info.StartedAt, _ = procStart("self")
+	if t, err := proc.ProcStartTime(info.PID); err == nil {
+		info.StartedAt = t.UTC()
+	}
 	if b, err := json.Marshal(info); err == nil {
 		// Same inode (O_TRUNC, never rename): the flock stays on it.
 		_ = os.WriteFile(lockPath, append(b, '\n'), 0o600)
@@ -107,53 +116,14 @@ func describeHolder(lockPath string) string {
 	}
 	msg := fmt.Sprintf("trust store locked by pid %d (started %s, token %.8s)",
 		info.PID, info.StartedAt.Local().Format(time.RFC3339), info.Token)
-	if ticks, _, err := procStart(strconv.Itoa(info.PID)); err != nil || ticks != info.StartTicks {
+	now, err := proc.ProcStartTime(info.PID)
+	switch {
+	case errors.Is(err, proc.ErrNoProcess) || (err == nil && !info.StartedAt.IsZero() && !now.Equal(info.StartedAt)):
 		msg += " [recorded holder has exited; lock taken by a process that did not record itself]"
+	case err != nil || info.StartedAt.IsZero():
+		msg += " [cannot confirm that the recorded holder is still running]"
 	}
 	return msg
 }
 
 func randomToken() string { return randid.New("") }
-
-// userHZ is the clock tick of /proc/<pid>/stat times (USER_HZ, 100 on Linux).
-const userHZ = 100
-
-// procStart returns field 22 (starttime, clock ticks after boot) of
-// /proc/<pid>/stat and the wall time it corresponds to (boot time from
-// /proc/stat btime). Together with the pid it identifies a process across
-// pid reuse.
-func procStart(pid string) (uint64, time.Time, error) {
-	b, err := os.ReadFile(filepath.Join("/proc", pid, "stat"))
-	if err != nil {
-		return 0, time.Time{}, err
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')') // comm may contain spaces and ')'
-	if i < 0 {
-		return 0, time.Time{}, errors.New("malformed /proc stat")
-	}
-	f := strings.Fields(s[i+1:]) // f[0] is field 3 (state)
-	if len(f) < 20 {
-		return 0, time.Time{}, errors.New("short /proc stat")
-	}
-	ticks, err := strconv.ParseUint(f[19], 10, 64)
-	if err != nil {
-		return 0, time.Time{}, err
-	}
-	return ticks, bootTime().Add(time.Duration(ticks) * time.Second / userHZ), nil
-}
-
-func bootTime() time.Time {
-	b, err := os.ReadFile("/proc/stat")
-	if err != nil {
-		return time.Time{}
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "btime "); ok {
-			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
-				return time.Unix(n, 0).UTC()
-			}
-		}
-	}
-	return time.Time{}
-}
