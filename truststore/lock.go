@@ -61,8 +61,9 @@ func lockFor(path string) *procLock {
 // has startTicks (/proc/<pid>/stat field 22); its startedAt was computed
 // from those ticks exactly as proc.ProcStartTime computes it on Linux, so
 // it is understood the same way. A record without a start time (zero
-// startedAt) names a holder that cannot be confirmed: the message says so
-// and never claims it is alive. The record only ever feeds the message of
+// startedAt), or an older record whose startedAt differs from the running
+// process's, names a holder that cannot be confirmed: the message says so
+// and claims neither that it runs nor that it exited. The record only ever feeds the message of
 // a lock timeout; the flock alone decides who holds the lock.
 type lockInfo struct {
 	PID        int       `json:"pid"`
@@ -116,11 +117,16 @@ func describeHolder(lockPath string) string {
 	}
 	msg := fmt.Sprintf("trust store locked by pid %d (started %s, token %.8s)",
 		info.PID, info.StartedAt.Local().Format(time.RFC3339), info.Token)
+	const exited = " [recorded holder has exited; lock taken by a process that did not record itself]"
 	now, err := proc.ProcStartTime(info.PID)
 	switch {
-	case errors.Is(err, proc.ErrNoProcess) || (err == nil && !info.StartedAt.IsZero() && !now.Equal(info.StartedAt)):
-		msg += " [recorded holder has exited; lock taken by a process that did not record itself]"
-	case err != nil || info.StartedAt.IsZero():
+	case errors.Is(err, proc.ErrNoProcess):
+		msg += exited
+	case err == nil && !info.StartedAt.IsZero() && now.Equal(info.StartedAt):
+		// The recorded holder is running.
+	case err == nil && !info.StartedAt.IsZero() && info.StartTicks == 0:
+		msg += exited // the pid now names another process
+	default:
 		msg += " [cannot confirm that the recorded holder is still running]"
 	}
 	return msg

@@ -30,6 +30,7 @@ func TestDescribeHolderRecords(t *testing.T) {
 		{"this build", lockInfo{PID: self, StartedAt: started.UTC(), Token: "t"}, ""},
 		{"older linux build", map[string]any{"pid": self, "startTicks": 12345, "startedAt": started.UTC(), "token": "t"}, ""},
 		{"pid reused", lockInfo{PID: self, StartedAt: started.Add(-time.Hour), Token: "t"}, exited},
+		{"older record, other start time", map[string]any{"pid": self, "startTicks": 12345, "startedAt": started.Add(time.Hour).UTC(), "token": "t"}, unknown},
 		{"no start time", lockInfo{PID: self, Token: "t"}, unknown},
 		{"no such process", lockInfo{PID: 0x3ffffff0, StartedAt: started, Token: "t"}, exited},
 	}
