@@ -58,9 +58,20 @@ func lockFor(path string) *procLock {
 }
 
 // lockInfo is what the holder writes into the lock file.
+//
+// StartedAt is the holder's start time (proc.ProcStartTime), which with PID
+// names it across pid reuse. A record written by an older Linux build also
+// has startTicks (/proc/<pid>/stat field 22); its startedAt was computed
+// from those ticks exactly as proc.ProcStartTime computes it on Linux, so
+// it is understood the same way. A record without a start time (zero
+// startedAt), or an older record whose startedAt differs from the running
+// process's, names a holder that cannot be confirmed: the message says so
+// and claims neither that it runs nor that it exited. The record only ever feeds the message of
+// a lock timeout; the flock alone decides who holds the lock.
 type lockInfo struct {
 	PID        int       `json:"pid"`
-	StartedAt  time.Time `json:"startedAt"` // proc.ProcStartTime: pid + start name one process
+	StartTicks uint64    `json:"startTicks,omitempty"` // older Linux builds only; read, never written
+	StartedAt  time.Time `json:"startedAt"`
 	Token      string    `json:"token"`
 	AcquiredAt time.Time `json:"acquiredAt"`
 }
@@ -86,7 +97,9 @@ func acquire(lockPath string, timeout time.Duration) (func(), error) {
 		return nil, fmt.Errorf("%w: %s for over %s", ErrLockTimeout, describeHolder(lockPath), timeout)
 	}
 	info := lockInfo{PID: os.Getpid(), Token: randomToken(), AcquiredAt: time.Now().UTC()}
-	info.StartedAt, _ = proc.ProcStartTime(info.PID)
+	if t, err := proc.ProcStartTime(info.PID); err == nil {
+		info.StartedAt = t.UTC()
+	}
 	hp := holderPath(lockPath)
 	if b, err := json.Marshal(info); err == nil {
 		// Same inode (O_TRUNC, never rename): the flock stays on it.
@@ -108,8 +121,17 @@ func describeHolder(lockPath string) string {
 	}
 	msg := fmt.Sprintf("trust store locked by pid %d (started %s, token %.8s)",
 		info.PID, info.StartedAt.Local().Format(time.RFC3339), info.Token)
-	if started, err := proc.ProcStartTime(info.PID); err != nil || !started.Equal(info.StartedAt) {
-		msg += " [recorded holder has exited; lock taken by a process that did not record itself]"
+	const exited = " [recorded holder has exited; lock taken by a process that did not record itself]"
+	now, err := proc.ProcStartTime(info.PID)
+	switch {
+	case errors.Is(err, proc.ErrNoProcess):
+		msg += exited
+	case err == nil && !info.StartedAt.IsZero() && now.Equal(info.StartedAt):
+		// The recorded holder is running.
+	case err == nil && !info.StartedAt.IsZero() && info.StartTicks == 0:
+		msg += exited // the pid now names another process
+	default:
+		msg += " [cannot confirm that the recorded holder is still running]"
 	}
 	return msg
 }

@@ -50,6 +50,12 @@ func runAppServer(args []string, stdout, stderr io.Writer) int {
 		log.Warn("cannot become the subreaper of hook processes: a hook that detaches with setsid may outlive it", "err", err)
 	}
 	defer exec.ReapEscapees()
+	if self, err := os.Executable(); err != nil {
+		log.Warn("cannot start the janitor: hooks may outlive hookside if it is killed", "err", err)
+	} else if err := exec.EnableJanitor([]string{self, janitorMode}); err != nil {
+		log.Warn("cannot start the janitor: hooks may outlive hookside if it is killed", "err", err)
+	}
+	defer exec.CloseJanitor()
 	// SIGTERM, SIGINT and SIGHUP end the server cleanly: hooks are killed,
 	// temporary files removed; the exit status is 128+signal.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -72,4 +78,18 @@ func runAppServer(args []string, stdout, stderr io.Writer) int {
 		return 128 + int(sig)
 	}
 	return code
+}
+
+// janitorMode is the hidden first argument that runs hookside as the
+// janitor of an app-server (exec.EnableJanitor): it reads the server's
+// pipe on stdin and, when it closes, kills every hook process group the
+// server recorded and the processes carrying their run tokens.
+const janitorMode = "__janitor"
+
+func runJanitor(stderr io.Writer) int {
+	if err := exec.RunJanitor(os.Stdin); err != nil {
+		fmt.Fprintln(stderr, "hookside janitor:", err)
+		return exitError
+	}
+	return exitOK
 }

@@ -50,6 +50,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
+	if args[0] == janitorMode {
+		return runJanitor(stderr)
+	}
 	if args[0] == "--version" {
 		return runVersion(nil, stdout, stderr)
 	}

@@ -4,7 +4,9 @@
 // process group, which is killed on timeout, cancellation and exit
 // (KillGrace between SIGTERM and SIGKILL). EnableSubreaper makes hookside
 // the subreaper of what hooks start, so a process that escaped its group is
-// killed too (Linux). The runner session and the V2 worker both spawn
+// killed too (Linux, FreeBSD; macOS finds it by the run's token instead).
+// EnableJanitor starts the process that kills every running hook's group
+// when hookside dies (Unix). The runner session and the V2 worker both spawn
 // through it; the session takes it as a Spawner so tests can fake it.
 package exec
 

@@ -4,6 +4,7 @@ package exec
 
 import (
 	"os"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 )
@@ -54,5 +55,19 @@ func execAwaitExit(p *os.Process) execExit {
 // thread exits; the Go runtime does not retire threads that did not lock
 // themselves, so in practice that is the process.)
 func sysProcAttr() *syscall.SysProcAttr {
+	if portableCleanup.Load() {
+		return &syscall.SysProcAttr{Setpgid: true}
+	}
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
+
+// portableCleanup switches Linux to the cleanup macOS has: no Pdeathsig,
+// and a sweep by run token after every hook (with the subreaper not
+// enabled, the janitor is then all that cleans up after hookside's death).
+// Only tests set it, so the Linux suite runs the macOS code paths.
+var portableCleanup atomic.Bool
+
+// sweepAfterRun reports whether Run sweeps a finished hook's run token:
+// not on Linux, where the subreaper (EnableSubreaper) kills what left the
+// group, unless portableCleanup is set.
+func sweepAfterRun() bool { return portableCleanup.Load() }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/hookside/hookside/internal/proc"
 )
 
 // Run runs one hook process and always returns by
@@ -15,32 +17,47 @@ import (
 // no process of the hook's group left and no goroutine of its own left.
 //
 // How (the idea of lefthook's exec_unix.go, taken further):
+//
 //   - The child leads its own process group (Setpgid), so its PID is the
 //     group id and every process it forks without setsid is reachable
 //     with one kill(-pgid).
+//
 //   - Stdin is written without blocking when it fits the pipe (the usual
 //     one line of JSON), else by a goroutine; then it is closed. EPIPE
 //     from a child that never reads is ignored.
+//
 //   - Stdout and stderr are drained concurrently into buffers capped at
 //     MaxOutputBytes; past the cap they are read and discarded.
+//
 //   - On Timeout or ctx done: SIGTERM (then SIGCONT, for stopped
 //     members) to the group, SIGKILL to the group and the leader after
 //     KillGrace.
+//
 //   - Once the leader has exited — normally or not — the rest of its
 //     group is SIGKILLed: a hook's background children (`sleep 30 &`) do
 //     not outlive it and cannot hold its pipes open. On Linux the leader
 //     is observed with waitid(WNOWAIT), on macOS and FreeBSD with kqueue
 //     NOTE_EXIT, and reaped only after that kill, so the group id cannot
 //     have been reused by then.
+//
 //   - Pipes still open after that (a process that escaped the group) are
 //     read for at most PipeDrainTimeout more.
 //
-// Run cannot reach processes that left the group (setsid/setpgid); and it
-// waits for the leader after SIGKILL, which the kernel delivers except to
-// a process stuck in uninterruptible I/O.
+//   - Every hook gets a fresh run token in its environment
+//     (proc.TokenVar); where no subreaper catches processes that left the
+//     group (setsid, a double fork: macOS), they are found by it and
+//     killed once the leader has exited (proc.Sweep).
+//
+//   - With a janitor (EnableJanitor) the group and token are recorded
+//     with it from the start until the group kill, so they die with
+//     hookside too, even on SIGKILL.
+//
+// It waits for the leader after SIGKILL, which the kernel delivers except
+// to a process stuck in uninterruptible I/O.
 //
 // Cost: three pipes, a waiter and two reader goroutines per call, one
-// timer; no goroutine for stdin up to the pipe's capacity (64 KiB).
+// timer; no goroutine for stdin up to the pipe's capacity (64 KiB); with a
+// janitor, two short pipe writes; on macOS a process-list sweep.
 func Run(ctx context.Context, spec Spec) Result {
 	start := time.Now()
 	res, lim, ok := begin(ctx, spec)
@@ -55,7 +72,9 @@ func Run(ctx context.Context, spec Spec) Result {
 		res.Duration = time.Since(start)
 		return res
 	}
+	token := proc.NewToken()
 	cmd := newCmd(spec, &p)
+	cmd.Env = runEnv(spec.Env, token)
 	cmd.SysProcAttr = sysProcAttr()
 	register := beginStart()
 	err := cmd.Start()
@@ -71,12 +90,13 @@ func Run(ctx context.Context, spec Spec) Result {
 		res.Duration = time.Since(start)
 		return res
 	}
-	proc := cmd.Process
-	pid := proc.Pid
+	leader := cmd.Process
+	pid := leader.Pid
 	res.PID = pid
+	janitorTrack(pid, token)
 
 	exited := make(chan execExit, 1)
-	go func() { exited <- execAwaitExit(proc) }()
+	go func() { exited <- execAwaitExit(leader) }()
 	stdout, stderr, readDone, stdinDone := startIO(&p, spec.Stdin, lim.maxOut)
 
 	// Phase 1: the leader exits, or the deadline/ctx ends the run.
@@ -99,17 +119,21 @@ func Run(ctx context.Context, spec Spec) Result {
 		case ex = <-exited:
 		case <-timer.C:
 			_ = syscall.Kill(-pid, syscall.SIGKILL)
-			_ = proc.Kill()
+			_ = leader.Kill()
 			ex = <-exited
 		}
 	}
 
-	// Phase 3: the leader is gone (a zombie on Linux, so pid is still its
-	// group's id). Kill what is left of the group, then reap the leader.
+	// Phase 3: the leader is gone (a zombie, so pid is still its group's
+	// id). Kill what is left of the group and, without a subreaper, the
+	// escapees carrying the run's token; tell the janitor; then reap the
+	// leader.
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	sweepEscapees(token)
+	janitorUntrack(pid)
 	state := ex.state
 	if state == nil {
-		state, _ = proc.Wait()
+		state, _ = leader.Wait()
 	}
 	reaped(pid)
 	if state != nil {

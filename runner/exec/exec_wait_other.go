@@ -11,3 +11,6 @@ func execAwaitExit(p *os.Process) execExit {
 	st, _ := p.Wait()
 	return execExit{state: st}
 }
+
+// sweepAfterRun is false here: proc.Sweep has no process-list backend.
+func sweepAfterRun() bool { return false }

@@ -2,103 +2,27 @@ package exec
 
 import (
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"syscall"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
 
-// ReapInterval is how often the reaper looks for escaped processes besides
-// the SIGCHLD that normally wakes it.
-const ReapInterval = time.Second
-
-var subreaperOnce sync.Once
-
-// EnableSubreaper makes this process the child subreaper of everything its
-// hooks start (prctl PR_SET_CHILD_SUBREAPER) and starts the reaper: a
-// process that leaves its hook's process group and outlives its parent —
-// `setsid cmd &`, a double fork into a new session — is re-parented to
-// hookside instead of init, and the reaper kills it (SIGKILL to it and to
-// its process group) and reaps it. The rule it enforces: nothing a hook
-// started outlives the hook's process group. Call it once, early, from a
-// command (never from library code or tests: every child of the process
-// that is not a hook leader started by Run is treated as an escapee).
-func EnableSubreaper() error {
-	var err error
-	subreaperOnce.Do(func() {
-		if err = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-			return
-		}
-		subreaperOn.Store(true)
-		go reapLoop()
-	})
-	return err
+// acquireSubreaper makes this process the child subreaper of its
+// descendants (prctl PR_SET_CHILD_SUBREAPER).
+func acquireSubreaper() error {
+	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 }
 
-func reapLoop() {
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGCHLD)
-	tick := time.NewTicker(ReapInterval)
-	defer tick.Stop()
-	main := strconv.Itoa(os.Getpid())
-	for {
-		select {
-		case <-sigs:
-			// Orphans are adopted by the subreaper's main thread: one read.
-			reapFrom([]string{"/proc/self/task/" + main + "/children"})
-		case <-tick.C:
-			tasks, _ := filepath.Glob("/proc/self/task/*/children")
-			reapFrom(tasks)
-		}
+// childPIDs lists this process's children from /proc/self/task/*/children;
+// mainOnly reads the main thread's list only, the one orphans are adopted
+// by (one read, on every SIGCHLD).
+func childPIDs(mainOnly bool) []int {
+	files := []string{"/proc/self/task/" + strconv.Itoa(os.Getpid()) + "/children"}
+	if !mainOnly {
+		files, _ = filepath.Glob("/proc/self/task/*/children")
 	}
-}
-
-// reapEscapees kills and reaps every child that is not a hook leader.
-func reapEscapees() {
-	tasks, _ := filepath.Glob("/proc/self/task/*/children")
-	reapFrom(tasks)
-}
-
-// reapFrom kills and reaps the children listed in the given
-// /proc/self/task/*/children files that are not hook leaders. The common
-// case (every child is a running hook) takes no lock, so starting hooks is
-// never held up; candidates are re-checked under the exclusive lock, when
-// no hook is between fork and registration.
-func reapFrom(files []string) {
-	var candidates []int
-	for _, pid := range children(files) {
-		if !isHook(pid) {
-			candidates = append(candidates, pid)
-		}
-	}
-	if len(candidates) == 0 {
-		return
-	}
-	hookPIDs.starting.Lock()
-	var victims []int
-	for _, pid := range candidates {
-		if !isHook(pid) {
-			victims = append(victims, pid)
-			_ = syscall.Kill(-pid, syscall.SIGKILL) // its own group, if it leads one
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
-	hookPIDs.starting.Unlock()
-	for _, pid := range victims {
-		var ws syscall.WaitStatus
-		// SIGKILLed: returns promptly (ECHILD if someone else reaped it).
-		_, _ = syscall.Wait4(pid, &ws, 0, nil)
-	}
-}
-
-// children lists the pids in the given /proc/self/task/*/children files.
-func children(files []string) []int {
 	var out []int
 	for _, t := range files {
 		b, err := os.ReadFile(t)
@@ -113,17 +37,3 @@ func children(files []string) []int {
 	}
 	return out
 }
-
-// ReapEscapees kills and reaps, right now, every child that escaped its
-// hook. A short-lived command (hooks run) calls it before it exits, since
-// its orphans would otherwise pass to init when it is gone. It does
-// nothing unless EnableSubreaper was called.
-func ReapEscapees() {
-	if subreaperEnabled() {
-		reapEscapees()
-	}
-}
-
-func subreaperEnabled() bool { return subreaperOn.Load() }
-
-var subreaperOn atomic.Bool

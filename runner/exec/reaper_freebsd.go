@@ -1,0 +1,26 @@
+package exec
+
+import (
+	"log/slog"
+
+	"github.com/hookside/hookside/internal/proc"
+)
+
+// acquireSubreaper makes this process the reaper of its descendants
+// (procctl PROC_REAP_ACQUIRE).
+func acquireSubreaper() error { return proc.AcquireReaper() }
+
+// childPIDs lists this process's children (kern.proc.proc, ki_ppid); the
+// kernel has one list per process, so mainOnly changes nothing.
+func childPIDs(mainOnly bool) []int {
+	pids, err := proc.ChildPIDs()
+	if err != nil {
+		slog.Warn("cannot list child processes to reap escaped hook processes", "err", err)
+	}
+	return pids
+}
+
+// sweepAfterRun reports whether Run sweeps a finished hook's run token:
+// only while this process is not the reaper of its descendants
+// (EnableSubreaper), whose reaper kills what left a hook's group.
+func sweepAfterRun() bool { return !subreaperEnabled() }
