@@ -259,16 +259,12 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 	diags := append(append(early, set.Diagnostics...), s.ws.Diagnostics...)
 	diags = append(diags, s.processDiagnostics(allHooks(set.Hooks, s.ws))...)
 	s.logLoaded(set)
-	if st := s.WorkspaceStatus(); len(st.Declarations) > 0 {
-		pending := 0
-		for i, e := range st.Evaluations {
-			if st.Workspace.Enabled[i] && !e.Runnable() {
-				pending++
-			}
-		}
-		if pending > 0 {
+	if st := s.WorkspaceStatus(); st.Feature {
+		// The same numbers as counts: enabled declarations waiting for trust.
+		pending, stale := st.Counts[string(truststore.PendingTrust)], st.Counts[string(truststore.StaleDigest)]
+		if pending+stale > 0 {
 			diags = append(diags, hook.Diagnostic{Code: truststore.CodePendingTrust, Severity: hook.SeverityWarning,
-				Message: fmt.Sprintf("%d workspace hook declaration(s) in %s are not trusted and will not run; review them (hookside hooks trust review, or workspaceHooks/review/start)", pending, s.ws.Root)})
+				Message: fmt.Sprintf("%d workspace hook declaration(s) in %s wait for trust and will not run (pending_trust %d, stale_digest %d); review them (hookside hooks trust review, or workspaceHooks/review/start)", pending+stale, s.ws.Root, pending, stale)})
 		}
 	}
 	return s, diags
@@ -296,12 +292,26 @@ func (s *Session) WorkspaceStatus() WorkspaceState {
 	ws := s.ws
 	s.mu.Unlock()
 	evs := s.gate.Evaluate(ws.Declarations)
-	counts := truststore.Counts(evs)
+	counts := enabledCounts(ws, evs)
 	s.noteCounts(counts)
 	return WorkspaceState{
 		Workspace: ws, Declarations: ws.Declarations, Evaluations: evs, Counts: counts,
 		StoreStatus: s.gate.StoreStatus(), Policy: s.opts.Workspace.Policy, Feature: s.opts.Workspace.Feature,
 	}
+}
+
+// enabledCounts tallies the trust states of the declarations that can run:
+// those passing the three enabled switches (lifecycle-hooks-and-workspace-trust
+// §"按什么摘要信任": 来源文件、声明与根开关). A disabled declaration or a
+// switched-off file or root is in no count.
+func enabledCounts(ws *truststore.Workspace, evs []truststore.Evaluation) map[string]int {
+	on := make([]truststore.Evaluation, 0, len(evs))
+	for i, e := range evs {
+		if ws.Enabled[i] {
+			on = append(on, e)
+		}
+	}
+	return truststore.Counts(on)
 }
 
 // Gate returns the session's admission gate.
