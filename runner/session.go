@@ -284,6 +284,13 @@ type WorkspaceState struct {
 // WorkspaceStatus re-discovers changed workspace files and evaluates every
 // declaration (PROTOCOL.md §4 workspaceHooks/status).
 func (s *Session) WorkspaceStatus() WorkspaceState {
+	st := s.workspaceState()
+	s.noteCounts(st.Counts, false)
+	return st
+}
+
+// workspaceState is WorkspaceStatus without reporting the counts.
+func (s *Session) workspaceState() WorkspaceState {
 	s.mu.Lock()
 	s.lastCheck = time.Time{}
 	s.mu.Unlock()
@@ -293,10 +300,9 @@ func (s *Session) WorkspaceStatus() WorkspaceState {
 	s.mu.Unlock()
 	evs := s.gate.Evaluate(ws.Declarations)
 	counts := enabledCounts(ws, evs)
-	s.noteCounts(counts)
 	return WorkspaceState{
 		Workspace: ws, Declarations: ws.Declarations, Evaluations: evs, Counts: counts,
-		StoreStatus: s.gate.StoreStatus(), Policy: s.opts.Workspace.Policy, Feature: s.opts.Workspace.Feature,
+		StoreStatus: s.gate.StoreStatus(), Policy: s.gate.Policy(), Feature: s.opts.Workspace.Feature,
 	}
 }
 
@@ -317,8 +323,21 @@ func enabledCounts(ws *truststore.Workspace, evs []truststore.Evaluation) map[st
 // Gate returns the session's admission gate.
 func (s *Session) Gate() *truststore.Gate { return s.gate }
 
-// noteCounts reports counts to OnAdmissionUpdated when they changed.
-func (s *Session) noteCounts(counts map[string]int) {
+// SetPolicy changes the session's workspace hook policy at run time
+// (lifecycle-hooks-and-workspace-trust §"按什么摘要信任": 收紧策略会让安全版本号变化，
+// 下一次评估立即生效): the security version moves, the next admission uses
+// the new policy, and OnAdmissionUpdated is called with the new counts even
+// when they did not change. It returns the new workspace state.
+func (s *Session) SetPolicy(p truststore.Policy) WorkspaceState {
+	s.gate.SetPolicy(p)
+	st := s.workspaceState()
+	s.noteCounts(st.Counts, true)
+	return st
+}
+
+// noteCounts reports counts to OnAdmissionUpdated when they changed (or
+// when force is set).
+func (s *Session) noteCounts(counts map[string]int, force bool) {
 	s.mu.Lock()
 	same := len(counts) == len(s.lastCounts)
 	if same {
@@ -334,7 +353,7 @@ func (s *Session) noteCounts(counts map[string]int) {
 		s.lastCounts = counts
 	}
 	s.mu.Unlock()
-	if !same && !first && s.opts.Workspace.OnAdmissionUpdated != nil {
+	if (force || !same && !first) && s.opts.Workspace.OnAdmissionUpdated != nil {
 		s.opts.Workspace.OnAdmissionUpdated(counts)
 	}
 }

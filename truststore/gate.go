@@ -169,6 +169,15 @@ func (g *Gate) verdict(in *EvalInput, d *Declaration) Evaluation {
 	return e
 }
 
+// SetPolicy changes the gate's policy at run time (§"按什么摘要信任": tightening
+// the policy bumps the security version; the next admission uses it).
+func (g *Gate) SetPolicy(p Policy) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.opts.Policy = p
+	g.version++
+}
+
 // Records returns the digests the trust file (as last read) trusts for the
 // gate's workspace, sorted; nil when the feature is off or the store is
 // corrupt.
