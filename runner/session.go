@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -100,6 +101,15 @@ type WorkspaceOptions struct {
 	Home string
 	// ProjectConfigPath is an extra project config file, added to discovery.
 	ProjectConfigPath string
+	// HooksEnabled is the root switch's command-line (or host) layer:
+	// true turns the root switch on, false leaves it to the other layers.
+	// The root switch is the OR over the default, user, project,
+	// environment (EnvHooksEnabled) and command-line layers
+	// (lifecycle-hooks-and-workspace-trust §"按什么摘要信任":
+	// workspace-hook-config.ts:130). On, it also brings back user hooks that
+	// were off only because the user config omits hooks.enabled; a file
+	// that says hooks.enabled: false stays off.
+	HooksEnabled bool
 	// Store tunes the trust store (lock timeout, clock).
 	Store truststore.Options
 	// OnAdmissionUpdated is called with the trust-state counts whenever
@@ -174,6 +184,12 @@ var ErrUnknownEvent = errors.New("unknown event")
 // §"Stop 与续跑上限": 计数每个回合从 0 开始), so a Stop must name its turn.
 var ErrTurnRequired = errors.New("turnId is required on Stop: continuations are counted per turn")
 
+// EnvHooksEnabled is the environment layer of the root switch: a true
+// value (1, t, true, TRUE, …: strconv.ParseBool) turns it on, a false one
+// leaves it to the other layers, anything else is a config_invalid_field
+// warning and ignored.
+const EnvHooksEnabled = "HOOKSIDE_HOOKS_ENABLED"
+
 // SkipSessionStartRan is Merged.Skipped for a SessionStart after the first
 // in the same session: SessionStart runs once per session
 // (lifecycle-hooks-and-workspace-trust §"七个事件").
@@ -199,6 +215,14 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		dialect = hook.Zcode
 	}
 	opts.Profile = dialect.Name
+	if v, ok := os.LookupEnv(EnvHooksEnabled); ok && v != "" {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			early = append(early, hook.Diagnostic{Code: hook.CodeInvalidField, Severity: hook.SeverityWarning,
+				Message: fmt.Sprintf("%s=%q is not a boolean; ignored", EnvHooksEnabled, v)})
+		}
+		opts.Workspace.HooksEnabled = opts.Workspace.HooksEnabled || on
+	}
 	lopts := config.LoaderOptions{
 		UserConfigPath: opts.UserConfigPath,
 		PluginDirs:     opts.PluginDirs,
@@ -256,7 +280,7 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		WorkspaceID: opts.WorkspaceID, Root: s.ws.Root, Policy: opts.Workspace.Policy,
 		Feature: opts.Workspace.Feature, Dir: home.SecurityDir(opts.Workspace.Home, set.StorageDir), Store: opts.Workspace.Store,
 	})
-	diags := append(append(early, set.Diagnostics...), s.ws.Diagnostics...)
+	diags := append(append(early, s.set.Diagnostics...), s.ws.Diagnostics...)
 	diags = append(diags, s.processDiagnostics(allHooks(set.Hooks, s.ws))...)
 	s.logLoaded(set)
 	if st := s.WorkspaceStatus(); st.Feature {
@@ -385,7 +409,7 @@ func (s *Session) install(set *config.Set, now time.Time) {
 		}
 	} else if wsChanged {
 		var userEnabled *bool
-		if set.RootEnabled {
+		if set.RootEnabled || s.opts.Workspace.HooksEnabled {
 			t := true
 			userEnabled = &t
 		}
@@ -399,6 +423,9 @@ func (s *Session) install(set *config.Set, now time.Time) {
 		}
 	}
 	s.userSet = set
+	if s.opts.Workspace.HooksEnabled {
+		set = set.WithRootEnabled()
+	}
 	set = set.WithWorkspace(s.ws.Executable())
 	s.set = set
 	s.plans = make(map[string]*eventPlan, len(hook.Events))

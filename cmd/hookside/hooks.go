@@ -57,6 +57,7 @@ type sessionFlags struct {
 	home, cwd, userConfig, sessionID string
 	pluginDirs                       multiFlag
 	workspaceHooks                   bool
+	hooksEnabled                     bool
 	policy                           string
 	projectConfig                    string
 	profile                          string
@@ -117,6 +118,7 @@ func (f *sessionFlags) registerWorkspace(fs flagSet) {
 	fs.BoolVar(&f.workspaceHooks, "workspace-hooks", true, "consider workspace (project) hooks; untrusted ones are skipped, never run")
 	fs.StringVar(&f.policy, "policy", "user_decides", "workspace hook policy: user_decides, deny or allow_trusted_only")
 	fs.StringVar(&f.projectConfig, "project-config", "", "an extra project config file, added to workspace discovery")
+	fs.BoolVar(&f.hooksEnabled, "hooks-enabled", false, "turn the root switch on (as hooks.enabled: true; also $"+runner.EnvHooksEnabled+"=1)")
 }
 
 type multiFlag []string
@@ -152,7 +154,7 @@ func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
 	s, diags, err := runner.Open(runner.SessionOptions{
 		ID: sid, Cwd: f.cwd, UserConfigPath: f.userConfig, PluginDirs: f.pluginDirs,
 		Profile: f.profile, UserDir: f.userDir(), TranscriptPath: f.transcriptPath, Mode: f.mode, Env: f.env,
-		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: f.home, ProjectConfigPath: f.projectConfig},
+		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: f.home, ProjectConfigPath: f.projectConfig, HooksEnabled: f.hooksEnabled},
 	})
 	return s, diags, cliOpenError(err, f.cwd)
 }

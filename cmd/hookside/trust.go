@@ -72,6 +72,7 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 	homeDir := fs.String("home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
 	userConfig := fs.String("user-config", "", "user config file (default <home>/config.json)")
 	policyFlag := fs.String("policy", "user_decides", "workspace hook policy: user_decides, deny or allow_trusted_only")
+	hooksEnabled := fs.Bool("hooks-enabled", false, "turn the root switch on (as hooks.enabled: true; also $"+runner.EnvHooksEnabled+"=1)")
 	var sf sessionFlags
 	sf.registerProfile(fs)
 	if code, ok := parseFlags(fs, args); !ok {
@@ -122,7 +123,7 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 	rs, _, err := runner.Open(runner.SessionOptions{
 		ID: "cli-trust", Cwd: target.Dir, WorkspaceID: target.ID, UserConfigPath: *userConfig,
 		Profile: sf.profile, UserDir: sf.userDir(),
-		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: *homeDir, ProjectConfigPath: *projectConfig},
+		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: *homeDir, ProjectConfigPath: *projectConfig, HooksEnabled: *hooksEnabled},
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks trust:", cliOpenError(err, target.Dir))

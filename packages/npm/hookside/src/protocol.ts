@@ -589,6 +589,7 @@ export type SessionOpenParams = {
   agentName?: string;
   mode?: string;
   workspaceHooks?: boolean;
+  hooksEnabled?: boolean;
   projectConfigPath?: string;
   pluginDirs?: string[];
   profile?: "zcode" | "spark" | "claude";
