@@ -263,10 +263,40 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 	} else {
 		printMerged(stdout, m, outs)
 	}
+	printSkippedForTrust(stderr, s, m)
 	if m.Blocked {
 		return 2
 	}
 	return exitOK
+}
+
+// printSkippedForTrust tells, after the run, which workspace hooks were
+// skipped because they wait for trust, with their digests and how to review
+// them (lifecycle-hooks-and-workspace-trust §"信任存在哪、怎样审查": Workspace
+// Hooks skipped, the pending digests, the review hint).
+func printSkippedForTrust(w io.Writer, s *runner.Session, m output.Merged) {
+	skipped := map[string]bool{}
+	for _, r := range m.Runs {
+		if r.Source == string(hook.SourceWorkspace) && r.Outcome == output.OutcomeSkipped {
+			skipped[r.HookID] = true
+		}
+	}
+	if len(skipped) == 0 {
+		return
+	}
+	st := s.WorkspaceStatus()
+	var lines []string
+	for i, d := range st.Declarations {
+		e := st.Evaluations[i]
+		if skipped[d.Hook.ID] && (e.State == truststore.PendingTrust || e.State == truststore.StaleDigest) {
+			lines = append(lines, fmt.Sprintf("  %s  %s  %s", d.Digest, e.State, dispText(d.Hook.ID)))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "Workspace Hooks skipped: %d waiting for trust\n%s\n", len(lines), strings.Join(lines, "\n"))
+	fmt.Fprintf(w, "Review them with: hookside hooks trust review --workspace %s\n", dispText(s.Options().Cwd))
 }
 
 func str(p *string) string {
@@ -328,7 +358,13 @@ func (o *runOutputs) withOutput(m output.Merged) mergedWithOutput {
 // printMerged prints a merged result for people; failed, timed-out and
 // blocked runs are followed by their stdout and stderr previews.
 func printMerged(w io.Writer, m output.Merged, outs *runOutputs) {
-	fmt.Fprintf(w, "%s: %d hook(s) ran\n", m.Event, len(m.Runs))
+	skipped := 0
+	for _, r := range m.Runs {
+		if r.Outcome == output.OutcomeSkipped {
+			skipped++
+		}
+	}
+	fmt.Fprintf(w, "%s: %d hook(s) ran, %d skipped\n", m.Event, len(m.Runs)-skipped, skipped)
 	if m.Decision != nil {
 		fmt.Fprintf(w, "decision: %s", *m.Decision)
 		if r := str(m.DecisionReason); r != "" {
