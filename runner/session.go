@@ -158,6 +158,7 @@ type Session struct {
 	// claude is the claude profile's state (claudeSt).
 	claudeOnce sync.Once
 	claude     *claudeState
+	watch *admissionWatch // nil without OnAdmissionUpdated or fsnotify
 
 	tmpMu  sync.Mutex
 	tmpDir string // private transcript directory, made on first use
@@ -291,6 +292,7 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 				Message: fmt.Sprintf("%d workspace hook declaration(s) in %s wait for trust and will not run (pending_trust %d, stale_digest %d); review them (hookside hooks trust review, or workspaceHooks/review/start)", pending+stale, s.ws.Root, pending, stale)})
 		}
 	}
+	s.startWatch()
 	return s, diags
 }
 
@@ -479,6 +481,9 @@ func (s *Session) Hooks() ([]hook.Hook, []hook.Diagnostic) {
 // get SIGTERM, then SIGKILL after exec.KillGrace. It waits for them to end.
 func (s *Session) Close() {
 	s.closedOnce.Do(func() {
+		if s.watch != nil {
+			s.watch.close()
+		}
 		s.asyncStop()
 		s.async.Wait()
 		s.tmpMu.Lock()

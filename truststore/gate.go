@@ -3,6 +3,7 @@ package truststore
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 
 	"github.com/hookside/hookside/truststore/pin"
@@ -193,6 +194,46 @@ func (g *Gate) Records() []string {
 	for _, r := range st.Records {
 		if r.WorkspaceID == g.opts.WorkspaceID {
 			out = append(out, r.Digest)
+		}
+	}
+	return out
+}
+
+// StoreReadable reports whether the trust file is absent or valid, reading
+// it without moving a corrupt one aside (Store.Peek). True when the feature
+// is off.
+func (g *Gate) StoreReadable() bool {
+	return g.store == nil || g.store.Peek() != StatusCorrupt
+}
+
+// WatchPaths returns the files whose change can move this gate's verdicts:
+// the trust file, and every file the workspace's records (as last read) pin (ScriptPins
+// under the workspace root, ScriptLinks targets, the directory of each
+// ScriptGlobs pattern). Nil when the feature is off.
+func (g *Gate) WatchPaths() []string {
+	if g.store == nil {
+		return nil
+	}
+	g.mu.Lock()
+	st := g.state // as last read: reading here could move a corrupt file aside
+	g.mu.Unlock()
+	out := []string{g.store.Path()}
+	if st == nil {
+		return out
+	}
+	for i := range st.Records {
+		r := &st.Records[i]
+		if r.WorkspaceID != g.opts.WorkspaceID {
+			continue
+		}
+		for rel := range r.ScriptPins {
+			out = append(out, filepath.Join(g.opts.Root, filepath.FromSlash(rel)))
+		}
+		for _, target := range r.ScriptLinks {
+			out = append(out, target)
+		}
+		for pattern := range r.ScriptGlobs {
+			out = append(out, filepath.Dir(filepath.Join(g.opts.Root, filepath.FromSlash(pattern))))
 		}
 	}
 	return out
