@@ -158,7 +158,7 @@ type Session struct {
 	// claude is the claude profile's state (claudeSt).
 	claudeOnce sync.Once
 	claude     *claudeState
-	watch *admissionWatch // nil without OnAdmissionUpdated or fsnotify
+	watch      *admissionWatch // nil without OnAdmissionUpdated or fsnotify
 
 	tmpMu  sync.Mutex
 	tmpDir string // private transcript directory, made on first use
