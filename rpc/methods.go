@@ -19,6 +19,7 @@ var methods = map[string]method{
 	"workspaceHooks/review/start":  {call: typed((*Server).reviewStart)},
 	"workspaceHooks/review/submit": {call: typed((*Server).reviewSubmit)},
 	"workspaceHooks/revoke":        {call: typed((*Server).trustRevoke)},
+	"workspaceHooks/policy/set":    {call: typed((*Server).policySet)},
 
 	// The session mailbox and the session purge (§6).
 	"session/mailbox/post": {call: v2(true, (*Server).mailboxPost)},

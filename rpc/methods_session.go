@@ -34,6 +34,7 @@ type sessionOpenParams struct {
 	AgentName         string            `json:"agentName"`
 	Mode              string            `json:"mode"`
 	WorkspaceHooks    bool              `json:"workspaceHooks"`
+	HooksEnabled      bool              `json:"hooksEnabled"`
 	ProjectConfigPath string            `json:"projectConfigPath"`
 	PluginDirs        []string          `json:"pluginDirs"`
 	Profile           string            `json:"profile"`
@@ -157,6 +158,7 @@ func (s *Server) sessionOpen(_ context.Context, p sessionOpenParams) (*sessionOp
 		},
 		Workspace: runner.WorkspaceOptions{
 			Feature: p.WorkspaceHooks, Policy: policy, Home: home, ProjectConfigPath: p.ProjectConfigPath,
+			HooksEnabled: p.HooksEnabled,
 			OnAdmissionUpdated: func(counts map[string]int) {
 				s.notifyOpt("workspaceHooks/admissionUpdated", admissionUpdated{SessionID: sid, Counts: counts})
 			},

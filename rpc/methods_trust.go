@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"sync"
 	"time"
 
@@ -336,4 +337,59 @@ func (s *Server) trustRevoke(_ context.Context, p trustRevokeParams) (*trustRevo
 		}
 	}
 	return &trustRevokeResult{revoked, unknown, p.Persist, ss.rs.WorkspaceStatus().Counts}, nil
+}
+
+type policySetParams struct {
+	SessionID string `json:"sessionId"`
+	Policy    string `json:"policy"`
+}
+
+type policySession struct {
+	SessionID string         `json:"sessionId"`
+	Counts    map[string]int `json:"counts"`
+}
+
+type policySetResult struct {
+	Policy   string          `json:"policy"`
+	Sessions []policySession `json:"sessions"`
+}
+
+// policySet changes the workspace hook policy on a live connection
+// (PROTOCOL.md §4 workspaceHooks/policy/set; lifecycle-hooks-and-workspace-trust
+// §"按什么摘要信任": tightening the policy takes effect at the next evaluation).
+// With sessionId, that session only; without, the connection's policy (the
+// sessions opened later) and every open session. Each changed session pushes
+// workspaceHooks/admissionUpdated. Errors: -32602 for an unknown policy,
+// -32012 for an unknown session.
+func (s *Server) policySet(_ context.Context, p policySetParams) (*policySetResult, error) {
+	policy, ok := truststore.ParsePolicy(p.Policy)
+	if !ok || p.Policy == "" {
+		return nil, InvalidParams("policy", fmt.Sprintf("must be one of user_decides, deny, allow_trusted_only (got %q)", p.Policy))
+	}
+	var targets []*session
+	if p.SessionID != "" {
+		ss, err := s.lookup(p.SessionID)
+		if err != nil {
+			return nil, err
+		}
+		targets = []*session{ss}
+	} else {
+		s.mu.Lock()
+		if s.init != nil {
+			ni := *s.init // copy-on-write: readers copied the pointer under mu
+			ni.policy = string(policy)
+			s.init = &ni
+		}
+		for _, ss := range s.sessions {
+			targets = append(targets, ss)
+		}
+		s.mu.Unlock()
+	}
+	res := &policySetResult{Policy: string(policy), Sessions: []policySession{}}
+	for _, ss := range targets {
+		st := ss.rs.SetPolicy(policy)
+		res.Sessions = append(res.Sessions, policySession{SessionID: ss.id, Counts: st.Counts})
+	}
+	sort.Slice(res.Sessions, func(i, j int) bool { return res.Sessions[i].SessionID < res.Sessions[j].SessionID })
+	return res, nil
 }

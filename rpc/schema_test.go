@@ -433,6 +433,9 @@ func TestSchemaMatchesRealTraffic(t *testing.T) {
 		t.Error("Stop did not continue the turn")
 	}
 	c.ok("workspaceHooks/revoke", map[string]any{"sessionId": "s1", "digests": []string{digests[1], "0000"}, "persist": false}, nil)
+	c.ok("workspaceHooks/policy/set", map[string]any{"sessionId": "s1", "policy": "allow_trusted_only"}, nil)
+	c.waitNote("workspaceHooks/admissionUpdated", nil)
+	c.ok("workspaceHooks/policy/set", map[string]any{"policy": "user_decides"}, nil)
 	if _, e := c.call("workspaceHooks/review/submit", map[string]any{"reviewId": "rev_gone", "decision": "trust_selected", "digests": digests}); e == nil {
 		t.Error("unknown review accepted")
 	}

@@ -328,7 +328,7 @@ func (s *Session) recount() {
 	s.countedVersion, s.countedWS = v, ws
 	s.mu.Unlock()
 	if !same {
-		s.noteCounts(truststore.Counts(s.gate.Evaluate(ws.Declarations)))
+		s.noteCounts(enabledCounts(ws, s.gate.Evaluate(ws.Declarations)), false)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -100,6 +101,15 @@ type WorkspaceOptions struct {
 	Home string
 	// ProjectConfigPath is an extra project config file, added to discovery.
 	ProjectConfigPath string
+	// HooksEnabled is the root switch's command-line (or host) layer:
+	// true turns the root switch on, false leaves it to the other layers.
+	// The root switch is the OR over the default, user, project,
+	// environment (EnvHooksEnabled) and command-line layers
+	// (lifecycle-hooks-and-workspace-trust §"按什么摘要信任":
+	// workspace-hook-config.ts:130). On, it also brings back user hooks that
+	// were off only because the user config omits hooks.enabled; a file
+	// that says hooks.enabled: false stays off.
+	HooksEnabled bool
 	// Store tunes the trust store (lock timeout, clock).
 	Store truststore.Options
 	// OnAdmissionUpdated is called with the trust-state counts whenever
@@ -148,6 +158,7 @@ type Session struct {
 	// claude is the claude profile's state (claudeSt).
 	claudeOnce sync.Once
 	claude     *claudeState
+	watch      *admissionWatch // nil without OnAdmissionUpdated or fsnotify
 
 	tmpMu  sync.Mutex
 	tmpDir string // private transcript directory, made on first use
@@ -174,6 +185,12 @@ var ErrUnknownEvent = errors.New("unknown event")
 // §"Stop 与续跑上限": 计数每个回合从 0 开始), so a Stop must name its turn.
 var ErrTurnRequired = errors.New("turnId is required on Stop: continuations are counted per turn")
 
+// EnvHooksEnabled is the environment layer of the root switch: a true
+// value (1, t, true, TRUE, …: strconv.ParseBool) turns it on, a false one
+// leaves it to the other layers, anything else is a config_invalid_field
+// warning and ignored.
+const EnvHooksEnabled = "HOOKSIDE_HOOKS_ENABLED"
+
 // SkipSessionStartRan is Merged.Skipped for a SessionStart after the first
 // in the same session: SessionStart runs once per session
 // (lifecycle-hooks-and-workspace-trust §"七个事件").
@@ -199,6 +216,14 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		dialect = hook.Zcode
 	}
 	opts.Profile = dialect.Name
+	if v, ok := os.LookupEnv(EnvHooksEnabled); ok && v != "" {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			early = append(early, hook.Diagnostic{Code: hook.CodeInvalidField, Severity: hook.SeverityWarning,
+				Message: fmt.Sprintf("%s=%q is not a boolean; ignored", EnvHooksEnabled, v)})
+		}
+		opts.Workspace.HooksEnabled = opts.Workspace.HooksEnabled || on
+	}
 	lopts := config.LoaderOptions{
 		UserConfigPath: opts.UserConfigPath,
 		PluginDirs:     opts.PluginDirs,
@@ -256,21 +281,18 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		WorkspaceID: opts.WorkspaceID, Root: s.ws.Root, Policy: opts.Workspace.Policy,
 		Feature: opts.Workspace.Feature, Dir: home.SecurityDir(opts.Workspace.Home, set.StorageDir), Store: opts.Workspace.Store,
 	})
-	diags := append(append(early, set.Diagnostics...), s.ws.Diagnostics...)
+	diags := append(append(early, s.set.Diagnostics...), s.ws.Diagnostics...)
 	diags = append(diags, s.processDiagnostics(allHooks(set.Hooks, s.ws))...)
 	s.logLoaded(set)
-	if st := s.WorkspaceStatus(); len(st.Declarations) > 0 {
-		pending := 0
-		for i, e := range st.Evaluations {
-			if st.Workspace.Enabled[i] && !e.Runnable() {
-				pending++
-			}
-		}
-		if pending > 0 {
+	if st := s.WorkspaceStatus(); st.Feature {
+		// The same numbers as counts: enabled declarations waiting for trust.
+		pending, stale := st.Counts[string(truststore.PendingTrust)], st.Counts[string(truststore.StaleDigest)]
+		if pending+stale > 0 {
 			diags = append(diags, hook.Diagnostic{Code: truststore.CodePendingTrust, Severity: hook.SeverityWarning,
-				Message: fmt.Sprintf("%d workspace hook declaration(s) in %s are not trusted and will not run; review them (hookside hooks trust review, or workspaceHooks/review/start)", pending, s.ws.Root)})
+				Message: fmt.Sprintf("%d workspace hook declaration(s) in %s wait for trust and will not run (pending_trust %d, stale_digest %d); review them (hookside hooks trust review, or workspaceHooks/review/start)", pending+stale, s.ws.Root, pending, stale)})
 		}
 	}
+	s.startWatch()
 	return s, diags
 }
 
@@ -288,6 +310,13 @@ type WorkspaceState struct {
 // WorkspaceStatus re-discovers changed workspace files and evaluates every
 // declaration (PROTOCOL.md §4 workspaceHooks/status).
 func (s *Session) WorkspaceStatus() WorkspaceState {
+	st := s.workspaceState()
+	s.noteCounts(st.Counts, false)
+	return st
+}
+
+// workspaceState is WorkspaceStatus without reporting the counts.
+func (s *Session) workspaceState() WorkspaceState {
 	s.mu.Lock()
 	s.lastCheck = time.Time{}
 	s.mu.Unlock()
@@ -296,19 +325,45 @@ func (s *Session) WorkspaceStatus() WorkspaceState {
 	ws := s.ws
 	s.mu.Unlock()
 	evs := s.gate.Evaluate(ws.Declarations)
-	counts := truststore.Counts(evs)
-	s.noteCounts(counts)
+	counts := enabledCounts(ws, evs)
 	return WorkspaceState{
 		Workspace: ws, Declarations: ws.Declarations, Evaluations: evs, Counts: counts,
-		StoreStatus: s.gate.StoreStatus(), Policy: s.opts.Workspace.Policy, Feature: s.opts.Workspace.Feature,
+		StoreStatus: s.gate.StoreStatus(), Policy: s.gate.Policy(), Feature: s.opts.Workspace.Feature,
 	}
+}
+
+// enabledCounts tallies the trust states of the declarations that can run:
+// those passing the three enabled switches (lifecycle-hooks-and-workspace-trust
+// §"按什么摘要信任": 来源文件、声明与根开关). A disabled declaration or a
+// switched-off file or root is in no count.
+func enabledCounts(ws *truststore.Workspace, evs []truststore.Evaluation) map[string]int {
+	on := make([]truststore.Evaluation, 0, len(evs))
+	for i, e := range evs {
+		if ws.Enabled[i] {
+			on = append(on, e)
+		}
+	}
+	return truststore.Counts(on)
 }
 
 // Gate returns the session's admission gate.
 func (s *Session) Gate() *truststore.Gate { return s.gate }
 
-// noteCounts reports counts to OnAdmissionUpdated when they changed.
-func (s *Session) noteCounts(counts map[string]int) {
+// SetPolicy changes the session's workspace hook policy at run time
+// (lifecycle-hooks-and-workspace-trust §"按什么摘要信任": 收紧策略会让安全版本号变化，
+// 下一次评估立即生效): the security version moves, the next admission uses
+// the new policy, and OnAdmissionUpdated is called with the new counts even
+// when they did not change. It returns the new workspace state.
+func (s *Session) SetPolicy(p truststore.Policy) WorkspaceState {
+	s.gate.SetPolicy(p)
+	st := s.workspaceState()
+	s.noteCounts(st.Counts, true)
+	return st
+}
+
+// noteCounts reports counts to OnAdmissionUpdated when they changed (or
+// when force is set).
+func (s *Session) noteCounts(counts map[string]int, force bool) {
 	s.mu.Lock()
 	same := len(counts) == len(s.lastCounts)
 	if same {
@@ -324,7 +379,7 @@ func (s *Session) noteCounts(counts map[string]int) {
 		s.lastCounts = counts
 	}
 	s.mu.Unlock()
-	if !same && !first && s.opts.Workspace.OnAdmissionUpdated != nil {
+	if (force || !same && !first) && s.opts.Workspace.OnAdmissionUpdated != nil {
 		s.opts.Workspace.OnAdmissionUpdated(counts)
 	}
 }
@@ -356,7 +411,7 @@ func (s *Session) install(set *config.Set, now time.Time) {
 		}
 	} else if wsChanged {
 		var userEnabled *bool
-		if set.RootEnabled {
+		if set.RootEnabled || s.opts.Workspace.HooksEnabled {
 			t := true
 			userEnabled = &t
 		}
@@ -370,6 +425,9 @@ func (s *Session) install(set *config.Set, now time.Time) {
 		}
 	}
 	s.userSet = set
+	if s.opts.Workspace.HooksEnabled {
+		set = set.WithRootEnabled()
+	}
 	set = set.WithWorkspace(s.ws.Executable())
 	s.set = set
 	s.plans = make(map[string]*eventPlan, len(hook.Events))
@@ -423,6 +481,9 @@ func (s *Session) Hooks() ([]hook.Hook, []hook.Diagnostic) {
 // get SIGTERM, then SIGKILL after exec.KillGrace. It waits for them to end.
 func (s *Session) Close() {
 	s.closedOnce.Do(func() {
+		if s.watch != nil {
+			s.watch.close()
+		}
 		s.asyncStop()
 		s.async.Wait()
 		s.tmpMu.Lock()

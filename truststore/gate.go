@@ -3,6 +3,7 @@ package truststore
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 
 	"github.com/hookside/hookside/truststore/pin"
@@ -40,14 +41,18 @@ type Gate struct {
 	mu      sync.Mutex
 	state   *State
 	corrupt bool // seen corrupt this session: stays blocked_untrusted until a valid file appears
+	// revoked: the spec's in-memory mark, below a persistent record
+	// (revoke with persist); hidden: a session-only revoke that hides the
+	// record from this session (revoke without persist). Both copy-on-write.
 	revoked map[string]bool
+	hidden  map[string]bool
 	version uint64
 	loadErr error
 }
 
 // NewGate returns a gate. It reads nothing until first asked.
 func NewGate(opts GateOptions) *Gate {
-	g := &Gate{opts: opts, revoked: map[string]bool{}, hashes: pin.NewHashCache()}
+	g := &Gate{opts: opts, revoked: map[string]bool{}, hidden: map[string]bool{}, hashes: pin.NewHashCache()}
 	if opts.Feature {
 		g.store = Open(opts.Dir, opts.Store)
 	}
@@ -57,8 +62,12 @@ func NewGate(opts GateOptions) *Gate {
 // Store returns the gate's trust store (nil when the feature is off).
 func (g *Gate) Store() *Store { return g.store }
 
-// Policy returns the gate's policy.
-func (g *Gate) Policy() Policy { return g.opts.Policy }
+// Policy returns the gate's current policy.
+func (g *Gate) Policy() Policy {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.opts.Policy
+}
 
 // refresh reloads the trust file when it changed. Caller holds mu.
 func (g *Gate) refresh() {
@@ -142,11 +151,11 @@ func featureOff(digest string) Evaluation {
 func (g *Gate) input() EvalInput {
 	g.mu.Lock()
 	g.refresh()
-	st, revoked := g.state, g.revoked
+	st, revoked, hidden, policy := g.state, g.revoked, g.hidden, g.opts.Policy
 	g.mu.Unlock()
 	return EvalInput{
-		WorkspaceID: g.opts.WorkspaceID, Policy: g.opts.Policy, Store: st,
-		Revoked: revoked, WorkspaceRoot: g.opts.Root, Hashes: g.hashes,
+		WorkspaceID: g.opts.WorkspaceID, Policy: policy, Store: st,
+		Revoked: revoked, WorkspaceRoot: g.opts.Root, Hashes: g.hashes, hidden: hidden,
 	}
 }
 
@@ -155,10 +164,19 @@ func (g *Gate) verdict(in *EvalInput, d *Declaration) Evaluation {
 	e := evaluate(in, d)
 	// A session-only revoke hides the persistent record for this
 	// session (the spec checks "persistent" before "revoked").
-	if e.State == TrustedPersistent && in.Revoked[e.Digest] {
+	if e.State == TrustedPersistent && in.hidden[e.Digest] {
 		e = Evaluation{Digest: e.Digest, State: Revoked, Reason: ReasonRevoked}
 	}
 	return e
+}
+
+// SetPolicy changes the gate's policy at run time (§"按什么摘要信任": tightening
+// the policy bumps the security version; the next admission uses it).
+func (g *Gate) SetPolicy(p Policy) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.opts.Policy = p
+	g.version++
 }
 
 // Records returns the digests the trust file (as last read) trusts for the
@@ -181,19 +199,71 @@ func (g *Gate) Records() []string {
 	return out
 }
 
-// RevokeInSession marks digests revoked for this session only.
+// StoreReadable reports whether the trust file is absent or valid, reading
+// it without moving a corrupt one aside (Store.Peek). True when the feature
+// is off.
+func (g *Gate) StoreReadable() bool {
+	return g.store == nil || g.store.Peek() != StatusCorrupt
+}
+
+// WatchPaths returns the files whose change can move this gate's verdicts:
+// the trust file, and every file the workspace's records (as last read) pin (ScriptPins
+// under the workspace root, ScriptLinks targets, the directory of each
+// ScriptGlobs pattern). Nil when the feature is off.
+func (g *Gate) WatchPaths() []string {
+	if g.store == nil {
+		return nil
+	}
+	g.mu.Lock()
+	st := g.state // as last read: reading here could move a corrupt file aside
+	g.mu.Unlock()
+	out := []string{g.store.Path()}
+	if st == nil {
+		return out
+	}
+	for i := range st.Records {
+		r := &st.Records[i]
+		if r.WorkspaceID != g.opts.WorkspaceID {
+			continue
+		}
+		for rel := range r.ScriptPins {
+			out = append(out, filepath.Join(g.opts.Root, filepath.FromSlash(rel)))
+		}
+		for _, target := range r.ScriptLinks {
+			out = append(out, target)
+		}
+		for pattern := range r.ScriptGlobs {
+			out = append(out, filepath.Dir(filepath.Join(g.opts.Root, filepath.FromSlash(pattern))))
+		}
+	}
+	return out
+}
+
+// RevokeInSession marks digests revoked for this session only: their
+// records stay in the trust file but this session does not run them, until
+// it grants them again.
 func (g *Gate) RevokeInSession(digests []string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	nr := make(map[string]bool, len(g.revoked)+len(digests))
-	for k := range g.revoked {
-		nr[k] = true
+	g.hidden = withMarks(g.hidden, digests, true)
+	g.version++
+}
+
+// withMarks returns a copy of m with digests set (on) or removed (!on):
+// copy-on-write, since Evaluate reads the maps without the lock.
+func withMarks(m map[string]bool, digests []string, on bool) map[string]bool {
+	nm := make(map[string]bool, len(m)+len(digests))
+	for k := range m {
+		nm[k] = true
 	}
 	for _, d := range digests {
-		nr[d] = true
+		if on {
+			nm[d] = true
+		} else {
+			delete(nm, d)
+		}
 	}
-	g.revoked = nr // copy-on-write: Evaluate reads without the lock
-	g.version++
+	return nm
 }
 
 // Counts tallies evaluations by trust state.
@@ -236,19 +306,44 @@ func (g *Gate) refuseWrite() error {
 }
 
 // Grant writes recs to the trust file unless the gate refuses (see
-// refuseWrite). Errors: ErrCorrupt, ErrLockTimeout, I/O errors.
+// refuseWrite), and lifts this session's revocations of their digests: a
+// persistent record is checked before the revoked mark
+// (workspace-hook-trust-evaluation.ts:28), so trusting again takes effect
+// at once. Errors: ErrCorrupt, ErrLockTimeout, I/O errors.
 func (g *Gate) Grant(workspaceID string, recs []Record) error {
 	if err := g.refuseWrite(); err != nil {
 		return err
 	}
-	return g.store.Grant(workspaceID, recs)
+	if err := g.store.Grant(workspaceID, recs); err != nil {
+		return err
+	}
+	digests := make([]string, len(recs))
+	for i := range recs {
+		digests[i] = recs[i].Digest
+	}
+	g.mu.Lock()
+	g.revoked = withMarks(g.revoked, digests, false)
+	g.hidden = withMarks(g.hidden, digests, false)
+	g.version++
+	g.mu.Unlock()
+	return nil
 }
 
 // Revoke deletes the records of digests unless the gate refuses (see
-// refuseWrite), returning the digests that had a record.
+// refuseWrite), returning the digests that had a record. Those are marked
+// revoked in this session's memory (the spec's revokedKeys): this session
+// reports them revoked, a new session pending_trust.
 func (g *Gate) Revoke(workspaceID string, digests []string) ([]string, error) {
 	if err := g.refuseWrite(); err != nil {
 		return nil, err
 	}
-	return g.store.Revoke(workspaceID, digests)
+	deleted, err := g.store.Revoke(workspaceID, digests)
+	if err != nil || len(deleted) == 0 {
+		return deleted, err
+	}
+	g.mu.Lock()
+	g.revoked = withMarks(g.revoked, deleted, true)
+	g.version++
+	g.mu.Unlock()
+	return deleted, nil
 }

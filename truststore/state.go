@@ -224,6 +224,8 @@ type EvalInput struct {
 	WorkspaceRoot string
 	// Hashes caches pinned-file hashes across calls (optional).
 	Hashes *pin.HashCache
+	// hidden: digests whose records a session-only revoke hides (Gate).
+	hidden map[string]bool
 }
 
 // Evaluation is the verdict for the declaration at the same index.

@@ -474,3 +474,17 @@ func checkDir(dir string) error {
 	}
 	return checkDirOwner(dir, fi)
 }
+
+// Peek reads the trust file's status without side effects: a corrupt file
+// is reported, not moved aside, and what Changed compares against stays
+// as the last Load left it.
+func (s *Store) Peek() Status {
+	_, _, err := s.read()
+	switch {
+	case err == nil:
+		return StatusOK
+	case errors.Is(err, fs.ErrNotExist):
+		return StatusMissing
+	}
+	return StatusCorrupt
+}

@@ -317,3 +317,13 @@ func statID(path string) fsid.ID {
 	}
 	return fsid.Of(fi)
 }
+
+// Candidates returns every path discovery looked at (existing or not): the
+// files whose appearance, edit or removal Changed reports.
+func (w *Workspace) Candidates() []string {
+	out := make([]string, len(w.probes))
+	for i, p := range w.probes {
+		out[i] = p.path
+	}
+	return out
+}

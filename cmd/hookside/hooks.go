@@ -57,6 +57,7 @@ type sessionFlags struct {
 	home, cwd, userConfig, sessionID string
 	pluginDirs                       multiFlag
 	workspaceHooks                   bool
+	hooksEnabled                     bool
 	policy                           string
 	projectConfig                    string
 	profile                          string
@@ -117,6 +118,7 @@ func (f *sessionFlags) registerWorkspace(fs flagSet) {
 	fs.BoolVar(&f.workspaceHooks, "workspace-hooks", true, "consider workspace (project) hooks; untrusted ones are skipped, never run")
 	fs.StringVar(&f.policy, "policy", "user_decides", "workspace hook policy: user_decides, deny or allow_trusted_only")
 	fs.StringVar(&f.projectConfig, "project-config", "", "an extra project config file, added to workspace discovery")
+	fs.BoolVar(&f.hooksEnabled, "hooks-enabled", false, "turn the root switch on (as hooks.enabled: true; also $"+runner.EnvHooksEnabled+"=1)")
 }
 
 type multiFlag []string
@@ -152,7 +154,7 @@ func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
 	s, diags, err := runner.Open(runner.SessionOptions{
 		ID: sid, Cwd: f.cwd, UserConfigPath: f.userConfig, PluginDirs: f.pluginDirs,
 		Profile: f.profile, UserDir: f.userDir(), TranscriptPath: f.transcriptPath, Mode: f.mode, Env: f.env,
-		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: f.home, ProjectConfigPath: f.projectConfig},
+		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: f.home, ProjectConfigPath: f.projectConfig, HooksEnabled: f.hooksEnabled},
 	})
 	return s, diags, cliOpenError(err, f.cwd)
 }
@@ -261,10 +263,40 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 	} else {
 		printMerged(stdout, m, outs)
 	}
+	printSkippedForTrust(stderr, s, m)
 	if m.Blocked {
 		return 2
 	}
 	return exitOK
+}
+
+// printSkippedForTrust tells, after the run, which workspace hooks were
+// skipped because they wait for trust, with their digests and how to review
+// them (lifecycle-hooks-and-workspace-trust §"信任存在哪、怎样审查": Workspace
+// Hooks skipped, the pending digests, the review hint).
+func printSkippedForTrust(w io.Writer, s *runner.Session, m output.Merged) {
+	skipped := map[string]bool{}
+	for _, r := range m.Runs {
+		if r.Source == string(hook.SourceWorkspace) && r.Outcome == output.OutcomeSkipped {
+			skipped[r.HookID] = true
+		}
+	}
+	if len(skipped) == 0 {
+		return
+	}
+	st := s.WorkspaceStatus()
+	var lines []string
+	for i, d := range st.Declarations {
+		e := st.Evaluations[i]
+		if skipped[d.Hook.ID] && (e.State == truststore.PendingTrust || e.State == truststore.StaleDigest) {
+			lines = append(lines, fmt.Sprintf("  %s  %s  %s", d.Digest, e.State, dispText(d.Hook.ID)))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "Workspace Hooks skipped: %d waiting for trust\n%s\n", len(lines), strings.Join(lines, "\n"))
+	fmt.Fprintf(w, "Review them with: hookside hooks trust review --workspace %s\n", dispText(s.Options().Cwd))
 }
 
 func str(p *string) string {
@@ -326,7 +358,13 @@ func (o *runOutputs) withOutput(m output.Merged) mergedWithOutput {
 // printMerged prints a merged result for people; failed, timed-out and
 // blocked runs are followed by their stdout and stderr previews.
 func printMerged(w io.Writer, m output.Merged, outs *runOutputs) {
-	fmt.Fprintf(w, "%s: %d hook(s) ran\n", m.Event, len(m.Runs))
+	skipped := 0
+	for _, r := range m.Runs {
+		if r.Outcome == output.OutcomeSkipped {
+			skipped++
+		}
+	}
+	fmt.Fprintf(w, "%s: %d hook(s) ran, %d skipped\n", m.Event, len(m.Runs)-skipped, skipped)
 	if m.Decision != nil {
 		fmt.Fprintf(w, "decision: %s", *m.Decision)
 		if r := str(m.DecisionReason); r != "" {

@@ -16,6 +16,7 @@ import (
 	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
 	"github.com/hookside/hookside/truststore/pin"
 	"github.com/mattn/go-isatty"
@@ -72,6 +73,7 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 	homeDir := fs.String("home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
 	userConfig := fs.String("user-config", "", "user config file (default <home>/config.json)")
 	policyFlag := fs.String("policy", "user_decides", "workspace hook policy: user_decides, deny or allow_trusted_only")
+	hooksEnabled := fs.Bool("hooks-enabled", false, "turn the root switch on (as hooks.enabled: true; also $"+runner.EnvHooksEnabled+"=1)")
 	var sf sessionFlags
 	sf.registerProfile(fs)
 	if code, ok := parseFlags(fs, args); !ok {
@@ -117,12 +119,12 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "hookside hooks trust: --project-config needs a local workspace, not %s\n", target.ID)
 			return exitUsage
 		}
-		return trustRemote(action, target, *homeDir, digests, *all, *asJSON, stdout, stderr)
+		return trustRemote(action, target, *homeDir, *userConfig, digests, *all, *asJSON, stdout, stderr)
 	}
 	rs, _, err := runner.Open(runner.SessionOptions{
 		ID: "cli-trust", Cwd: target.Dir, WorkspaceID: target.ID, UserConfigPath: *userConfig,
 		Profile: sf.profile, UserDir: sf.userDir(),
-		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: *homeDir, ProjectConfigPath: *projectConfig},
+		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: *homeDir, ProjectConfigPath: *projectConfig, HooksEnabled: *hooksEnabled},
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks trust:", cliOpenError(err, target.Dir))
@@ -531,8 +533,15 @@ func shellQuote(s string) string {
 
 // trustRemote handles an identity without local files: status lists its
 // records; revoke deletes them; grant needs the files and is refused.
-func trustRemote(action string, t truststore.Target, dir string, digests []string, all, asJSON bool, stdout, stderr io.Writer) int {
-	store := truststore.Open(home.SecurityDir(dir, ""), truststore.Options{})
+func trustRemote(action string, t truststore.Target, dir, userConfig string, digests []string, all, asJSON bool, stdout, stderr io.Writer) int {
+	// The trust file is where a session's would be: the user config's
+	// storage.dir decides (lifecycle-hooks-and-workspace-trust §"信任存在哪、怎样审查").
+	set, err := config.NewLoader(config.LoaderOptions{UserConfigPath: userConfig}).Load()
+	if err != nil {
+		fmt.Fprintln(stderr, "hookside hooks trust:", err)
+		return exitError
+	}
+	store := truststore.Open(home.SecurityDir(dir, set.StorageDir), truststore.Options{})
 	state, err := store.Load()
 	if err != nil && !errors.Is(err, truststore.ErrCorrupt) {
 		fmt.Fprintln(stderr, "hookside hooks trust:", err)

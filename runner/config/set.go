@@ -145,6 +145,12 @@ func (s *Set) WithRootEnabled() *Set {
 	n := *s
 	n.RootEnabled = true
 	n.held = nil
+	n.Diagnostics = nil
+	for _, d := range s.Diagnostics {
+		if d.Code != hook.CodeHooksDisabled {
+			n.Diagnostics = append(n.Diagnostics, d)
+		}
+	}
 	n.Inactive = nil
 	for _, ih := range s.Inactive {
 		if ih.Reason != ReasonRootSwitchOff {

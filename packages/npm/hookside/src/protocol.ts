@@ -589,6 +589,7 @@ export type SessionOpenParams = {
   agentName?: string;
   mode?: string;
   workspaceHooks?: boolean;
+  hooksEnabled?: boolean;
   projectConfigPath?: string;
   pluginDirs?: string[];
   profile?: "zcode" | "spark" | "claude";
@@ -903,6 +904,21 @@ export type WorkspaceHooksAdmissionUpdatedParams = {
   counts: Counts;
 };
 
+/** workspaceHooks/policy/set params: change the workspace hook policy on a live connection: one session, or the connection and every open session (§4) */
+export type WorkspaceHooksPolicySetParams = {
+  sessionId?: string;
+  policy: Policy;
+};
+
+/** workspaceHooks/policy/set result: change the workspace hook policy on a live connection: one session, or the connection and every open session (§4) */
+export type WorkspaceHooksPolicySetResult = {
+  policy: Policy;
+  sessions: {
+    sessionId: string;
+    counts: Counts;
+  }[];
+};
+
 /** workspaceHooks/review/start params: start a review: the declarations exactly as shown, with their pins (§4) */
 export type WorkspaceHooksReviewStartParams = {
   sessionId: string;
@@ -999,6 +1015,7 @@ export interface Requests {
   "v2/sessions/purge": { params: V2SessionsPurgeParams; result: V2SessionsPurgeResult };
   "v2/settings/get": { params: V2SettingsGetParams; result: V2SettingsGetResult };
   "v2/settings/update": { params: V2SettingsUpdateParams; result: V2SettingsUpdateResult };
+  "workspaceHooks/policy/set": { params: WorkspaceHooksPolicySetParams; result: WorkspaceHooksPolicySetResult };
   "workspaceHooks/review/start": { params: WorkspaceHooksReviewStartParams; result: WorkspaceHooksReviewStartResult };
   "workspaceHooks/review/submit": { params: WorkspaceHooksReviewSubmitParams; result: WorkspaceHooksReviewSubmitResult };
   "workspaceHooks/revoke": { params: WorkspaceHooksRevokeParams; result: WorkspaceHooksRevokeResult };
@@ -1037,6 +1054,7 @@ export const requestsMethods: readonly (keyof Requests)[] = [
   "v2/sessions/purge",
   "v2/settings/get",
   "v2/settings/update",
+  "workspaceHooks/policy/set",
   "workspaceHooks/review/start",
   "workspaceHooks/review/submit",
   "workspaceHooks/revoke",
@@ -1238,6 +1256,10 @@ export abstract class ProtocolClient {
   /** workspaceHooks/admissionUpdated: the trust-state counts of a session changed (§3) */
   onWorkspaceHooksAdmissionUpdated(handler: (params: WorkspaceHooksAdmissionUpdatedParams) => void): () => void {
     return this.on("workspaceHooks/admissionUpdated", handler);
+  }
+  /** workspaceHooks/policy/set: change the workspace hook policy on a live connection: one session, or the connection and every open session (§4) */
+  workspaceHooksPolicySet(params: WorkspaceHooksPolicySetParams, token?: CancellationToken): Promise<WorkspaceHooksPolicySetResult> {
+    return this.request("workspaceHooks/policy/set", params as WorkspaceHooksPolicySetParams, token);
   }
   /** workspaceHooks/review/start: start a review: the declarations exactly as shown, with their pins (§4) */
   workspaceHooksReviewStart(params: WorkspaceHooksReviewStartParams, token?: CancellationToken): Promise<WorkspaceHooksReviewStartResult> {

@@ -1,0 +1,163 @@
+package runner
+
+import (
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// WatchDebounce is how long the admission watch waits after the last
+// change before it re-evaluates: an editor's save (write, rename, chmod)
+// or a grant (temp file, rename) is one re-evaluation.
+const WatchDebounce = 50 * time.Millisecond
+
+// admissionWatch pushes workspaceHooks/admissionUpdated when another
+// process grants or revokes (the trust file changes) or a workspace config
+// file or a pinned script is edited (lifecycle-hooks-and-workspace-trust
+// §"按什么摘要信任": 有人撤销信任、收紧策略或重载信任文件，安全版本号变化). It
+// watches the directories holding those files with fsnotify (inotify,
+// kqueue, ReadDirectoryChangesW): idle, its goroutine blocks in the
+// kernel, no timer and no poll. A file that does not exist yet is watched
+// through its nearest existing ancestor, so its creation is seen too.
+type admissionWatch struct {
+	w    *fsnotify.Watcher
+	stop chan struct{}
+	done chan struct{}
+
+	mu   sync.Mutex
+	dirs map[string]bool // directories added to w
+	want map[string]bool // paths whose events count (files and missing ancestors)
+}
+
+// startWatch starts the session's admission watch. Without workspace
+// declarations to report on or an OnAdmissionUpdated callback it does
+// nothing; when fsnotify is unavailable it logs once and the counts are
+// recomputed at the host's next call, as without a watch.
+func (s *Session) startWatch() {
+	if !s.opts.Workspace.Feature || s.opts.Workspace.OnAdmissionUpdated == nil {
+		return
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		slog.Warn("workspace hook watch unavailable; admission changes are reported at the next call", "session", s.opts.ID, "err", err)
+		return
+	}
+	aw := &admissionWatch{w: w, stop: make(chan struct{}), done: make(chan struct{}), dirs: map[string]bool{}}
+	s.watch = aw
+	aw.update(s.watchPaths())
+	go s.watchLoop(aw, true)
+}
+
+// watchPaths lists the files whose change can move the session's counts.
+func (s *Session) watchPaths() []string {
+	s.mu.Lock()
+	ws := s.ws
+	probes := s.sparkProbes
+	s.mu.Unlock()
+	paths := append(ws.Candidates(), s.gate.WatchPaths()...)
+	for _, p := range probes {
+		paths = append(paths, p.path)
+	}
+	return paths
+}
+
+// watchLoop re-evaluates WatchDebounce after the last relevant event. A
+// corrupt trust file is left to the next call of the host (or the next
+// reader): moving it aside from here would let a grant racing it start a
+// fresh file and report success (Gate.refuseWrite). When a re-evaluation
+// adds directories to the watch, it runs once more: a change made before
+// the new watch was in place is then seen too (pending starts true for the
+// same reason).
+func (s *Session) watchLoop(aw *admissionWatch, pending bool) {
+	defer close(aw.done)
+	timer := time.NewTimer(WatchDebounce)
+	if !pending {
+		timer.Stop()
+	}
+	for {
+		select {
+		case <-aw.stop:
+			timer.Stop()
+			return
+		case ev, ok := <-aw.w.Events:
+			if !ok {
+				return
+			}
+			if aw.wants(ev.Name) {
+				timer.Reset(WatchDebounce)
+			}
+		case err, ok := <-aw.w.Errors:
+			if !ok {
+				return
+			}
+			slog.Debug("workspace hook watch", "session", s.opts.ID, "err", err)
+			timer.Reset(WatchDebounce) // an overflow may have hidden a change
+		case <-timer.C:
+			if s.gate.StoreReadable() {
+				s.WorkspaceStatus() // re-discovers, re-reads, pushes when the counts moved
+			}
+			if aw.update(s.watchPaths()) {
+				timer.Reset(WatchDebounce)
+			}
+		}
+	}
+}
+
+// wants reports whether an event on name can matter.
+func (aw *admissionWatch) wants(name string) bool {
+	aw.mu.Lock()
+	defer aw.mu.Unlock()
+	return aw.want[filepath.Clean(name)]
+}
+
+// update watches the directories of paths (or their nearest existing
+// ancestors) and makes paths, and those missing ancestors, the names whose
+// events count. Directories already watched stay watched. It reports
+// whether it added a directory.
+func (aw *admissionWatch) update(paths []string) bool {
+	want := make(map[string]bool, len(paths)*2)
+	var add []string
+	aw.mu.Lock()
+	for _, p := range paths {
+		p = filepath.Clean(p)
+		want[p] = true
+		dir := filepath.Dir(p)
+		for {
+			if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+				break
+			}
+			want[dir] = true // its creation leads towards p
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
+		if !aw.dirs[dir] {
+			aw.dirs[dir] = true
+			add = append(add, dir)
+		}
+	}
+	aw.want = want
+	aw.mu.Unlock()
+	added := false
+	for _, d := range add {
+		if err := aw.w.Add(d); err != nil {
+			slog.Debug("workspace hook watch: cannot watch", "dir", d, "err", err)
+			continue
+		}
+		added = true
+	}
+	return added
+}
+
+// close stops the watch and waits for its goroutine.
+func (aw *admissionWatch) close() {
+	close(aw.stop)
+	aw.w.Close()
+	<-aw.done
+}
