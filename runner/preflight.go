@@ -173,30 +173,16 @@ func (s *Session) logLoaded(set *config.Set) {
 // (or no longer) trusted — pending_trust, stale_digest, revoked,
 // blocked_untrusted — (lifecycle-hooks-and-workspace-trust §"信任状态");
 // blocked_policy is the host's own setting and gets none. nil when none.
-func (s *Session) trustNotice(event string, hooks []hook.Hook, selected []int, runs []output.Run) *output.TrustNotice {
+func (s *Session) trustNotice(event string, runs []output.Run) *output.TrustNotice {
 	if event != hook.PreToolUse && event != hook.PermissionRequest {
 		return nil
 	}
-	byID := make(map[string]*hook.Hook, len(selected))
-	for _, i := range selected {
-		byID[hooks[i].ID] = &hooks[i]
-	}
 	var noticed []output.NoticedHook
-	for _, r := range runs {
-		h := byID[r.HookID]
-		if h == nil || h.Source.Kind != hook.SourceWorkspace || r.Outcome != output.OutcomeSkipped {
-			continue
-		}
-		state, reason, _ := strings.Cut(r.Reason, ": ")
-		switch truststore.TrustState(state) {
+	for _, n := range s.SkippedWorkspaceHooks(runs) {
+		switch truststore.TrustState(n.TrustState) {
 		case truststore.PendingTrust, truststore.StaleDigest, truststore.Revoked, truststore.BlockedUntrusted:
-		default:
-			continue
+			noticed = append(noticed, n)
 		}
-		s.mu.Lock()
-		d := s.decls[h.ID]
-		s.mu.Unlock()
-		noticed = append(noticed, output.NoticedHook{HookID: h.ID, Digest: d.Digest, TrustState: state, Reason: reason})
 	}
 	if len(noticed) == 0 {
 		return nil
@@ -208,6 +194,28 @@ func (s *Session) trustNotice(event string, hooks []hook.Hook, selected []int, r
 		ReviewCommand: "hookside hooks trust review --workspace " + shellWord(s.opts.WorkspaceID),
 		ReviewMethod:  "workspaceHooks/review/start",
 	}
+}
+
+// SkippedWorkspaceHooks lists the workspace hooks of runs (one event's
+// Merged.Runs) that admission skipped, with their declaration digest and the
+// trust state and reason their run records (run.Reason is "state: reason").
+// It reads nothing from disk: the states are the ones admission decided.
+func (s *Session) SkippedWorkspaceHooks(runs []output.Run) []output.NoticedHook {
+	var out []output.NoticedHook
+	for _, r := range runs {
+		if r.Source != string(hook.SourceWorkspace) || r.Outcome != output.OutcomeSkipped {
+			continue
+		}
+		s.mu.Lock()
+		d, ok := s.decls[r.HookID]
+		s.mu.Unlock()
+		if !ok {
+			continue
+		}
+		state, reason, _ := strings.Cut(r.Reason, ": ")
+		out = append(out, output.NoticedHook{HookID: r.HookID, Digest: d.Digest, TrustState: state, Reason: reason})
+	}
+	return out
 }
 
 // shellWord quotes s for a POSIX shell when it holds anything but

@@ -226,7 +226,7 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 		}
 	}
 	m := s.finish(req, answers, runs)
-	m.TrustNotice = s.trustNotice(req.Event, plan.hooks, selected, runs)
+	m.TrustNotice = s.trustNotice(req.Event, runs)
 	return m, nil
 }
 

@@ -275,21 +275,10 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 // them (lifecycle-hooks-and-workspace-trust §"信任存在哪、怎样审查": Workspace
 // Hooks skipped, the pending digests, the review hint).
 func printSkippedForTrust(w io.Writer, s *runner.Session, m output.Merged) {
-	skipped := map[string]bool{}
-	for _, r := range m.Runs {
-		if r.Source == string(hook.SourceWorkspace) && r.Outcome == output.OutcomeSkipped {
-			skipped[r.HookID] = true
-		}
-	}
-	if len(skipped) == 0 {
-		return
-	}
-	st := s.WorkspaceStatus()
 	var lines []string
-	for i, d := range st.Declarations {
-		e := st.Evaluations[i]
-		if skipped[d.Hook.ID] && (e.State == truststore.PendingTrust || e.State == truststore.StaleDigest) {
-			lines = append(lines, fmt.Sprintf("  %s  %s  %s", d.Digest, e.State, dispText(d.Hook.ID)))
+	for _, n := range s.SkippedWorkspaceHooks(m.Runs) {
+		if st := truststore.TrustState(n.TrustState); st == truststore.PendingTrust || st == truststore.StaleDigest {
+			lines = append(lines, fmt.Sprintf("  %s  %s  %s", n.Digest, st, dispText(n.HookID)))
 		}
 	}
 	if len(lines) == 0 {
