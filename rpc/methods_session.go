@@ -21,7 +21,6 @@ type session struct {
 	id             string
 	rs             *runner.Session
 	workspaceHooks bool
-	policy         string
 	profile        string
 }
 
@@ -173,7 +172,7 @@ func (s *Server) sessionOpen(_ context.Context, p sessionOpenParams) (*sessionOp
 	case err != nil:
 		return nil, InvalidParams("cwd", err.Error())
 	}
-	ss := &session{id: p.SessionID, rs: rs, workspaceHooks: p.WorkspaceHooks, policy: init.policy, profile: rs.Options().Profile}
+	ss := &session{id: p.SessionID, rs: rs, workspaceHooks: p.WorkspaceHooks, profile: rs.Options().Profile}
 	s.mu.Lock()
 	if _, dup := s.sessions[p.SessionID]; dup {
 		s.mu.Unlock()
