@@ -261,7 +261,7 @@ func runHooksRun(args []string, stdout, stderr io.Writer) int {
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(outs.withOutput(m))
 	} else {
-		printMerged(stdout, m, outs)
+		printMerged(termSafe{stdout}, m, outs)
 	}
 	printSkippedForTrust(stderr, s, m)
 	if m.Blocked {

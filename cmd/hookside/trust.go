@@ -583,3 +583,32 @@ func trustRemote(action string, t truststore.Target, dir, userConfig string, dig
 	}
 	return exitOK
 }
+
+// termSafe is a writer for text built from what hooks printed or answered
+// (stdout, stderr, reasons, system messages): every control, format or
+// invalid character except newline and tab is written escaped (\x1b,
+// \u202e), so a hook cannot set the title, clear the screen or rewrite
+// lines of the terminal. Each Write must be whole UTF-8 text (as fmt's are).
+type termSafe struct{ w io.Writer }
+
+func (t termSafe) Write(p []byte) (int, error) {
+	var b strings.Builder
+	for i := 0; i < len(p); {
+		r, size := utf8.DecodeRune(p[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, p[i])
+		case r == '\n' || r == '\t' || unicode.IsPrint(r):
+			b.Write(p[i : i+size])
+		case r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+		i += size
+	}
+	if _, err := io.WriteString(t.w, b.String()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
