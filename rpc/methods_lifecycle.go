@@ -22,6 +22,9 @@ type initializeParams struct {
 		// LifecycleReplay: the host answers host/lifecycle/facts (the
 		// compensator, methods_replay.go).
 		LifecycleReplay bool `json:"lifecycleReplay"`
+		// DelegatedHookTypes: the claude-profile handler types the host
+		// runs for hookside (prompt, agent, mcp_tool; methods_delegate.go).
+		DelegatedHookTypes []string `json:"delegatedHookTypes"`
 	} `json:"capabilities"`
 
 	policy string          // resolved policy
@@ -84,6 +87,11 @@ func (s *Server) initialize(_ context.Context, p initializeParams) (*initializeR
 		case "notification", "sound", "tool":
 		default:
 			return nil, InvalidParams("capabilities.hostActions", fmt.Sprintf("unknown host action %q (want notification, sound, tool)", a))
+		}
+	}
+	for _, t := range p.Capabilities.DelegatedHookTypes {
+		if !hook.IsDelegated(hook.HookType(t)) {
+			return nil, InvalidParams("capabilities.delegatedHookTypes", fmt.Sprintf("unknown hook type %q (want prompt, agent, mcp_tool)", t))
 		}
 	}
 	p.optOut = map[string]bool{}

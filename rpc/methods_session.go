@@ -152,6 +152,7 @@ func (s *Server) sessionOpen(_ context.Context, p sessionOpenParams) (*sessionOp
 		UserConfigPath: userConfig, PluginDirs: p.PluginDirs,
 		Profile: p.Profile, UserDir: profileUserDir(p),
 		TranscriptPath: p.TranscriptPath,
+		DelegatedTypes: s.delegatedTypes(), Delegate: s.delegate,
 		OnClaudeWake: func(r output.ClaudeAsyncResult) {
 			s.notifyOpt("hook/asyncRewake", asyncRewake{SessionID: sid, Result: r})
 		},

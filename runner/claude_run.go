@@ -204,6 +204,9 @@ func handlerKey(h *hook.Hook) string {
 	if h.Type == hook.TypeHTTP && h.HTTP != nil {
 		return "http\x00" + h.HTTP.URL
 	}
+	if h.Delegated != nil { // Command is the canonical configuration
+		return string(h.Type) + "\x00" + h.Command
+	}
 	return "command\x00" + h.Command + "\x00" + strings.Join(h.Args, "\x00")
 }
 
@@ -256,12 +259,16 @@ func (s *Session) claudeRunOne(ctx context.Context, h *hook.Hook, rc *claudeRunC
 	var a output.ClaudeAnswer
 	var pr output.ProcessResult
 	var stdout, stderr []byte
-	if h.Type == hook.TypeHTTP {
+	switch {
+	case h.Type == hook.TypeHTTP:
 		hr := s.claudeHTTP(ctx, h, rc)
 		a, stdout = output.ParseClaudeHTTP(rc.event, hr), hr.Body
 		pr.StdoutTruncated = hr.BodyTruncated
 		pr.SpawnError = hr.Err
-	} else {
+	case h.Delegated != nil:
+		dr := s.claudeDelegated(ctx, h, rc, runID)
+		a, stdout = output.ParseClaudeDelegated(rc.event, dr), dr.Body
+	default:
 		pr = s.claudeSpawn(ctx, h, rc)
 		a, stdout, stderr = output.ParseClaude(rc.event, pr), pr.Stdout, pr.Stderr
 	}

@@ -85,6 +85,12 @@ type SessionOptions struct {
 	// the result of an asyncRewake hook that exited 2: the host should wake
 	// the model with WakeText. It must not block.
 	OnClaudeWake func(output.ClaudeAsyncResult)
+	// DelegatedTypes are the handler types the host runs for this session
+	// (claude: prompt, agent, mcp_tool; see hook.Dialect.HostTypes), and
+	// Delegate the call that runs one (runner/claude_delegate.go). Without
+	// Delegate the types stay skipped (CodeClaudeDelegatedType).
+	DelegatedTypes []hook.HookType
+	Delegate       DelegateFunc
 }
 
 // WorkspaceOptions configure workspace hooks (lifecycle-hooks-and-workspace-trust
@@ -216,6 +222,9 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		dialect = hook.Zcode
 	}
 	opts.Profile = dialect.Name
+	if opts.Delegate != nil {
+		dialect = dialect.WithHostTypes(opts.DelegatedTypes)
+	}
 	if v, ok := os.LookupEnv(EnvHooksEnabled); ok && v != "" {
 		on, err := strconv.ParseBool(v)
 		if err != nil {

@@ -30,6 +30,11 @@ type claudeScenario struct {
 	runs             []runExpect
 	// after are extra steps (expectFile …) run after the hooks/run calls.
 	after []any
+	// initialize adds initialize params (capabilities …), responders are
+	// the scripted host's answers to server→client requests, expectOpen
+	// is the expected session/open result (nil = only the session id).
+	initialize, expectOpen map[string]any
+	responders             []any
 }
 
 func claudeGroup(matcher string, hs ...map[string]any) []any {
@@ -194,7 +199,14 @@ func buildClaudeCase(t *testing.T, sc claudeScenario) *conformance.Case {
 		files["plugin/.claude-plugin/plugin.json"] = obj("name", "formatter@market")
 		session["pluginDirs"] = []any{"${ROOT}/plugin"}
 	}
-	steps := []any{obj("handshake", obj("session", session))}
+	hs := obj("session", session)
+	if sc.initialize != nil {
+		hs["initialize"] = sc.initialize
+	}
+	if sc.expectOpen != nil {
+		hs["expectOpen"] = sc.expectOpen
+	}
+	steps := []any{obj("handshake", hs)}
 	for i, r := range sc.runs {
 		steps = append(steps,
 			obj("send", obj("id", i+1, "method", "hooks/run", "params", obj(
@@ -205,6 +217,9 @@ func buildClaudeCase(t *testing.T, sc claudeScenario) *conformance.Case {
 	c := obj("name", sc.name+" (claude)", "description", sc.description, "files", files, "steps", steps)
 	if sc.env != nil {
 		c["env"] = sc.env
+	}
+	if sc.responders != nil {
+		c["hostResponders"] = sc.responders
 	}
 	raw, err := json.Marshal(c)
 	if err != nil {

@@ -119,6 +119,10 @@ var Claude = &Dialect{
 	DedupeHandlers:     true,
 	HandlerExtras:      true,
 	OwnPluginRules:     true,
+	HostTypes:          DelegatedTypes,
+	// https://code.claude.com/docs/en/hooks#common-fields: 30 s for
+	// prompt, 60 s for agent; mcp_tool has the command defaults.
+	TypeTimeoutMs: map[HookType]int{TypePrompt: 30000, TypeAgent: 60000},
 }
 
 // ClaudeMatcherEvents lists, in ClaudeEvents order, the events whose
@@ -139,8 +143,9 @@ const (
 	// Claude Code does not have (severity warning); its hooks are skipped.
 	CodeClaudeUnknownEvent = "claude_unknown_event"
 	// CodeClaudeDelegatedType: a prompt, agent or mcp_tool handler, which
-	// needs a model or an MCP client (severity warning); skipped unless the
-	// host runs it.
+	// needs a model or an MCP client, in a session whose host did not
+	// declare it runs that type (initialize
+	// capabilities.delegatedHookTypes); severity warning, skipped.
 	CodeClaudeDelegatedType = "claude_delegated_type"
 	// CodeClaudeIfNever: a handler with `if` on an event that is not a tool
 	// event; Claude Code never runs it (severity warning).

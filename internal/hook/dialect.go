@@ -85,6 +85,11 @@ type Dialect struct {
 	// OwnPluginRules: plugins' hooks/hooks.json files are parsed in this
 	// dialect (otherwise in Plugin); see PluginRules.
 	OwnPluginRules bool
+	// HostTypes are the handler types that run when the session's host
+	// declares it runs them (WithHostTypes); TypeTimeoutMs gives a type its
+	// own default timeout, before EventTimeoutMs and TimeoutDefaultMs.
+	HostTypes     []HookType
+	TypeTimeoutMs map[HookType]int
 }
 
 // PluginRules returns the dialect plugin hook files are parsed with in a

@@ -79,6 +79,10 @@ type Hook struct {
 	If          string       `json:"if,omitempty"`
 	AsyncRewake bool         `json:"asyncRewake,omitempty"`
 	HTTP        *HTTPHandler `json:"http,omitempty"`
+	// Delegated is a prompt, agent or mcp_tool handler's configuration
+	// (Type TypePrompt, TypeAgent or TypeMCPTool; Command then holds its
+	// canonical JSON, so listings and the declaration digest cover it).
+	Delegated *DelegatedHandler `json:"delegated,omitempty"`
 	// At is "path:line:col" of the declaration's command value, for
 	// diagnostics found after loading ("" when unknown). Not part of the
 	// declaration digest.

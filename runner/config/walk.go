@@ -192,8 +192,12 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 		p.report(r.Code, r.Severity, t.off, where+": "+r.Message, t.str)
 		p.reject(t.off, event, mi, hi, r.RejectCode, "", r.RejectMessage, t.str)
 		return hook.Hook{}, hook.Limits{}, false
+	case p.typeNotOnEvent(where, t, event, hook.HookType(t.str), mi, hi):
+		return hook.Hook{}, hook.Limits{}, false
 	case t.str == string(hook.TypeHTTP) && d.Runs(hook.TypeHTTP):
 		return p.httpHandler(where, n, event, mi, hi)
+	case hook.IsDelegated(hook.HookType(t.str)) && d.Runs(hook.HookType(t.str)):
+		return p.delegatedHandler(where, n, event, hook.HookType(t.str), mi, hi)
 	case t.str != string(hook.TypeProcess) && t.str != string(hook.TypeCommand):
 		return bad(t, "unknown type %q (want %q or %q)", t.str, hook.TypeProcess, hook.TypeCommand)
 	}
