@@ -89,7 +89,7 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 		p := pick{h: h}
 		switch {
 		case h.Source.Kind == hook.SourceInternal: // hookside's own (mailbox): always
-		case sw.ManagedDisable || ((sw.DisableAll || sw.ManagedOnly) && !isManaged(h)):
+		case sw.ManagedDisable || ((sw.DisableAll || sw.ManagedOnly) && !isManaged(h) && !s.managedPlugin(h)):
 			p.reason = ReasonHooksDisabled
 		case h.If != "":
 			if ok, why := claudeIfMatches(req.Event, h.If, in, cwd, s.opts.Cwd); !ok {
@@ -193,6 +193,14 @@ func (s *Session) claudeStop(m *output.ClaudeMerged, answers []output.ClaudeAnsw
 	m.Stop = &st
 }
 
+// managedPlugin reports whether h comes from a plugin managed settings
+// force-enable; its hooks keep running under disableAllHooks and
+// allowManagedHooksOnly (https://code.claude.com/docs/en/settings-reference#allowmanagedhooksonly).
+func (s *Session) managedPlugin(h *hook.Hook) bool {
+	p := s.claudePlugins[h.Source.PluginRoot]
+	return h.Source.Kind == hook.SourcePlugin && p != nil && p.ManagedForced
+}
+
 func isManaged(h *hook.Hook) bool {
 	return h.Source.Kind == hook.SourceUser && h.Source.Name == config.ManagedSourceName
 }
@@ -212,20 +220,7 @@ func handlerKey(h *hook.Hook) string {
 
 // claudeSwitches reads the settings switches of the session's files.
 func (s *Session) claudeSwitches() claudeSwitches {
-	var user string
-	if s.opts.UserDir != "" {
-		user = filepath.Join(s.opts.UserDir, s.dialect.UserSettingsFile)
-	}
-	managed := s.opts.ManagedSettingsPath
-	if managed == "" {
-		managed = s.dialect.ManagedSettingsPath
-	}
-	var project, local string
-	if len(s.dialect.WorkspaceFiles) == 2 {
-		project = filepath.Join(s.opts.Cwd, filepath.FromSlash(s.dialect.WorkspaceFiles[0]))
-		local = filepath.Join(s.opts.Cwd, filepath.FromSlash(s.dialect.WorkspaceFiles[1]))
-	}
-	return readClaudeSwitches(managed, user, project, local)
+	return readClaudeSwitches(claudeSettingsFiles(s.opts, s.dialect))
 }
 
 func (s *Session) claudeSkip(h *hook.Hook, event, reason string, obs Observer) (output.ClaudeAnswer, output.Run) {
@@ -311,8 +306,13 @@ func (s *Session) claudeTranscript(rc *claudeRunCtx) (string, func(), error) {
 // profile's home), CLAUDE_ENV_FILE on the events that have it.
 func (s *Session) claudeSpawn(ctx context.Context, h *hook.Hook, rc *claudeRunCtx) output.ProcessResult {
 	hc := *h
+	plugin := s.claudePlugins[hc.Source.PluginRoot]
 	if hc.Source.Kind == hook.SourcePlugin && s.opts.UserDir != "" {
-		hc.Source.PluginData = filepath.Join(s.opts.UserDir, "plugins", "data", pluginDataID(hc.Source.Name))
+		id := hc.Source.Name
+		if plugin != nil {
+			id = plugin.ID
+		}
+		hc.Source.PluginData = filepath.Join(s.opts.UserDir, "plugins", "data", pluginDataID(id))
 		if err := os.MkdirAll(hc.Source.PluginData, 0o700); err != nil {
 			return output.ProcessResult{ExitCode: -1, SpawnError: "create CLAUDE_PLUGIN_DATA: " + err.Error()}
 		}
@@ -320,6 +320,12 @@ func (s *Session) claudeSpawn(ctx context.Context, h *hook.Hook, rc *claudeRunCt
 	argv, env, err := s.command(&hc)
 	if err != nil {
 		return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}
+	}
+	if hc.Source.Kind == hook.SourcePlugin && plugin != nil {
+		if argv, err = userConfigArgv(&hc, plugin, argv); err != nil {
+			return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}
+		}
+		env = append(env[:len(env):len(env)], pluginOptionEnv(plugin)...)
 	}
 	if rc.envFile != "" {
 		env = append(env[:len(env):len(env)], hook.EnvClaudeEnvFile+"="+rc.envFile)

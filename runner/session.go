@@ -161,6 +161,9 @@ type Session struct {
 	countedVersion uint64
 	countedWS      *truststore.Workspace
 
+	// claudePlugins are a claude session's plugins by root
+	// (resolveClaudePlugins).
+	claudePlugins map[string]*claudePlugin
 	// claude is the claude profile's state (claudeSt).
 	claudeOnce sync.Once
 	claude     *claudeState
@@ -257,12 +260,19 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 			lopts.ManagedSettingsPath = dialect.ManagedSettingsPath
 		}
 	}
+	var plugins map[string]*claudePlugin
+	if dialect.Name == ProfileClaude {
+		var pdiags []hook.Diagnostic
+		lopts.PluginDirs, plugins, pdiags = resolveClaudePlugins(opts, dialect)
+		early = append(early, pdiags...)
+	}
 	s := &Session{
-		opts:        opts,
-		dialect:     dialect,
-		loader:      config.NewLoader(lopts),
-		stopGranted: map[string]int{},
-		asyncSlots:  make(chan struct{}, MaxAsyncPerSession),
+		opts:          opts,
+		claudePlugins: plugins,
+		dialect:       dialect,
+		loader:        config.NewLoader(lopts),
+		stopGranted:   map[string]int{},
+		asyncSlots:    make(chan struct{}, MaxAsyncPerSession),
 	}
 	s.asyncCtx, s.asyncStop = context.WithCancel(context.Background())
 	s.vars = make(map[string]string, len(hook.ProjectDirVars)+len(hook.SessionIDVars))
