@@ -266,6 +266,9 @@ func (s *Session) claudeRunOne(ctx context.Context, h *hook.Hook, rc *claudeRunC
 	default:
 		pr = s.claudeSpawn(ctx, h, rc)
 		a, stdout, stderr = output.ParseClaude(rc.event, pr), pr.Stdout, pr.Stderr
+		if !pr.Async && output.ClaudeAsyncMarker(pr.Stdout) {
+			a = s.claudeLateAsync(h, rc.event, pr)
+		}
 	}
 	run := output.Run{
 		RunID: runID, HookID: h.ID, Source: string(h.Source.Kind), Outcome: a.Outcome,
@@ -378,17 +381,9 @@ func (s *Session) claudeAsync(h *hook.Hook, event string, spec exec.Spec, cleanu
 		if res.Canceled {
 			return
 		}
-		r := output.ClaudeAsync(event, h.AsyncRewake, output.ProcessResult{
+		s.deliverAsync(h, event, output.ProcessResult{
 			ExitCode: res.ExitCode, Stdout: res.Stdout, Stderr: res.Stderr, TimedOut: res.TimedOut,
 		})
-		r.HookID, r.Event = h.ID, event
-		if len(r.AdditionalContext) == 0 && r.SystemMessage == "" && !r.Wake {
-			return
-		}
-		s.claudeSt().addPending(r)
-		if r.Wake && s.opts.OnClaudeWake != nil {
-			s.opts.OnClaudeWake(r)
-		}
 	}()
 	return output.ProcessResult{ExitCode: -1, Async: true}
 }

@@ -1,10 +1,7 @@
 package compat
 
 import (
-	"strings"
 	"testing"
-
-	"github.com/hookside/hookside/conformance"
 )
 
 // delegatedCorpus: prompt, agent and mcp_tool handlers run by a scripted
@@ -116,17 +113,5 @@ func delegatedCorpus() []claudeScenario {
 // TestClaudeDelegated runs the delegated-handler scenarios against the real
 // binary with a scripted host.
 func TestClaudeDelegated(t *testing.T) {
-	for _, sc := range delegatedCorpus() {
-		t.Run(sc.name, func(t *testing.T) {
-			t.Parallel()
-			c := buildClaudeCase(t, sc)
-			failures, stderr := conformance.RunCase(c, binPath, t.TempDir(), t.Logf)
-			if len(failures) > 0 {
-				if len(stderr) > 3000 {
-					stderr = "…" + stderr[len(stderr)-3000:]
-				}
-				t.Errorf("%s\n  %s\n  --- server stderr (tail) ---\n%s", c.Name, strings.Join(failures, "\n  "), stderr)
-			}
-		})
-	}
+	runClaudeScenarios(t, delegatedCorpus(), true)
 }

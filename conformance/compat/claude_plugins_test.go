@@ -3,8 +3,6 @@ package compat
 import (
 	"strings"
 	"testing"
-
-	"github.com/hookside/hookside/conformance"
 )
 
 // installedPluginFiles lays out a Claude Code home with installed plugins
@@ -79,16 +77,5 @@ func pluginCorpus() []claudeScenario {
 // TestClaudeInstalledPlugins runs the installed-plugin scenarios against
 // the real binary.
 func TestClaudeInstalledPlugins(t *testing.T) {
-	for _, sc := range pluginCorpus() {
-		t.Run(sc.name, func(t *testing.T) {
-			c := buildClaudeCase(t, sc)
-			failures, stderr := conformance.RunCase(c, binPath, t.TempDir(), t.Logf)
-			if len(failures) > 0 {
-				if len(stderr) > 3000 {
-					stderr = "…" + stderr[len(stderr)-3000:]
-				}
-				t.Errorf("%s\n  %s\n  --- server stderr (tail) ---\n%s", c.Name, strings.Join(failures, "\n  "), stderr)
-			}
-		})
-	}
+	runClaudeScenarios(t, pluginCorpus(), false)
 }

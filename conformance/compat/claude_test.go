@@ -236,9 +236,17 @@ func buildClaudeCase(t *testing.T, sc claudeScenario) *conformance.Case {
 // TestClaudeCorpus runs every claude scenario against the real binary.
 func TestClaudeCorpus(t *testing.T) {
 	srv := hookServer(t)
-	for _, sc := range claudeCorpus(srv.URL) {
+	runClaudeScenarios(t, claudeCorpus(srv.URL), true)
+}
+
+// runClaudeScenarios runs each scenario as a subtest against the real
+// binary.
+func runClaudeScenarios(t *testing.T, scenarios []claudeScenario, parallel bool) {
+	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
-			t.Parallel()
+			if parallel {
+				t.Parallel()
+			}
 			c := buildClaudeCase(t, sc)
 			failures, stderr := conformance.RunCase(c, binPath, t.TempDir(), t.Logf)
 			if len(failures) > 0 {

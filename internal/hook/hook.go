@@ -78,6 +78,10 @@ type Hook struct {
 	// then holds its URL).
 	If          string       `json:"if,omitempty"`
 	AsyncRewake bool         `json:"asyncRewake,omitempty"`
+	// RewakeMessage is put before an asyncRewake hook's wake text, and
+	// RewakeSummary is its one-line notice for the user (both optional).
+	RewakeMessage string `json:"rewakeMessage,omitempty"`
+	RewakeSummary string `json:"rewakeSummary,omitempty"`
 	HTTP        *HTTPHandler `json:"http,omitempty"`
 	// Delegated is a prompt, agent or mcp_tool handler's configuration
 	// (Type TypePrompt, TypeAgent or TypeMCPTool; Command then holds its

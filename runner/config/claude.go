@@ -14,9 +14,10 @@ import (
 	hmatcher "github.com/hookside/hookside/matcher"
 )
 
-// claudeExtras reads Claude Code's handler fields `if`, `asyncRewake` and
-// `once` (https://code.claude.com/docs/en/hooks#common-fields,
-// #command-hook-fields) into h. It returns a message and the offending node
+// claudeExtras reads Claude Code's handler fields `if`, `asyncRewake`,
+// `rewakeMessage`, `rewakeSummary` and `once`
+// (https://code.claude.com/docs/en/hooks#common-fields, #command-hook-fields;
+// the rewake texts as the official security-guidance plugin uses them) into h. It returns a message and the offending node
 // when the declaration must be dropped.
 //
 //   - `if` (a string) is kept; on an event other than the five tool events
@@ -44,6 +45,17 @@ func (p *parser) claudeExtras(where string, n *jnode, event string, h *hook.Hook
 		}
 		h.AsyncRewake = v.b
 		h.Async = h.Async || v.b
+	}
+	for _, k := range []struct {
+		key string
+		dst *string
+	}{{"rewakeMessage", &h.RewakeMessage}, {"rewakeSummary", &h.RewakeSummary}} {
+		if v := n.get(k.key); v.present() {
+			if v.kind != jString {
+				return fmt.Sprintf("%s must be a string, got %s", k.key, v.kind), v
+			}
+			*k.dst = v.str
+		}
 	}
 	if v := n.get("once"); v.present() {
 		p.report(hook.CodeIgnoredField, hook.SeverityWarning, v.off,
