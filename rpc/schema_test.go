@@ -565,9 +565,11 @@ func TestSchemaMatchesRealTraffic(t *testing.T) {
 	a.notify("exit", nil)
 	<-a.done
 
+	cl := claudeTraffic(t, sch)
+
 	var missing []string
 	for name := range sch.methods {
-		if c.seen[name]+d.seen[name]+a.seen[name] == 0 {
+		if c.seen[name]+d.seen[name]+a.seen[name]+cl.seen[name] == 0 {
 			missing = append(missing, name)
 		}
 	}
@@ -575,7 +577,7 @@ func TestSchemaMatchesRealTraffic(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("schema methods never exercised: %v", missing)
 	}
-	for _, w := range []*wire{c, d, a} {
+	for _, w := range []*wire{c, d, a, cl} {
 		w.mu.Lock()
 		for _, e := range w.errs {
 			t.Error(e)

@@ -4,7 +4,7 @@
 // Run with HOOKSIDE_HOME (user config) and EXAMPLE_WORKSPACE (a workspace
 // with hooks) set; make test-npm does.
 import assert from "node:assert/strict";
-import { spawnHookside, type HostToolInvokeParams, type HostNotificationShowParams } from "hookside";
+import { spawnHookside, type HostToolInvokeParams, type HostNotificationShowParams, type Merged } from "hookside";
 
 async function main(): Promise<void> {
   const workspace = process.env.EXAMPLE_WORKSPACE!;
@@ -23,7 +23,8 @@ async function main(): Promise<void> {
 
   const open = await hs.sessionOpen({ sessionId: "demo", cwd: workspace, workspaceHooks: true });
   assert.equal(open.workspaceHooks.counts.pending_trust, 1);
-  const deny = await hs.hooksRun({ sessionId: "demo", event: "PreToolUse", turnId: "t1", input: { toolName: "Bash", toolInput: { command: "rm -rf /" } } });
+  // A zcode session answers with Merged (a claude-profile one with ClaudeMerged).
+  const deny = (await hs.hooksRun({ sessionId: "demo", event: "PreToolUse", turnId: "t1", input: { toolName: "Bash", toolInput: { command: "rm -rf /" } } })) as Merged;
   assert.equal(deny.decision, "deny");
   console.log(`PreToolUse: ${deny.decision} (${deny.decisionReason})`);
 

@@ -35,6 +35,80 @@ export type Binding = {
   shadowedBy: string[] | null;
 };
 
+/** a finished async hook's answer; wake: an asyncRewake hook exited 2 (wakeText for Claude, wakeSummary for the user) */
+export type ClaudeAsyncResult = {
+  hookId?: string;
+  event?: Event;
+  additionalContext: string[];
+  systemMessage?: string;
+  wake: boolean;
+  wakeText?: string;
+  wakeSummary?: string;
+};
+
+/** the hooks/run result of a claude-profile session: every field the host needs to act as Claude Code would (docs/compatibility.md "The claude profile"); event-specific fields are omitted when no hook set them */
+export type ClaudeMerged = {
+  event: Event;
+  /** the event's action does not happen (on Stop and SubagentStop see stop) */
+  blocked: boolean;
+  blockReason: string | null;
+  /** PreToolUse: deny > defer > ask > allow */
+  permissionDecision?: "allow" | "ask" | "deny" | "defer";
+  permissionDecisionReason?: string;
+  /** PreToolUse: the tool input to use instead */
+  updatedInput?: { [key: string]: unknown };
+  /** PermissionRequest: hookSpecificOutput.decision */
+  permission?: {
+    behavior: "allow" | "deny";
+    updatedInput?: { [key: string]: unknown };
+    updatedPermissions?: unknown[];
+    message?: string;
+    interrupt?: boolean;
+  };
+  /** PostToolUse, PostToolUseFailure: text for Claude next to the tool result, one per hook */
+  feedback?: string[];
+  /** PostToolUse: replaces the tool's result (any JSON value) */
+  updatedToolOutput?: unknown;
+  /** PostToolUse: replaces an MCP tool's result (any JSON value) */
+  updatedMCPToolOutput?: unknown;
+  classifierContext?: string;
+  /** every non-blank context, registration order; over 10,000 characters: a path and a preview */
+  additionalContext: string[];
+  continue: boolean;
+  stopReason: string | null;
+  systemMessages: string[];
+  /** non-blocking error notices for the user */
+  hookErrors: string[];
+  terminalSequences?: string[];
+  sessionTitle?: string;
+  initialUserMessage?: string;
+  suppressOriginalPrompt?: boolean;
+  reloadSkills?: boolean;
+  watchPaths?: string[];
+  /** PermissionDenied */
+  retry?: boolean;
+  /** MessageDisplay */
+  displayContent?: string;
+  /** WorktreeCreate */
+  worktreePath?: string;
+  elicitation?: {
+    action: "accept" | "decline" | "cancel";
+    content?: { [key: string]: unknown };
+  };
+  /** Stop, SubagentStop (and UserPromptSubmit resets the count): whether the turn continues, with Claude Code's consecutive-block cap */
+  stop?: {
+    continueTurn: boolean;
+    continuation: string | null;
+    consecutive: number;
+    limit: number;
+  };
+  /** SessionStart, Setup, CwdChanged, FileChanged: the export lines hooks wrote to CLAUDE_ENV_FILE */
+  envExports?: string[];
+  /** results of this session's background hooks that finished since the previous reply */
+  asyncResults?: ClaudeAsyncResult[];
+  runs: Run[];
+};
+
 export type CommandHook = {
   type: "process" | "command";
   command: string;
@@ -172,8 +246,8 @@ export type ErrorObject = {
   };
 };
 
-/** a shell-hook event */
-export type Event = "SessionStart" | "UserPromptSubmit" | "PreToolUse" | "PermissionRequest" | "PostToolUse" | "PostToolUseFailure" | "Stop";
+/** a shell-hook event: the seven lifecycle events (SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop) in zcode and spark sessions; every Claude Code event in claude-profile sessions */
+export type Event = "SessionStart" | "Setup" | "UserPromptSubmit" | "UserPromptExpansion" | "PreToolUse" | "PermissionRequest" | "PermissionDenied" | "PostToolUse" | "PostToolUseFailure" | "PostToolBatch" | "Notification" | "MessageDisplay" | "SubagentStart" | "SubagentStop" | "TaskCreated" | "TaskCompleted" | "Stop" | "StopFailure" | "TeammateIdle" | "InstructionsLoaded" | "ConfigChange" | "CwdChanged" | "DirectoryAdded" | "FileChanged" | "WorktreeCreate" | "WorktreeRemove" | "PreCompact" | "PostCompact" | "Elicitation" | "ElicitationResult" | "SessionEnd";
 
 export type HookInfo = {
   id: string;
@@ -183,7 +257,8 @@ export type HookInfo = {
   matcher: string | null;
   matcherIndex: number;
   hookIndex: number;
-  type: "process" | "command" | "internal";
+  /** http, prompt, agent and mcp_tool: claude profile only (prompt, agent and mcp_tool when the host declared capabilities.delegatedHookTypes); command then holds the URL or the handler's canonical JSON */
+  type: "process" | "command" | "internal" | "http" | "prompt" | "agent" | "mcp_tool";
   command: string;
   args: string[] | null;
   shell: Shell;
@@ -217,6 +292,43 @@ export type MailboxMessage = {
   createdAt: string;
   /** absent while unread */
   readAt?: string;
+};
+
+/** the hooks/run result of a zcode or spark session (§3) */
+export type Merged = {
+  event: Event;
+  decision: "allow" | "ask" | "deny" | null;
+  decisionReason: string | null;
+  blocked: boolean;
+  blockReason: string | null;
+  updatedInput: { [key: string]: unknown } | null;
+  additionalContext: string[];
+  modelContext: string | null;
+  continue: boolean;
+  stopReason: string | null;
+  systemMessages: string[];
+  stop?: {
+    continueTurn: boolean;
+    continuation: string | null;
+    limit: number;
+    stopHookActive: boolean;
+  };
+  runs: Run[];
+  /** the event did not run at all: SessionStart runs once per session */
+  skipped?: "session_start_already_ran";
+  /** PreToolUse and PermissionRequest: workspace guards not admitted as not (or no longer) trusted (pending_trust, stale_digest, revoked, blocked_untrusted); what they guard went unchecked. Show message and offer the review */
+  trustNotice?: {
+    message: string;
+    hooks: {
+      hookId: string;
+      digest: string;
+      trustState: string;
+      reason?: string;
+    }[];
+    /** the shell command that reviews them */
+    reviewCommand: string;
+    reviewMethod: "workspaceHooks/review/start";
+  };
 };
 
 export type Outcome = "succeeded" | "blocked" | "failed" | "timed_out" | "skipped" | "started_async";
@@ -343,7 +455,7 @@ export type WorkspaceHooksInfo = {
   counts: Counts;
 };
 
-/** $/cancelRequest params: cancel a request in flight; it replies -32800 (§1) */
+/** $/cancelRequest params: cancel a request in flight; it replies -32800 (§1). hookside sends the same notification to the host for a host/hook/* request it stops waiting for (timeout or cancelled run) */
 export type CancelRequestParams = {
   id: string | number;
 };
@@ -359,6 +471,12 @@ export type DiagnosticParams = {
 
 /** exit params: exit: status 0 after shutdown, 1 before (§1) */
 export type ExitParams = { [key: string]: unknown } | null;
+
+/** hook/asyncRewake params: claude profile: an asyncRewake hook of the session exited 2; the host wakes the model with result.wakeText (§3) */
+export type HookAsyncRewakeParams = {
+  sessionId: string;
+  result: ClaudeAsyncResult;
+};
 
 /** hook/completed params: a hook finished or was skipped (§3) */
 export type HookCompletedParams = {
@@ -403,45 +521,83 @@ export type HooksRunParams = {
   /** required on Stop */
   turnId?: string;
   traceId?: string;
-  /** event input (camelCase); toolName is required on the four tool events; unknown fields pass through to the hook */
+  /** event input: camelCase in zcode and spark sessions (toolName is required on the four tool events); Claude Code's snake_case shape in claude sessions (tool_name required on tool events), handed to hooks as given; unknown fields pass through to the hook */
   input?: { [key: string]: unknown };
 };
 
 /** hooks/run result: run the hooks of one event and merge their answers (§3) */
-export type HooksRunResult = {
+export type HooksRunResult = Merged | ClaudeMerged;
+
+/** host/hook/agent params: claude profile: run an agent handler: a subagent with tool access that verifies the prompt (§3 Delegated hook handlers); host declared agent */
+export type HostHookAgentParams = {
+  sessionId: string;
+  runId: string;
+  hookId: string;
   event: Event;
-  decision: "allow" | "ask" | "deny" | null;
-  decisionReason: string | null;
-  blocked: boolean;
-  blockReason: string | null;
-  updatedInput: { [key: string]: unknown } | null;
-  additionalContext: string[];
-  modelContext: string | null;
-  continue: boolean;
-  stopReason: string | null;
-  systemMessages: string[];
-  stop?: {
-    continueTurn: boolean;
-    continuation: string | null;
-    limit: number;
-    stopHookActive: boolean;
-  };
-  runs: Run[];
-  /** the event did not run at all: SessionStart runs once per session */
-  skipped?: "session_start_already_ran";
-  /** PreToolUse and PermissionRequest: workspace guards not admitted as not (or no longer) trusted (pending_trust, stale_digest, revoked, blocked_untrusted); what they guard went unchecked. Show message and offer the review */
-  trustNotice?: {
-    message: string;
-    hooks: {
-      hookId: string;
-      digest: string;
-      trustState: string;
-      reason?: string;
-    }[];
-    /** the shell command that reviews them */
-    reviewCommand: string;
-    reviewMethod: "workspaceHooks/review/start";
-  };
+  /** the handler's prompt with $ARGUMENTS replaced by the hook input JSON (appended after a blank line when absent) */
+  prompt: string;
+  /** the handler's model; absent = the host's fast model */
+  model?: string;
+  timeoutMs: number;
+  /** the JSON a command hook would read on stdin */
+  hookInput: { [key: string]: unknown };
+};
+
+/** host/hook/agent result: claude profile: run an agent handler: a subagent with tool access that verifies the prompt (§3 Delegated hook handlers); host declared agent */
+export type HostHookAgentResult = {
+  ok: boolean;
+  /** required when ok is false */
+  reason?: string;
+  /** prompt on Stop/SubagentStop: the condition can never hold; the turn ends */
+  impossible?: boolean;
+};
+
+/** host/hook/mcpTool params: claude profile: call a tool of a connected MCP server for an mcp_tool handler (§3 Delegated hook handlers); host declared mcp_tool */
+export type HostHookMcpToolParams = {
+  sessionId: string;
+  runId: string;
+  hookId: string;
+  event: Event;
+  /** a configured MCP server's name */
+  server: string;
+  tool: string;
+  /** the handler's input with ${path} placeholders resolved from the hook input */
+  arguments: { [key: string]: unknown };
+  timeoutMs: number;
+  hookInput: { [key: string]: unknown };
+};
+
+/** host/hook/mcpTool result: claude profile: call a tool of a connected MCP server for an mcp_tool handler (§3 Delegated hook handlers); host declared mcp_tool */
+export type HostHookMcpToolResult = {
+  content: {
+    type: string;
+    text?: string;
+  }[];
+  isError?: boolean;
+};
+
+/** host/hook/prompt params: claude profile: evaluate a prompt handler with a model, single turn (§3 Delegated hook handlers); host declared capabilities.delegatedHookTypes prompt */
+export type HostHookPromptParams = {
+  sessionId: string;
+  runId: string;
+  hookId: string;
+  event: Event;
+  /** the handler's prompt with $ARGUMENTS replaced by the hook input JSON (appended after a blank line when absent) */
+  prompt: string;
+  /** the handler's model; absent = the host's fast model */
+  model?: string;
+  timeoutMs: number;
+  /** the JSON a command hook would read on stdin */
+  hookInput: { [key: string]: unknown };
+};
+
+/** host/hook/prompt result: claude profile: evaluate a prompt handler with a model, single turn (§3 Delegated hook handlers); host declared capabilities.delegatedHookTypes prompt */
+export type HostHookPromptResult = {
+  ok: boolean;
+  /** required when ok is false */
+  reason?: string;
+  /** prompt on Stop/SubagentStop: the condition can never hold; the turn ends */
+  impossible?: boolean;
 };
 
 /** host/lifecycle/facts params: the compensator asks for lifecycle facts after cursor (§6) */
@@ -527,6 +683,8 @@ export type InitializeParams = {
     optOutNotifications?: string[];
     /** ask the host for host/lifecycle/facts every 60 s */
     lifecycleReplay?: boolean;
+    /** claude profile: the handler types the host runs for hookside through host/hook/prompt, host/hook/agent and host/hook/mcpTool; without them those handlers are skipped (claude_delegated_type) */
+    delegatedHookTypes?: ("prompt" | "agent" | "mcp_tool")[];
   };
 };
 
@@ -1064,6 +1222,7 @@ export const requestsMethods: readonly (keyof Requests)[] = [
 /** Notifications hookside sends to the host: method → params. */
 export interface Notifications {
   "diagnostic": DiagnosticParams;
+  "hook/asyncRewake": HookAsyncRewakeParams;
   "hook/completed": HookCompletedParams;
   "hook/started": HookStartedParams;
   "v2/binding/updated": V2BindingUpdatedParams;
@@ -1074,6 +1233,7 @@ export interface Notifications {
 /** The method names of Notifications. */
 export const notificationsMethods: readonly (keyof Notifications)[] = [
   "diagnostic",
+  "hook/asyncRewake",
   "hook/completed",
   "hook/started",
   "v2/binding/updated",
@@ -1083,6 +1243,9 @@ export const notificationsMethods: readonly (keyof Notifications)[] = [
 
 /** Requests hookside sends to the host (answered by the host's handlers): method → params and result. */
 export interface HostRequests {
+  "host/hook/agent": { params: HostHookAgentParams; result: HostHookAgentResult };
+  "host/hook/mcpTool": { params: HostHookMcpToolParams; result: HostHookMcpToolResult };
+  "host/hook/prompt": { params: HostHookPromptParams; result: HostHookPromptResult };
   "host/lifecycle/facts": { params: HostLifecycleFactsParams; result: HostLifecycleFactsResult };
   "host/notification/show": { params: HostNotificationShowParams; result: HostNotificationShowResult };
   "host/sound/play": { params: HostSoundPlayParams; result: HostSoundPlayResult };
@@ -1092,6 +1255,9 @@ export interface HostRequests {
 
 /** The method names of HostRequests. */
 export const hostRequestsMethods: readonly (keyof HostRequests)[] = [
+  "host/hook/agent",
+  "host/hook/mcpTool",
+  "host/hook/prompt",
   "host/lifecycle/facts",
   "host/notification/show",
   "host/sound/play",
@@ -1124,6 +1290,10 @@ export abstract class ProtocolClient {
   /** diagnostic: a configuration or policy problem (§3) */
   onDiagnostic(handler: (params: DiagnosticParams) => void): () => void {
     return this.on("diagnostic", handler);
+  }
+  /** hook/asyncRewake: claude profile: an asyncRewake hook of the session exited 2; the host wakes the model with result.wakeText (§3) */
+  onHookAsyncRewake(handler: (params: HookAsyncRewakeParams) => void): () => void {
+    return this.on("hook/asyncRewake", handler);
   }
   /** hook/completed: a hook finished or was skipped (§3) */
   onHookCompleted(handler: (params: HookCompletedParams) => void): () => void {
