@@ -29,8 +29,8 @@ func claudeTraffic(t *testing.T, sch *schemaDoc) *wire {
 			cmd(`cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"check","updatedInput":{"command":"ls -la"}}}'`),
 			map[string]any{"type": "prompt", "prompt": "Safe? $ARGUMENTS", "model": "fast"}),
 		"PermissionRequest": group("", cmd(`cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash"}],"behavior":"allow","destination":"session"}]}}}'`)),
-		"PostToolUse": group("Write", map[string]any{"type": "mcp_tool", "server": "lint", "tool": "check", "input": map[string]any{"path": "${tool_input.file_path}"}}, rewake),
-		"Stop":        group("", map[string]any{"type": "agent", "prompt": "Verify the tests pass."}),
+		"PostToolUse":       group("Write", map[string]any{"type": "mcp_tool", "server": "lint", "tool": "check", "input": map[string]any{"path": "${tool_input.file_path}"}}, rewake),
+		"Stop":              group("", map[string]any{"type": "agent", "prompt": "Verify the tests pass."}),
 	}})
 	writeFile(t, filepath.Join(claudeHome, "settings.json"), string(settings), 0o600)
 	host := map[string]func(json.RawMessage) any{
