@@ -153,6 +153,7 @@ func resolveClaudePlugins(opts SessionOptions, d *hook.Dialect) ([]string, map[s
 			if !filepath.IsAbs(root) {
 				root = filepath.Join(opts.UserDir, "plugins", root)
 			}
+			root = absDir(root)
 			if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 				diags = append(diags, hook.Diagnostic{Code: CodeClaudePluginMissing, Severity: hook.SeverityWarning, Source: ip,
 					Message: fmt.Sprintf("plugin %s is installed at %s, which is not a directory; its hooks do not load", id, root)})
@@ -181,6 +182,10 @@ func resolveClaudePlugins(opts SessionOptions, d *hook.Dialect) ([]string, map[s
 		}
 	}
 	for _, dir := range opts.PluginDirs {
+		if dir == "" {
+			continue
+		}
+		dir = absDir(dir)
 		name := pluginManifestName(dir)
 		if old, ok := byName[name]; ok && !info[old].ManagedForced {
 			roots = deleteRoot(roots, old)
@@ -318,6 +323,14 @@ func optionString(v json.RawMessage) (string, bool) {
 	}
 	b, _ := json.Marshal(x)
 	return string(b), true
+}
+
+// absDir is dir made absolute and clean, as the loader keys plugin roots.
+func absDir(dir string) string {
+	if a, err := filepath.Abs(dir); err == nil {
+		return a
+	}
+	return filepath.Clean(dir)
 }
 
 func hasID(info map[string]*claudePlugin, id string) bool {
