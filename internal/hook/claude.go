@@ -101,7 +101,7 @@ var Claude = &Dialect{
 	},
 	UnsupportedType: Refusal{
 		Code: CodeClaudeDelegatedType, Severity: SeverityWarning,
-		Message:    "hook type %q needs the host (a model or an MCP client) and is skipped",
+		Message:    "hook type %q needs the host (a model or an MCP client) and is skipped: this host did not declare it in capabilities.delegatedHookTypes",
 		RejectCode: CodeClaudeDelegatedType, RejectMessage: "handler type %q needs the host",
 	},
 	MatcherEvents:    ClaudeMatcherEvents(),
