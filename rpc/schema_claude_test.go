@@ -61,8 +61,11 @@ func claudeTraffic(t *testing.T, sch *schemaDoc) *wire {
 		t.Errorf("PreToolUse permissionDecision %q, want ask", pre.PermissionDecision)
 	}
 	c.ok("hooks/run", map[string]any{"sessionId": "c1", "event": "PermissionRequest", "input": map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}}}, nil)
+	// The asyncRewake hook's result rides on the first reply after it
+	// finished: this one or Stop's.
 	var post struct {
-		Feedback []string `json:"feedback"`
+		Feedback     []string          `json:"feedback"`
+		AsyncResults []json.RawMessage `json:"asyncResults"`
 	}
 	c.ok("hooks/run", map[string]any{"sessionId": "c1", "event": "PostToolUse", "input": map[string]any{"tool_name": "Write", "tool_input": map[string]any{"file_path": "/p/a.ts"}}}, &post)
 	if len(post.Feedback) != 1 {
@@ -78,7 +81,7 @@ func claudeTraffic(t *testing.T, sch *schemaDoc) *wire {
 		} `json:"asyncResults"`
 	}
 	c.ok("hooks/run", map[string]any{"sessionId": "c1", "event": "Stop", "input": map[string]any{"stop_hook_active": false}}, &stop)
-	if !stop.Stop.ContinueTurn || len(stop.AsyncResults) != 1 || !stop.AsyncResults[0].Wake {
+	if !stop.Stop.ContinueTurn || len(post.AsyncResults)+len(stop.AsyncResults) != 1 || (len(stop.AsyncResults) == 1 && !stop.AsyncResults[0].Wake) {
 		t.Errorf("Stop: %+v", stop)
 	}
 	c.ok("session/close", map[string]any{"sessionId": "c1"}, nil)
