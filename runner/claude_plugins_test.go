@@ -3,6 +3,7 @@ package runner
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hookside/hookside/internal/hook"
@@ -57,5 +58,42 @@ func TestUserConfigArgv(t *testing.T) {
 	env := pluginOptionEnv(p)
 	if len(env) != 2 || env[0] != "CLAUDE_PLUGIN_OPTION_N=2" || env[1] != "CLAUDE_PLUGIN_OPTION_URL=https://x/$(id);" {
 		t.Errorf("env %q", env)
+	}
+}
+
+// TestManagedForcedPluginKeepsRunning: allowManagedHooksOnly blocks user and
+// plugin hooks, except those of plugins that managed settings force-enable
+// (https://code.claude.com/docs/en/settings-reference#allowmanagedhooksonly);
+// enabledPlugins in project settings beats the user's false.
+func TestManagedForcedPluginKeepsRunning(t *testing.T) {
+	e := newClaudeEnv(t)
+	install := map[string]any{}
+	for _, id := range []string{"vetted@corp", "other@corp", "team@corp"} {
+		name := strings.SplitN(id, "@", 2)[0]
+		root := filepath.Join(e.claudeHome, "plugins", "cache", "corp", name, "1.0.0")
+		writeJSON(t, filepath.Join(root, ".claude-plugin", "plugin.json"), map[string]any{"name": name})
+		writeJSON(t, filepath.Join(root, "hooks", "hooks.json"), handlers("SessionStart", "", sh("echo "+name)))
+		install[id] = []any{map[string]any{"scope": "user", "installPath": root, "version": "1.0.0"}}
+	}
+	writeJSON(t, filepath.Join(e.claudeHome, "plugins", "installed_plugins.json"), map[string]any{"version": 2, "plugins": install})
+	writeJSON(t, filepath.Join(e.claudeHome, "settings.json"), map[string]any{
+		"enabledPlugins": map[string]any{"team@corp": false},
+		"hooks":          handlers("SessionStart", "", sh("echo user"))["hooks"]})
+	writeJSON(t, filepath.Join(e.cwd, ".claude", "settings.json"), map[string]any{"enabledPlugins": map[string]any{"team@corp": true}})
+
+	s := e.open(t, SessionOptions{})
+	m := runClaude(t, s, hook.SessionStart, `{"source":"startup"}`)
+	if got := strings.Join(m.AdditionalContext, ","); got != "user,other,team,vetted" {
+		t.Errorf("without managed settings: context %q (project enabledPlugins should beat the user's false)", got)
+	}
+
+	writeJSON(t, e.managed, map[string]any{"allowManagedHooksOnly": true, "enabledPlugins": map[string]any{"vetted@corp": true}})
+	s = e.open(t, SessionOptions{})
+	m = runClaude(t, s, hook.SessionStart, `{"source":"startup"}`)
+	if got := strings.Join(m.AdditionalContext, ","); got != "vetted" {
+		t.Errorf("allowManagedHooksOnly: context %q, want only the force-enabled plugin's", got)
+	}
+	if got := claudeOutcomes(m); got != "skipped(hooks_disabled) skipped(hooks_disabled) skipped(hooks_disabled) succeeded" {
+		t.Errorf("outcomes %s", got)
 	}
 }
