@@ -76,13 +76,13 @@ type Hook struct {
 	// permission rule, AsyncRewake the `asyncRewake` switch (implies
 	// Async), HTTP the `http` handler's request (Type TypeHTTP; Command
 	// then holds its URL).
-	If          string       `json:"if,omitempty"`
-	AsyncRewake bool         `json:"asyncRewake,omitempty"`
+	If          string `json:"if,omitempty"`
+	AsyncRewake bool   `json:"asyncRewake,omitempty"`
 	// RewakeMessage is put before an asyncRewake hook's wake text, and
 	// RewakeSummary is its one-line notice for the user (both optional).
-	RewakeMessage string `json:"rewakeMessage,omitempty"`
-	RewakeSummary string `json:"rewakeSummary,omitempty"`
-	HTTP        *HTTPHandler `json:"http,omitempty"`
+	RewakeMessage string       `json:"rewakeMessage,omitempty"`
+	RewakeSummary string       `json:"rewakeSummary,omitempty"`
+	HTTP          *HTTPHandler `json:"http,omitempty"`
 	// Delegated is a prompt, agent or mcp_tool handler's configuration
 	// (Type TypePrompt, TypeAgent or TypeMCPTool; Command then holds its
 	// canonical JSON, so listings and the declaration digest cover it).
