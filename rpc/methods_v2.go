@@ -228,6 +228,10 @@ func (s *Server) v2DefUpdate(ctx context.Context, b *v2bridge.Bridge, p defParam
 	return b.UpdateDefinition(ctx, p.ID, p.Patch)
 }
 
+func (s *Server) v2DefUpsert(ctx context.Context, b *v2bridge.Bridge, p defParams) (v2bridge.UpsertDefinitionResult, error) {
+	return b.UpsertDefinition(ctx, p.Definition)
+}
+
 func (s *Server) v2DefDelete(ctx context.Context, b *v2bridge.Bridge, p defParams) (v2bridge.DeleteDefinitionResult, error) {
 	return b.DeleteDefinition(ctx, p.ID)
 }
@@ -270,6 +274,10 @@ type bindParams struct {
 
 func (s *Server) v2BindCreate(ctx context.Context, b *v2bridge.Bridge, p bindParams) (v2bridge.BindingView, error) {
 	return b.CreateBinding(ctx, p.HookID, p.ScopeKind, p.ScopeID)
+}
+
+func (s *Server) v2BindUpsert(ctx context.Context, b *v2bridge.Bridge, p bindParams) (v2bridge.UpsertBindingResult, error) {
+	return b.UpsertBinding(ctx, p.HookID, p.ScopeKind, p.ScopeID)
 }
 
 func (s *Server) v2BindUpdate(ctx context.Context, b *v2bridge.Bridge, p bindParams) (v2bridge.BindingView, error) {

@@ -464,6 +464,8 @@ func TestSchemaMatchesRealTraffic(t *testing.T) {
 	}
 	c.ok("v2/bindings/create", map[string]any{"hookId": "cmd", "scopeKind": "session", "scopeId": "nobody"}, &sessBinding)
 	c.ok("v2/bindings/update", map[string]any{"id": sessBinding.ID, "enabled": false}, nil)
+	c.ok("v2/definitions/upsert", map[string]any{"definition": defs[1]}, nil)
+	c.ok("v2/bindings/upsert", map[string]any{"hookId": "sound", "scopeKind": "application"}, nil)
 	c.ok("v2/bindings/list", map[string]any{"hookId": "cmd"}, nil)
 	c.ok("v2/bindings/list", nil, nil)
 	c.ok("v2/definitions/get", map[string]any{"id": "note"}, nil)

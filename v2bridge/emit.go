@@ -94,11 +94,18 @@ func jsonDepthExceeds(v any, max int) bool {
 	return false
 }
 
-// EmitResult is {eventId, duplicate, enqueued}.
+// EmitResult is {eventId, duplicate, enqueued, matched, unbound}. Matched
+// lists the enabled definitions that listen to the event with their
+// effective binding in its scope; Unbound those of them without an active
+// binding and why (see EmitUnbound): a host can tell from the reply alone
+// that an event will run nothing. Both are empty (never null) when no
+// enabled definition listens.
 type EmitResult struct {
-	EventID   string `json:"eventId"`
-	Duplicate bool   `json:"duplicate"`
-	Enqueued  bool   `json:"enqueued"`
+	EventID   string        `json:"eventId"`
+	Duplicate bool          `json:"duplicate"`
+	Enqueued  bool          `json:"enqueued"`
+	Matched   []EmitMatch   `json:"matched"`
+	Unbound   []EmitUnbound `json:"unbound"`
 }
 
 // BuildEnvelope builds the §3.4 envelope of p: eventId = "hev_" +
@@ -174,7 +181,7 @@ func (b *Bridge) Emit(ctx context.Context, p EmitParams) (EmitResult, error) {
 		return EmitResult{}, storeErr(err, "")
 	}
 	if !has {
-		return EmitResult{EventID: env.EventID}, nil
+		return EmitResult{EventID: env.EventID, Matched: []EmitMatch{}, Unbound: []EmitUnbound{}}, nil
 	}
 	raw, err := json.Marshal(env)
 	if err != nil {
@@ -194,6 +201,11 @@ func (b *Bridge) Emit(ctx context.Context, p EmitParams) (EmitResult, error) {
 	if err != nil {
 		return EmitResult{}, storeErr(err, "")
 	}
+	matched, unbound, err := b.matchEvent(ctx, env)
+	if err != nil {
+		// The event is durable: the reply does not fail for the advisory part.
+		b.log.Warn("v2 emit: listing the matched definitions", "event", env.EventID, "err", err)
+	}
 	// enqueued = the outbox holds the event (also for a duplicate).
-	return EmitResult{EventID: env.EventID, Duplicate: dup, Enqueued: true}, nil
+	return EmitResult{EventID: env.EventID, Duplicate: dup, Enqueued: true, Matched: matched, Unbound: unbound}, nil
 }

@@ -843,6 +843,19 @@ export type V2BindingsUpdateParams = {
 /** v2/bindings/update result: enable, disable or (re)authorize a binding (§5) */
 export type V2BindingsUpdateResult = Binding;
 
+/** v2/bindings/upsert params: create a binding unless the hook is already bound to that scope; an existing binding is returned unchanged (§5) */
+export type V2BindingsUpsertParams = {
+  hookId: string;
+  scopeKind: "application" | "workspace" | "agent" | "session";
+  scopeId?: string;
+};
+
+/** v2/bindings/upsert result: create a binding unless the hook is already bound to that scope; an existing binding is returned unchanged (§5) */
+export type V2BindingsUpsertResult = {
+  binding: Binding;
+  outcome: "created" | "unchanged";
+};
+
 /** v2/definitions/create params: create a definition (§5) */
 export type V2DefinitionsCreateParams = {
   definition: DefinitionInput;
@@ -928,6 +941,19 @@ export type V2DefinitionsUpdateResult = {
   bindingsNeedingReview: number;
 };
 
+/** v2/definitions/upsert params: create a definition or replace the stored one with the same id; same content is unchanged, nothing written (§5) */
+export type V2DefinitionsUpsertParams = {
+  /** the whole desired definition; id is required; enabled omitted keeps the stored value */
+  definition: DefinitionInput;
+};
+
+/** v2/definitions/upsert result: create a definition or replace the stored one with the same id; same content is unchanged, nothing written (§5) */
+export type V2DefinitionsUpsertResult = {
+  definition: Definition;
+  outcome: "created" | "updated" | "unchanged";
+  bindingsNeedingReview: number;
+};
+
 /** v2/definitions/validate params: check a definition without storing it (§5) */
 export type V2DefinitionsValidateParams = {
   definition: DefinitionInput;
@@ -947,6 +973,18 @@ export type V2EventsEmitResult = {
   eventId: string;
   duplicate: boolean;
   enqueued: boolean;
+  /** enabled definitions that listen to the event, with their effective binding in the event's scope (condition not evaluated) */
+  matched: {
+    definitionId: string;
+    name: string;
+    bindingId?: string;
+    bindingState?: "active" | "needs_review" | "disabled";
+  }[];
+  /** matched definitions without an active effective binding */
+  unbound: {
+    definitionId: string;
+    reason: "no_binding" | "binding_disabled" | "needs_review";
+  }[];
 };
 
 /** v2/legacy/migrate params: migrate the classic notification configuration (§5) */
@@ -1156,6 +1194,7 @@ export interface Requests {
   "v2/bindings/effective": { params: V2BindingsEffectiveParams; result: V2BindingsEffectiveResult };
   "v2/bindings/list": { params: V2BindingsListParams; result: V2BindingsListResult };
   "v2/bindings/update": { params: V2BindingsUpdateParams; result: V2BindingsUpdateResult };
+  "v2/bindings/upsert": { params: V2BindingsUpsertParams; result: V2BindingsUpsertResult };
   "v2/definitions/create": { params: V2DefinitionsCreateParams; result: V2DefinitionsCreateResult };
   "v2/definitions/delete": { params: V2DefinitionsDeleteParams; result: V2DefinitionsDeleteResult };
   "v2/definitions/get": { params: V2DefinitionsGetParams; result: V2DefinitionsGetResult };
@@ -1163,6 +1202,7 @@ export interface Requests {
   "v2/definitions/preview": { params: V2DefinitionsPreviewParams; result: V2DefinitionsPreviewResult };
   "v2/definitions/testRun": { params: V2DefinitionsTestRunParams; result: V2DefinitionsTestRunResult };
   "v2/definitions/update": { params: V2DefinitionsUpdateParams; result: V2DefinitionsUpdateResult };
+  "v2/definitions/upsert": { params: V2DefinitionsUpsertParams; result: V2DefinitionsUpsertResult };
   "v2/definitions/validate": { params: V2DefinitionsValidateParams; result: V2DefinitionsValidateResult };
   "v2/events/emit": { params: V2EventsEmitParams; result: V2EventsEmitResult };
   "v2/legacy/migrate": { params: V2LegacyMigrateParams; result: V2LegacyMigrateResult };
@@ -1195,6 +1235,7 @@ export const requestsMethods: readonly (keyof Requests)[] = [
   "v2/bindings/effective",
   "v2/bindings/list",
   "v2/bindings/update",
+  "v2/bindings/upsert",
   "v2/definitions/create",
   "v2/definitions/delete",
   "v2/definitions/get",
@@ -1202,6 +1243,7 @@ export const requestsMethods: readonly (keyof Requests)[] = [
   "v2/definitions/preview",
   "v2/definitions/testRun",
   "v2/definitions/update",
+  "v2/definitions/upsert",
   "v2/definitions/validate",
   "v2/events/emit",
   "v2/legacy/migrate",
@@ -1351,6 +1393,10 @@ export abstract class ProtocolClient {
   v2BindingsUpdate(params: V2BindingsUpdateParams, token?: CancellationToken): Promise<V2BindingsUpdateResult> {
     return this.request("v2/bindings/update", params as V2BindingsUpdateParams, token);
   }
+  /** v2/bindings/upsert: create a binding unless the hook is already bound to that scope; an existing binding is returned unchanged (§5) */
+  v2BindingsUpsert(params: V2BindingsUpsertParams, token?: CancellationToken): Promise<V2BindingsUpsertResult> {
+    return this.request("v2/bindings/upsert", params as V2BindingsUpsertParams, token);
+  }
   /** v2/definitions/create: create a definition (§5) */
   v2DefinitionsCreate(params: V2DefinitionsCreateParams, token?: CancellationToken): Promise<V2DefinitionsCreateResult> {
     return this.request("v2/definitions/create", params as V2DefinitionsCreateParams, token);
@@ -1378,6 +1424,10 @@ export abstract class ProtocolClient {
   /** v2/definitions/update: merge a patch into a definition (§5) */
   v2DefinitionsUpdate(params: V2DefinitionsUpdateParams, token?: CancellationToken): Promise<V2DefinitionsUpdateResult> {
     return this.request("v2/definitions/update", params as V2DefinitionsUpdateParams, token);
+  }
+  /** v2/definitions/upsert: create a definition or replace the stored one with the same id; same content is unchanged, nothing written (§5) */
+  v2DefinitionsUpsert(params: V2DefinitionsUpsertParams, token?: CancellationToken): Promise<V2DefinitionsUpsertResult> {
+    return this.request("v2/definitions/upsert", params as V2DefinitionsUpsertParams, token);
   }
   /** v2/definitions/validate: check a definition without storing it (§5) */
   v2DefinitionsValidate(params: V2DefinitionsValidateParams, token?: CancellationToken): Promise<V2DefinitionsValidateResult> {
