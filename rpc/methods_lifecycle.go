@@ -16,7 +16,11 @@ type initializeParams struct {
 	HomeDir             string      `json:"homeDir"`
 	UserConfigPath      string      `json:"userConfigPath"`
 	WorkspaceHookPolicy *string     `json:"workspaceHookPolicy"`
-	Capabilities        struct {
+	// Locale is the host's UI locale, a BCP 47 tag ("en-US", "zh-CN"):
+	// the language of V2 fallback notification titles (zh* = the
+	// handbook's Chinese phrases, anything else or absent = English).
+	Locale       string `json:"locale"`
+	Capabilities struct {
 		HostActions         []string `json:"hostActions"`
 		OptOutNotifications []string `json:"optOutNotifications"`
 		// LifecycleReplay: the host answers host/lifecycle/facts (the

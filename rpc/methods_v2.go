@@ -66,9 +66,11 @@ func (s *Server) v2Bridge() (*v2bridge.Bridge, error) {
 	s.mu.Lock()
 	home := s.home
 	var actions, optOut []string
+	var locale string
 	if s.init != nil {
 		actions = s.init.Capabilities.HostActions
 		optOut = s.init.Capabilities.OptOutNotifications
+		locale = s.init.Locale
 	}
 	s.mu.Unlock()
 	notifyRuns, notifyBindings := true, true
@@ -80,7 +82,7 @@ func (s *Server) v2Bridge() (*v2bridge.Bridge, error) {
 			notifyBindings = false
 		}
 	}
-	opts := v2bridge.Options{Home: home, Logger: s.log}
+	opts := v2bridge.Options{Home: home, Logger: s.log, Locale: locale}
 	if notifyRuns {
 		opts.OnRunUpdated = func(r store.Run) { s.notify("v2/run/updated", map[string]any{"run": r}) }
 	}

@@ -58,7 +58,7 @@ func (b *Bridge) hostCall(ctx context.Context, action, method string, params, re
 // is recorded honestly in the output summary ({shown:false}); the run still
 // succeeded (the host handled the request).
 func (b *Bridge) doNotification(ctx context.Context, run store.Run, def *expr.Definition, env *expr.Envelope) outcome {
-	title, body, err := notificationText(def, env)
+	title, body, err := notificationText(def, env, b.opts.Locale)
 	if err != nil {
 		return failed(CodeMappingFailed, err.Error())
 	}

@@ -104,6 +104,10 @@ type Options struct {
 	// reason "auto_paused" after AutoPauseAfter consecutive policy-blocked
 	// runs (§14.1). The RPC layer pushes v2/binding/updated.
 	OnBindingUpdated func(b BindingView, reason string)
+	// Locale is the connected host's locale (BCP 47, initialize's
+	// locale): the language of the fallback notification titles
+	// (DefaultNotificationTitle). Empty = English.
+	Locale string
 	// Store tunes the SQLite store.
 	Store store.Options
 	// Spawner starts `command` actions and queued async shell hooks (nil =

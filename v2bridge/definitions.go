@@ -306,10 +306,10 @@ func (b *Bridge) Preview(ctx context.Context, raw json.RawMessage, id string, en
 	default:
 		return PreviewResult{}, invalid("definition", "definition or id is required")
 	}
-	return previewDefinition(d, envRaw)
+	return previewDefinition(d, envRaw, b.opts.Locale)
 }
 
-func previewDefinition(d *expr.Definition, envRaw json.RawMessage) (PreviewResult, error) {
+func previewDefinition(d *expr.Definition, envRaw json.RawMessage, locale string) (PreviewResult, error) {
 	ps := expr.Validate(d)
 	if ps == nil {
 		ps = []expr.Problem{}
@@ -329,7 +329,7 @@ func previewDefinition(d *expr.Definition, envRaw json.RawMessage) (PreviewResul
 	if err != nil {
 		res.ConditionMatched = false
 	}
-	fields, err := actionFields(&dd, env)
+	fields, err := actionFields(&dd, env, locale)
 	if err != nil {
 		res.MappingError = err.Error()
 		var me *expr.MappingError
@@ -372,11 +372,12 @@ func envelopeFor(eventName string, envRaw json.RawMessage) (*expr.Envelope, erro
 
 // actionFields evaluates what the action would send (§6, §5): the notification
 // title/body (title falls back to the event's default, §6.1), the tool's
-// mapped input, the command's mapped input. Sound sends nothing.
-func actionFields(d *expr.Definition, env *expr.Envelope) (map[string]any, error) {
+// mapped input, the command's mapped input. Sound sends nothing. locale
+// chooses the fallback title's language (DefaultNotificationTitle).
+func actionFields(d *expr.Definition, env *expr.Envelope, locale string) (map[string]any, error) {
 	switch d.Action.Type {
 	case expr.ActionNotification:
-		title, body, err := notificationText(d, env)
+		title, body, err := notificationText(d, env, locale)
 		if err != nil {
 			return nil, err
 		}
@@ -390,68 +391,6 @@ func actionFields(d *expr.Definition, env *expr.Envelope) (map[string]any, error
 	default:
 		return expr.Map(d.InputMapping, env)
 	}
-}
-
-// notificationText evaluates title and body (§6.1): an empty or blank title
-// falls back to "hookside - <phrase of the event>"; an empty or blank body
-// is not sent. Blank is JavaScript's trim() (BOM trimmed, U+0085 kept).
-func notificationText(d *expr.Definition, env *expr.Envelope) (string, *string, error) {
-	title := ""
-	if d.Action.Title != nil {
-		v, err := expr.EvalValue(d.Action.Title, env)
-		if err != nil {
-			return "", nil, err
-		}
-		title = textOf(v)
-	}
-	if expr.JSTrim(title) == "" {
-		title = DefaultNotificationTitle(env.EventName)
-	}
-	var body *string
-	if d.Action.Body != nil {
-		v, err := expr.EvalValue(d.Action.Body, env)
-		if err != nil {
-			return "", nil, err
-		}
-		if s := textOf(v); expr.JSTrim(s) != "" {
-			body = &s
-		}
-	}
-	return title, body, nil
-}
-
-func textOf(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case float64:
-		return expr.JSNumber(x)
-	case bool:
-		if x {
-			return "true"
-		}
-		return "false"
-	}
-	return expr.StableStringify(v)
-}
-
-// DefaultNotificationTitle is the §6.1 fallback title of an event.
-func DefaultNotificationTitle(eventName string) string {
-	phrase := map[string]string{
-		expr.EventTurnStarted:         "任务开始",
-		expr.EventPermissionRequested: "需要审批",
-		expr.EventQuestionRequested:   "需要您的输入",
-		expr.EventResponseCommitted:   "回答已生成",
-		expr.EventTurnCompleted:       "任务完成",
-		expr.EventTurnFailed:          "任务失败",
-		expr.EventTurnCancelled:       "任务已取消",
-	}[eventName]
-	if phrase == "" {
-		phrase = eventName
-	}
-	return "hookside - " + phrase
 }
 
 // TestRunResult is {runId}.

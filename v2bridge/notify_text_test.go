@@ -17,13 +17,13 @@ func TestNotificationBlankIsJSTrim(t *testing.T) {
 		wantTitle   string
 		wantBody    *string
 	}{
-		{"\uFEFF", "\u0085", DefaultNotificationTitle(expr.EventTurnCompleted), strp("\u0085")},
+		{"\uFEFF", "\u0085", DefaultNotificationTitle(expr.EventTurnCompleted, ""), strp("\u0085")},
 		{"\u0085", "\uFEFF \u3000", "\u0085", nil},
-		{" \u2028\u00a0", "x", DefaultNotificationTitle(expr.EventTurnCompleted), strp("x")},
+		{" \u2028\u00a0", "x", DefaultNotificationTitle(expr.EventTurnCompleted, ""), strp("x")},
 	} {
 		d := &expr.Definition{EventName: expr.EventTurnCompleted, Action: expr.Action{Type: expr.ActionNotification,
 			Title: &expr.Value{Const: c.title, HasConst: true}, Body: &expr.Value{Const: c.body, HasConst: true}}}
-		title, body, err := notificationText(d, env)
+		title, body, err := notificationText(d, env, "")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -72,17 +72,29 @@ func TestNotificationRunSucceeds(t *testing.T) {
 	}
 }
 
+// TestNotificationTitleFallbackAndNoBody: a blank title falls back to
+// "hookside - <phrase>" in the host's locale (English by default, the
+// handbook's Chinese phrase for a zh locale, §6.1); a blank body is not sent.
 func TestNotificationTitleFallbackAndNoBody(t *testing.T) {
-	b := openBridge(t, t.TempDir(), nil)
-	h := newFakeHost()
-	h.on(MethodNotificationShow, answer(map[string]any{"shown": true}))
-	b.AttachHost(h, []string{"notification"})
-	mkDef(t, b, `{"name":"n","eventName":"turn.failed","action":{"type":"notification","title":{"const":"  "},"body":{"template":" "}}}`, true)
-	res := emitTurn(t, b, "turn.failed", "t1", nil)
-	waitStatus(t, b, res.EventID, store.RunSucceeded, 5*time.Second)
-	c := <-h.called
-	if string(c.Params) != `{"title":"hookside - 任务失败","sessionId":"s1","runId":"`+gjson(c.Params, "runId")+`"}` {
-		t.Fatalf("%s", c.Params)
+	for _, c := range []struct{ locale, title string }{
+		{"", "hookside - Task failed"},
+		{"en-GB", "hookside - Task failed"},
+		{"zh-CN", "hookside - 任务失败"},
+		{"ZH_hant", "hookside - 任务失败"},
+	} {
+		t.Run("locale="+c.locale, func(t *testing.T) {
+			b := openBridge(t, t.TempDir(), func(o *Options) { o.Locale = c.locale })
+			h := newFakeHost()
+			h.on(MethodNotificationShow, answer(map[string]any{"shown": true}))
+			b.AttachHost(h, []string{"notification"})
+			mkDef(t, b, `{"name":"n","eventName":"turn.failed","action":{"type":"notification","title":{"const":"  "},"body":{"template":" "}}}`, true)
+			res := emitTurn(t, b, "turn.failed", "t1", nil)
+			waitStatus(t, b, res.EventID, store.RunSucceeded, 5*time.Second)
+			got := <-h.called
+			if string(got.Params) != `{"title":"`+c.title+`","sessionId":"s1","runId":"`+gjson(got.Params, "runId")+`"}` {
+				t.Fatalf("%s", got.Params)
+			}
+		})
 	}
 }
 

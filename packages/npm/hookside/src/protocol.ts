@@ -678,6 +678,8 @@ export type InitializeParams = {
   homeDir?: string;
   userConfigPath?: string;
   workspaceHookPolicy?: Policy;
+  /** the host's UI locale (BCP 47, e.g. en-US, zh-CN): V2 fallback notification titles are Chinese for zh*, English otherwise */
+  locale?: string;
   capabilities?: {
     hostActions?: ("notification" | "sound" | "tool")[];
     optOutNotifications?: string[];
