@@ -122,22 +122,82 @@ type lspFramer struct {
 	buf []byte
 	mu  sync.Mutex
 	w   io.Writer
+	// skip is how many bytes of a refused frame's body are still to be
+	// discarded; headerRest says the rest of its header block (up to the
+	// blank line) comes first. An oversized frame is answered at its
+	// Content-Length header, and its bytes are read afterwards.
+	skip       int64
+	headerRest bool
+	// resync is set after a header block whose body length is unknown: the
+	// stream is scanned for the next "Content-Length:" (a body without a
+	// trailing newline shares its line with the next header).
+	resync bool
 }
 
-func (f *lspFramer) ReadFrame() ([]byte, error) {
-	length := -1
-	sawHeader := false
-	bad := false
+// maxHeaderLine bounds one header line (the reader's buffer size).
+const maxHeaderLine = 64 << 10
+
+// headerLine reads one header line without its line ending. A line over
+// maxHeaderLine is drained to its end and reported too long.
+func (f *lspFramer) headerLine() (line string, tooLong bool, err error) {
+	var b []byte
 	for {
-		line, err := f.r.ReadString('\n')
+		chunk, err := f.r.ReadSlice('\n')
+		if !tooLong {
+			if len(b)+len(chunk) > maxHeaderLine {
+				tooLong, b = true, nil
+			} else {
+				b = append(b, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			return string(b), tooLong, err
+		}
+		return strings.TrimRight(string(b), "\r\n"), tooLong, nil
+	}
+}
+
+// ReadFrame reads one frame. A header block it cannot parse is
+// errBadHeader: when its Content-Length was readable the body is skipped,
+// otherwise the stream is resynchronised at the next "Content-Length:". A
+// Content-Length over MaxFrameBytes is errFrameTooLarge at once, before the
+// rest of its header block and its body, which the next call discards.
+func (f *lspFramer) ReadFrame() ([]byte, error) {
+	for f.headerRest {
+		line, _, err := f.headerLine()
+		if err != nil {
+			return nil, err
+		}
+		f.headerRest = line != ""
+	}
+	if f.skip > 0 {
+		n, err := io.CopyN(io.Discard, f.r, f.skip)
+		f.skip -= n
+		if err != nil {
+			return nil, err
+		}
+	}
+	length := -1
+	sawHeader, bad, lengthBad := false, false, false
+	for {
+		line, tooLong, err := f.headerLine()
 		if err != nil {
 			if err == io.EOF && (sawHeader || strings.TrimSpace(line) != "") {
 				return nil, io.ErrUnexpectedEOF
 			}
 			return nil, err
 		}
-		line = strings.TrimRight(line, "\r\n")
-		if line == "" {
+		if f.resync {
+			i := strings.Index(strings.ToLower(line), "content-length:")
+			if i < 0 {
+				continue
+			}
+			line, f.resync = line[i:], false
+		}
+		if line == "" && !tooLong {
 			if !sawHeader {
 				continue // stray blank line between frames
 			}
@@ -145,27 +205,32 @@ func (f *lspFramer) ReadFrame() ([]byte, error) {
 		}
 		sawHeader = true
 		name, value, ok := strings.Cut(line, ":")
-		if !ok {
+		if tooLong || !ok {
 			bad = true
 			continue
 		}
 		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
-			n, err := strconv.Atoi(strings.TrimSpace(value))
-			if err != nil || n < 0 || (length >= 0 && n != length) {
-				bad = true // unparsable, or two headers that disagree
+			n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+			if err != nil || n < 0 || (length >= 0 && n != int64(length)) {
+				bad, lengthBad = true, true // unparsable, or two headers that disagree
 				continue
 			}
-			length = n
+			if n > MaxFrameBytes {
+				// Answered now; the rest of the header block and the body
+				// are discarded by the next call.
+				f.skip, f.headerRest = n, true
+				return nil, fmt.Errorf("%w: Content-Length %d announced; the body is read and discarded", errFrameTooLarge, n)
+			}
+			length = int(n)
 		}
 	}
 	if bad || length < 0 {
-		return nil, errBadHeader
-	}
-	if length > MaxFrameBytes {
-		if _, err := io.CopyN(io.Discard, f.r, int64(length)); err != nil {
-			return nil, err
+		if length >= 0 && !lengthBad {
+			f.skip = int64(length)
+		} else {
+			f.resync = true
 		}
-		return nil, errFrameTooLarge
+		return nil, errBadHeader
 	}
 	if cap(f.buf) < length {
 		f.buf = make([]byte, length)

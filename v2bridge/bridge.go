@@ -57,6 +57,9 @@ const (
 	DefaultEventLease          = 60 * time.Second
 	DefaultWorkers             = 4
 	DefaultMaintenanceInterval = 5 * time.Second
+	// DefaultHostClaimTimeout bounds how long a host-action run waits in
+	// the queue for a capable host before it is skipped.
+	DefaultHostClaimTimeout = 10 * time.Minute
 	// SweepEvery throttles the retention sweep (§14.2: at most every 10 min).
 	SweepEvery = 10 * time.Minute
 	// dispatchBatch is how many events one ClaimEvents takes (§9.3: 8).
@@ -69,6 +72,7 @@ const (
 	EnvEventLeaseMs  = "HOOKSIDE_V2_EVENT_LEASE_MS"
 	EnvMaintenanceMs = "HOOKSIDE_V2_MAINTENANCE_MS"
 	EnvWorkers       = "HOOKSIDE_V2_WORKERS"
+	EnvHostClaimMs   = "HOOKSIDE_V2_HOST_CLAIM_MS"
 )
 
 // Options configure Open.
@@ -85,6 +89,12 @@ type Options struct {
 	// MaintenanceInterval is the lease-sweep tick (default min(5 s,
 	// RunLease/2), $HOOKSIDE_V2_MAINTENANCE_MS).
 	MaintenanceInterval time.Duration
+	// HostClaimTimeout (default 10 min, $HOOKSIDE_V2_HOST_CLAIM_MS): a
+	// queued notification, sound or tool run that no connected host which
+	// declared its action claims within this time is skipped +
+	// no_capable_host (SkipUnclaimedHostRuns), checked at open and on every
+	// maintenance tick.
+	HostClaimTimeout time.Duration
 	// Workers is the number of worker goroutines (default 4,
 	// $HOOKSIDE_V2_WORKERS). Runs of different sessions and definitions
 	// execute concurrently; serial_per_session is kept by the claim query.
@@ -199,6 +209,9 @@ func Open(opts Options) (*Bridge, error) {
 	if opts.MaintenanceInterval <= 0 {
 		opts.MaintenanceInterval = envDuration(EnvMaintenanceMs, min(DefaultMaintenanceInterval, max(opts.RunLease/2, 50*time.Millisecond)))
 	}
+	if opts.HostClaimTimeout <= 0 {
+		opts.HostClaimTimeout = envDuration(EnvHostClaimMs, DefaultHostClaimTimeout)
+	}
 	if opts.Spawner == nil {
 		opts.Spawner = exec.Processes
 	}
@@ -251,6 +264,7 @@ func Open(opts Options) (*Bridge, error) {
 	} else if rec.EventsReleased > 0 || len(rec.RunsUnknown) > 0 {
 		b.log.Info("v2 start-up recovery", "eventsReleased", rec.EventsReleased, "runsOutcomeUnknown", len(rec.RunsUnknown))
 	}
+	b.skipUnclaimedHostRuns(b.now()) // before a worker could hand a stale one to the host
 	b.backlogWanted.Store(opts.ClaimSessionID == "")
 	b.wg.Add(2 + opts.Workers)
 	go b.dispatchLoop()
@@ -415,6 +429,7 @@ func (b *Bridge) maintain() {
 	if _, err := b.db.RenewAndRecover(b.ctx, now, own); err != nil && b.ctx.Err() == nil {
 		b.log.Warn("v2 lease recovery failed", "err", err)
 	}
+	b.skipUnclaimedHostRuns(now)
 	if now.Sub(b.lastSwep) >= SweepEvery {
 		b.lastSwep = now
 		if set, err := b.db.GetSettings(b.ctx); err == nil {
@@ -475,6 +490,18 @@ func envDuration(name string, def time.Duration) time.Duration {
 		}
 	}
 	return def
+}
+
+// skipUnclaimedHostRuns skips the host-action runs that waited longer than
+// HostClaimTimeout for a capable host; failures are logged.
+func (b *Bridge) skipUnclaimedHostRuns(now time.Time) {
+	msg := fmt.Sprintf("no connected host that declared this action in capabilities.hostActions claimed the run within %v; skipped so it does not appear later in another session", b.opts.HostClaimTimeout)
+	runs, err := b.db.SkipUnclaimedHostRuns(b.ctx, now, now.Add(-b.opts.HostClaimTimeout), CodeNoCapableHost, msg)
+	if err != nil && b.ctx.Err() == nil {
+		b.log.Warn("v2 unclaimed host-action runs", "err", err)
+	} else if len(runs) > 0 {
+		b.log.Info("v2 host-action runs skipped: no capable host", "runs", len(runs), "claimTimeout", b.opts.HostClaimTimeout)
+	}
 }
 
 // now is the bridge's clock (the store's, so leases and backoff agree).

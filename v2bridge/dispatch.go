@@ -22,6 +22,10 @@ const (
 	CodeActionFailed        = "action_failed"
 	CodeTimeout             = "timeout"
 	CodeTransientFailure    = "transient_failure"
+	// CodeNoCapableHost: a notification, sound or tool run that no host
+	// which declared the action claimed within the host claim timeout
+	// (Options.HostClaimTimeout); the run is skipped.
+	CodeNoCapableHost = "no_capable_host"
 )
 
 // snapshot is a run's execution snapshot (store NewRun.Execution): what the

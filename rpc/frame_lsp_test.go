@@ -1,0 +1,170 @@
+package rpc
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// lspConn is a Content-Length client of a server over real OS pipes.
+type lspConn struct {
+	t    *testing.T
+	w    *os.File
+	r    *bufio.Reader
+	done chan int
+}
+
+func startLSPServer(t *testing.T) *lspConn {
+	t.Helper()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &lspConn{t: t, w: inW, r: bufio.NewReader(outR), done: make(chan int, 1)}
+	go func() {
+		c.done <- Serve(context.Background(), inR, outW, Options{Framing: FramingContentLength, Home: t.TempDir(),
+			Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Version: "test"})
+		outW.Close()
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		go io.Copy(io.Discard, outR)
+		select {
+		case <-c.done:
+		case <-time.After(10 * time.Second):
+			t.Error("server did not exit after EOF")
+		}
+		inR.Close()
+		outR.Close()
+	})
+	return c
+}
+
+func (c *lspConn) write(s string) {
+	c.t.Helper()
+	if _, err := io.WriteString(c.w, s); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *lspConn) frame(body string) string {
+	return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body)
+}
+
+// read returns the next reply, failing after 20 s (a reply that never comes).
+func (c *lspConn) read() map[string]any {
+	c.t.Helper()
+	type res struct {
+		m   map[string]any
+		err error
+	}
+	ch := make(chan res, 1)
+	go func() {
+		hdr, err := c.r.ReadString('\n')
+		if err != nil {
+			ch <- res{err: err}
+			return
+		}
+		var n int
+		if _, err := fmt.Sscanf(hdr, "Content-Length: %d", &n); err != nil {
+			ch <- res{err: fmt.Errorf("header %q: %v", hdr, err)}
+			return
+		}
+		c.r.ReadString('\n')
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(c.r, buf); err != nil {
+			ch <- res{err: err}
+			return
+		}
+		var m map[string]any
+		ch <- res{m: m, err: json.Unmarshal(buf, &m)}
+	}()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			c.t.Fatal(r.err)
+		}
+		return r.m
+	case <-time.After(20 * time.Second):
+		c.t.Fatal("no reply within 20 s")
+	}
+	return nil
+}
+
+const lspInit = `{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"protocolVersion":"1","clientInfo":{"name":"t"}}}`
+
+// TestContentLengthOversizedIsAnsweredAtTheHeader: a Content-Length over
+// the frame limit is refused (-32600) before its body is sent; the body is
+// then read and discarded and the next frame is served.
+func TestContentLengthOversizedIsAnsweredAtTheHeader(t *testing.T) {
+	c := startLSPServer(t)
+	c.write(fmt.Sprintf("Content-Length: %d\r\nContent-Type: application/vscode-jsonrpc\r\n", MaxFrameBytes+1))
+	m := c.read() // nothing of the header block's end or the body was sent yet
+	if errCode(m) != CodeInvalidRequest || !strings.Contains(fmt.Sprint(m["error"]), "67108865") {
+		t.Fatalf("want -32600 naming the length, got %v", m)
+	}
+	c.write("\r\n")
+	chunk := make([]byte, 1<<20)
+	for left := MaxFrameBytes + 1; left > 0; left -= len(chunk) {
+		c.write(string(chunk[:min(left, len(chunk))]))
+	}
+	c.write(c.frame(fmt.Sprintf(lspInit, 1)))
+	if m := c.read(); m["result"] == nil || m["id"] != float64(1) {
+		t.Fatalf("the frame after the discarded body: %v", m)
+	}
+}
+
+// TestContentLengthAbsurdLengthAnsweredThenEOFExitsCleanly: 99999999999 is
+// answered at once; EOF while its body is awaited ends the server with 0.
+func TestContentLengthAbsurdLengthAnsweredThenEOFExitsCleanly(t *testing.T) {
+	c := startLSPServer(t)
+	c.write("Content-Length: 99999999999\r\n\r\n")
+	if m := c.read(); errCode(m) != CodeInvalidRequest {
+		t.Fatalf("want -32600, got %v", m)
+	}
+	c.w.Close()
+	select {
+	case code := <-c.done:
+		if code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		c.done <- code
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not exit after EOF")
+	}
+}
+
+// TestContentLengthRecoversAfterMalformedHeaders: a header block without a
+// usable length is -32700 and the stream resynchronises at the next
+// Content-Length (a body without a newline shares its line with it); with a
+// readable length and a bad line, the body is skipped.
+func TestContentLengthRecoversAfterMalformedHeaders(t *testing.T) {
+	c := startLSPServer(t)
+	for i, bad := range []string{
+		"Content-Lenght 40\r\n\r\n" + `{"jsonrpc":"2.0","id":99,"method":"x"}`,
+		"Content-Length: abc\r\n\r\n" + `{"id":98}` + "\n\n",
+		"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
+		"Content-Length: 12\r\nno colon here\r\n\r\n" + `{"id":97}   `,
+		"Content-Length: 1\r\n" + strings.Repeat("x", 100<<10) + "\r\n\r\n{",
+	} {
+		c.write(bad + c.frame(fmt.Sprintf(lspInit, i+1)))
+		if m := c.read(); errCode(m) != CodeParseError || m["id"] != nil {
+			t.Fatalf("case %d: want -32700 id null, got %v", i, m)
+		}
+		m := c.read()
+		if m["id"] != float64(i+1) {
+			t.Fatalf("case %d: want the next frame answered, got %v", i, m)
+		}
+	}
+}
