@@ -41,6 +41,10 @@ type Options struct {
 	LockTimeout time.Duration
 	// Now is the clock for grantedAt and .corrupt-<timestamp> (default time.Now).
 	Now func() time.Time
+	// ReadOnly makes Load report a corrupt file without moving it aside:
+	// for a caller that only shows the state (`hooks trust status`). A
+	// write (Grant, Revoke) still moves a corrupt file aside and refuses.
+	ReadOnly bool
 }
 
 // Store is the trust file <dir>/workspace-hook-trust-v1.json with its lock
@@ -55,6 +59,7 @@ type Store struct {
 	dir, path, lockPath string
 	timeout             time.Duration
 	now                 func() time.Time
+	readOnly            bool
 
 	mu    sync.Mutex
 	stamp fsid.ID // identity of the file at the last Load (zero = absent)
@@ -74,7 +79,7 @@ func Open(dir string, opts Options) *Store {
 		dir = abs
 	}
 	p := filepath.Join(dir, FileName)
-	return &Store{dir: dir, path: p, lockPath: p + ".lock", timeout: opts.LockTimeout, now: opts.Now}
+	return &Store{dir: dir, path: p, lockPath: p + ".lock", timeout: opts.LockTimeout, now: opts.Now, readOnly: opts.ReadOnly}
 }
 
 // Path returns the trust file's path.
@@ -102,7 +107,8 @@ func (e *corruptError) Error() string { return e.why }
 // may have been written by someone else, so it is not trusted (fail closed;
 // ARCHITECTURE.md "Reliability rules"). Any other read error also yields
 // StatusCorrupt (nothing runs) with that error, and nothing is renamed.
-// The State is never nil.
+// A ReadOnly store renames nothing either: the corrupt file stays where it
+// is until a write finds it. The State is never nil.
 func (s *Store) Load() (*State, error) {
 	st, id, err := s.read()
 	var ce *corruptError
@@ -113,6 +119,9 @@ func (s *Store) Load() (*State, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		s.setStamp(fsid.ID{})
 		return newState(StatusMissing, nil), nil
+	case errors.As(err, &ce) && s.readOnly:
+		s.setStamp(s.currentID())
+		return newState(StatusCorrupt, nil), fmt.Errorf("%w: %s: %s (left in place: the next grant or revoke moves it aside)", ErrCorrupt, s.path, ce.why)
 	case errors.As(err, &ce):
 		qerr := s.quarantineLocked()
 		s.setStamp(s.currentID())

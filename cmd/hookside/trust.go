@@ -124,7 +124,7 @@ func runHooksTrust(args []string, stdout, stderr io.Writer) int {
 	rs, _, err := runner.Open(runner.SessionOptions{
 		ID: "cli-trust", Cwd: target.Dir, WorkspaceID: target.ID, UserConfigPath: *userConfig,
 		Profile: sf.profile, UserDir: sf.userDir(),
-		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: *homeDir, ProjectConfigPath: *projectConfig, HooksEnabled: *hooksEnabled},
+		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: *homeDir, ProjectConfigPath: *projectConfig, HooksEnabled: *hooksEnabled, Store: truststore.Options{ReadOnly: action == "status"}},
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks trust:", cliOpenError(err, target.Dir))
@@ -541,7 +541,7 @@ func trustRemote(action string, t truststore.Target, dir, userConfig string, dig
 		fmt.Fprintln(stderr, "hookside hooks trust:", err)
 		return exitError
 	}
-	store := truststore.Open(home.SecurityDir(dir, set.StorageDir), truststore.Options{})
+	store := truststore.Open(home.SecurityDir(dir, set.StorageDir), truststore.Options{ReadOnly: action == "status"})
 	state, err := store.Load()
 	if err != nil && !errors.Is(err, truststore.ErrCorrupt) {
 		fmt.Fprintln(stderr, "hookside hooks trust:", err)
