@@ -38,6 +38,11 @@ const (
 	// Claude Code's `timeout`
 	// (seconds) in a hookside file that takes `timeoutMs` (severity warning).
 	CodeIgnoredField = "config_ignored_field"
+	// CodeDuplicateKey: an object of the file names the same key twice
+	// (severity warning). As in JavaScript's JSON.parse the last one wins;
+	// Source is "path:line:col" of the later key, the message names the
+	// earlier one's line:col.
+	CodeDuplicateKey = "config_duplicate_key"
 	// CodeUnknownEvent: an event name in hooks.events of a hookside file that
 	// is not one of the seven events (severity error, since it is usually a
 	// typo). The event's declarations are dropped.

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // This file holds the small JSON reader the parsers share: it turns a
@@ -216,4 +218,36 @@ func syntaxErrorOffset(data []byte, se *json.SyntaxError) int {
 		off--
 	}
 	return off
+}
+
+// duplicateKeys reports every key an object of the tree names a second
+// time, at the later key: the last one wins (jnode.get), so an earlier
+// declaration is silently replaced unless the user is told.
+func (p *parser) duplicateKeys(n *jnode) {
+	if n == nil {
+		return
+	}
+	switch n.kind {
+	case jArray:
+		for _, e := range n.elems {
+			p.duplicateKeys(e)
+		}
+	case jObject:
+		var first map[string]int
+		if len(n.fields) > 1 {
+			first = make(map[string]int, len(n.fields))
+		}
+		for _, f := range n.fields {
+			if first != nil {
+				if off, dup := first[f.key]; dup {
+					line, col := lineCol(p.data, off)
+					p.report(hook.CodeDuplicateKey, hook.SeverityWarning, f.off,
+						"duplicate key %q (first at line %d, column %d): the last one wins, the earlier value is ignored", f.key, line, col)
+				} else {
+					first[f.key] = f.off
+				}
+			}
+			p.duplicateKeys(f.val)
+		}
+	}
 }

@@ -52,6 +52,7 @@ func (p *parser) report(code, severity string, off int, format string, args ...a
 func (p *parser) tree() (*jnode, bool) {
 	root, err := parseTree(p.data)
 	if err == nil {
+		p.duplicateKeys(root)
 		return root, true
 	}
 	var se *syntaxError
