@@ -152,6 +152,14 @@ func ParseClaude(event string, r ProcessResult) ClaudeAnswer {
 		}
 		return a
 	}
+	if r.ExitCode == 0 && cutJSONAnswer(r) {
+		a.Outcome, a.Error = OutcomeFailed, truncatedAnswerError(r)
+		a.HookError = a.Error
+		if rule.anyNonZeroFails {
+			a.Block, a.BlockReason = true, a.HookError
+		}
+		return a
+	}
 	out := trim(r.Stdout)
 	fields, isJSON := claudeObject(out)
 	var schemaErr string

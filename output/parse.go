@@ -131,6 +131,8 @@ type Answer struct {
 //     continuation and the reason is additional context. Other stdout
 //     fields are ignored.
 //   - any other exit code (or -1, a signal): outcome failed, silent.
+//   - exit 0 with stdout cut at maxOutputBytes inside a JSON answer
+//     (cutJSONAnswer): outcome failed, Error "output_truncated: …", silent.
 //
 // JSON answer fields: continue, stopReason, suppressOutput, systemMessage,
 // decision ("block"|"approve"), reason, additionalContext (string; an
@@ -166,6 +168,8 @@ func Parse(event string, r ProcessResult) Answer {
 	switch {
 	case r.TimedOut:
 		a.Outcome, a.Error = OutcomeTimedOut, "timed out"
+	case r.ExitCode == 0 && cutJSONAnswer(r):
+		a.Outcome, a.Error = OutcomeFailed, truncatedAnswerError(r)
 	case r.ExitCode == 0:
 		a.Outcome = OutcomeSucceeded
 		parseStdout(event, trim(r.Stdout), &a)
@@ -178,6 +182,33 @@ func Parse(event string, r ProcessResult) Answer {
 		a.Outcome, a.Error = OutcomeFailed, "exit code "+strconv.Itoa(r.ExitCode)
 	}
 	return a
+}
+
+// CodeOutputTruncated starts the Error of a run whose JSON answer was cut
+// at maxOutputBytes (see cutJSONAnswer).
+const CodeOutputTruncated = "output_truncated"
+
+// cutJSONAnswer reports that stdout hit the maxOutputBytes cap while it
+// held a JSON answer (it starts with "{") that the cut left unparsable. Read
+// as plain text, a deny would silently become "no opinion"; such a run is
+// failed instead (outcome failed, Error CodeOutputTruncated…): a failed hook
+// says nothing, as every failed hook (lifecycle-hooks-and-workspace-trust
+// §"进程钩子的协议": stdout and stderr are captured up to maxOutputBytes;
+// 钩子失败…这个钩子等于没说话), but the run and the failure warning say why.
+func cutJSONAnswer(r ProcessResult) bool {
+	if !r.StdoutTruncated {
+		return false
+	}
+	out := trim(r.Stdout)
+	if len(out) == 0 || out[0] != '{' {
+		return false
+	}
+	_, ok := parseObject(out)
+	return !ok
+}
+
+func truncatedAnswerError(r ProcessResult) string {
+	return fmt.Sprintf("%s: stdout reached maxOutputBytes (%d bytes kept) inside its JSON answer; the answer is ignored — raise the hook's maxOutputBytes", CodeOutputTruncated, len(r.Stdout))
 }
 
 func parseExit2(event string, r ProcessResult, a *Answer) {
