@@ -86,6 +86,10 @@ type DeclarationStatus struct {
 	Scripts  []string       `json:"scripts,omitempty"`
 	Pins     []pin.PinEntry `json:"pins,omitempty"`
 	PinError string         `json:"pinError,omitempty"`
+	// Changes is what changed since the grant this declaration was trusted
+	// by, when that grant went stale (stale_digest, or blocked_policy with
+	// reason script_changed); absent otherwise.
+	Changes *GrantChanges `json:"changes,omitempty"`
 }
 
 // DeclarationSource locates a declaration.
@@ -169,6 +173,14 @@ func Describe(w *Workspace, evs []Evaluation, sh *Shown) []DeclarationStatus {
 		}
 		if i < len(evs) {
 			out[i].TrustState, out[i].Reason = evs[i].State, evs[i].Reason
+			if evs[i].Granted != nil {
+				var now pin.Pins
+				var nowErr error
+				if i < len(sh.Pins) {
+					now, nowErr = sh.Pins[i], sh.Errs[i]
+				}
+				out[i].Changes = grantChanges(evs[i].Granted, h, now, nowErr)
+			}
 		}
 	}
 	return out

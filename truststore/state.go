@@ -98,6 +98,9 @@ type Snapshot struct {
 	Async              bool          `json:"async"`
 	TimeoutMs          int           `json:"timeoutMs"`
 	MaxOutputBytes     int           `json:"maxOutputBytes"`
+	// DiscoveryOrder is the source file's place in discovery (covered by
+	// the digest); absent in records written before it was recorded.
+	DiscoveryOrder *int `json:"discoveryOrder,omitempty"`
 }
 
 // snapshotOf returns the snapshot a trust record stores for h.
@@ -111,6 +114,8 @@ func snapshotOf(h hook.Hook) Snapshot {
 		SourceRelativePath: h.Source.RelativePath, Type: h.Type, Command: h.Command, Args: args,
 		Async: h.Async, TimeoutMs: h.TimeoutMs, MaxOutputBytes: h.MaxOutputBytes,
 	}
+	order := h.Source.DiscoveryOrder
+	s.DiscoveryOrder = &order
 	if h.Type != hook.TypeProcess {
 		s.Shell = h.Shell
 	}
@@ -233,6 +238,11 @@ type Evaluation struct {
 	Digest string
 	State  TrustState
 	Reason string
+	// Granted is, for a declaration whose grant went stale, the record it
+	// was trusted by: the same digest when a pinned script changed, the
+	// record of the same slot when the declaration changed. nil otherwise.
+	// Describe turns it into DeclarationStatus.Changes.
+	Granted *Record
 }
 
 // Runnable reports whether the declaration may run (trusted_persistent only).
@@ -287,7 +297,7 @@ func evaluate(in *EvalInput, d *Declaration) Evaluation {
 		if persistent {
 			e.State, e.Reason = TrustedPersistent, ReasonTrusted
 		} else if scriptChanged {
-			e.State, e.Reason = BlockedPolicy, ReasonScriptChanged
+			e.State, e.Reason, e.Granted = BlockedPolicy, ReasonScriptChanged, rec
 		} else {
 			e.State, e.Reason = BlockedPolicy, ReasonAllowTrustedOnly
 		}
@@ -296,24 +306,32 @@ func evaluate(in *EvalInput, d *Declaration) Evaluation {
 	case in.Revoked[d.Digest]:
 		e.State, e.Reason = Revoked, ReasonRevoked
 	case scriptChanged:
-		e.State, e.Reason = StaleDigest, ReasonScriptChanged
-	case in.Store.hasStaleSlot(in.WorkspaceID, d):
-		e.State, e.Reason = StaleDigest, ReasonDeclarationChanged
+		e.State, e.Reason, e.Granted = StaleDigest, ReasonScriptChanged, rec
 	default:
-		e.State, e.Reason = PendingTrust, ReasonNotTrusted
+		if old := in.Store.staleSlot(in.WorkspaceID, d); old != nil {
+			e.State, e.Reason, e.Granted = StaleDigest, ReasonDeclarationChanged, old
+		} else {
+			e.State, e.Reason = PendingTrust, ReasonNotTrusted
+		}
 	}
 	return e
 }
 
-func (s *State) hasStaleSlot(workspace string, d *Declaration) bool {
+// staleSlot returns a record trusting another digest at d's slot (the
+// most recent grant when there are several), or nil.
+func (s *State) staleSlot(workspace string, d *Declaration) *Record {
 	if s == nil {
-		return false
+		return nil
 	}
 	h := &d.Hook
+	var out *Record
 	for _, dg := range s.bySlot[slotOf(workspace, h.Event, h.Source.RelativePath, h.Matcher, h.MatcherIndex, h.HookIndex)] {
-		if dg != d.Digest {
-			return true
+		if dg == d.Digest {
+			continue
+		}
+		if r := s.byKey[recKey{workspace, dg}]; r != nil && (out == nil || r.GrantedAt.After(out.GrantedAt)) {
+			out = r
 		}
 	}
-	return false
+	return out
 }

@@ -251,6 +251,7 @@ func describeDecl(w io.Writer, n int, d truststore.DeclarationStatus) {
 		}
 		fmt.Fprintf(w, "     pins %s\n", strings.Join(parts, ", "))
 	}
+	printGrantChanges(w, d.Changes)
 }
 
 // describePin renders a pin with a short hash.

@@ -157,6 +157,26 @@ export type Declaration = {
   pins?: PinEntry[];
   /** the scripts cannot be pinned: the declaration cannot be granted */
   pinError?: string;
+  /** what changed since the grant this declaration was trusted by, when that grant went stale (stale_digest, or blocked_policy with reason script_changed) */
+  changes?: {
+    grantedDigest: string;
+    grantedAt: string;
+    /** declaration fields old (as granted) vs new */
+    declaration: {
+      field: string;
+      old: unknown;
+      new: unknown;
+    }[];
+    /** pinned files whose content, existence or link target changed */
+    scripts: {
+      path: string;
+      change: "changed" | "added" | "removed";
+      old: PinEntry | null;
+      new: PinEntry | null;
+    }[];
+    /** what the grant's record could not tell (e.g. details not recorded) */
+    note?: string;
+  };
 };
 
 /** a stored definition: every default filled */
