@@ -46,6 +46,23 @@ async function main(): Promise<void> {
   const closed = await once.v2SettingsGet().then(() => undefined, (e: unknown) => e);
   assert.ok(closed instanceof ConnectionClosedError, `want ConnectionClosedError, got ${closed}`);
   console.log(`restart: false → ${closed.message}`);
+
+  // NDJSON framing: the same protocol, one JSON object per line. Newlines,
+  // U+2028 and multi-byte characters inside strings stay inside one frame;
+  // a 300 kB frame is split over many pipe reads.
+  const nd = await spawnHookside({ framing: "ndjson", home: process.env.HOOKSIDE_HOME, initialize: { clientInfo: { name: "ndjson" } }, restart: false });
+  assert.equal(nd.initializeResult.capabilities.framing, "ndjson");
+  await nd.sessionOpen({ sessionId: "n", cwd });
+  const deny = await nd.hooksRun({ sessionId: "n", event: "PreToolUse", input: { toolName: "Bash", toolInput: { command: "rm -rf /" } } });
+  assert.equal(deny.decision, "deny");
+  const title = "line 1\nline 2\u2028 ü 😀 " + "x".repeat(300000);
+  const v = await nd.v2DefinitionsPreview({ definition: { name: "big", eventName: "turn.completed", action: { type: "notification", title: { const: title } } } });
+  assert.equal(v.valid, true, JSON.stringify(v.problems));
+  assert.equal((v.fields as { title: string }).title, title);
+  const badFraming = await spawnHookside({ framing: "lines" as never, initialize: { clientInfo: { name: "x" } } }).then(() => undefined, (e: unknown) => e);
+  assert.ok(badFraming instanceof TypeError, `want a TypeError for an unknown framing, got ${badFraming}`);
+  assert.equal(await nd.close(), 0);
+  console.log(`ndjson: deny and a ${title.length}-character round trip`);
 }
 
 setTimeout(() => {

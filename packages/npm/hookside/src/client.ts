@@ -8,6 +8,7 @@ import {
   type MessageConnection,
 } from "vscode-jsonrpc/node";
 import { resolveBinary } from "./binary";
+import { NDJSONMessageReader, NDJSONMessageWriter } from "./ndjson";
 import {
   PROTOCOL_VERSION,
   ProtocolClient,
@@ -51,6 +52,12 @@ export interface SpawnOptions {
   home?: string;
   /** More app-server arguments, e.g. ["--log-level", "debug"]. */
   args?: string[];
+  /**
+   * The framing on hookside's stdio (`--framing`): "content-length" (LSP
+   * headers, the default here) or "ndjson" (one JSON object per line,
+   * hookside's own default). Both carry the same protocol.
+   */
+  framing?: Framing;
   /** The process environment (default process.env). */
   env?: NodeJS.ProcessEnv;
   cwd?: string;
@@ -66,6 +73,9 @@ export interface SpawnOptions {
   stderr?: (chunk: string) => void;
 }
 
+/** The framings `hookside app-server --stdio --framing` accepts. */
+export type Framing = "content-length" | "ndjson";
+
 /** Thrown by requests when the process is gone for good (closed, or restarts exhausted). */
 export class ConnectionClosedError extends Error {
   constructor(message: string) {
@@ -80,8 +90,8 @@ type NoteHandler = (params: unknown) => void;
 const inRestartHook = new AsyncLocalStorage<boolean>();
 
 /**
- * A connection to one `hookside app-server --stdio --framing content-length`
- * process, built on vscode-jsonrpc: one typed method per request (from
+ * A connection to one `hookside app-server --stdio` process (Content-Length
+ * or NDJSON framing, SpawnOptions.framing), built on vscode-jsonrpc: one typed method per request (from
  * ProtocolClient), typed notifications (on, on<Name>), host/* requests
  * answered by the handler map, cancellation through CancellationToken
  * ($/cancelRequest), restart on crash with backoff, and close() = shutdown +
@@ -168,7 +178,11 @@ export class HooksideClient extends ProtocolClient {
   private async start(): Promise<void> {
     const o = this.opts;
     const bin = o.binary ?? resolveBinary(o.env ?? process.env);
-    const args = ["app-server", "--stdio", "--framing", "content-length", ...(o.home ? ["--home", o.home] : []), ...(o.args ?? [])];
+    const framing: Framing = o.framing ?? "content-length";
+    if (framing !== "content-length" && framing !== "ndjson") {
+      throw new TypeError(`hookside: framing must be "content-length" or "ndjson", not ${JSON.stringify(framing)}`);
+    }
+    const args = ["app-server", "--stdio", "--framing", framing, ...(o.home ? ["--home", o.home] : []), ...(o.args ?? [])];
     const child = spawn(bin, args, { cwd: o.cwd, env: o.env ?? process.env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
     this.process = child;
     this.startedAt = Date.now();
@@ -178,7 +192,10 @@ export class HooksideClient extends ProtocolClient {
       child.once("spawn", resolve);
       child.once("error", reject);
     });
-    const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const conn =
+      framing === "ndjson"
+        ? createMessageConnection(new NDJSONMessageReader(child.stdout!), new NDJSONMessageWriter(child.stdin!))
+        : createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     this.conn = conn;
     conn.onNotification((method: string, params: unknown) => {
       for (const h of this.notes.get(method) ?? []) h(params);

@@ -5,7 +5,8 @@
  */
 export { BinaryNotFoundError, platformPackage, resolveBinary, SUPPORTED_PLATFORMS } from "./binary";
 export { ConnectionClosedError, HooksideClient, spawnHookside } from "./client";
-export type { HostHandlers, RestartInfo, RestartOptions, SpawnOptions } from "./client";
+export type { Framing, HostHandlers, RestartInfo, RestartOptions, SpawnOptions } from "./client";
+export { NDJSONMessageReader, NDJSONMessageWriter } from "./ndjson";
 export * from "./protocol";
 export { CancellationTokenSource, ResponseError } from "vscode-jsonrpc/node";
 export type { CancellationToken } from "vscode-jsonrpc/node";
