@@ -2,53 +2,27 @@ package rpc
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
-	"os"
 	"strings"
 	"testing"
 	"time"
 )
 
-// lspConn is a Content-Length client of a server over real OS pipes.
+// lspConn is a Content-Length client of a server over real OS pipes
+// (startServerOpts with FramingContentLength).
 type lspConn struct {
 	t    *testing.T
-	w    *os.File
+	w    io.WriteCloser
 	r    *bufio.Reader
 	done chan int
 }
 
 func startLSPServer(t *testing.T) *lspConn {
 	t.Helper()
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &lspConn{t: t, w: inW, r: bufio.NewReader(outR), done: make(chan int, 1)}
-	go func() {
-		c.done <- Serve(context.Background(), inR, outW, Options{Framing: FramingContentLength, Home: t.TempDir(),
-			Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Version: "test"})
-		outW.Close()
-	}()
-	t.Cleanup(func() {
-		inW.Close()
-		go io.Copy(io.Discard, outR)
-		select {
-		case <-c.done:
-		case <-time.After(10 * time.Second):
-			t.Error("server did not exit after EOF")
-		}
-		inR.Close()
-		outR.Close()
-	})
-	return c
+	c := startServerOpts(t, Options{Framing: FramingContentLength, Home: t.TempDir()})
+	return &lspConn{t: t, w: c.w, r: c.r, done: c.done}
 }
 
 func (c *lspConn) write(s string) {
