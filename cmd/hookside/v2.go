@@ -354,12 +354,13 @@ func runV2Emit(args []string, stdout, stderr io.Writer) int {
 		default:
 			fmt.Fprintf(stdout, "event %s: enqueued\n", res.EventID)
 		}
+		printUnbound(stdout, res)
 		for _, r := range out.Runs {
 			fmt.Fprintf(stdout, "  run %s  %s  %s %s\n", r.ID, r.Status, r.ErrorCode, r.ErrorMessage)
 		}
 	}
 	if out.WaitingForHost > 0 {
-		fmt.Fprintf(stderr, "%s: %d run(s) need a host action (notification, sound or tool): they stay queued until a hookside app-server with a connected host that declared them runs on this home\n", prefix, out.WaitingForHost)
+		fmt.Fprintf(stderr, "%s: %d run(s) need a host action (notification, sound or tool): they stay queued until a hookside app-server with a connected host that declared them runs on this home, for at most the host claim timeout (default %v, $%s), then they are skipped\n", prefix, out.WaitingForHost, v2bridge.DefaultHostClaimTimeout, v2bridge.EnvHostClaimMs)
 	}
 	if interrupted {
 		return exitInterrupted
