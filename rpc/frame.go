@@ -203,6 +203,11 @@ func (f *lspFramer) ReadFrame() ([]byte, error) {
 			}
 			break
 		}
+		if !sawHeader && !tooLong && strings.HasPrefix(strings.TrimSpace(line), "{") {
+			// A JSON line where a header should start: the peer speaks
+			// NDJSON. Each such line is answered at once.
+			return nil, fmt.Errorf("%w: a JSON line without Content-Length headers (this connection uses --framing content-length)", errBadHeader)
+		}
 		sawHeader = true
 		name, value, ok := strings.Cut(line, ":")
 		if tooLong || !ok {

@@ -131,6 +131,7 @@ func TestContentLengthRecoversAfterMalformedHeaders(t *testing.T) {
 		"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
 		"Content-Length: 12\r\nno colon here\r\n\r\n" + `{"id":97}   `,
 		"Content-Length: 1\r\n" + strings.Repeat("x", 100<<10) + "\r\n\r\n{",
+		`{"jsonrpc":"2.0","id":96,"method":"initialize"}` + "\n", // an NDJSON peer
 	} {
 		c.write(bad + c.frame(fmt.Sprintf(lspInit, i+1)))
 		if m := c.read(); errCode(m) != CodeParseError || m["id"] != nil {
