@@ -118,14 +118,15 @@ func (s *Server) trustStatus(_ context.Context, p trustStatusParams) (*trustStat
 	if t.Dir == "" {
 		return nil, InvalidParams("workspace", "a remote identity has no local files to discover; open a session for it instead")
 	}
-	// A throwaway session with the feature on: status reads the trust file.
+	// A throwaway session with the feature on: status reads the trust file,
+	// read-only (a corrupt one is reported, not moved aside).
 	s.mu.Lock()
 	home, init := s.home, s.init
 	s.mu.Unlock()
 	policy, _ := truststore.ParsePolicy(init.policy)
 	rs, _, err := runner.Open(runner.SessionOptions{
 		ID: "status", Cwd: t.Dir, WorkspaceID: t.ID, UserConfigPath: userConfigPath(home, init),
-		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: home},
+		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: home, Store: truststore.Options{ReadOnly: true}},
 	})
 	if err != nil {
 		return nil, InvalidParams("workspace", err.Error())
