@@ -320,7 +320,7 @@ func (s *Session) claudeSpawn(ctx context.Context, h *hook.Hook, rc *claudeRunCt
 			return output.ProcessResult{ExitCode: -1, SpawnError: "create CLAUDE_PLUGIN_DATA: " + err.Error()}
 		}
 	}
-	argv, env, err := s.command(&hc)
+	argv, cmdLine, env, err := s.commandLine(&hc)
 	if err != nil {
 		return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}
 	}
@@ -338,7 +338,7 @@ func (s *Session) claudeSpawn(ctx context.Context, h *hook.Hook, rc *claudeRunCt
 		return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}
 	}
 	spec := exec.Spec{
-		Argv: argv, Dir: rc.cwd, Env: env,
+		Argv: argv, CmdLine: cmdLine, Dir: rc.cwd, Env: env,
 		Stdin:          claudeStdin(rc.in, rc.event, s.opts.ID, transcript, rc.cwd, s.opts.Mode),
 		Timeout:        time.Duration(h.TimeoutMs) * time.Millisecond,
 		KillGrace:      exec.KillGrace,

@@ -409,7 +409,7 @@ func logFailure(h *hook.Hook, event string, run output.Run, stderr []byte) {
 // spawn prepares argv, environment and stdin for h and executes it (or
 // starts it in the background when h.Async).
 func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdinContext) (output.ProcessResult, []byte, []byte) {
-	argv, env, err := s.command(h)
+	argv, cmdLine, env, err := s.commandLine(h)
 	if err == nil && h.Type == hook.TypeProcess {
 		if perr := s.checkProcess(argv); perr != nil {
 			err = fmt.Errorf("hook %s: %w", h.ID, perr)
@@ -429,7 +429,7 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 		cleanup() // the queue's worker writes its own transcript file
 		job := exec.AsyncJob{
 			SessionID: s.opts.ID, TurnID: sc.turnID, Event: sc.event, HookID: h.ID,
-			Argv: argv, Dir: s.opts.Cwd, Env: env[s.hostEnvLen:],
+			Argv: argv, CmdLine: cmdLine, Dir: s.opts.Cwd, Env: env[s.hostEnvLen:],
 			Stdin:          buildStdin(in, sc, exec.TranscriptPlaceholder),
 			Transcript:     transcriptContent(sc.event, in),
 			TimeoutMs:      h.TimeoutMs,
@@ -445,6 +445,7 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 	}
 	spec := exec.Spec{
 		Argv:           argv,
+		CmdLine:        cmdLine,
 		Dir:            s.opts.Cwd,
 		Env:            env,
 		Stdin:          buildStdin(in, sc, transcript),
@@ -506,6 +507,13 @@ func (s *Session) shellRefuse() []string {
 // command and args (PROTOCOL.md §3; ${ZCODE_SKILL_DIR} is a configuration
 // error).
 func (s *Session) command(h *hook.Hook) ([]string, []string, error) {
+	argv, _, env, err := s.commandLine(h)
+	return argv, env, err
+}
+
+// commandLine is command plus the raw command line of a shell "cmd" hook
+// on Windows (exec.Spec.CmdLine; "" for every other hook and OS).
+func (s *Session) commandLine(h *hook.Hook) ([]string, string, []string, error) {
 	vars, env := s.vars, s.baseEnv
 	// Plugin hooks, and workspace declarations from a project file's
 	// plugins.dirs, get their plugin's root and data dirs.
@@ -529,26 +537,26 @@ func (s *Session) command(h *hook.Hook) ([]string, []string, error) {
 	}
 	cmd, err := config.Expand(h.Command, vars)
 	if err != nil {
-		return nil, nil, fmt.Errorf("hook %s: %w", h.ID, err)
+		return nil, "", nil, fmt.Errorf("hook %s: %w", h.ID, err)
 	}
 	if h.Type == hook.TypeCommand {
-		argv, err := shellArgv(h.Shell, cmd, s.shellRefuse)
+		argv, line, err := shellArgv(h.Shell, cmd, s.shellRefuse)
 		if err != nil {
-			return nil, nil, fmt.Errorf("hook %s: %w", h.ID, err)
+			return nil, "", nil, fmt.Errorf("hook %s: %w", h.ID, err)
 		}
-		return argv, env, nil
+		return argv, line, env, nil
 	}
 	argv := make([]string, 0, 1+len(h.Args))
 	argv = append(argv, cmd)
 	for _, a := range h.Args {
 		ea, err := config.Expand(a, vars)
 		if err != nil {
-			return nil, nil, fmt.Errorf("hook %s: %w", h.ID, err)
+			return nil, "", nil, fmt.Errorf("hook %s: %w", h.ID, err)
 		}
 		argv = append(argv, ea)
 	}
 	if err := checkProcessArgv(argv); err != nil {
-		return nil, nil, fmt.Errorf("hook %s: %w", h.ID, err)
+		return nil, "", nil, fmt.Errorf("hook %s: %w", h.ID, err)
 	}
-	return argv, env, nil
+	return argv, "", env, nil
 }

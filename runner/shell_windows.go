@@ -3,9 +3,9 @@
 package runner
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 
 	"github.com/hookside/hookside/internal/hook"
 )
@@ -23,31 +23,32 @@ func shellVars(sh hook.Shell, vars map[string]string) map[string]string {
 	return out
 }
 
-// shellArgv is the argv that runs command on Windows (hook.Shell.
-// WindowsArgv): Git Bash found by hook.FindGitBash, never inside the
-// directories refuse returns (the workspace root and the working
-// directory); PowerShell with an encoded
-// command. Errors: hook.ErrNoGitBash, hook.ErrInvalidShell (also for
-// shell "cmd": its raw command line cannot be passed through exec.Spec,
-// which has Argv only).
-func shellArgv(sh hook.Shell, command string, refuse func() []string) ([]string, error) {
+// shellArgv is how command runs on Windows (hook.Shell.WindowsArgv): the
+// argv, and for shell "cmd" the raw command line for cmd.exe (comspec
+// %ComSpec%, else %SystemRoot%\System32\cmd.exe). Git Bash is found by
+// hook.FindGitBash, never inside the directories refuse returns (the
+// workspace root and the working directory); PowerShell gets an encoded
+// command. Errors: hook.ErrNoGitBash, hook.ErrInvalidShell,
+// hook.ErrCmdCommand.
+func shellArgv(sh hook.Shell, command string, refuse func() []string) ([]string, string, error) {
 	bash := ""
 	if sh.Kind() != hook.ShellString {
 		git, _ := exec.LookPath("git")
 		var err error
 		bash, err = hook.FindGitBash(hook.GitBashLookup{Getenv: os.Getenv, IsFile: isFile, GitPath: git, Refuse: refuse()})
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
-	wc, err := sh.WindowsArgv(command, bash, os.Getenv("ComSpec"))
+	comspec := os.Getenv("ComSpec")
+	if root := os.Getenv("SystemRoot"); comspec == "" && root != "" {
+		comspec = filepath.Join(root, "System32", "cmd.exe")
+	}
+	wc, err := sh.WindowsArgv(command, bash, comspec)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	if wc.CmdLine != "" {
-		return nil, fmt.Errorf("%w: shell %q needs its raw command line (%s) given to CreateProcess, and the spawner takes an argv only; use shell \"powershell\", \"pwsh\" or Git Bash", hook.ErrInvalidShell, sh.Program(), wc.CmdLine)
-	}
-	return wc.Argv, nil
+	return wc.Argv, wc.CmdLine, nil
 }
 
 // checkProcessArgv refuses cmd.exe metacharacters in the arguments of a

@@ -24,6 +24,7 @@ const ShellHookEvent = "shell_hook.async"
 type shellHookSnap struct {
 	Event          string   `json:"event"`
 	Argv           []string `json:"argv"`
+	CmdLine        string   `json:"cmdLine,omitempty"`
 	Dir            string   `json:"dir"`
 	Env            []string `json:"env"`
 	Stdin          string   `json:"stdin"`
@@ -46,7 +47,7 @@ func (b *Bridge) EnqueueShellHook(ctx context.Context, job exec.AsyncJob) (strin
 	}
 	snap := snapshot{
 		EventName: ShellHookEvent, TimeoutMs: job.TimeoutMs, ConcurrencyPolicy: "parallel",
-		ShellHook: &shellHookSnap{Event: job.Event, Argv: job.Argv, Dir: job.Dir, Env: job.Env,
+		ShellHook: &shellHookSnap{Event: job.Event, Argv: job.Argv, CmdLine: job.CmdLine, Dir: job.Dir, Env: job.Env,
 			Stdin: string(job.Stdin), Transcript: string(job.Transcript), MaxOutputBytes: job.MaxOutputBytes},
 	}
 	snap.Action.Type = "command" // claimable by any process (no host needed)
@@ -98,7 +99,7 @@ func (b *Bridge) doShellHook(ctx context.Context, run store.Run, h *shellHookSna
 	stdin := bytes.ReplaceAll([]byte(h.Stdin), ph, tp)
 	markSent(ctx)
 	res := b.opts.Spawner.Run(ctx, exec.Spec{
-		Argv: h.Argv, Dir: h.Dir, Env: append(os.Environ(), h.Env...), Stdin: stdin,
+		Argv: h.Argv, CmdLine: h.CmdLine, Dir: h.Dir, Env: append(os.Environ(), h.Env...), Stdin: stdin,
 		Timeout: time.Duration(timeoutMs) * time.Millisecond, KillGrace: exec.KillGrace, MaxOutputBytes: h.MaxOutputBytes,
 	})
 	// Redacted by content, like hook/completed previews (the summary keeps

@@ -21,6 +21,9 @@ var (
 	// ErrNoGitBash: no bash.exe of Git for Windows was found for a
 	// `command` hook with no `shell` (or `shell: true`).
 	ErrNoGitBash = errors.New("hook: Git Bash not found: install Git for Windows (https://git-scm.com/download/win) or set " + EnvGitBash + " to its bin\\bash.exe, or give the hook shell \"powershell\", \"pwsh\" or \"cmd\"")
+	// ErrCmdCommand: a `command` hook with shell "cmd" whose command
+	// cmd.exe cannot be given as one command line.
+	ErrCmdCommand = errors.New("hook: command cannot run through cmd.exe")
 	// ErrBatchArgument: a `process` hook whose executable is a .cmd or
 	// .bat file (run by cmd.exe) got an expanded argument with a cmd.exe
 	// metacharacter, which could inject commands.
@@ -98,14 +101,13 @@ type WindowsCommand struct {
 //     pwsh.exe, "-NoProfile", "-NonInteractive", "-EncodedCommand",
 //     base64(UTF-16LE command)]: no quoting rule of PowerShell's command
 //     line can alter an encoded command;
-//   - "cmd" (or "cmd.exe"): Argv [comspec] and CmdLine
-//     `cmd.exe /d /s /c "<command>"`: /s strips exactly the outer
-//     quotes, so command reaches cmd.exe as written (Go's argument
-//     quoting would escape its quotes with backslashes, which cmd.exe
-//     does not understand);
+//   - "cmd" (or "cmd.exe"): Argv [comspec, "/d", "/s", "/c", command]
+//     (what runs, for display) and CmdLine, the command line itself
+//     (CmdLine, below);
 //   - any other string: as Argv.
 //
-// comspec is %ComSpec% ("" = cmd.exe). Errors wrap ErrInvalidShell.
+// comspec is %ComSpec% ("" = cmd.exe). Errors wrap ErrInvalidShell, or
+// ErrCmdCommand for a command cmd.exe cannot take.
 func (s Shell) WindowsArgv(command, bash, comspec string) (WindowsCommand, error) {
 	switch s.Kind() {
 	case ShellUnset, ShellTrue:
@@ -119,7 +121,11 @@ func (s Shell) WindowsArgv(command, bash, comspec string) (WindowsCommand, error
 		if comspec == "" {
 			comspec = "cmd.exe"
 		}
-		return WindowsCommand{Argv: []string{comspec}, CmdLine: CmdLine(comspec, command)}, nil
+		line, err := CmdLine(comspec, command)
+		if err != nil {
+			return WindowsCommand{}, err
+		}
+		return WindowsCommand{Argv: []string{comspec, "/d", "/s", "/c", command}, CmdLine: line}, nil
 	}
 	argv, err := s.Argv(command)
 	return WindowsCommand{Argv: argv}, err
@@ -156,10 +162,39 @@ func EncodePowerShell(command string) string {
 	return base64.StdEncoding.EncodeToString(b)
 }
 
-// CmdLine is the raw command line that runs command through cmd.exe at
-// comspec: `"<comspec>" /d /s /c "<command>"` (/d: no AutoRun commands).
-func CmdLine(comspec, command string) string {
-	return `"` + comspec + `" /d /s /c "` + command + `"`
+// CmdMaxChars is the longest command cmd.exe runs, in UTF-16 code units
+// (its documented command-line limit, 8191 characters).
+const CmdMaxChars = 8191
+
+// CmdLine is the raw command line (for CreateProcess, never re-quoted)
+// that runs command through cmd.exe at comspec:
+//
+//	"<comspec>" /d /s /c "<command>"
+//
+// /d skips the AutoRun commands of the registry; /c runs the rest of the
+// line and exits with its status; /s makes cmd.exe strip exactly the first
+// and the last quote of that rest, whatever is between them, so command
+// reaches cmd.exe as written: its quotes, &, |, <, >, ^ and %VAR% mean
+// what they mean at a cmd prompt. (Go's usual quoting for
+// CommandLineToArgvW would escape inner quotes with backslashes, which
+// cmd.exe keeps literally.) Errors wrap ErrCmdCommand: a NUL (no Windows
+// command line holds one), a line break (cmd.exe runs the first line
+// only: join commands with &), more than CmdMaxChars; or ErrInvalidShell
+// for a comspec with a quote or NUL.
+func CmdLine(comspec, command string) (string, error) {
+	if strings.ContainsAny(comspec, "\"\x00") || comspec == "" {
+		return "", fmt.Errorf("%w: cmd.exe path %q", ErrInvalidShell, comspec)
+	}
+	switch {
+	case strings.ContainsRune(command, 0):
+		return "", fmt.Errorf("%w: it holds a NUL character", ErrCmdCommand)
+	case strings.ContainsAny(command, "\r\n"):
+		return "", fmt.Errorf("%w: it holds a line break, and cmd.exe runs one line only (join the commands with &, or run a .cmd script)", ErrCmdCommand)
+	}
+	if n := len(utf16.Encode([]rune(command))); n > CmdMaxChars {
+		return "", fmt.Errorf("%w: %d characters, cmd.exe takes at most %d", ErrCmdCommand, n, CmdMaxChars)
+	}
+	return `"` + comspec + `" /d /s /c "` + command + `"`, nil
 }
 
 // batchMeta are the characters cmd.exe gives meaning to on a batch file's

@@ -95,7 +95,8 @@ func TestWindowsArgv(t *testing.T) {
 		{"true_git_bash", ShellOfTrue, []string{bash, "-c", cmd}, ""},
 		{"powershell", ShellProgram("powershell"), []string{"powershell.exe", "-NoProfile", "-NonInteractive", "-EncodedCommand", enc(cmd)}, ""},
 		{"pwsh_exe", ShellProgram("pwsh.exe"), []string{"pwsh.exe", "-NoProfile", "-NonInteractive", "-EncodedCommand", enc(cmd)}, ""},
-		{"cmd", ShellProgram("cmd"), []string{`C:\Windows\system32\cmd.exe`}, `"C:\Windows\system32\cmd.exe" /d /s /c "` + cmd + `"`},
+		{"cmd", ShellProgram("cmd"), []string{`C:\Windows\system32\cmd.exe`, "/d", "/s", "/c", cmd}, `"C:\Windows\system32\cmd.exe" /d /s /c "` + cmd + `"`},
+		{"cmd_exe", ShellProgram("CMD.exe"), []string{`C:\Windows\system32\cmd.exe`, "/d", "/s", "/c", cmd}, `"C:\Windows\system32\cmd.exe" /d /s /c "` + cmd + `"`},
 		{"other_string", ShellProgram("bash -lc"), []string{"bash", "-lc", cmd}, ""},
 	}
 	for _, tc := range tests {
@@ -143,5 +144,73 @@ func TestCheckBatchArgs(t *testing.T) {
 	}
 	if !IsBatch(`x.BAT`) || IsBatch(`x.bat.exe`) {
 		t.Fatal("IsBatch")
+	}
+}
+
+// cmdSlashS is how cmd.exe reads the rest of its command line after
+// /s /c (cmd /?: with /S, if the first character is a quote it is
+// stripped, and so is the last quote on the line, keeping what follows
+// it), for checking CmdLine against the documented rule.
+func cmdSlashS(line string) string {
+	_, rest, ok := strings.Cut(line, " /d /s /c ")
+	if !ok {
+		return "<no /d /s /c>"
+	}
+	if !strings.HasPrefix(rest, `"`) {
+		return rest
+	}
+	rest = rest[1:]
+	if i := strings.LastIndex(rest, `"`); i >= 0 {
+		rest = rest[:i] + rest[i+1:]
+	}
+	return rest
+}
+
+func TestCmdLine(t *testing.T) {
+	const comspec = `C:\Windows\system32\cmd.exe`
+	tests := []struct {
+		name, command string
+		want          string // "" = an error wrapping ErrCmdCommand
+	}{
+		{"plain", `echo hi`, `"C:\Windows\system32\cmd.exe" /d /s /c "echo hi"`},
+		{"json_and_exit_code", `echo {"decision":"block"}& exit /b 2`, `"C:\Windows\system32\cmd.exe" /d /s /c "echo {"decision":"block"}& exit /b 2"`},
+		{"quoted_program_and_argument", `"C:\Program Files\tool\x.exe" "a b" --flag`, `"C:\Windows\system32\cmd.exe" /d /s /c ""C:\Program Files\tool\x.exe" "a b" --flag"`},
+		{"trailing_backslash_is_not_an_escape", `dir C:\`, `"C:\Windows\system32\cmd.exe" /d /s /c "dir C:\"`},
+		{"backslash_before_quote_kept", `echo "C:\dir\" x`, `"C:\Windows\system32\cmd.exe" /d /s /c "echo "C:\dir\" x"`},
+		{"operators_and_variables", `type "%USERPROFILE%\x.txt" | findstr /c:"a b" > nul && echo ok || echo no`, `"C:\Windows\system32\cmd.exe" /d /s /c "type "%USERPROFILE%\x.txt" | findstr /c:"a b" > nul && echo ok || echo no"`},
+		{"unbalanced_quote", `echo "open`, `"C:\Windows\system32\cmd.exe" /d /s /c "echo "open"`},
+		{"non_ascii", `echo é€ 😀`, `"C:\Windows\system32\cmd.exe" /d /s /c "echo é€ 😀"`},
+		{"empty", ``, `"C:\Windows\system32\cmd.exe" /d /s /c ""`},
+		{"at_the_limit", strings.Repeat("x", CmdMaxChars), `"C:\Windows\system32\cmd.exe" /d /s /c "` + strings.Repeat("x", CmdMaxChars) + `"`},
+		{"past_the_limit", strings.Repeat("x", CmdMaxChars+1), ""},
+		{"past_the_limit_in_utf16_units", strings.Repeat("😀", CmdMaxChars/2+1), ""},
+		{"line_feed", "echo a\necho b", ""},
+		{"carriage_return", "echo a\r& echo b", ""},
+		{"nul", "echo a\x00b", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := CmdLine(comspec, tc.command)
+			if tc.want == "" {
+				if !errors.Is(err, ErrCmdCommand) || got != "" {
+					t.Fatalf("CmdLine(%q) = %q, %v; want an error wrapping ErrCmdCommand", tc.command, got, err)
+				}
+				if _, err := ShellProgram("cmd").WindowsArgv(tc.command, "", comspec); !errors.Is(err, ErrCmdCommand) {
+					t.Fatalf("WindowsArgv: %v; want ErrCmdCommand", err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("CmdLine(%q) = %q, %v\nwant %q", tc.command, got, err, tc.want)
+			}
+			if back := cmdSlashS(got); back != tc.command {
+				t.Fatalf("cmd.exe /s reads %q back, want %q", back, tc.command)
+			}
+		})
+	}
+	for _, bad := range []string{"", `C:\a"b\cmd.exe`, "cmd\x00.exe"} {
+		if _, err := CmdLine(bad, "echo"); !errors.Is(err, ErrInvalidShell) {
+			t.Errorf("comspec %q: %v; want ErrInvalidShell", bad, err)
+		}
 	}
 }

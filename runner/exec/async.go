@@ -14,6 +14,7 @@ const TranscriptPlaceholder = "@@hookside-transcript-path@@"
 type AsyncJob struct {
 	SessionID, TurnID, Event, HookID string
 	Argv                             []string
+	CmdLine                          string // Spec.CmdLine (Windows cmd.exe), "" for none
 	Dir                              string
 	Env                              []string
 	Stdin                            []byte // one line of JSON, with TranscriptPlaceholder

@@ -40,12 +40,23 @@ const (
 // ErrEmptyArgv is the StartErr of a Spec without an executable.
 var ErrEmptyArgv = errors.New("exec: empty argv: no executable to start")
 
+// ErrCmdLine is the StartErr of a Spec with a CmdLine outside Windows.
+var ErrCmdLine = errors.New("exec: a raw command line (Spec.CmdLine) exists only on Windows; give Argv")
+
 // Spec is one hook process to run.
 type Spec struct {
 	// Argv is the executable and its arguments. Argv[0] is looked up in
 	// the PATH of the hookside process (not of Env) when it has no "/",
 	// exactly like exec.Command; it is never split or handed to a shell.
 	Argv []string
+	// CmdLine, when not "", is on Windows the whole command line the
+	// process receives (SysProcAttr.CmdLine) instead of one quoted from
+	// Argv; Argv[0] still names the executable, Argv[1:] are then only
+	// descriptive. It is how cmd.exe, whose unquoting differs from
+	// CommandLineToArgvW, gets `"cmd.exe" /d /s /c "<command>"` as written
+	// (hook.CmdLine). Unix processes take an argv only: there a Spec with
+	// CmdLine is refused with ErrCmdLine.
+	CmdLine string
 	// Dir is the working directory ("" = hookside's own).
 	Dir string
 	// Env is the complete environment as KEY=VALUE entries. nil inherits
@@ -91,7 +102,8 @@ type Result struct {
 	// StartErr is non-nil when no process ran: it wraps the os/exec error
 	// (errors.Is(err, fs.ErrNotExist) for a missing file,
 	// fs.ErrPermission for a file that is not executable,
-	// exec.ErrNotFound for a name not in PATH), ErrEmptyArgv, or ctx.Err().
+	// exec.ErrNotFound for a name not in PATH), ErrEmptyArgv, ErrCmdLine,
+	// or ctx.Err().
 	StartErr error
 	// Duration is the wall time from just before the start until Run had
 	// collected the output (includes termination and pipe draining).

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	osexec "os/exec"
+	"runtime"
 	"time"
 )
 
@@ -20,11 +21,16 @@ type limits struct {
 
 // begin checks spec and ctx before anything is started and applies the
 // defaults. ok is false when Run must return res as it is: empty argv
-// (ErrEmptyArgv) or ctx already done (Canceled, not started).
+// (ErrEmptyArgv), a CmdLine off Windows (ErrCmdLine) or ctx already done
+// (Canceled, not started).
 func begin(ctx context.Context, spec Spec) (res Result, lim limits, ok bool) {
 	res = Result{ExitCode: -1}
 	if len(spec.Argv) == 0 || spec.Argv[0] == "" {
 		res.StartErr = ErrEmptyArgv
+		return res, lim, false
+	}
+	if spec.CmdLine != "" && runtime.GOOS != "windows" {
+		res.StartErr = ErrCmdLine
 		return res, lim, false
 	}
 	if err := ctx.Err(); err != nil {

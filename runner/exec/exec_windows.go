@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/hookside/hookside/internal/proc"
@@ -29,6 +30,11 @@ import (
 //     once and the grace is not used.
 //   - Once the leader has exited the rest of the job is terminated: a
 //     hook's background children do not outlive it.
+//   - Spec.CmdLine, when set, is the leader's command line as given
+//     (SysProcAttr.CmdLine), for cmd.exe; else Go quotes Argv.
+//   - The hook's environment carries a fresh run token (proc.TokenVar),
+//     as on Unix; nothing sweeps by it here, since the job is the
+//     guarantee: a process in it cannot leave it (no breakaway).
 //
 // ExitCode is the leader's full 32-bit exit code (3221225477 for
 // STATUS_ACCESS_VIOLATION), or -1 when Run terminated it. Result.PID is
@@ -54,6 +60,10 @@ func Run(ctx context.Context, spec Spec) Result {
 		return res
 	}
 	cmd := newCmd(spec, &p)
+	cmd.Env = runEnv(spec.Env, proc.NewToken())
+	if spec.CmdLine != "" {
+		cmd.SysProcAttr = &syscall.SysProcAttr{CmdLine: spec.CmdLine}
+	}
 	err = job.Start(cmd)
 	p.closeChildEnds()
 	if err != nil {

@@ -10,9 +10,13 @@ import (
 	osexec "os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"golang.org/x/sys/windows"
+
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/internal/proc"
 )
 
@@ -57,6 +61,24 @@ func execHelper(mode string, args []string) int {
 	case "exit":
 		code, _ := strconv.ParseUint(args[0], 0, 32)
 		os.Exit(int(code))
+	case "pid":
+		fmt.Println("pid", os.Getpid())
+		time.Sleep(time.Hour)
+	case "token":
+		fmt.Print(os.Getenv(proc.TokenVar))
+	case "breakaway":
+		// Starts a grandchild asking to leave the job; prints whether
+		// that was refused, or the grandchild's pid, and exits (the
+		// grandchild, if any, sleeps on).
+		exe, _ := os.Executable()
+		gc := osexec.Command(exe)
+		gc.Env = append(os.Environ(), execHelperVar+"=sleep")
+		gc.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_BREAKAWAY_FROM_JOB}
+		if err := gc.Start(); err != nil {
+			fmt.Println("refused:", err)
+			return 0
+		}
+		fmt.Println("started", gc.Process.Pid)
 	}
 	return 0
 }
@@ -155,5 +177,149 @@ func TestRunWindowsMissingExecutable(t *testing.T) {
 	res = Run(context.Background(), Spec{Argv: []string{"no-such-hook-xyz"}})
 	if !errors.Is(res.StartErr, osexec.ErrNotFound) {
 		t.Fatalf("%+v", res)
+	}
+}
+
+// TestRunWindowsHookEnvironmentCarriesFreshRunToken: every run gets its
+// own token, also replacing one inherited from the environment, as on
+// Unix.
+func TestRunWindowsHookEnvironmentCarriesFreshRunToken(t *testing.T) {
+	spec := helperSpec(t, "token")
+	spec.Env = append(spec.Env, proc.TokenVar+"=inherited")
+	a := Run(context.Background(), spec)
+	b := Run(context.Background(), spec)
+	if len(a.Stdout) != 32 || bytes.Equal(a.Stdout, b.Stdout) {
+		t.Fatalf("tokens %q and %q: want two different 32-digit tokens (%v, %v)", a.Stdout, b.Stdout, a.StartErr, b.StartErr)
+	}
+}
+
+// TestRunWindowsBreakawayIsRefused: a hook's child asking for
+// CREATE_BREAKAWAY_FROM_JOB is refused (the job has no
+// JOB_OBJECT_LIMIT_BREAKAWAY_OK); were it started, it would have to be
+// gone when Run returns.
+func TestRunWindowsBreakawayIsRefused(t *testing.T) {
+	res := Run(context.Background(), helperSpec(t, "breakaway"))
+	if res.StartErr != nil || res.ExitCode != 0 {
+		t.Fatalf("%+v", res)
+	}
+	out := strings.TrimSpace(string(res.Stdout))
+	var pid int
+	if _, err := fmt.Sscanf(out, "started %d", &pid); err == nil {
+		if proc.Alive(pid) {
+			t.Errorf("grandchild %d left the job and outlived its hook", pid)
+			_ = windowsKill(pid)
+		}
+		t.Fatalf("breakaway was not refused: %q", out)
+	}
+	if !strings.HasPrefix(out, "refused:") {
+		t.Fatalf("stdout %q", out)
+	}
+	t.Log(out)
+}
+
+func windowsKill(pid int) error {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return err
+	}
+	return p.Kill()
+}
+
+// cmdSpec is the Spec of a `shell: "cmd"` command hook, built as the
+// runner builds it (hook.Shell.WindowsArgv with %ComSpec%).
+func cmdSpec(t *testing.T, command string) Spec {
+	t.Helper()
+	wc, err := hook.ShellProgram("cmd").WindowsArgv(command, "", os.Getenv("ComSpec"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wc.CmdLine == "" {
+		t.Fatalf("no raw command line for cmd: %+v", wc)
+	}
+	return Spec{Argv: wc.Argv, CmdLine: wc.CmdLine, Env: append(os.Environ(), "HOOK_VAR=v 1&2"), Timeout: time.Minute}
+}
+
+// TestRunWindowsCmdHook runs real cmd.exe hooks (Wine ships one) with the
+// raw command line `"cmd.exe" /d /s /c "<command>"`: the command's
+// quotes, operators and %VAR% reach cmd.exe as written, its output and
+// exit status come back.
+func TestRunWindowsCmdHook(t *testing.T) {
+	if os.Getenv("ComSpec") == "" {
+		t.Skip("no %ComSpec%: no cmd.exe on this Windows")
+	}
+	tests := []struct {
+		name, command, stdout string
+		exit                  int
+	}{
+		{"decision_json_and_exit_code", `echo {"decision":"block","reason":"no & never"}& exit /b 2`, `{"decision":"block","reason":"no & never"}`, 2},
+		{"quotes_kept", `echo "a b" "c"`, `"a b" "c"`, 0},
+		{"variable_with_metacharacters_in_quotes", `echo "%HOOK_VAR%"`, `"v 1&2"`, 0},
+		{"and", `ver >nul && echo yes`, `yes`, 0},
+		{"or", `cd C:\no\such\dir 2>nul || exit /b 5`, ``, 5},
+		{"redirect_into_a_quoted_path", `echo redirected> "%HOOK_DIR%\out file.txt"& type "%HOOK_DIR%\out file.txt"`, `redirected`, 0},
+		{"exit_code_is_32_bit", `exit /b -1073741819`, ``, 0xC0000005},
+		{"run_token", `echo %HOOKSIDE_RUN_TOKEN%`, ``, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := cmdSpec(t, tc.command)
+			spec.Env = append(spec.Env, "HOOK_DIR="+t.TempDir())
+			res := Run(context.Background(), spec)
+			if res.StartErr != nil || res.TimedOut {
+				t.Fatalf("%+v", res)
+			}
+			got := strings.TrimRight(string(res.Stdout), "\r\n ")
+			if tc.name == "run_token" {
+				if len(got) != 32 || strings.Contains(got, "%") {
+					t.Fatalf("token %q", got)
+				}
+			} else if got != tc.stdout {
+				t.Errorf("stdout %q, want %q (stderr %q)", got, tc.stdout, res.Stderr)
+			}
+			if res.ExitCode != tc.exit {
+				t.Errorf("exit code %d, want %d", res.ExitCode, tc.exit)
+			}
+		})
+	}
+	// The same command quoted by Go's CommandLineToArgvW rules instead:
+	// cmd.exe keeps the backslashes, which is why CmdLine exists.
+	spec := cmdSpec(t, `echo "a b"`)
+	spec.CmdLine = ""
+	res := Run(context.Background(), spec)
+	if got := strings.TrimSpace(string(res.Stdout)); got == `"a b"` {
+		t.Errorf("Go's argv quoting reached cmd.exe intact (%q): the raw command line would not be needed", got)
+	} else {
+		t.Logf("with Go's quoting cmd.exe printed %q", got)
+	}
+}
+
+// TestRunWindowsCmdHookEndsByDeadline: a cmd.exe hook that never ends is
+// terminated with its tree at the deadline.
+func TestRunWindowsCmdHookEndsByDeadline(t *testing.T) {
+	if os.Getenv("ComSpec") == "" {
+		t.Skip("no %ComSpec%: no cmd.exe on this Windows")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := cmdSpec(t, `echo started& "`+exe+`"`)
+	spec.Env = append(spec.Env, execHelperVar+"=pid")
+	spec.Timeout, spec.KillGrace = winTimeout, winGrace
+	res := Run(context.Background(), spec)
+	if !res.TimedOut || res.ExitCode != -1 {
+		t.Fatalf("%+v", res)
+	}
+	if bound := winTimeout + winGrace + PipeDrainTimeout + winSlack; res.Duration > bound {
+		t.Errorf("took %v, bound %v", res.Duration, bound)
+	}
+	var child int
+	if _, err := fmt.Sscanf(string(res.Stdout), "started\r\npid %d", &child); err != nil {
+		t.Fatalf("stdout %q: %v", res.Stdout, err)
+	}
+	for _, pid := range []int{res.PID, child} {
+		if proc.Alive(pid) {
+			t.Errorf("process %d of the cmd.exe hook's tree still running", pid)
+		}
 	}
 }

@@ -87,18 +87,6 @@ func janitorUntrack(pgid int) {
 	}
 }
 
-// runEnv is the hook's environment, env (nil: this process's) with
-// proc.TokenVar=token last; os/exec keeps the last of duplicate keys, so an
-// inherited token is replaced.
-func runEnv(env []string, token string) []string {
-	if env == nil {
-		env = os.Environ()
-	}
-	out := make([]string, len(env), len(env)+1)
-	copy(out, env)
-	return append(out, proc.TokenVar+"="+token)
-}
-
 // sweepEscapees kills the processes carrying token (proc.Sweep) where no
 // subreaper catches the processes that left the hook's group.
 func sweepEscapees(token string) {
