@@ -38,6 +38,12 @@ const (
 	jobMsgActiveProcessZero = 4
 )
 
+// jobLimitFlags are the limits of every hook's job: kill-on-close, and
+// neither JOB_OBJECT_LIMIT_BREAKAWAY_OK nor SILENT_BREAKAWAY_OK, so a
+// process in the job cannot start a child outside it
+// (CREATE_BREAKAWAY_FROM_JOB fails with access denied).
+const jobLimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+
 // jobAssociateCompletionPort is JOBOBJECT_ASSOCIATE_COMPLETION_PORT.
 type jobAssociateCompletionPort struct {
 	CompletionKey  uintptr
@@ -53,7 +59,7 @@ func NewJob() (*Job, error) {
 		return nil, fmt.Errorf("proc: CreateJobObject: %w", err)
 	}
 	var info windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION
-	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+	info.BasicLimitInformation.LimitFlags = jobLimitFlags
 	if _, err := windows.SetInformationJobObject(h, windows.JobObjectExtendedLimitInformation,
 		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info))); err != nil {
 		windows.CloseHandle(h)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
@@ -255,4 +256,33 @@ func TestPipeDeadlines(t *testing.T) {
 			t.Fatalf("write to a pipe nobody reads: %v", err)
 		}
 	})
+}
+
+// TestJobLimitFlags: the job kills its processes when its last handle
+// closes and allows no breakaway, silent or asked for
+// (JOB_OBJECT_LIMIT_BREAKAWAY_OK / SILENT_BREAKAWAY_OK are what would let
+// a process leave it). TestJobRefusesBreakaway checks the behaviour.
+func TestJobLimitFlags(t *testing.T) {
+	const breakaway = windows.JOB_OBJECT_LIMIT_BREAKAWAY_OK | windows.JOB_OBJECT_LIMIT_SILENT_BREAKAWAY_OK
+	if jobLimitFlags&windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE == 0 || jobLimitFlags&breakaway != 0 {
+		t.Fatalf("jobLimitFlags %#x: want KILL_ON_JOB_CLOSE and no breakaway", jobLimitFlags)
+	}
+	job, err := NewJob()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Close()
+	var info windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION
+	if err := windows.QueryInformationJobObject(job.h, windows.JobObjectExtendedLimitInformation,
+		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)), nil); err != nil {
+		t.Fatal(err)
+	}
+	flags := info.BasicLimitInformation.LimitFlags
+	if flags == 0 {
+		t.Logf("QueryInformationJobObject reports no limit flags (Wine 8.0 answers this query with zeros): only the flags NewJob sets were checked")
+		return
+	}
+	if flags != jobLimitFlags {
+		t.Errorf("job limit flags %#x, want %#x", flags, uint32(jobLimitFlags))
+	}
 }
