@@ -12,13 +12,6 @@ import (
 
 // osHelpers are the Unix-only helper modes.
 var osHelpers = map[string]func(args []string) int{
-	// janitor: the janitor's hidden mode.
-	"janitor": func(args []string) int {
-		if err := RunJanitor(os.Stdin); err != nil {
-			return 1
-		}
-		return 0
-	},
 	// escape: a hook whose child leaves the hook's process group and
 	// session (setsid), prints both pids, and blocks.
 	"escape": func(args []string) int {
@@ -33,11 +26,17 @@ var osHelpers = map[string]func(args []string) int{
 		return 0
 	},
 	// hookside: a stand-in for hookside on a system without Pdeathsig or
-	// subreaper: it starts a janitor, then a "tree" hook and an "escape"
-	// hook, each in its own process group with a run token, tracks both,
-	// prints "janitor <pid>" and every hook pid, and blocks until killed.
+	// subreaper: it starts a janitor (this binary re-executed as
+	// JanitorArg0), then a "tree" hook and an "escape" hook, each in its
+	// own process group with a run token, tracks both, prints
+	// "janitor <pid>" and every hook pid, and blocks until killed.
 	"hookside": func(args []string) int {
-		j, err := StartJanitor(helperCmd("janitor"))
+		cmd, err := JanitorCmd()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		j, err := StartJanitor(cmd)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 2

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,12 +30,48 @@ import (
 // process per hookside, not one per hook. A Janitor is safe for
 // concurrent use.
 //
-// The janitor process is the hookside binary re-executed in a hidden mode
-// whose main calls RunJanitor(os.Stdin).
+// The janitor process is the running binary re-executed (JanitorCmd), or
+// any command whose main calls RunJanitor(os.Stdin).
 type Janitor struct {
 	mu  sync.Mutex
 	w   *os.File // write end of the pipe; nil once closed
 	cmd *exec.Cmd
+}
+
+// JanitorArg0 is the argv[0] that makes any binary linking this package run
+// as a janitor instead of its main: this package's init then runs
+// RunJanitor on stdin and exits. JanitorCmd re-executes the running binary
+// with it, so starting a janitor needs nothing of the binary's command
+// line (hookside, a test binary, an embedder's program). It is also the
+// name ps shows.
+const JanitorArg0 = "hookside-janitor"
+
+func init() {
+	if len(os.Args) == 0 || os.Args[0] != JanitorArg0 {
+		return
+	}
+	if err := RunJanitor(os.Stdin); err != nil {
+		fmt.Fprintln(os.Stderr, JanitorArg0+":", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// JanitorCmd returns the command that runs this very binary as the janitor
+// (argv[0] JanitorArg0; on Linux through /proc/self/exe, so a binary
+// replaced or removed since it started still works), for StartJanitor. It
+// gets an empty environment and "/" as its working directory: it holds no
+// workspace directory and carries none of hookside's variables. Errors:
+// the running binary cannot be found (os.Executable).
+func JanitorCmd() (*exec.Cmd, error) {
+	exe := "/proc/self/exe"
+	if runtime.GOOS != "linux" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("proc: janitor: find the running binary: %w", err)
+		}
+	}
+	return &exec.Cmd{Path: exe, Args: []string{JanitorArg0}, Env: []string{}, Dir: "/"}, nil
 }
 
 // ErrJanitorClosed is returned by Track and Untrack after Close.

@@ -5,9 +5,11 @@
 // (KillGrace between SIGTERM and SIGKILL). EnableSubreaper makes hookside
 // the subreaper of what hooks start, so a process that escaped its group is
 // killed too (Linux, FreeBSD; macOS finds it by the run's token instead).
-// EnableJanitor starts the process that kills every running hook's group
-// when hookside dies (Unix). The runner session and the V2 worker both spawn
-// through it; the session takes it as a Spawner so tests can fake it.
+// On Unix the first hook of a process starts its janitor (EnableJanitor),
+// the one process that kills every running hook's group when hookside
+// dies; on Windows each hook runs in a Job Object that dies with it. The
+// runner session and the V2 worker both spawn through Run; the session
+// takes it as a Spawner so tests can fake it.
 package exec
 
 import (

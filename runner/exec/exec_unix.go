@@ -48,9 +48,9 @@ import (
 //     group (setsid, a double fork: macOS), they are found by it and
 //     killed once the leader has exited (proc.Sweep).
 //
-//   - With a janitor (EnableJanitor) the group and token are recorded
-//     with it from the start until the group kill, so they die with
-//     hookside too, even on SIGKILL.
+//   - The process's janitor (started before its first hook, see
+//     EnableJanitor) records the group and token from the start until the
+//     group kill, so they die with hookside too, even on SIGKILL.
 //
 // It waits for the leader after SIGKILL, which the kernel delivers except
 // to a process stuck in uninterruptible I/O.
@@ -72,6 +72,7 @@ func Run(ctx context.Context, spec Spec) Result {
 		res.Duration = time.Since(start)
 		return res
 	}
+	ensureJanitor()
 	token := proc.NewToken()
 	cmd := newCmd(spec, &p)
 	cmd.Env = runEnv(spec.Env, token)

@@ -1,10 +1,10 @@
 package exec
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -23,9 +23,8 @@ import (
 // Pdeathsig, and the subreaper not enabled): the janitor and the sweep by
 // run token must kill what Pdeathsig and the subreaper otherwise would.
 
-// janitorHelperVar selects the role of the test binary re-executed by
-// TestExecHelperProcess: "runner" (a hookside running one hook) or
-// "janitor" (its janitor).
+// janitorHelperVar makes the re-executed test binary of
+// TestExecHelperProcess a hookside running one hook ("runner").
 const janitorHelperVar = "HOOKSIDE_EXEC_TEST_HELPER"
 
 // janitorTestMarker is in the environment of every process of the test's
@@ -46,39 +45,30 @@ wait
 `
 
 // TestExecHelperProcess is not a test: it is the body of the re-executed
-// test binary in the roles of janitorHelperVar.
+// test binary in the role of janitorHelperVar. The runner starts no
+// janitor itself: Run does, before the hook.
 func TestExecHelperProcess(t *testing.T) {
-	switch os.Getenv(janitorHelperVar) {
-	case "janitor":
-		if err := RunJanitor(os.Stdin); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	case "runner":
-		portableCleanup.Store(true)
-		os.Setenv(janitorHelperVar, "janitor")
-		if err := EnableJanitor([]string{os.Args[0], "-test.run=^TestExecHelperProcess$"}); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		fmt.Println(janitor.Load().Pid())
-		dir := os.Getenv(janitorTestMarker)
-		res := Run(context.Background(), Spec{
-			Argv:    []string{"/bin/sh", "-c", janitorTestHook, "hook", filepath.Join(dir, "pids"), filepath.Join(dir, "ready")},
-			Env:     []string{"PATH=" + os.Getenv("PATH"), janitorTestMarker + "=" + dir},
-			Stdin:   []byte("{}\n"),
-			Timeout: time.Minute,
-		})
-		fmt.Fprintf(os.Stderr, "hook ended before the runner was killed: %+v\n", res)
-		os.Exit(1)
+	if os.Getenv(janitorHelperVar) != "runner" {
+		return
 	}
+	portableCleanup.Store(true)
+	dir := os.Getenv(janitorTestMarker)
+	res := Run(context.Background(), Spec{
+		Argv:    []string{"/bin/sh", "-c", janitorTestHook, "hook", filepath.Join(dir, "pids"), filepath.Join(dir, "ready")},
+		Env:     []string{"PATH=" + os.Getenv("PATH"), janitorTestMarker + "=" + dir},
+		Stdin:   []byte("{}\n"),
+		Timeout: time.Minute,
+	})
+	fmt.Fprintf(os.Stderr, "hook ended before the runner was killed: %+v\n", res)
+	os.Exit(1)
 }
 
 // TestExecJanitorKillsHookTreeWhenRunnerIsKilled: a hookside running a
 // hook (leader, a background child in its group, a setsid escapee) is
-// SIGKILLed with Pdeathsig off and no subreaper; its janitor kills the
-// group and sweeps the escapee by token, then exits itself.
+// SIGKILLed with Pdeathsig off and no subreaper; the janitor Run started
+// before the hook (this binary as proc.JanitorArg0, empty environment,
+// cwd /) kills the group and sweeps the escapee by token, then exits
+// itself.
 func TestExecJanitorKillsHookTreeWhenRunnerIsKilled(t *testing.T) {
 	dir := t.TempDir()
 	ready := filepath.Join(dir, "ready")
@@ -96,15 +86,7 @@ func TestExecJanitorKillsHookTreeWhenRunnerIsKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = runner.Process.Kill(); _ = runner.Wait(); janitorTestKillMarked(dir) })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("janitor pid: %v", err)
-	}
-	janitorPID, err := strconv.Atoi(strings.TrimSpace(line))
-	if err != nil {
-		t.Fatalf("janitor pid %q: %v", line, err)
-	}
-	janitorFD := janitorTestPidfd(t, janitorPID)
+	go func() { _, _ = io.Copy(os.Stderr, out) }()
 
 	// Opening the FIFO blocks until the hook has recorded its three pids.
 	f, err := os.Open(ready)
@@ -113,6 +95,7 @@ func TestExecJanitorKillsHookTreeWhenRunnerIsKilled(t *testing.T) {
 	}
 	_, _ = f.Read(make([]byte, 8))
 	f.Close()
+	janitorFD := janitorTestPidfd(t, janitorTestFind(t, runner.Process.Pid))
 	b, err := os.ReadFile(filepath.Join(dir, "pids"))
 	if err != nil {
 		t.Fatal(err)
@@ -198,6 +181,59 @@ func TestExecHookEnvironmentCarriesFreshRunToken(t *testing.T) {
 	}
 }
 
+// janitorTestFind returns the pid of the janitor among parent's children
+// (argv[0] proc.JanitorArg0), checking that it carries no environment and
+// sits in "/".
+func janitorTestFind(t *testing.T, parent int) int {
+	t.Helper()
+	files, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", parent))
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		for _, s := range strings.Fields(string(b)) {
+			cmd, _ := os.ReadFile("/proc/" + s + "/cmdline")
+			if string(cmd) != proc.JanitorArg0+"\x00" {
+				continue
+			}
+			pid, _ := strconv.Atoi(s)
+			if env, err := os.ReadFile("/proc/" + s + "/environ"); err != nil || len(env) != 0 {
+				t.Errorf("janitor environment %q, %v: want none", env, err)
+			}
+			if cwd, err := os.Readlink("/proc/" + s + "/cwd"); err != nil || cwd != "/" {
+				t.Errorf("janitor cwd %q, %v: want /", cwd, err)
+			}
+			return pid
+		}
+	}
+	t.Fatalf("no %s among the children of %d: Run did not start a janitor", proc.JanitorArg0, parent)
+	return 0
+}
+
+// TestExecJanitorIsOnePerProcess: Run starts the process's janitor once;
+// the next hooks are recorded with the same one, and after CloseJanitor
+// the next hook starts a new one.
+func TestExecJanitorIsOnePerProcess(t *testing.T) {
+	spec := Spec{Argv: []string{"/bin/true"}, Timeout: 5 * time.Second}
+	var seen []*proc.Janitor
+	for range 3 {
+		if res := Run(context.Background(), spec); res.ExitCode != 0 {
+			t.Fatalf("%+v", res)
+		}
+		seen = append(seen, janitor.Load())
+	}
+	if seen[0] == nil || seen[1] != seen[0] || seen[2] != seen[0] {
+		t.Fatalf("janitors %p: want one, the same for every hook", seen)
+	}
+	if err := CloseJanitor(); err != nil {
+		t.Fatalf("janitor exit: %v", err)
+	}
+	if janitor.Load() != nil {
+		t.Fatal("janitor still set after CloseJanitor")
+	}
+	if res := Run(context.Background(), spec); res.ExitCode != 0 || janitor.Load() == nil || janitor.Load() == seen[0] {
+		t.Fatalf("no new janitor after CloseJanitor: %+v", res)
+	}
+}
+
 // janitorTestPidfd opens a pidfd for pid (closed at the end of the test).
 func janitorTestPidfd(t *testing.T, pid int) int {
 	t.Helper()
@@ -254,31 +290,55 @@ func janitorTestKillMarked(dir string) {
 	}
 }
 
-// BenchmarkExecTrueWithJanitor is BenchmarkExecTrue with a janitor
-// recording every run: the difference is the janitor's per-hook cost (two
-// pipe writes).
+// BenchmarkExecTrueWithJanitor and BenchmarkExecTrueWithoutJanitor are
+// BenchmarkExecTrue with the process's janitor recording every run, and
+// with none: the difference is the janitor's per-hook cost (two pipe
+// writes). BenchmarkJanitorStart is its cost once per process.
 //
-//	go test -run x -bench 'ExecTrue' -benchtime 300x ./runner/exec/
+//	go test -run x -bench 'Janitor' -benchtime 300x ./runner/exec/
 func BenchmarkExecTrueWithJanitor(b *testing.B) {
-	b.Setenv(janitorHelperVar, "janitor")
-	if err := EnableJanitor([]string{os.Args[0], "-test.run=^TestExecHelperProcess$"}); err != nil {
+	if err := EnableJanitor(nil); err != nil {
 		b.Fatal(err)
 	}
-	defer CloseJanitor()
+	BenchmarkExecTrue(b)
+}
+
+func BenchmarkExecTrueWithoutJanitor(b *testing.B) {
+	noLazyJanitor.Store(true)
+	defer noLazyJanitor.Store(false)
+	if err := CloseJanitor(); err != nil {
+		b.Fatal(err)
+	}
 	BenchmarkExecTrue(b)
 }
 
 // BenchmarkJanitorTrackUntrack is the janitor's cost per hook alone.
 func BenchmarkJanitorTrackUntrack(b *testing.B) {
-	b.Setenv(janitorHelperVar, "janitor")
-	if err := EnableJanitor([]string{os.Args[0], "-test.run=^TestExecHelperProcess$"}); err != nil {
+	if err := EnableJanitor(nil); err != nil {
 		b.Fatal(err)
 	}
-	defer CloseJanitor()
 	token := proc.NewToken()
 	b.ReportAllocs()
 	for b.Loop() {
 		janitorTrack(1<<22, token)
 		janitorUntrack(1 << 22)
+	}
+}
+
+// BenchmarkJanitorStart starts a janitor: what a process's first hook
+// waits for, once (closing it is not timed).
+func BenchmarkJanitorStart(b *testing.B) {
+	if err := CloseJanitor(); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := EnableJanitor(nil); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if err := CloseJanitor(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
 	}
 }
