@@ -64,6 +64,36 @@ func execHelper(mode string, args []string) int {
 	case "pid":
 		fmt.Println("pid", os.Getpid())
 		time.Sleep(time.Hour)
+	case "hookside":
+		// A hookside running one "tree-ready" hook through Run, until it
+		// is killed.
+		exe, _ := os.Executable()
+		res := Run(context.Background(), Spec{Argv: []string{exe}, Env: append(os.Environ(), execHelperVar+"=tree-ready")})
+		fmt.Fprintf(os.Stderr, "hook ended before hookside was killed: %+v\n", res)
+		return 2
+	case "tree-ready":
+		// Starts a grandchild holding stdout, writes both pids to
+		// $HOOK_PIDS, sets the event named $HOOK_READY, and blocks.
+		exe, _ := os.Executable()
+		gc := osexec.Command(exe)
+		gc.Env = append(os.Environ(), execHelperVar+"=sleep")
+		gc.Stdout = os.Stdout
+		if err := gc.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		if err := os.WriteFile(os.Getenv("HOOK_PIDS"), fmt.Appendf(nil, "%d %d", os.Getpid(), gc.Process.Pid), 0o600); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		name, _ := windows.UTF16PtrFromString(os.Getenv("HOOK_READY"))
+		ev, err := windows.OpenEvent(windows.EVENT_MODIFY_STATE, false, name)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		_ = windows.SetEvent(ev)
+		time.Sleep(time.Hour)
 	case "token":
 		fmt.Print(os.Getenv(proc.TokenVar))
 	case "breakaway":
@@ -320,6 +350,62 @@ func TestRunWindowsCmdHookEndsByDeadline(t *testing.T) {
 	for _, pid := range []int{res.PID, child} {
 		if proc.Alive(pid) {
 			t.Errorf("process %d of the cmd.exe hook's tree still running", pid)
+		}
+	}
+}
+
+// TestRunWindowsHooksideKilledLeavesNoHookProcess: a hookside running a
+// hook through Run (the hook and a grandchild holding its stdout) is
+// killed with TerminateProcess, the Windows kill -9: no cleanup of its
+// own runs, and the job's kill-on-close ends the whole tree.
+func TestRunWindowsHooksideKilledLeavesNoHookProcess(t *testing.T) {
+	dir := t.TempDir()
+	pidsFile := dir + `\pids`
+	evName := "hookside-test-ready-" + strconv.Itoa(os.Getpid())
+	name, _ := windows.UTF16PtrFromString(evName)
+	ready, err := windows.CreateEvent(nil, 1, 0, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer windows.CloseHandle(ready)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := osexec.Command(exe)
+	hs.Env = append(os.Environ(), execHelperVar+"=hookside", "HOOK_PIDS="+pidsFile, "HOOK_READY="+evName)
+	hs.Stderr = os.Stderr
+	if err := hs.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = hs.Process.Kill(); _ = hs.Wait() }()
+	if ev, err := windows.WaitForSingleObject(ready, uint32(time.Minute.Milliseconds())); err != nil || ev != windows.WAIT_OBJECT_0 {
+		t.Fatalf("the hook did not get ready: %v", err)
+	}
+	b, err := os.ReadFile(pidsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids [2]uint32
+	if _, err := fmt.Sscanf(string(b), "%d %d", &pids[0], &pids[1]); err != nil {
+		t.Fatalf("pids %q: %v", b, err)
+	}
+	var handles []windows.Handle
+	for _, pid := range pids {
+		h, err := windows.OpenProcess(windows.SYNCHRONIZE|windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
+		if err != nil {
+			t.Fatalf("open hook process %d: %v", pid, err)
+		}
+		defer windows.CloseHandle(h)
+		handles = append(handles, h)
+	}
+	if err := hs.Process.Kill(); err != nil { // TerminateProcess
+		t.Fatal(err)
+	}
+	_ = hs.Wait()
+	for i, h := range handles {
+		if ev, err := windows.WaitForSingleObject(h, uint32(winSlack.Milliseconds())); err != nil || ev != windows.WAIT_OBJECT_0 {
+			t.Errorf("hook process %d (%s) still running %v after hookside was killed (%v)", pids[i], []string{"leader", "grandchild"}[i], winSlack, err)
 		}
 	}
 }
