@@ -234,6 +234,36 @@ func TestExecJanitorIsOnePerProcess(t *testing.T) {
 	}
 }
 
+// TestExecJanitorReplacedAfterItDies: a janitor killed by someone is
+// noticed at the next hook's record, dropped, and the hook after that
+// starts a new one.
+func TestExecJanitorReplacedAfterItDies(t *testing.T) {
+	spec := Spec{Argv: []string{"/bin/true"}, Timeout: 5 * time.Second}
+	if err := EnableJanitor(nil); err != nil {
+		t.Fatal(err)
+	}
+	old := janitor.Load()
+	fd := janitorTestPidfd(t, old.Pid())
+	if err := syscall.Kill(old.Pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if !janitorTestExited(fd, 5*time.Second) {
+		t.Fatal("janitor survived SIGKILL")
+	}
+	if res := Run(context.Background(), spec); res.ExitCode != 0 {
+		t.Fatalf("%+v", res)
+	}
+	if janitor.Load() == old {
+		t.Fatal("dead janitor kept after a failed record")
+	}
+	if res := Run(context.Background(), spec); res.ExitCode != 0 {
+		t.Fatalf("%+v", res)
+	}
+	if j := janitor.Load(); j == nil || j == old {
+		t.Fatalf("no new janitor after the old one died: %p", j)
+	}
+}
+
 // janitorTestPidfd opens a pidfd for pid (closed at the end of the test).
 func janitorTestPidfd(t *testing.T, pid int) int {
 	t.Helper()
