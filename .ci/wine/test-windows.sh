@@ -49,6 +49,15 @@ if [ ! -f "$dll" ] || [ "$here/bcryptprimitives.c" -nt "$dll" ] || [ "$here/bcry
 	x86_64-w64-mingw32-gcc -O2 -shared -o "$dll" "$here/bcryptprimitives.c" "$here/bcryptprimitives.def" -ladvapi32
 fi
 
+# Every Wine process of the run shares one wineserver and the services Wine
+# starts with it (services.exe, rpcss.exe, winedevice.exe, ...), which keep
+# the stdio of the process that started them for as long as they run. Were
+# that a test binary, `go test` would wait for its output to end long after
+# it exited ("Test I/O incomplete"). So a keeper with no output starts them
+# first and holds them until this script exits and closes the keeper's stdin.
+exec 9> >(exec "$HOOKSIDE_WINE" cmd /c "set /p x=" >/dev/null 2>&1)
+"$HOOKSIDE_WINE" cmd /c exit </dev/null >/dev/null 2>&1 || true
+
 export GOOS=windows GOARCH=amd64 CGO_ENABLED=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
