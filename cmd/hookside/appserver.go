@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -11,36 +10,52 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/spf13/cobra"
+
 	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/runner/exec"
 )
 
-func runAppServer(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("app-server", "hookside app-server --stdio [--framing ndjson|content-length] [--home DIR]",
-		"Serve JSON-RPC 2.0 (protocol \"1\", docs/protocol.md) on stdin/stdout. Logs go to stderr.", stdout, stderr)
-	stdio := fs.Bool("stdio", false, "speak JSON-RPC on stdin/stdout (required)")
-	framing := fs.String("framing", "ndjson", "message framing: ndjson (one JSON object per line) or content-length (LSP headers)")
-	home := fs.String("home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
-	level := fs.String("log-level", "info", "log level: debug, info, warn, error")
-	format := fs.String("log-format", "text", "log format: text or json")
-	if code, ok := parseStrict(fs, args, stderr); !ok {
-		return code
+func appServerCmd(stdout, stderr io.Writer) *cobra.Command {
+	var stdio bool
+	var framing, home, level, format string
+	cmd := &cobra.Command{
+		Use:   "app-server --stdio [--framing ndjson|content-length] [--home DIR]",
+		Short: "serve JSON-RPC 2.0 to an agent host (--stdio)",
+		Long:  "Serve JSON-RPC 2.0 (protocol \"1\", docs/protocol.md) on stdin/stdout. Logs go to stderr.",
 	}
-	if !*stdio {
+	fs := cmd.Flags()
+	fs.BoolVar(&stdio, "stdio", false, "speak JSON-RPC on stdin/stdout (required)")
+	fs.StringVar(&framing, "framing", "ndjson", "message framing: ndjson (one JSON object per line) or content-length (LSP headers)")
+	fs.StringVar(&home, "home", "", "hookside home `DIR` (default $HOOKSIDE_HOME or ~/.hookside)")
+	fs.StringVar(&level, "log-level", "info", "log level: debug, info, warn, error")
+	fs.StringVar(&format, "log-format", "text", "log format: text or json")
+	_ = cmd.RegisterFlagCompletionFunc("framing", fixedValues("ndjson", "content-length"))
+	_ = cmd.RegisterFlagCompletionFunc("log-level", fixedValues("debug", "info", "warn", "error"))
+	_ = cmd.RegisterFlagCompletionFunc("log-format", fixedValues("text", "json"))
+	_ = cmd.MarkFlagDirname("home")
+	return setRun(cmd, func(args []string) int {
+		if noArgs(cmd, args, stderr) {
+			return exitUsage
+		}
+		if verbose && !fs.Changed("log-level") {
+			level = "debug"
+		}
+		return runAppServer(stdio, framing, home, level, format, stdout, stderr)
+	})
+}
+
+func runAppServer(stdio bool, framing, home, level, format string, stdout, stderr io.Writer) int {
+	if !stdio {
 		fmt.Fprintln(stderr, "hookside app-server: --stdio is required (the only transport)")
 		return exitUsage
 	}
-	fr, err := rpc.ParseFraming(*framing)
+	fr, err := rpc.ParseFraming(framing)
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside app-server:", err)
 		return exitUsage
 	}
-	levelSet := false
-	fs.Visit(func(f *flag.Flag) { levelSet = levelSet || f.Name == "log-level" })
-	if verbose && !levelSet {
-		*level = "debug"
-	}
-	log, err := newLogger(stderr, *level, *format)
+	log, err := newLogger(stderr, level, format)
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside app-server:", err)
 		return exitUsage
@@ -72,7 +87,7 @@ func runAppServer(args []string, stdout, stderr io.Writer) int {
 		}
 	}()
 	code := rpc.Serve(ctx, os.Stdin, stdout, rpc.Options{
-		Framing: fr, Home: *home, Version: version, Logger: log,
+		Framing: fr, Home: home, Version: version, Logger: log,
 	})
 	if sig, ok := got.Load().(syscall.Signal); ok {
 		return 128 + int(sig)

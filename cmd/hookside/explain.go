@@ -7,33 +7,54 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner"
 )
 
-// runHooksExplain is `hookside hooks explain`: every configured hook of
+// hooksExplainCmd is `hookside hooks explain`: every configured hook of
 // every source (disabled, dropped and untrusted ones included) and whether
-// it would run for one event and tool, and why not. It runs nothing.
-func runHooksExplain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("hooks explain", "hookside hooks explain --event EVENT [--tool NAME] [--input FILE|-] [--cwd DIR] [--profile zcode|spark|claude] [--json]",
-		"Show every configured hook (all sources, including disabled, invalid, over-limit and untrusted\n"+
-			"workspace ones) and whether it would run for EVENT (and tool NAME), and why not. Runs nothing.", stdout, stderr)
+// it would run for one event and tool, and why not. It runs nothing. Exit
+// status as `hooks run` without the blocked case: 0 explained (diagnostics
+// included), 1 error (a flag or argument error, or a session that cannot be
+// opened: a --cwd that is not a directory, an unknown profile or policy).
+func hooksExplainCmd(stdout, stderr io.Writer) *cobra.Command {
 	var sf sessionFlags
-	event := fs.String("event", "", "the event: "+strings.Join(hook.Events, ", "))
-	tool := fs.String("tool", "", "the tool name matchers are tested against (the source on SessionStart); none = matchers not consulted")
-	asJSON := fs.Bool("json", false, "print JSON ({profile, event, tool, hooks, diagnostics})")
-	inputPath := fs.String("input", "", "--profile claude: the event input JSON (file, or - for stdin) its matcher field, if rules and dedupe are evaluated against; --tool sets tool_name when it has none")
-	sf.registerAll(fs)
-	if code, ok := parseStrict(fs, args, stderr); !ok {
-		return code
+	var event, tool, inputPath string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "explain --event EVENT [--tool NAME] [--input FILE|-] [--cwd DIR] [--profile zcode|spark|claude] [--json]",
+		Short: "explain which hooks would run for an event (and why not)",
+		Long: "Show every configured hook (all sources, including disabled, invalid, over-limit and untrusted\n" +
+			"workspace ones) and whether it would run for EVENT (and tool NAME), and why not. Runs nothing.\n" +
+			"Exit status: 0 explained (also when hooks would not run or files have diagnostics), 1 error\n" +
+			"(a usage error, or a session that cannot be opened), as hooks run without its 2 for blocked.",
+		Annotations: map[string]string{annUsageExit: "1"},
 	}
+	fs := cmd.Flags()
+	fs.StringVar(&event, "event", "", "the `EVENT`: "+strings.Join(hook.Events, ", "))
+	fs.StringVar(&tool, "tool", "", "the tool `NAME` matchers are tested against (the source on SessionStart); none = matchers not consulted")
+	fs.BoolVar(&asJSON, "json", false, "print JSON ({profile, event, tool, hooks, diagnostics})")
+	fs.StringVar(&inputPath, "input", "", "--profile claude: the event input JSON (`FILE`, or - for stdin) its matcher field, if rules and dedupe are evaluated against; --tool sets tool_name when it has none")
+	sf.registerAll(fs)
+	completeEvents(cmd)
+	return setRun(cmd, func(args []string) int {
+		if noArgs(cmd, args, stderr) {
+			return exitError
+		}
+		return runHooksExplain(&sf, &event, &tool, &inputPath, &asJSON, stdout, stderr)
+	})
+}
+
+func runHooksExplain(sf *sessionFlags, event, tool, inputPath *string, asJSON *bool, stdout, stderr io.Writer) int {
 	events := hook.Events
 	if sf.profile == runner.ProfileClaude {
 		events = hook.ClaudeEvents
 	}
 	if *event == "" || !slices.Contains(events, *event) {
 		fmt.Fprintf(stderr, "hookside hooks explain: --event must be one of %s\n", strings.Join(events, ", "))
-		return exitUsage
+		return exitError
 	}
 	s, _, err := sf.open()
 	if err != nil {

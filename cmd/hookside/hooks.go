@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +14,9 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
@@ -22,34 +24,11 @@ import (
 	"github.com/hookside/hookside/truststore"
 )
 
-func runHooks(args []string, stdout, stderr io.Writer) int {
-	subs := []command{
-		{"run", "run one event's hooks and print the merged answer (exit 2 when blocked)", runHooksRun},
-		{"list", "list the configured hooks in run order", runHooksList},
-		{"explain", "explain which hooks would run for an event (and why not)", runHooksExplain},
-		{"trust", "review and grant workspace hooks (status, review, grant, revoke)", runHooksTrust},
-	}
-	if len(args) == 0 || isHelp(args[0]) {
-		w := stdout
-		if len(args) == 0 {
-			w = stderr
-		}
-		fmt.Fprintln(w, "Usage: hookside hooks <command> [flags]\n\nCommands:")
-		for _, c := range subs {
-			fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
-		}
-		if len(args) == 0 {
-			return exitUsage
-		}
-		return exitOK
-	}
-	for _, c := range subs {
-		if c.name == args[0] {
-			return c.run(args[1:], stdout, stderr)
-		}
-	}
-	fmt.Fprintf(stderr, "hookside hooks: unknown command %q (want run, list, explain, trust)\n", args[0])
-	return exitUsage
+func hooksCmd(stdout, stderr io.Writer) *cobra.Command {
+	return groupCmd("hooks", "run, list and trust hooks from the shell",
+		"Run, list, explain and trust lifecycle hooks from the shell, as an agent host's session would.",
+		stdout, stderr,
+		hooksRunCmd(stdout, stderr), hooksListCmd(stdout, stderr), hooksExplainCmd(stdout, stderr), trustCmd(stdout, stderr))
 }
 
 // sessionFlags are the flags that open a one-shot session from the shell.
@@ -70,27 +49,27 @@ type sessionFlags struct {
 
 // registerSession adds the flags that place a one-shot session (hooks run,
 // list, explain).
-func (f *sessionFlags) registerSession(fs *flag.FlagSet) {
-	fs.StringVar(&f.home, "home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
-	fs.StringVar(&f.cwd, "cwd", "", "session working directory (default the current directory)")
-	fs.StringVar(&f.userConfig, "user-config", "", "user config file (default <home>/config.json)")
-	fs.Var(&f.pluginDirs, "plugin-dir", "plugin root holding hooks/hooks.json (repeatable)")
+func (f *sessionFlags) registerSession(fs *pflag.FlagSet) {
+	fs.StringVar(&f.home, "home", "", "hookside home `DIR` (default $HOOKSIDE_HOME or ~/.hookside)")
+	fs.StringVar(&f.cwd, "cwd", "", "session working directory `DIR` (default the current directory)")
+	fs.StringVar(&f.userConfig, "user-config", "", "user config `FILE` (default <home>/config.json)")
+	fs.Var(&f.pluginDirs, "plugin-dir", "plugin root `DIR` holding hooks/hooks.json (repeatable)")
 }
 
 // registerAll adds the session, workspace and dialect flags (hooks run,
 // list, explain).
-func (f *sessionFlags) registerAll(fs *flag.FlagSet) {
+func (f *sessionFlags) registerAll(fs *pflag.FlagSet) {
 	f.registerSession(fs)
 	f.registerWorkspace(fs)
 	f.registerProfile(fs)
 }
 
 // registerProfile adds the dialect flags (hooks run, list, explain).
-func (f *sessionFlags) registerProfile(fs flagSet) {
-	fs.StringVar(&f.profile, "profile", "zcode", "configuration dialect: zcode, spark or claude")
-	fs.StringVar(&f.sparkUserDir, "spark-user-dir", "", "spark user settings directory (default ~/.spark; --profile spark)")
-	fs.StringVar(&f.claudeHome, "claude-home", "", "Claude Code's home: settings.json, plugins/data/ (default ~/.claude; --profile claude)")
-	fs.StringVar(&f.transcriptPath, "transcript-path", "", "the session transcript given to claude-profile hooks as transcript_path (default a temporary file)")
+func (f *sessionFlags) registerProfile(fs *pflag.FlagSet) {
+	fs.StringVar(&f.profile, "profile", "zcode", "configuration dialect `NAME`: zcode, spark or claude")
+	fs.StringVar(&f.sparkUserDir, "spark-user-dir", "", "spark user settings `DIR` (default ~/.spark; --profile spark)")
+	fs.StringVar(&f.claudeHome, "claude-home", "", "Claude Code's home `DIR`: settings.json, plugins/data/ (default ~/.claude; --profile claude)")
+	fs.StringVar(&f.transcriptPath, "transcript-path", "", "the session transcript `FILE` given to claude-profile hooks as transcript_path (default a temporary file)")
 }
 
 // userDir is the profile's user directory flag, made absolute.
@@ -107,17 +86,11 @@ func (f *sessionFlags) userDir() string {
 	return d
 }
 
-// flagSet is the part of *flag.FlagSet the shared flags need.
-type flagSet interface {
-	StringVar(p *string, name, value, usage string)
-	BoolVar(p *bool, name string, value bool, usage string)
-}
-
 // registerWorkspace adds the workspace-hook flags.
-func (f *sessionFlags) registerWorkspace(fs flagSet) {
+func (f *sessionFlags) registerWorkspace(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.workspaceHooks, "workspace-hooks", true, "consider workspace (project) hooks; untrusted ones are skipped, never run")
-	fs.StringVar(&f.policy, "policy", "user_decides", "workspace hook policy: user_decides, deny or allow_trusted_only")
-	fs.StringVar(&f.projectConfig, "project-config", "", "an extra project config file, added to workspace discovery")
+	fs.StringVar(&f.policy, "policy", "user_decides", "workspace hook `POLICY`: user_decides, deny or allow_trusted_only")
+	fs.StringVar(&f.projectConfig, "project-config", "", "an extra project config `FILE`, added to workspace discovery")
 	fs.BoolVar(&f.hooksEnabled, "hooks-enabled", false, "turn the root switch on (as hooks.enabled: true; also $"+runner.EnvHooksEnabled+"=1)")
 }
 
@@ -126,7 +99,13 @@ type multiFlag []string
 // envFlag collects repeatable KEY=VAL flags (hooks run --env).
 type envFlag map[string]string
 
-func (e *envFlag) String() string { return fmt.Sprint(map[string]string(*e)) }
+func (e *envFlag) String() string {
+	if len(*e) == 0 {
+		return ""
+	}
+	return fmt.Sprint(map[string]string(*e))
+}
+func (e *envFlag) Type() string { return "KEY=VAL" }
 func (e *envFlag) Set(v string) error {
 	k, val, ok := strings.Cut(v, "=")
 	if !ok || k == "" || strings.ContainsAny(k, "\x00") {
@@ -141,6 +120,7 @@ func (e *envFlag) Set(v string) error {
 
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+func (m *multiFlag) Type() string       { return "value" }
 
 func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
 	sid := f.sessionID
@@ -183,30 +163,47 @@ func printDiagnostics(w io.Writer, diags []hook.Diagnostic) {
 	}
 }
 
-func runHooksRun(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("hooks run", "hookside hooks run --event EVENT [--cwd DIR] [--input FILE|-] [--json]",
-		"Run the hooks configured for EVENT once, as app-server's hooks/run would, and print the merged\n"+
-			"answer. Exit status: 0 not blocked, 2 blocked (the host must not proceed), 1 error.", stdout, stderr)
+func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	var sf sessionFlags
-	event := fs.String("event", "", "the event: "+strings.Join(hook.Events, ", ")+" (--profile claude: every Claude Code event)")
-	inputPath := fs.String("input", "", "file holding the event input JSON object, or - for stdin (default {})")
-	asJSON := fs.Bool("json", false, "print the merged result as JSON (the hooks/run result, docs/protocol.md)")
-	turnID := fs.String("turn-id", "cli-turn", "turn id (Stop continuations are counted per turn)")
+	var o hooksRunOptions
+	cmd := &cobra.Command{
+		Use:   "run --event EVENT [--cwd DIR] [--input FILE|-] [--json]",
+		Short: "run one event's hooks and print the merged answer (exit 2 when blocked)",
+		Long: "Run the hooks configured for EVENT once, as app-server's hooks/run would, and print the merged\n" +
+			"answer. Exit status: 0 not blocked, 2 blocked (the host must not proceed), 1 error (usage errors\n" +
+			"included, so that 2 always means blocked).",
+		Annotations: map[string]string{annUsageExit: "1"},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&o.event, "event", "", "the `EVENT`: "+strings.Join(hook.Events, ", ")+" (--profile claude: every Claude Code event)")
+	fs.StringVar(&o.inputPath, "input", "", "`FILE` holding the event input JSON object, or - for stdin (default {})")
+	fs.BoolVar(&o.asJSON, "json", false, "print the merged result as JSON (the hooks/run result, docs/protocol.md)")
+	fs.StringVar(&o.turnID, "turn-id", "cli-turn", "turn `ID` (Stop continuations are counted per turn)")
 	sf.registerSession(fs)
-	fs.StringVar(&sf.sessionID, "session-id", "", "session id given to hooks (default cli-<pid>)")
-	fs.StringVar(&sf.mode, "mode", "", "the host's permission mode given to hooks (stdin mode and permission_mode), e.g. default, plan, acceptEdits")
+	fs.StringVar(&sf.sessionID, "session-id", "", "session `ID` given to hooks (default cli-<pid>)")
+	fs.StringVar(&sf.mode, "mode", "", "the host's permission `MODE` given to hooks (stdin mode and permission_mode), e.g. default, plan, acceptEdits")
 	fs.Var(&sf.env, "env", "KEY=VAL added to every hook's environment (repeatable; as session/open.env)")
 	sf.registerWorkspace(fs)
 	sf.registerProfile(fs)
-	if code, ok := parseFlags(fs, args); !ok {
-		if code == exitUsage {
+	completeEvents(cmd)
+	return setRun(cmd, func(args []string) int {
+		if noArgs(cmd, args, stderr) {
 			return exitError
 		}
-		return code
-	}
-	if extraArgs(fs, stderr) {
-		return exitError
-	}
+		o.flags = fs
+		return runHooksRun(&sf, o, stdout, stderr)
+	})
+}
+
+// hooksRunOptions are the flags of `hooks run` beyond the session's.
+type hooksRunOptions struct {
+	event, inputPath, turnID string
+	asJSON                   bool
+	flags                    *pflag.FlagSet
+}
+
+func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) int {
+	event, inputPath, asJSON, turnID := &o.event, &o.inputPath, &o.asJSON, &o.turnID
 	events := hook.Events
 	if sf.profile == runner.ProfileClaude {
 		events = hook.ClaudeEvents
@@ -422,16 +419,29 @@ func indentBy(s, by string) string {
 	return by + strings.ReplaceAll(s, "\n", "\n"+by)
 }
 
-func runHooksList(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("hooks list", "hookside hooks list [--cwd DIR] [--event EVENT] [--json]",
-		"List the hooks configured for a session in DIR, in run order, with their resolved timeouts.", stdout, stderr)
+func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 	var sf sessionFlags
-	event := fs.String("event", "", "only this event")
-	asJSON := fs.Bool("json", false, "print JSON ({hooks, diagnostics})")
-	sf.registerAll(fs)
-	if code, ok := parseStrict(fs, args, stderr); !ok {
-		return code
+	var event string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list [--cwd DIR] [--event EVENT] [--json]",
+		Short: "list the configured hooks in run order",
+		Long:  "List the hooks configured for a session in DIR, in run order, with their resolved timeouts.",
 	}
+	fs := cmd.Flags()
+	fs.StringVar(&event, "event", "", "only this `EVENT`")
+	fs.BoolVar(&asJSON, "json", false, "print JSON ({hooks, diagnostics})")
+	sf.registerAll(fs)
+	completeEvents(cmd)
+	return setRun(cmd, func(args []string) int {
+		if noArgs(cmd, args, stderr) {
+			return exitUsage
+		}
+		return runHooksList(&sf, &event, &asJSON, stdout, stderr)
+	})
+}
+
+func runHooksList(sf *sessionFlags, event *string, asJSON *bool, stdout, stderr io.Writer) int {
 	if *event != "" && !hook.IsEvent(*event) {
 		fmt.Fprintf(stderr, "hookside hooks list: --event must be one of %s\n", strings.Join(hook.Events, ", "))
 		return exitUsage

@@ -1,11 +1,12 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/pflag"
 )
 
 // minDigestPrefix is the shortest digest prefix `hooks trust` accepts;
@@ -76,14 +77,12 @@ func resolveDigest(a string, listed, pool []string, keep bool) (string, error) {
 // --profile, --spark-user-dir, --project-config, --policy), with paths made
 // absolute, so that a printed command line pasted elsewhere acts on the
 // same store and workspace. The workspace is added by the caller.
-func hintFlags(fs *flag.FlagSet) string {
+func hintFlags(fs *pflag.FlagSet) string {
 	paths := map[string]bool{"home": true, "user-config": true, "spark-user-dir": true, "project-config": true}
 	var b strings.Builder
 	for _, name := range []string{"home", "user-config", "profile", "spark-user-dir", "project-config", "policy"} {
 		f := fs.Lookup(name)
-		set := false
-		fs.Visit(func(v *flag.Flag) { set = set || v.Name == name })
-		if f == nil || !set {
+		if f == nil || !f.Changed {
 			continue
 		}
 		v := f.Value.String()

@@ -4,16 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/v2bridge"
@@ -27,57 +28,29 @@ const (
 	exitUnavailable = 4 // the V2 database cannot be used
 )
 
-const v2Usage = `Usage: hookside v2 <command> [flags]
-
-Hooks V2 (lifecycle bridge) from the shell. The database is <home>/hookside.db.
-
-Commands:
-  runs list [--status S] [--hook ID] [--event NAME] [--session ID] [--limit N] [--cursor C]
-  runs get ID
-  runs retry ID        manual retry (failed, blocked, cancelled, outcome_unknown)
-  runs cancel ID       cancel a queued run
-  emit --file event.json
-                       emit one lifecycle event (the v2/events/emit params) and run the
-                       pipeline in this process for its command actions; notification,
-                       sound and tool actions need a connected host (app-server) and stay
-                       queued for one
+const v2Long = `Hooks V2 (lifecycle bridge) from the shell. The database is <home>/hookside.db.
 
 Every command takes --json, --home DIR and --help.
-Exit status: 0 ok, 1 error, 2 usage, 3 not found, 4 database unavailable.
-`
+Exit status: 0 ok, 1 error, 2 usage, 3 not found, 4 database unavailable.`
 
-func runV2(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || isHelp(args[0]) {
-		fmt.Fprint(stdout, v2Usage)
+func v2Cmd(stdout, stderr io.Writer) *cobra.Command {
+	runs := groupCmd("runs", "list, show, retry or cancel V2 runs (runs list|get|retry|cancel)",
+		"List, show, retry (failed/blocked/cancelled/outcome_unknown) or cancel (queued) V2 runs.\n\n"+
+			"Exit status: 0 ok, 1 error, 2 usage, 3 not found, 4 database unavailable.", stdout, stderr,
+		v2RunsCmd("list", stdout, stderr), v2RunsCmd("get", stdout, stderr),
+		v2RunsCmd("retry", stdout, stderr), v2RunsCmd("cancel", stdout, stderr))
+	cmd := groupCmd("v2", "Hooks V2 from the shell (definitions, bindings, runs, emit)", v2Long, stdout, stderr,
+		runs, v2EmitCmd(stdout, stderr))
+	// `hookside v2` alone prints its help to stdout (it lists the commands).
+	inner := cmd.RunE
+	cmd.RunE = func(c *cobra.Command, args []string) error {
 		if len(args) == 0 {
-			return exitUsage
+			_ = c.Help()
+			return exitStatus(exitUsage)
 		}
-		return exitOK
+		return inner(c, args)
 	}
-	switch args[0] {
-	case "runs":
-		return runV2Runs(args[1:], stdout, stderr)
-	case "emit":
-		return runV2Emit(args[1:], stdout, stderr)
-	}
-	fmt.Fprintf(stderr, "hookside v2: unknown command %q\n\n%s", args[0], v2Usage)
-	return exitUsage
-}
-
-// parseInterspersed parses flags that may come before or after positional
-// arguments and returns the positional ones.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, int, bool) {
-	var pos []string
-	for {
-		if code, ok := parseFlags(fs, args); !ok {
-			return nil, code, false
-		}
-		if fs.NArg() == 0 {
-			return pos, 0, true
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
+	return cmd
 }
 
 type v2Common struct {
@@ -85,9 +58,9 @@ type v2Common struct {
 	home string
 }
 
-func (c *v2Common) register(fs *flag.FlagSet) {
+func (c *v2Common) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&c.json, "json", false, "machine-readable output")
-	fs.StringVar(&c.home, "home", "", "hookside home directory (default $HOOKSIDE_HOME or ~/.hookside)")
+	fs.StringVar(&c.home, "home", "", "hookside home `DIR` (default $HOOKSIDE_HOME or ~/.hookside)")
 }
 
 func (c *v2Common) homeDir() string {
@@ -123,24 +96,25 @@ func printJSON(w io.Writer, v any) {
 	_ = enc.Encode(v)
 }
 
-func runV2Runs(args []string, stdout, stderr io.Writer) int {
-	action := ""
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		action, args = args[0], args[1:]
-	}
-	if action == "" || isHelp(action) {
-		fmt.Fprint(stdout, v2Usage)
-		if action == "" && len(args) == 0 {
-			return exitUsage
-		}
-		return exitOK
-	}
-	prefix := "hookside v2 runs " + action
-	fs := newFlagSet(prefix, "hookside v2 runs list|get|retry|cancel [ID] [flags]",
-		"List, show, retry (failed/blocked/cancelled/outcome_unknown) or cancel (queued) V2 runs.", stdout, stderr)
+var v2RunsShort = map[string]string{
+	"list":   "list runs, newest first (--status, --hook, --event, --session, --since, --until; pages of --limit)",
+	"get":    "show one run",
+	"retry":  "manual retry (failed, blocked, cancelled, outcome_unknown)",
+	"cancel": "cancel a queued run",
+}
+
+// v2RunsCmd is `hookside v2 runs <action>`.
+func v2RunsCmd(action string, stdout, stderr io.Writer) *cobra.Command {
 	var c v2Common
-	c.register(fs)
 	var p v2bridge.RunsListParams
+	use := action + " ID"
+	if action == "list" {
+		use = "list [--status S] [--hook ID] [--event NAME] [--session ID] [--limit N] [--cursor C]"
+	}
+	cmd := &cobra.Command{Use: use, Short: v2RunsShort[action],
+		Long: "List, show, retry (failed/blocked/cancelled/outcome_unknown) or cancel (queued) V2 runs."}
+	fs := cmd.Flags()
+	c.register(fs)
 	if action == "list" {
 		fs.StringVar(&p.Status, "status", "", "only runs in this status")
 		fs.StringVar(&p.HookID, "hook", "", "only runs of this definition id")
@@ -151,25 +125,26 @@ func runV2Runs(args []string, stdout, stderr io.Writer) int {
 		fs.StringVar(&p.Until, "until", "", "created before (RFC 3339)")
 		fs.IntVar(&p.Limit, "limit", 50, "page size (≤ 500)")
 		fs.StringVar(&p.Cursor, "cursor", "", "nextCursor of the previous page")
+		_ = cmd.RegisterFlagCompletionFunc("status", fixedValues(store.RunQueued, store.RunRunning, store.RunSucceeded,
+			store.RunFailed, store.RunSkipped, store.RunBlocked, store.RunCancelled, store.RunOutcomeUnknown))
+		_ = cmd.RegisterFlagCompletionFunc("event", fixedValues(expr.Events()...))
 	}
-	pos, code, ok := parseInterspersed(fs, args)
-	if !ok {
-		return code
-	}
+	return setRun(cmd, func(pos []string) int { return runV2Runs(action, c, p, pos, stdout, stderr) })
+}
+
+func runV2Runs(action string, c v2Common, p v2bridge.RunsListParams, pos []string, stdout, stderr io.Writer) int {
+	prefix := "hookside v2 runs " + action
 	switch action {
 	case "list":
 		if len(pos) > 0 {
 			fmt.Fprintf(stderr, "%s: unexpected argument %q\n", prefix, pos[0])
 			return exitUsage
 		}
-	case "get", "retry", "cancel":
+	default:
 		if len(pos) != 1 {
 			fmt.Fprintf(stderr, "%s: want exactly one run id\n", prefix)
 			return exitUsage
 		}
-	default:
-		fmt.Fprintf(stderr, "hookside v2 runs: unknown action %q (want list, get, retry or cancel)\n", action)
-		return exitUsage
 	}
 	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true})
 	if err != nil {
@@ -249,22 +224,29 @@ type emitOutput struct {
 	WaitingForHost int         `json:"waitingForHost"`
 }
 
-func runV2Emit(args []string, stdout, stderr io.Writer) int {
-	const prefix = "hookside v2 emit"
-	fs := newFlagSet("v2 emit", "hookside v2 emit --file event.json [--wait 130s] [--json] [--home DIR]",
-		"Emit one lifecycle event (a JSON file with the v2/events/emit params: eventName, session, turn,\n"+
-			"payload, …; \"-\" reads stdin) and run the pipeline in this process: the event is durable\n"+
-			"before anything runs; command actions of its runs execute here, and the command waits until\n"+
-			"they are finished. Notification, sound and tool actions need a connected host: they stay\n"+
-			"queued for a hookside app-server whose host declared them.", stdout, stderr)
+func v2EmitCmd(stdout, stderr io.Writer) *cobra.Command {
 	var c v2Common
-	c.register(fs)
-	file := fs.String("file", "", "event file (required; - = stdin)")
-	wait := fs.Duration("wait", 130*time.Second, "how long to wait for the event's command runs")
-	pos, code, ok := parseInterspersed(fs, args)
-	if !ok {
-		return code
+	var file string
+	var wait time.Duration
+	cmd := &cobra.Command{
+		Use:   "emit --file event.json [--wait 130s] [--json] [--home DIR]",
+		Short: "emit one lifecycle event and run its command actions here",
+		Long: "Emit one lifecycle event (a JSON file with the v2/events/emit params: eventName, session, turn,\n" +
+			"payload, …; \"-\" reads stdin) and run the pipeline in this process: the event is durable\n" +
+			"before anything runs; command actions of its runs execute here, and the command waits until\n" +
+			"they are finished. Notification, sound and tool actions need a connected host: they stay\n" +
+			"queued for a hookside app-server whose host declared them.",
 	}
+	fs := cmd.Flags()
+	c.register(fs)
+	fs.StringVar(&file, "file", "", "event `FILE` (required; - = stdin)")
+	fs.DurationVar(&wait, "wait", 130*time.Second, "how long to wait for the event's command runs")
+	_ = cmd.MarkFlagFilename("file", "json")
+	return setRun(cmd, func(pos []string) int { return runV2Emit(c, &file, &wait, pos, stdout, stderr) })
+}
+
+func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdout, stderr io.Writer) int {
+	const prefix = "hookside v2 emit"
 	if len(pos) > 0 || *file == "" {
 		fmt.Fprintf(stderr, "%s: --file is required (and no other argument)\n", prefix)
 		return exitUsage

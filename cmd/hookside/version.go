@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/spf13/cobra"
+
 	"github.com/hookside/hookside/rpc"
 )
 
@@ -47,16 +49,26 @@ func currentVersion() versionInfo {
 		GoVersion: runtime.Version(), Target: runtime.GOOS + "/" + runtime.GOARCH}
 }
 
-// runVersion prints the version line, or with --json the versionInfo object.
-func runVersion(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("version", "hookside version [--json]",
-		"Print the version, the git commit, the protocol version, the Go version and the target (os/arch).", stdout, stderr)
-	asJSON := fs.Bool("json", false, "print {version, commit, protocolVersion, goVersion, target} as JSON")
-	if code, ok := parseStrict(fs, args, stderr); !ok {
-		return code
+// versionCmd prints the version line, or with --json the versionInfo object.
+func versionCmd(stdout, stderr io.Writer) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "version [--json]",
+		Short: "print the version, commit, protocol version, Go version and target (--json)",
+		Long:  "Print the version, the git commit, the protocol version, the Go version and the target (os/arch).",
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print {version, commit, protocolVersion, goVersion, target} as JSON")
+	return setRun(cmd, func(args []string) int {
+		if noArgs(cmd, args, stderr) {
+			return exitUsage
+		}
+		return printVersion(stdout, asJSON)
+	})
+}
+
+func printVersion(stdout io.Writer, asJSON bool) int {
 	v := currentVersion()
-	if *asJSON {
+	if asJSON {
 		b, _ := json.Marshal(v)
 		fmt.Fprintf(stdout, "%s\n", b)
 		return exitOK

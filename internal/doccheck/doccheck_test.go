@@ -121,7 +121,7 @@ func TestHelpText(t *testing.T) {
 		inCommands := false
 		for sc.Scan() {
 			line := sc.Text()
-			if strings.TrimSpace(line) == "Commands:" {
+			if t := strings.TrimSpace(line); t == "Commands:" || t == "Available Commands:" {
 				inCommands = true
 				continue
 			}

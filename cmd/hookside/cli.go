@@ -1,0 +1,215 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/rpc"
+	"github.com/hookside/hookside/runner"
+)
+
+// The command tree is defined once with cobra: --help, the shell
+// completions (`hookside completion bash|zsh|fish|powershell`) and the man
+// pages (`hookside man`) all come from it.
+
+func init() {
+	// Subcommands are listed in the order they are added (most used first).
+	cobra.EnableCommandSorting = false
+	// hookside is spawned by hosts, also on Windows from Explorer-started
+	// apps: never stop to show cobra's "this is a command line tool" splash.
+	cobra.MousetrapHelpText = ""
+}
+
+// verbose is set by -v/--verbose, which every command takes.
+var verbose bool
+
+// exitStatus carries a command's exit status through cobra's RunE.
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// annUsageExit is the annotation holding a command's exit status for usage
+// errors when it is not exitUsage (`hooks run` and `hooks explain`: 1,
+// because 2 means "blocked" there).
+const annUsageExit = "hookside.usageExit"
+
+// usageExitOf is cmd's exit status for a flag or argument error.
+func usageExitOf(cmd *cobra.Command) int {
+	if cmd != nil && cmd.Annotations[annUsageExit] == "1" {
+		return exitError
+	}
+	return exitUsage
+}
+
+// setRun makes body cmd's action; body's result is the exit status.
+func setRun(cmd *cobra.Command, body func(args []string) int) *cobra.Command {
+	cmd.RunE = func(_ *cobra.Command, args []string) error {
+		if code := body(args); code != exitOK {
+			return exitStatus(code)
+		}
+		return nil
+	}
+	return cmd
+}
+
+// execute runs root with args. A flag or argument error cobra finds is
+// printed with the command's path and ends with that command's usage status.
+func execute(root *cobra.Command, args []string, stderr io.Writer) int {
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
+	var st exitStatus
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &st):
+		return int(st)
+	}
+	path := "hookside"
+	if cmd != nil {
+		path = cmd.CommandPath()
+	}
+	fmt.Fprintf(stderr, "%s: %v (see %s --help)\n", path, err, path)
+	return usageExitOf(cmd)
+}
+
+// newRootCmd is the whole command tree, writing to stdout and stderr.
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	var showVersion bool
+	root := &cobra.Command{
+		Use:   "hookside",
+		Short: "hookside runs lifecycle hooks (PreToolUse, Stop, …) for agent hosts",
+		Long: "hookside runs lifecycle hooks (PreToolUse, Stop, …) for agent hosts: as a JSON-RPC sidecar\n" +
+			"(app-server) and from the shell (hooks, v2).\n\n" +
+			"Every command takes --help and -v/--verbose (debug log on stderr); the commands that read\n" +
+			"configuration or state take --home DIR (default $HOOKSIDE_HOME or ~/.hookside).",
+		Args:              cobra.ArbitraryArgs,
+		SilenceErrors:     true,
+		SilenceUsage:      true,
+		DisableAutoGenTag: true,
+		PersistentPreRun: func(*cobra.Command, []string) {
+			if verbose {
+				slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug})))
+			}
+		},
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.PersistentFlags().BoolVarP(&verbose, "verbose", "v", false,
+		"log to stderr what is loaded from where, admission decisions and hook processes (debug level)")
+	root.Flags().BoolVar(&showVersion, "version", false, "print the version line (as hookside version)")
+	setRun(root, func(args []string) int {
+		switch {
+		case showVersion && len(args) == 0:
+			return printVersion(stdout, false)
+		case len(args) == 0:
+			_ = root.Help()
+			return exitUsage
+		}
+		fmt.Fprintf(stderr, "hookside: unknown command %q\n\n", args[0])
+		root.SetOut(stderr)
+		_ = root.Help()
+		return exitUsage
+	})
+	root.AddCommand(
+		appServerCmd(stdout, stderr),
+		hooksCmd(stdout, stderr),
+		v2Cmd(stdout, stderr),
+		protocolCmd(stdout, stderr),
+		versionCmd(stdout, stderr),
+	)
+	root.InitDefaultCompletionCmd()
+	return root
+}
+
+// groupCmd is a command that only holds subcommands: without one it prints
+// its help to stderr and exits 2; an unknown one is named.
+func groupCmd(use, short, long string, stdout, stderr io.Writer, subs ...*cobra.Command) *cobra.Command {
+	cmd := &cobra.Command{Use: use, Short: short, Long: long, Args: cobra.ArbitraryArgs, DisableFlagsInUseLine: true}
+	cmd.AddCommand(subs...)
+	return setRun(cmd, func(args []string) int {
+		if len(args) > 0 {
+			names := make([]string, 0, len(subs))
+			for _, s := range subs {
+				names = append(names, s.Name())
+			}
+			fmt.Fprintf(stderr, "%s: unknown command %q (want %s)\n", cmd.CommandPath(), args[0], strings.Join(names, ", "))
+			return exitUsage
+		}
+		cmd.SetOut(stderr)
+		_ = cmd.Help()
+		return exitUsage
+	})
+}
+
+// noArgs reports (on stderr) a positional argument a command does not
+// take; true means the caller must return its usage status.
+func noArgs(cmd *cobra.Command, args []string, stderr io.Writer) bool {
+	if len(args) == 0 {
+		return false
+	}
+	fmt.Fprintf(stderr, "%s: unexpected argument %q (see --help)\n", cmd.CommandPath(), args[0])
+	return true
+}
+
+func protocolCmd(stdout, stderr io.Writer) *cobra.Command {
+	schema := &cobra.Command{
+		Use:   "schema",
+		Short: "print the protocol's JSON Schema",
+		Long: "Print the JSON Schema (draft 2020-12) of the whole protocol: every method's params and result,\n" +
+			"every notification and every server-to-client request (docs/protocol.md).",
+	}
+	setRun(schema, func(args []string) int {
+		if noArgs(schema, args, stderr) {
+			return exitUsage
+		}
+		_, _ = stdout.Write(rpc.ProtocolSchema)
+		return exitOK
+	})
+	return groupCmd("protocol", "print the protocol's JSON Schema (protocol schema)",
+		"Describe the JSON-RPC protocol of app-server.", stdout, stderr, schema)
+}
+
+// fixedValues completes a flag from a fixed list (no file names).
+func fixedValues(vals ...string) cobra.CompletionFunc {
+	return cobra.FixedCompletions(vals, cobra.ShellCompDirectiveNoFileComp)
+}
+
+// completeEvents completes --event with the events of the --profile given
+// (zcode and spark: the seven shell-hook events; claude: every Claude Code
+// event), and --profile and --policy when cmd has them.
+func completeEvents(cmd *cobra.Command) {
+	_ = cmd.RegisterFlagCompletionFunc("event", func(c *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if p, _ := c.Flags().GetString("profile"); p == runner.ProfileClaude {
+			return hook.ClaudeEvents, cobra.ShellCompDirectiveNoFileComp
+		}
+		return hook.Events, cobra.ShellCompDirectiveNoFileComp
+	})
+	completeSession(cmd)
+}
+
+// completeSession adds the completions of the session flags cmd has.
+func completeSession(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	if fs.Lookup("profile") != nil {
+		_ = cmd.RegisterFlagCompletionFunc("profile", fixedValues(hook.ProfileNames()...))
+	}
+	if fs.Lookup("policy") != nil {
+		_ = cmd.RegisterFlagCompletionFunc("policy", fixedValues("user_decides", "deny", "allow_trusted_only"))
+	}
+	for _, name := range []string{"home", "cwd", "plugin-dir", "spark-user-dir", "claude-home"} {
+		if fs.Lookup(name) != nil {
+			_ = cmd.MarkFlagDirname(name)
+		}
+	}
+	for _, name := range []string{"user-config", "project-config", "input", "transcript-path"} {
+		if fs.Lookup(name) != nil {
+			_ = cmd.MarkFlagFilename(name)
+		}
+	}
+}
