@@ -123,6 +123,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		protocolCmd(stdout, stderr),
 		versionCmd(stdout, stderr),
 	)
+	root.AddCommand(manCmd(root, stdout, stderr))
 	root.InitDefaultCompletionCmd()
 	return root
 }

@@ -40,7 +40,7 @@ func v2Cmd(stdout, stderr io.Writer) *cobra.Command {
 		v2RunsCmd("list", stdout, stderr), v2RunsCmd("get", stdout, stderr),
 		v2RunsCmd("retry", stdout, stderr), v2RunsCmd("cancel", stdout, stderr))
 	cmd := groupCmd("v2", "Hooks V2 from the shell (definitions, bindings, runs, emit)", v2Long, stdout, stderr,
-		runs, v2EmitCmd(stdout, stderr))
+		v2DefinitionsCmd(stdout, stderr), v2BindingsCmd(stdout, stderr), runs, v2EmitCmd(stdout, stderr))
 	// `hookside v2` alone prints its help to stdout (it lists the commands).
 	inner := cmd.RunE
 	cmd.RunE = func(c *cobra.Command, args []string) error {
@@ -77,6 +77,11 @@ func quietV2Logger(w io.Writer) *slog.Logger {
 // v2Fail prints err and returns the exit status for it.
 func v2Fail(stderr io.Writer, prefix string, err error) int {
 	fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
+	return v2ExitFor(err)
+}
+
+// v2ExitFor is the exit status of a v2 command failing with err.
+func v2ExitFor(err error) int {
 	var ie *v2bridge.InvalidError
 	switch {
 	case errors.Is(err, v2bridge.ErrNotFound):

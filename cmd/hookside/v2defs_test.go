@@ -1,0 +1,145 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// v2cli runs `hookside v2 …` in-process on home and decodes --json stdout
+// into out (when not nil).
+func v2cli(t *testing.T, home string, out any, args ...string) (int, string) {
+	t.Helper()
+	code, stdout, stderr := runCLI(append(append([]string{"v2"}, args...), "--home", home)...)
+	if out != nil {
+		if err := json.Unmarshal([]byte(stdout), out); err != nil {
+			t.Fatalf("v2 %v: %v\n%s%s", args, err, stdout, stderr)
+		}
+	}
+	return code, stderr
+}
+
+type wireErr struct {
+	Error struct {
+		Code    int64
+		Message string
+		Data    map[string]any
+	}
+}
+
+// TestV2DefinitionsAndBindingsCLI walks a definition and its binding
+// through every action, with the v2/* results as --json and the
+// protocol's error codes and exit statuses on failures.
+func TestV2DefinitionsAndBindingsCLI(t *testing.T) {
+	home := t.TempDir()
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	def := write("def.json", `{"id":"note","name":"Notify","eventName":"turn.completed","action":{"type":"command","hook":{"type":"command","command":"echo hi"}}}`)
+
+	var created struct {
+		Definition struct {
+			ID, ExecutionHash string
+			Revision          int
+		}
+	}
+	if code, errs := v2cli(t, home, &created, "definitions", "create", "--file", def, "--json"); code != 0 || created.Definition.ID != "note" || created.Definition.Revision != 1 {
+		t.Fatalf("create: exit %d %+v %s", code, created, errs)
+	}
+	var e wireErr
+	if code, errs := v2cli(t, home, &e, "definitions", "create", "--file", def, "--json"); code != exitError || e.Error.Code != -32016 || !strings.Contains(errs, "[code -32016]") {
+		t.Errorf("duplicate create: exit %d %+v %s", code, e, errs)
+	}
+	bad := write("bad.json", `{"name":"x","eventName":"turn.completed","action":{"type":"bogus"}}`)
+	e = wireErr{}
+	if code, errs := v2cli(t, home, &e, "definitions", "create", "--file", bad, "--json"); code != exitUsage || e.Error.Code != -32602 || e.Error.Data["field"] != "definition.action.type" {
+		t.Errorf("invalid create: exit %d %+v %s", code, e, errs)
+	}
+	if code, errs := v2cli(t, home, nil, "definitions", "create", "--file", write("nojson.json", "nope")); code != exitUsage || !strings.Contains(errs, "is not JSON") {
+		t.Errorf("not JSON: exit %d %s", code, errs)
+	}
+	var list struct{ Definitions []struct{ ID string } }
+	if code, _ := v2cli(t, home, &list, "definitions", "list", "--event", "turn.completed", "--json"); code != 0 || len(list.Definitions) != 1 {
+		t.Errorf("list: %d %+v", code, list)
+	}
+	if code, errs := v2cli(t, home, nil, "definitions", "list", "--event", "no.such"); code != exitUsage || !strings.Contains(errs, "[code -32602]") {
+		t.Errorf("list unknown event: exit %d %s", code, errs)
+	}
+
+	var bd struct {
+		ID, State  string
+		Enabled    bool
+		ShadowedBy []string
+	}
+	if code, errs := v2cli(t, home, &bd, "bindings", "create", "--hook", "note", "--scope", "application", "--json"); code != 0 || bd.State != "active" || !bd.Enabled {
+		t.Fatalf("binding create: exit %d %+v %s", code, bd, errs)
+	}
+	if code, errs := v2cli(t, home, nil, "bindings", "create", "--hook", "note", "--scope", "session"); code != exitUsage || !strings.Contains(errs, "scopeId") {
+		t.Errorf("session binding without --scope-id: exit %d %s", code, errs)
+	}
+	if code, errs := v2cli(t, home, nil, "bindings", "create", "--hook", "ghost", "--scope", "application"); code != exitNotFound || !strings.Contains(errs, "[code -32013]") {
+		t.Errorf("binding of an unknown definition: exit %d %s", code, errs)
+	}
+
+	// An executing change drops the binding's trust until re-authorized.
+	patch := write("patch.json", `{"action":{"type":"command","hook":{"type":"command","command":"echo bye"}}}`)
+	var upd struct {
+		Definition struct {
+			ExecutionHash string
+			Revision      int
+		}
+		BindingsNeedingReview int
+	}
+	if code, errs := v2cli(t, home, &upd, "definitions", "update", "note", "--file", patch, "--json"); code != 0 || upd.Definition.Revision != 2 || upd.BindingsNeedingReview != 1 {
+		t.Fatalf("update: exit %d %+v %s", code, upd, errs)
+	}
+	var got struct{ Binding struct{ State string } }
+	if code, _ := v2cli(t, home, &got, "bindings", "get", bd.ID, "--json"); code != 0 || got.Binding.State != "needs_review" {
+		t.Errorf("binding after the change: %d %+v", code, got)
+	}
+	if code, errs := v2cli(t, home, nil, "bindings", "update", bd.ID); code != exitUsage || !strings.Contains(errs, "--enabled") {
+		t.Errorf("update with nothing to change: exit %d %s", code, errs)
+	}
+	var re struct {
+		State   string
+		Enabled bool
+	}
+	if code, errs := v2cli(t, home, &re, "bindings", "update", bd.ID, "--authorize", upd.Definition.ExecutionHash, "--json"); code != 0 || re.State != "active" || !re.Enabled {
+		t.Errorf("re-authorize: exit %d %+v %s", code, re, errs)
+	}
+	if code, errs := v2cli(t, home, &re, "bindings", "update", bd.ID, "--enabled=false", "--json"); code != 0 || re.State != "disabled" || re.Enabled {
+		t.Errorf("disable: exit %d %+v %s", code, re, errs)
+	}
+	var bl struct{ Bindings []struct{ ID string } }
+	if code, _ := v2cli(t, home, &bl, "bindings", "list", "--hook", "note", "--json"); code != 0 || len(bl.Bindings) != 1 || bl.Bindings[0].ID != bd.ID {
+		t.Errorf("bindings list: %d %+v", code, bl)
+	}
+	if code, _ := v2cli(t, home, nil, "bindings", "delete", bd.ID); code != 0 {
+		t.Errorf("binding delete: %d", code)
+	}
+	if code, errs := v2cli(t, home, nil, "bindings", "get", bd.ID); code != exitNotFound || !strings.Contains(errs, "not found") {
+		t.Errorf("deleted binding get: exit %d %s", code, errs)
+	}
+	var del struct{ BindingsDeleted, RunsRetained int }
+	if code, _ := v2cli(t, home, &del, "definitions", "delete", "note", "--json"); code != 0 {
+		t.Errorf("definition delete: %d", code)
+	}
+	e = wireErr{}
+	if code, _ := v2cli(t, home, &e, "definitions", "get", "note", "--json"); code != exitNotFound || e.Error.Code != -32013 {
+		t.Errorf("deleted definition get: exit %d %+v", code, e)
+	}
+	if code, errs := v2cli(t, home, nil, "definitions", "get"); code != exitUsage || !strings.Contains(errs, "exactly one id") {
+		t.Errorf("get without id: exit %d %s", code, errs)
+	}
+	// Text output names what to do next.
+	if code, out, _ := runCLI("v2", "definitions", "create", "--file", def, "--home", home); code != 0 || !strings.Contains(out, "hookside v2 bindings create --hook note") {
+		t.Errorf("text create: %d %s", code, out)
+	}
+}
