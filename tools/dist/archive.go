@@ -18,23 +18,24 @@ import (
 
 // entry is one file of an archive.
 type entry struct {
-	name string // path inside the archive, below its top directory
+	name string // path inside the archive, below its top directory ("x/" for a directory)
 	src  string
 	mode int64
+	dir  bool
 }
 
 // writeArchive writes hookside-<version>-<goos>-<goarch>.tar.gz (.zip for
 // Windows) with one top directory of the same name holding the binary,
-// README.md and LICENSE. Entries are sorted by name, timestamped with the
+// README.md, LICENSE and extra (the completions and man pages). Entries are sorted by name, timestamped with the
 // commit time, owned by 0:0 without names; the gzip header carries no name
 // and no time. The same inputs give the same bytes.
-func writeArchive(rel release, out, goos, goarch, bin string) (string, error) {
+func writeArchive(rel release, out, goos, goarch, bin string, extra []entry) (string, error) {
 	base := fmt.Sprintf("hookside-%s-%s-%s", rel.Version, goos, goarch)
-	entries := []entry{
-		{filepath.Base(bin), bin, 0o755},
-		{"LICENSE", filepath.Join(rel.Root, "LICENSE"), 0o644},
-		{"README.md", filepath.Join(rel.Root, "README.md"), 0o644},
-	}
+	entries := append([]entry{
+		{name: filepath.Base(bin), src: bin, mode: 0o755},
+		{name: "LICENSE", src: filepath.Join(rel.Root, "LICENSE"), mode: 0o644},
+		{name: "README.md", src: filepath.Join(rel.Root, "README.md"), mode: 0o644},
+	}, extra...)
 	sort.Slice(entries, func(i, j int) bool { return entries[i].name < entries[j].name })
 	mtime := time.Unix(rel.Epoch, 0).UTC()
 	if goos == "windows" {
@@ -73,6 +74,13 @@ func fillTarGz(f io.Writer, base string, entries []entry, mtime time.Time) error
 		return err
 	}
 	for _, e := range entries {
+		if e.dir {
+			h := &tar.Header{Typeflag: tar.TypeDir, Name: base + "/" + e.name, Mode: 0o755, ModTime: mtime, Format: tar.FormatPAX}
+			if err := tw.WriteHeader(h); err != nil {
+				return err
+			}
+			continue
+		}
 		b, err := os.ReadFile(e.src)
 		if err != nil {
 			return err
@@ -106,6 +114,14 @@ func fillZip(f io.Writer, base string, entries []entry, mtime time.Time) error {
 		return err
 	}
 	for _, e := range entries {
+		if e.dir {
+			h := &zip.FileHeader{Name: base + "/" + e.name, Modified: mtime}
+			h.SetMode(os.ModeDir | 0o755)
+			if _, err := zw.CreateHeader(h); err != nil {
+				return err
+			}
+			continue
+		}
 		b, err := os.ReadFile(e.src)
 		if err != nil {
 			return err

@@ -2,11 +2,15 @@ package main
 
 import (
 	"archive/tar"
+	"archive/zip"
 	"bytes"
 	"compress/gzip"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -52,8 +56,10 @@ func TestDistIsReproducible(t *testing.T) {
 }
 
 // checkArchive checks the archive's entries: one top directory with the
-// binary (0755), LICENSE and README.md, owned by 0:0, in name order.
+// binary (0755), LICENSE, README.md, the completions and the man pages,
+// owned by 0:0, in name order.
 func checkArchive(t *testing.T, path string) {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -82,9 +88,19 @@ func checkArchive(t *testing.T, path string) {
 		}
 		names = append(names, h.Name)
 	}
-	want := []string{top, top + "LICENSE", top + "README.md", top + "hookside"}
-	if strings.Join(names, ",") != strings.Join(want, ",") {
-		t.Errorf("entries %v, want %v", names, want)
+	want := []string{top, top + "LICENSE", top + "README.md", top + "completions/", top + "completions/hookside.bash",
+		top + "completions/hookside.fish", top + "completions/hookside.ps1", top + "completions/hookside.zsh", top + "hookside",
+		top + "man/", top + "man/man1/", top + "man/man1/hookside-app-server.1"}
+	if len(names) < len(want) || strings.Join(names[:len(want)], ",") != strings.Join(want, ",") {
+		t.Errorf("entries %v, want them to start %v", names, want)
+	}
+	if !sort.StringsAreSorted(names) {
+		t.Errorf("entries not in name order: %v", names)
+	}
+	for _, page := range []string{"hookside.1", "hookside-hooks-run.1", "hookside-v2-definitions-create.1"} {
+		if !slices.Contains(names, top+"man/man1/"+page) {
+			t.Errorf("no man/man1/%s in %v", page, names)
+		}
 	}
 }
 
@@ -147,7 +163,7 @@ func TestArchivesIgnoreFileTimes(t *testing.T) {
 				}
 			}
 			out := t.TempDir()
-			a, err := writeArchive(rel, out, goos, "arm64", bin)
+			a, err := writeArchive(rel, out, goos, "arm64", bin, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,4 +177,83 @@ func TestArchivesIgnoreFileTimes(t *testing.T) {
 			t.Errorf("%s archive changed with the files' mtimes", goos)
 		}
 	}
+}
+
+// TestArchivesShipCompletionsAndMan generates the completions and man pages
+// with this machine's hookside (built here as `go build` does, which the
+// build cache keeps cheap), twice, and writes the Linux and Windows
+// archives with them: both hold completions/hookside.{bash,zsh,fish,ps1}
+// and man/man1/hookside*.1, the pages dated from the commit time, and the
+// second generation is byte-identical to the first.
+func TestArchivesShipCompletionsAndMan(t *testing.T) {
+	root, err := git("", "rev-parse", "--show-toplevel")
+	if err != nil {
+		t.Skip("not in a git checkout:", err)
+	}
+	bin := filepath.Join(t.TempDir(), "hookside")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	b := exec.Command("go", "build", "-o", bin, "./cmd/hookside")
+	b.Dir = root
+	if out, err := b.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, f := range []string{"LICENSE", "README.md"} {
+		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rel := release{Version: "1.2.3", Commit: strings.Repeat("a", 40), Epoch: 1700000000, Root: root} // Nov 2023
+	var gens [2]map[string][]byte
+	var docs []entry
+	for i := range gens {
+		dir := t.TempDir()
+		if docs, err = genDocs(rel, dir, bin); err != nil {
+			t.Fatal(err)
+		}
+		gens[i] = map[string][]byte{}
+		for _, e := range docs {
+			if !e.dir {
+				gens[i][e.name], _ = os.ReadFile(e.src)
+			}
+		}
+	}
+	for name, body := range gens[0] {
+		if !bytes.Equal(body, gens[1][name]) {
+			t.Errorf("%s differs between two generations", name)
+		}
+		if strings.HasPrefix(name, "man/") && !bytes.Contains(body, []byte(`.TH "HOOKSIDE" "1" "Nov 2023"`)) {
+			t.Errorf("%s is not dated from the commit time: %.120s", name, body)
+		}
+	}
+	out := t.TempDir()
+	tgz, err := writeArchive(rel, out, "linux", "amd64", bin, docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkArchive(t, tgz)
+	winBin := filepath.Join(t.TempDir(), "hookside.exe")
+	if err := os.WriteFile(winBin, []byte("MZ"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	z, err := writeArchive(rel, out, "windows", "amd64", winBin, docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.OpenReader(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, strings.TrimPrefix(f.Name, strings.TrimSuffix(filepath.Base(z), ".zip")+"/"))
+	}
+	for _, want := range []string{"completions/hookside.ps1", "completions/hookside.bash", "man/man1/hookside.1", "hookside.exe"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("zip lacks %s: %v", want, names)
+		}
+	}
+	t.Logf("%d completion and man files in each archive", len(gens[0]))
 }

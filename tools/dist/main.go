@@ -1,8 +1,10 @@
 // Command dist builds hookside's release artefacts reproducibly (`make dist`):
 // one binary per target (CGO_ENABLED=0, -trimpath, empty build id, no VCS
 // stamping, version and commit stamped with -ldflags), an archive per target
-// (.tar.gz, .zip for Windows) holding the binary, README.md and LICENSE with
-// fixed timestamps, owners, modes and order, SHA256SUMS over the archives,
+// (.tar.gz, .zip for Windows) holding the binary, README.md, LICENSE, the
+// shell completions (completions/hookside.{bash,zsh,fish,ps1}) and the man
+// pages (man/man1/hookside*.1, dated from the commit time) with fixed
+// timestamps, owners, modes and order, SHA256SUMS over the archives,
 // and one npm package per target holding only the binary
 // (npm/<name>/package.json + bin/). With -npm-main DIR it also stages the
 // main npm package (DIR, with its compiled lib/) under npm/hookside with the
@@ -30,6 +32,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -79,6 +82,7 @@ func run(out string, targets []string, npmMain string) error {
 	fmt.Printf("hookside %s (commit %s)\n", rel.Version, rel.Commit)
 	var failed []error
 	var archives, built []string
+	bins := map[string]string{}
 	for _, t := range targets {
 		goos, goarch, _ := strings.Cut(t, "/")
 		bin, err := build(rel, out, goos, goarch)
@@ -86,7 +90,21 @@ func run(out string, targets []string, npmMain string) error {
 			failed = append(failed, err)
 			continue
 		}
-		a, err := writeArchive(rel, out, goos, goarch, bin)
+		bins[t] = bin
+	}
+	// The completions and man pages come from the command tree, the same
+	// on every target: this machine's binary writes them.
+	docs, err := genDocs(rel, filepath.Join(out, "docs"), bins[runtime.GOOS+"/"+runtime.GOARCH])
+	if err != nil {
+		return err
+	}
+	for _, t := range targets {
+		bin, ok := bins[t]
+		if !ok {
+			continue
+		}
+		goos, goarch, _ := strings.Cut(t, "/")
+		a, err := writeArchive(rel, out, goos, goarch, bin, docs)
 		if err != nil {
 			return err
 		}
