@@ -48,7 +48,7 @@ func printClaudeMerged(w io.Writer, m output.ClaudeMerged) {
 		fmt.Fprintf(w, "permission: %s %s\n", p.Behavior, p.Message)
 	}
 	if m.Blocked {
-		fmt.Fprintf(w, "blocked: %s\n", str(m.BlockReason))
+		printBlocked(w, str(m.BlockReason))
 	}
 	if m.Stop != nil {
 		fmt.Fprintf(w, "stop: continue=%v (%d/%d consecutive) %s\n", m.Stop.ContinueTurn, m.Stop.Consecutive, m.Stop.Limit, str(m.Stop.Continuation))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
@@ -260,7 +262,7 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 	} else {
 		printMerged(termSafe{stdout}, m, outs)
 	}
-	printSkippedForTrust(stderr, s, m)
+	printSkippedForTrust(stderr, s, m, hintFlags(o.flags))
 	if m.Blocked {
 		return 2
 	}
@@ -271,7 +273,8 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 // skipped because they wait for trust, with their digests and how to review
 // them (lifecycle-hooks-and-workspace-trust §"信任存在哪、怎样审查": Workspace
 // Hooks skipped, the pending digests, the review hint).
-func printSkippedForTrust(w io.Writer, s *runner.Session, m output.Merged) {
+// hint holds the flags in use that the review needs (hintFlags).
+func printSkippedForTrust(w io.Writer, s *runner.Session, m output.Merged, hint string) {
 	var lines []string
 	for _, n := range s.SkippedWorkspaceHooks(m.Runs) {
 		if st := truststore.TrustState(n.TrustState); st == truststore.PendingTrust || st == truststore.StaleDigest {
@@ -282,7 +285,7 @@ func printSkippedForTrust(w io.Writer, s *runner.Session, m output.Merged) {
 		return
 	}
 	fmt.Fprintf(w, "Workspace Hooks skipped: %d waiting for trust\n%s\n", len(lines), strings.Join(lines, "\n"))
-	fmt.Fprintf(w, "Review them with: hookside hooks trust review --workspace %s\n", dispText(s.Options().Cwd))
+	fmt.Fprintf(w, "Review them with: hookside hooks trust review%s --workspace %s\n", hint, hintWord(s.Options().Cwd))
 }
 
 func str(p *string) string {
@@ -359,7 +362,7 @@ func printMerged(w io.Writer, m output.Merged, outs *runOutputs) {
 		fmt.Fprintln(w)
 	}
 	if m.Blocked {
-		fmt.Fprintf(w, "blocked: %s\n", str(m.BlockReason))
+		printBlocked(w, str(m.BlockReason))
 	}
 	if len(m.UpdatedInput) > 0 && string(m.UpdatedInput) != "null" {
 		fmt.Fprintf(w, "updatedInput: %s\n", m.UpdatedInput)
@@ -398,6 +401,16 @@ func printMerged(w io.Writer, m output.Merged, outs *runOutputs) {
 			printStream(w, "stderr", o.Stderr, r.StderrTruncated)
 		}
 	}
+}
+
+// printBlocked prints the block line: its reason, or that the hook gave
+// none (an exit 2 with empty stderr, a decision without a reason).
+func printBlocked(w io.Writer, reason string) {
+	if reason == "" {
+		fmt.Fprintln(w, "blocked (no reason given: the blocking hook printed nothing on stderr and no reason)")
+		return
+	}
+	fmt.Fprintf(w, "blocked: %s\n", reason)
 }
 
 // printStream prints one output preview, indented under its run.
@@ -484,10 +497,19 @@ func runHooksList(sf *sessionFlags, event *string, asJSON *bool, stdout, stderr 
 		return exitOK
 	}
 	printDiagnostics(stderr, diags)
-	if len(sel) == 0 {
+	off := rootSwitchOff(s, *event)
+	if len(sel) == 0 && off == 0 {
 		fmt.Fprintln(stdout, "no hooks configured")
 		return exitOK
 	}
+	if len(sel) == 0 {
+		fmt.Fprintln(stdout, "no hooks run")
+	}
+	defer func() {
+		if off > 0 {
+			printRootSwitchOff(stdout, off, sf)
+		}
+	}()
 	for _, h := range sel {
 		m := "*"
 		if h.Matcher != nil {
@@ -514,4 +536,47 @@ type listedHook struct {
 	hook.Hook
 	TrustState  string `json:"trustState,omitempty"`
 	TrustReason string `json:"trustReason,omitempty"`
+}
+
+// rootSwitchOff counts the hooks (of event, or of every event) that are
+// configured but do not run only because the root switch is off (the user
+// config does not say "hooks": {"enabled": true}).
+func rootSwitchOff(s *runner.Session, event string) int {
+	events := hook.Events
+	if event != "" {
+		events = []string{event}
+	}
+	n := 0
+	for _, ev := range events {
+		for _, e := range s.Explain(ev, "").Hooks {
+			if e.Reason == runner.WhyRootSwitchOff {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// printRootSwitchOff says why n configured hooks are not listed and how
+// to switch them on.
+func printRootSwitchOff(w io.Writer, n int, sf *sessionFlags) {
+	cfg := sf.userConfig
+	if cfg == "" {
+		cfg = home.ConfigPath(cmp.Or(sf.home, home.Default()))
+	}
+	if a, err := filepath.Abs(cfg); err == nil {
+		cfg = a
+	}
+	fmt.Fprintf(w, "%d configured hook(s) are off: the root switch is off (the user config does not say \"hooks\": {\"enabled\": true}).\n", n)
+	fmt.Fprintf(w, "Switch it on: add \"hooks\": {\"enabled\": true} to %s, or pass --hooks-enabled (or set %s=1).\n", hintWord(cfg), runner.EnvHooksEnabled)
+}
+
+// hintWord is p for a command line to paste: shell-quoted, or, when it
+// holds a non-printable character, escaped and double-quoted for the
+// terminal (dispText).
+func hintWord(p string) string {
+	if !printable(p) {
+		return dispText(p)
+	}
+	return shellQuote(p)
 }

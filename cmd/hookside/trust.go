@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,8 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/hook"
@@ -20,8 +17,6 @@ import (
 	"github.com/hookside/hookside/truststore"
 	"github.com/hookside/hookside/truststore/pin"
 	"github.com/mattn/go-isatty"
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // exitCorrupt is `hooks trust`'s status when the trust store is corrupt and
@@ -43,97 +38,6 @@ type trustStatus struct {
 var stdinIsTTY = func() bool { return isatty.IsTerminal(os.Stdin.Fd()) }
 
 var stdinReader io.Reader = os.Stdin
-
-// trustActions are the actions of `hooks trust`, each also a subcommand.
-var trustActions = []string{"status", "review", "grant", "revoke"}
-
-const trustLong = "Review and grant workspace (project) hooks. Without an action: status.\n\n" +
-	"  status   list every workspace hook declaration with its trust state\n" +
-	"  review   on a terminal, pick declarations to trust by number; otherwise print what to run\n" +
-	"  grant    trust --digest D (repeatable), or --all with the --bundle-digest shown by status\n" +
-	"  revoke   delete the trust records of --digest D (repeatable) or --all\n\n" +
-	"D is a list number from status, a full digest, or a unique prefix of at least 6 hex characters.\n" +
-	"The workspace is --cwd DIR (as the other hooks commands) or --workspace PATH|IDENTITY (the same,\n" +
-	"also taking a workspace identity local:|remote:|ssh:|container:|wsl:…); default the current directory.\n" +
-	"Exit status: 0 done, 1 error, 2 usage, 3 trust store corrupt (grant refused); revoke exits 1 when a named digest had no record."
-
-const trustUse = "[--cwd DIR|--workspace PATH|IDENTITY] [--project-config FILE] [--digest D]… [--all --bundle-digest B] [--json]"
-
-// trustCmd is `hookside hooks trust`: status without an action, and one
-// subcommand per action, all taking the same flags.
-func trustCmd(stdout, stderr io.Writer) *cobra.Command {
-	parent := trustActionCmd("", stdout, stderr)
-	for _, a := range trustActions {
-		parent.AddCommand(trustActionCmd(a, stdout, stderr))
-	}
-	return parent
-}
-
-// trustOptions are the flags of `hooks trust`.
-type trustOptions struct {
-	workspace, cwd, projectConfig string
-	digests                       multiFlag
-	all, asJSON, hooksEnabled     bool
-	bundle, homeDir, userConfig   string
-	policy                        string
-	sf                            sessionFlags
-	flags                         *pflag.FlagSet
-}
-
-// trustActionCmd is the command of one action ("" = the parent: status,
-// or the action named by an unknown first argument, refused).
-func trustActionCmd(action string, stdout, stderr io.Writer) *cobra.Command {
-	var o trustOptions
-	cmd := &cobra.Command{
-		Use:   "trust [status|review|grant|revoke] " + trustUse,
-		Short: "review and grant workspace hooks (status, review, grant, revoke)",
-		Long:  trustLong,
-		Args:  cobra.ArbitraryArgs,
-	}
-	if action != "" {
-		cmd.Use = action + " " + trustUse
-		cmd.Short = map[string]string{
-			"status": "list every workspace hook declaration with its trust state",
-			"review": "on a terminal, pick declarations to trust by number; otherwise print what to run",
-			"grant":  "trust --digest D (repeatable), or --all with the --bundle-digest shown by status",
-			"revoke": "delete the trust records of --digest D (repeatable) or --all",
-		}[action]
-	}
-	fs := cmd.Flags()
-	fs.StringVar(&o.cwd, "cwd", "", "the workspace `DIR` (default the current directory)")
-	fs.StringVar(&o.workspace, "workspace", "", "workspace `PATH` or identity local:|remote:|ssh:|container:|wsl:… (default the current directory; --cwd for a directory)")
-	fs.StringVar(&o.projectConfig, "project-config", "", "an extra project config `FILE`, added to workspace discovery (as hooks run --project-config and session/open.projectConfigPath)")
-	fs.Var(&o.digests, "digest", "declaration `D`: list number, digest or unique digest prefix (repeatable)")
-	fs.BoolVar(&o.all, "all", false, "every declaration (grant needs --bundle-digest)")
-	fs.StringVar(&o.bundle, "bundle-digest", "", "the bundle digest `B` status printed; grant --all is refused if the workspace changed since")
-	fs.BoolVar(&o.asJSON, "json", false, "machine-readable output")
-	fs.StringVar(&o.homeDir, "home", "", "hookside home `DIR` (default $HOOKSIDE_HOME or ~/.hookside)")
-	fs.StringVar(&o.userConfig, "user-config", "", "user config `FILE` (default <home>/config.json)")
-	fs.StringVar(&o.policy, "policy", "user_decides", "workspace hook `POLICY`: user_decides, deny or allow_trusted_only")
-	fs.BoolVar(&o.hooksEnabled, "hooks-enabled", false, "turn the root switch on (as hooks.enabled: true; also $"+runner.EnvHooksEnabled+"=1)")
-	o.sf.registerProfile(fs)
-	completeSession(cmd)
-	return setRun(cmd, func(args []string) int {
-		act := action
-		if act == "" {
-			act = "status"
-			if len(args) > 0 {
-				if args[0] == "help" {
-					_ = cmd.Help()
-					return exitOK
-				}
-				fmt.Fprintf(stderr, "hookside hooks trust: unknown action %q (want status, review, grant or revoke)\n", args[0])
-				return exitUsage
-			}
-		}
-		if len(args) > 0 {
-			fmt.Fprintf(stderr, "hookside hooks trust: unexpected argument %q\n", args[0])
-			return exitUsage
-		}
-		o.flags = fs
-		return runHooksTrust(act, &o, stdout, stderr)
-	})
-}
 
 func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int {
 	workspace, projectConfig, all, bundle, asJSON := &o.workspace, &o.projectConfig, &o.all, &o.bundle, &o.asJSON
@@ -334,84 +238,6 @@ func describePin(p pin.PinEntry) string {
 	return dispWord(p.Path) + " sha256:" + short
 }
 
-// dispText returns s for a terminal: unchanged when every rune is
-// printable (unicode.IsPrint: letters, marks, numbers, punctuation,
-// symbols, ASCII space) and s is valid UTF-8; otherwise the whole string
-// double-quoted with every other rune escaped (\r, \x1b, \u202e, …), so CR,
-// ESC sequences, newlines, zero-width and bidi characters are visible.
-func dispText(s string) string {
-	if printable(s) {
-		return s
-	}
-	return quoteText(s)
-}
-
-// dispWord is dispText for one word of a list: it also quotes when the word
-// is empty or holds spaces or shell quoting characters, so word boundaries
-// are visible.
-func dispWord(s string) string {
-	if !printable(s) {
-		return quoteText(s)
-	}
-	if s == "" || strings.ContainsAny(s, " '\"\\") {
-		return quoteText(s)
-	}
-	return s
-}
-
-// dispCommand shows a hook's command and its arguments (dispText for the
-// command, dispWord for each argument): a hostile workspace file cannot move
-// the cursor, clear the line or reorder text on the terminal.
-func dispCommand(command string, args []string) string {
-	out := dispText(command)
-	for _, a := range args {
-		out += " " + dispWord(a)
-	}
-	return out
-}
-
-func printable(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if !unicode.IsPrint(r) {
-			return false
-		}
-	}
-	return true
-}
-
-func quoteText(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case unicode.IsPrint(r):
-			b.WriteRune(r)
-		default:
-			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
-		}
-		i += size
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-func writeJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-}
-
 // selectDeclarations resolves --digest / --all --bundle-digest.
 func selectDeclarations(w runner.WorkspaceState, st trustStatus, digests []string, all bool, bundle, hint string, stderr io.Writer) ([]truststore.Declaration, int) {
 	if all {
@@ -537,12 +363,27 @@ func trustReview(rs *runner.Session, w runner.WorkspaceState, sh *truststore.Sho
 	for n, i := range idx {
 		describeDecl(stdout, n+1, st.Declarations[i])
 	}
-	fmt.Fprint(stdout, "Trust which? numbers (e.g. 1,3 or 1-2), \"all\", or empty for none: ")
-	line, _ := bufio.NewReader(stdinReader).ReadString('\n')
-	picked, err := parseSelection(strings.TrimSpace(line), len(idx))
-	if err != nil {
-		fmt.Fprintln(stderr, "hookside hooks trust review:", err)
-		return exitUsage
+	// A bad answer is named and asked again; the end of input after one
+	// ends the review without a grant (exit 2).
+	in := bufio.NewReader(stdinReader)
+	var picked []int
+	var bad error
+	for {
+		fmt.Fprint(stdout, "Trust which? numbers (e.g. 1,3 or 1-2), \"all\", or empty for none: ")
+		line, readErr := in.ReadString('\n')
+		line = strings.TrimSpace(line)
+		if readErr != nil && line == "" && bad != nil {
+			fmt.Fprintf(stderr, "\nhookside hooks trust review: %v, then the end of input; nothing granted\n", bad)
+			return exitUsage
+		}
+		if picked, bad = parseSelection(line, len(idx)); bad == nil {
+			break
+		}
+		if readErr != nil {
+			fmt.Fprintf(stderr, "\nhookside hooks trust review: %v, then the end of input; nothing granted\n", bad)
+			return exitUsage
+		}
+		fmt.Fprintf(stderr, "hookside hooks trust review: %v; try again\n", bad)
 	}
 	var sel []truststore.Declaration
 	for _, n := range picked {
@@ -646,33 +487,4 @@ func trustRemote(action string, t truststore.Target, dir, userConfig string, dig
 		fmt.Fprintf(stdout, "  trusted %s  %s %s  granted %s\n", r.Digest, dispText(r.Snapshot.Event), dispText(r.Snapshot.Command), r.GrantedAt.Format("2006-01-02 15:04"))
 	}
 	return exitOK
-}
-
-// termSafe is a writer for text built from what hooks printed or answered
-// (stdout, stderr, reasons, system messages): every control, format or
-// invalid character except newline and tab is written escaped (\x1b,
-// \u202e), so a hook cannot set the title, clear the screen or rewrite
-// lines of the terminal. Each Write must be whole UTF-8 text (as fmt's are).
-type termSafe struct{ w io.Writer }
-
-func (t termSafe) Write(p []byte) (int, error) {
-	var b strings.Builder
-	for i := 0; i < len(p); {
-		r, size := utf8.DecodeRune(p[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, p[i])
-		case r == '\n' || r == '\t' || unicode.IsPrint(r):
-			b.Write(p[i : i+size])
-		case r < 0x80:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		}
-		i += size
-	}
-	if _, err := io.WriteString(t.w, b.String()); err != nil {
-		return 0, err
-	}
-	return len(p), nil
 }

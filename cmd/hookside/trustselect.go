@@ -74,18 +74,25 @@ func resolveDigest(a string, listed, pool []string, keep bool) (string, error) {
 
 // hintFlags is the flags of the command line in use that locate the
 // session, the store and the declarations (--home, --user-config,
-// --profile, --spark-user-dir, --project-config, --policy), with paths made
-// absolute, so that a printed command line pasted elsewhere acts on the
-// same store and workspace. The workspace is added by the caller.
+// --profile, --spark-user-dir, --claude-home, --project-config, --policy,
+// --hooks-enabled), with paths made absolute, so that a printed command
+// line pasted elsewhere acts on the same store and workspace. The workspace
+// is added by the caller.
 func hintFlags(fs *pflag.FlagSet) string {
-	paths := map[string]bool{"home": true, "user-config": true, "spark-user-dir": true, "project-config": true}
+	paths := map[string]bool{"home": true, "user-config": true, "spark-user-dir": true, "claude-home": true, "project-config": true}
 	var b strings.Builder
-	for _, name := range []string{"home", "user-config", "profile", "spark-user-dir", "project-config", "policy"} {
+	for _, name := range []string{"home", "user-config", "profile", "spark-user-dir", "claude-home", "project-config", "policy", "hooks-enabled"} {
 		f := fs.Lookup(name)
 		if f == nil || !f.Changed {
 			continue
 		}
 		v := f.Value.String()
+		if f.Value.Type() == "bool" {
+			if v == "true" {
+				fmt.Fprintf(&b, " --%s", name)
+			}
+			continue
+		}
 		if paths[name] && v != "" {
 			if a, err := filepath.Abs(v); err == nil {
 				v = a
