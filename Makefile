@@ -122,9 +122,10 @@ npm-pack: npm-build
 	cd dist/npm && for d in */; do (cd "$$d" && $(NPM) pack --ignore-scripts --loglevel=error --pack-destination .. >/dev/null) || exit 1; done
 
 ## test-dist: build one target twice, the second time from an empty build
-## cache, and require byte-identical artefacts (minutes on 2 cores)
+## cache, and require byte-identical artefacts (minutes on 2 cores; more than
+## go test's default 10 min timeout on a loaded machine)
 test-dist:
-	HOOKSIDE_TEST_DIST=1 $(GO) test -count=1 -run TestDistIsReproducible -v ./tools/dist/
+	HOOKSIDE_TEST_DIST=1 $(GO) test -count=1 -timeout 40m -run TestDistIsReproducible -v ./tools/dist/
 
 ## test-npm: pack every npm package, install them from the tarballs into a
 ## temporary project, type-check and run packages/npm/example/host.ts end to end
