@@ -92,6 +92,8 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		SilenceErrors:     true,
 		SilenceUsage:      true,
 		DisableAutoGenTag: true,
+		// "Did you mean …?" for a mistyped command within 2 edits.
+		SuggestionsMinimumDistance: 2,
 		PersistentPreRun: func(*cobra.Command, []string) {
 			if verbose {
 				slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug})))
@@ -111,7 +113,11 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 			_ = root.Help()
 			return exitUsage
 		}
-		fmt.Fprintf(stderr, "hookside: unknown command %q\n\n", args[0])
+		fmt.Fprintf(stderr, "hookside: unknown command %q\n", args[0])
+		if s := root.SuggestionsFor(args[0]); len(s) > 0 {
+			fmt.Fprintf(stderr, "Did you mean %s?\n", strings.Join(s, " or "))
+		}
+		fmt.Fprintln(stderr)
 		root.SetOut(stderr)
 		_ = root.Help()
 		return exitUsage

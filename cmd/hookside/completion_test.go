@@ -155,3 +155,18 @@ func TestManPages(t *testing.T) {
 		t.Errorf("man without --dir: exit %d %s", code, errs)
 	}
 }
+
+// TestUnknownCommandSuggests: a mistyped command exits 2 naming it and the
+// command meant.
+func TestUnknownCommandSuggests(t *testing.T) {
+	code, _, errs := runCLI("hoks")
+	if code != exitUsage || !strings.Contains(errs, `unknown command "hoks"`) || !strings.Contains(errs, "Did you mean hooks?") {
+		t.Errorf("exit %d:\n%s", code, errs)
+	}
+	if code, _, errs := runCLI("hooks", "rn"); code != exitUsage || !strings.Contains(errs, `unknown command "rn" (want run, list, explain, trust)`) {
+		t.Errorf("hooks rn: exit %d:\n%s", code, errs)
+	}
+	if code, out, _ := runCLI(); code != exitUsage || !strings.Contains(out, "Available Commands:") {
+		t.Errorf("no command: exit %d:\n%s", code, out)
+	}
+}
