@@ -5,6 +5,7 @@
 // interleaved in one run, and writes bench/RESULTS.md and bench/results.json.
 //
 //	go run ./bench/cmd/benchrun -bin bin/hookside [-out bench] [-only 1,3] [-quick] [-note TEXT]
+//	go run ./bench/cmd/benchrun -bin bin/hookside -against OTHER_BUILD [-against-init JSON]
 package main
 
 import (
@@ -55,6 +56,9 @@ func main() {
 	quick := flag.Bool("quick", false, "a third of the iterations (a smoke run; figures are noisier)")
 	profile := flag.Bool("profile", true, "on a missed target, profile the path with go test -cpuprofile")
 	note := flag.String("note", "", "a sentence about the machine, printed under the header of RESULTS.md")
+	againstBin := flag.String("against", "", "instead of the figures: compare -bin with this build on 1 and 4 sequential hooks, interleaved with the C floor, and print the ratios")
+	againstInit := flag.String("against-init", "", "with -against: a JSON object merged into the other build's initialize params")
+	againstRounds := flag.Int("against-rounds", 21, "with -against: rounds of 20 events per contender")
 	flag.Parse()
 
 	start := time.Now()
@@ -66,6 +70,17 @@ func main() {
 	defer os.RemoveAll(e.tmp)
 	e.profile = *profile
 	e.res.Machine.Note = *note
+	if *againstBin != "" {
+		b, err := filepath.Abs(*againstBin)
+		if err == nil {
+			err = against(e, b, *againstInit, *againstRounds, os.Stdout)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchrun:", err)
+			os.Exit(1)
+		}
+		return
+	}
 
 	figs := []struct {
 		id string

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+)
+
+// against compares the binary under test (A) with another build (B) on one
+// trivial hook and on 4 sequential hooks, interleaved with the C floor in
+// one run, and prints the ratios to w (A ÷ B, A ÷ C floor, B ÷ C floor).
+// initB, a JSON object, is merged into B's initialize params (to measure
+// an option such as capabilities.optOutNotifications against the
+// default). It is how a change to the spawn path is kept or dropped: only
+// what moves A ÷ B is kept.
+func against(e *env, binB, initB string, rounds int, w io.Writer) error {
+	var extra map[string]any
+	if initB != "" {
+		if err := json.Unmarshal([]byte(initB), &extra); err != nil {
+			return fmt.Errorf("-against-init: %w", err)
+		}
+	}
+	h := hookSpec{argv: []string{e.hookBin}}
+	for _, n := range []int{1, 4} {
+		cfg := userConfig(h, n, false, "Bash")
+		a, err := e.hookside("A", cfg, nil)
+		if err != nil {
+			return err
+		}
+		binA := e.bin
+		e.bin = binB
+		b, err := e.hookside("B", cfg, extra)
+		e.bin = binA
+		if err != nil {
+			a.stop()
+			return err
+		}
+		cf, err := e.cfloorPeer(n, false, 0, h.argv)
+		if err != nil {
+			a.stop()
+			b.stop()
+			return err
+		}
+		hs := func(p *peer) func() (time.Duration, error) {
+			return func() (time.Duration, error) {
+				d, _, err := p.hooksRun("Bash")
+				return d, err
+			}
+		}
+		cs := []contender{{"A", hs(a)}, {"B", hs(b)}, {"C floor", func() (time.Duration, error) {
+			d, _, err := cf.floorRun(e)
+			return d, err
+		}}}
+		cmp, err := interleave(fmt.Sprintf("against-%d", n), "", cs, 20, e.scale(rounds), 20)
+		a.stop()
+		b.stop()
+		cf.stop()
+		if err != nil {
+			return err
+		}
+		ab, ac, bc := cmp.addRatio("A", "B"), cmp.addRatio("A", "C floor"), cmp.addRatio("B", "C floor")
+		fmt.Fprintf(w, "%d hook(s): A ÷ B %s · A ÷ C floor %s · B ÷ C floor %s · p50 A %s, B %s, C floor %s · load %s\n",
+			n, ab, ac, bc, fmtUs(cmp.get("A").P50Us), fmtUs(cmp.get("B").P50Us), fmtUs(cmp.get("C floor").P50Us), loadavg())
+	}
+	return nil
+}
