@@ -12,7 +12,8 @@ import (
 	"github.com/hookside/hookside/internal/proc"
 )
 
-// Run runs one hook process and always returns by
+// runPortable is Run on every Unix: os/exec to start the hook, a waiter
+// goroutine and two reader goroutines. It always returns by
 // Timeout + KillGrace + PipeDrainTimeout (plus scheduling slack), with
 // no process of the hook's group left and no goroutine of its own left.
 //
@@ -58,7 +59,7 @@ import (
 // Cost: three pipes, a waiter and two reader goroutines per call, one
 // timer; no goroutine for stdin up to the pipe's capacity (64 KiB); with a
 // janitor, two short pipe writes; on macOS a process-list sweep.
-func Run(ctx context.Context, spec Spec) Result {
+func runPortable(ctx context.Context, spec Spec) Result {
 	start := time.Now()
 	res, lim, ok := begin(ctx, spec)
 	if !ok {
