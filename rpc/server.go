@@ -101,7 +101,9 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		exitCode: make(chan int, 1),
 	}
 	s.d = newDispatcher(s, opts.Workers, opts.QueueSize)
-	s.stream = &objectStream{f: newFramer(opts.Framing, r, w), log: opts.Logger}
+	in, closeIn := pollable(r)
+	defer closeIn()
+	s.stream = &objectStream{f: newFramer(opts.Framing, in, w), log: opts.Logger}
 	s.conn = jsonrpc2.NewConn(ctx, s.stream, s.d, jsonrpc2.SetLogger(slogPrinter{opts.Logger}))
 	close(s.d.ready)
 	select {
