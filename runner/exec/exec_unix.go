@@ -138,6 +138,7 @@ func runPortable(ctx context.Context, spec Spec) Result {
 		state, _ = leader.Wait()
 	}
 	reaped(pid)
+	reapAfterHook()
 	if state != nil {
 		res.ExitCode = state.ExitCode()
 	}

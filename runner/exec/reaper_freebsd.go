@@ -10,6 +10,14 @@ import (
 // (procctl PROC_REAP_ACQUIRE).
 func acquireSubreaper() error { return proc.AcquireReaper() }
 
+// reapOnSIGCHLD is true: listing children takes a scan of the process
+// table here, so the reaper runs on SIGCHLD (and on its tick) rather than
+// after every hook.
+const reapOnSIGCHLD = true
+
+// reapAfterHook does nothing here: the reaper runs on SIGCHLD.
+func reapAfterHook() {}
+
 // childPIDs lists this process's children (kern.proc.proc, ki_ppid); the
 // kernel has one list per process, so mainOnly changes nothing.
 func childPIDs(mainOnly bool) []int {

@@ -15,14 +15,32 @@ func acquireSubreaper() error {
 	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 }
 
+// reapOnSIGCHLD is false: Run scans for escapees itself once a hook's
+// leader has exited (reapAfterHook), which is when the processes it
+// orphaned have been re-parented to hookside; the tick catches the rest.
+const reapOnSIGCHLD = false
+
+// reapAfterHook kills and reaps the escapees among the children the main
+// thread adopted (one read of /proc), right after a hook's leader has
+// exited; a no-op unless EnableSubreaper was called.
+func reapAfterHook() {
+	if subreaperEnabled() {
+		reapFrom(childPIDs(true))
+	}
+}
+
+// mainChildren is the main thread's children file, the list orphans are
+// adopted onto.
+var mainChildren = "/proc/self/task/" + strconv.Itoa(os.Getpid()) + "/children"
+
 // childPIDs lists this process's children from /proc/self/task/*/children;
 // mainOnly reads the main thread's list only, the one orphans are adopted
-// by (one read, on every SIGCHLD).
+// by (an open, a read and a close, without the runtime poller).
 func childPIDs(mainOnly bool) []int {
-	files := []string{"/proc/self/task/" + strconv.Itoa(os.Getpid()) + "/children"}
-	if !mainOnly {
-		files, _ = filepath.Glob("/proc/self/task/*/children")
+	if mainOnly {
+		return mainChildPIDs()
 	}
+	files, _ := filepath.Glob("/proc/self/task/*/children")
 	var out []int
 	for _, t := range files {
 		b, err := os.ReadFile(t)
@@ -33,6 +51,33 @@ func childPIDs(mainOnly bool) []int {
 			if pid, err := strconv.Atoi(f); err == nil {
 				out = append(out, pid)
 			}
+		}
+	}
+	return out
+}
+
+func mainChildPIDs() []int {
+	fd, err := unix.Open(mainChildren, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	defer unix.Close(fd)
+	var buf [1024]byte
+	var b []byte
+	for {
+		n, err := unix.Read(fd, buf[:])
+		if err == unix.EINTR {
+			continue
+		}
+		if n <= 0 {
+			break
+		}
+		b = append(b, buf[:n]...)
+	}
+	var out []int
+	for _, f := range strings.Fields(string(b)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			out = append(out, pid)
 		}
 	}
 	return out

@@ -9,3 +9,6 @@ func EnableSubreaper() error { return nil }
 
 // ReapEscapees is a no-op without subreaper support.
 func ReapEscapees() {}
+
+// reapAfterHook is a no-op without subreaper support.
+func reapAfterHook() {}

@@ -23,7 +23,8 @@ var subreaperOnce sync.Once
 // process that leaves its hook's process group and outlives its parent —
 // `setsid cmd &`, a double fork into a new session — is re-parented to
 // hookside instead of init, and the reaper kills it (SIGKILL to it and to
-// its process group) and reaps it. The rule it enforces: nothing a hook
+// its process group) and reaps it, as soon as the hook's leader has exited
+// or at its next tick (ReapInterval). The rule it enforces: nothing a hook
 // started outlives the hook's process group. Call it once, early, from a
 // command (never from library code or tests: every child of the process
 // that is not a hook leader started by Run is treated as an escapee).
@@ -39,9 +40,13 @@ func EnableSubreaper() error {
 	return err
 }
 
+// reapLoop scans for escapees every ReapInterval, and on SIGCHLD where
+// reapOnSIGCHLD (elsewhere Run calls reapAfterHook when a hook ends).
 func reapLoop() {
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGCHLD)
+	if reapOnSIGCHLD {
+		signal.Notify(sigs, syscall.SIGCHLD)
+	}
 	tick := time.NewTicker(ReapInterval)
 	defer tick.Stop()
 	for {

@@ -165,6 +165,7 @@ func runPoll(ctx context.Context, spec Spec) Result {
 		}
 	}
 	reaped(pid)
+	reapAfterHook()
 	closeFDs(r.pidfd, r.in)
 	r.in = -1
 
