@@ -52,7 +52,7 @@ func (e *env) scale(n int) int {
 func main() {
 	bin := flag.String("bin", "bin/hookside", "the hookside binary (built by make)")
 	out := flag.String("out", "bench", "directory for RESULTS.md and results.json")
-	only := flag.String("only", "", "comma-separated figures to run (1,2,3,4,5,6,7,faults); default all")
+	only := flag.String("only", "", "comma-separated figures to run (1,2,3,4,5,wake,6,7,faults,host); default all")
 	quick := flag.Bool("quick", false, "a third of the iterations (a smoke run; figures are noisier)")
 	profile := flag.Bool("profile", true, "on a missed target, profile the path with go test -cpuprofile")
 	note := flag.String("note", "", "a sentence about the machine, printed under the header of RESULTS.md")
@@ -95,6 +95,7 @@ func main() {
 		{"host", figHostView},
 		{"6", fig6Trust},
 		{"5", fig5V2},
+		{"wake", figWake},
 	}
 	want := map[string]bool{}
 	for _, f := range strings.Split(*only, ",") {

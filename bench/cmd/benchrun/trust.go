@@ -241,6 +241,29 @@ func (v *v2peer) call(method string, params any, onHost func(f frame)) (frame, e
 	}
 }
 
+// notifyOnTurnCompleted enables V2 and binds, application-wide, a
+// definition that shows a notification on every turn.completed.
+func (v *v2peer) notifyOnTurnCompleted() error {
+	_, _ = v.call("v2/settings/update", map[string]any{"enabled": true}, nil)
+	def, err := v.call("v2/definitions/create", map[string]any{"definition": map[string]any{
+		"name": "bench notify", "enabled": true, "eventName": "turn.completed",
+		"action": map[string]any{"type": "notification", "title": map[string]any{"const": "done"}, "body": map[string]any{"path": "payload.message"}},
+	}}, nil)
+	if err != nil {
+		return err
+	}
+	var dr struct {
+		Definition struct {
+			ID string `json:"id"`
+		} `json:"definition"`
+	}
+	if err := json.Unmarshal(def.Result, &dr); err != nil || dr.Definition.ID == "" {
+		return fmt.Errorf("v2/definitions/create result without an id: %s", def.Result)
+	}
+	_, err = v.call("v2/bindings/create", map[string]any{"hookId": dr.Definition.ID, "scopeKind": "application", "scopeId": ""}, nil)
+	return err
+}
+
 func (v *v2peer) answerHost(f frame, result string) {
 	_ = v.send([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", f.ID, result)))
 }
@@ -272,23 +295,7 @@ func fig5V2(e *env) error {
 	if _, err := p.call("v2/events/emit", emitParams("turn.completed", "probe"), nil); err != nil {
 		return notMeasured("`v2/events/emit` on the built binary: " + oneLine(err.Error()))
 	}
-	_, _ = p.call("v2/settings/update", map[string]any{"enabled": true}, nil)
-	def, err := p.call("v2/definitions/create", map[string]any{"definition": map[string]any{
-		"name": "bench notify", "enabled": true, "eventName": "turn.completed",
-		"action": map[string]any{"type": "notification", "title": map[string]any{"const": "done"}, "body": map[string]any{"path": "payload.message"}},
-	}}, nil)
-	if err != nil {
-		return notMeasured(oneLine(err.Error()))
-	}
-	var dr struct {
-		Definition struct {
-			ID string `json:"id"`
-		} `json:"definition"`
-	}
-	if err := json.Unmarshal(def.Result, &dr); err != nil || dr.Definition.ID == "" {
-		return notMeasured(fmt.Sprintf("v2/definitions/create result without an id: %s", def.Result))
-	}
-	if _, err := p.call("v2/bindings/create", map[string]any{"hookId": dr.Definition.ID, "scopeKind": "application", "scopeId": ""}, nil); err != nil {
+	if err := p.notifyOnTurnCompleted(); err != nil {
 		return notMeasured(oneLine(err.Error()))
 	}
 	// emit → host/notification/show: the time from writing the emit to
