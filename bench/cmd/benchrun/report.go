@@ -187,6 +187,11 @@ const method = `## How it is measured
 - Profiles of missed targets: the server runs in the driver's process (` + "`rpc.Serve`" + ` over OS
   pipes, the code ` + "`app-server`" + ` runs) under the CPU profiler while the figure's requests are
   replayed; cold start is traced with GODEBUG=inittrace=1.
+- The wake-up figure starts ` + "`hookside v2 emit --file ev.json`" + ` as its own process (as a
+  shell would) on the home of a running app-server whose host declared notifications, and
+  times CLI start → the server's ` + "`host/notification/show`" + `; it also times the CLI's start-up
+  alone (` + "`hookside version`" + `, spawn → exit, interleaved) and gives the figure net of it.
+  Idle CPU is the server's schedstat CPU time over 30 s without requests.
 - Memory is read from ` + "`/proc/<pid>/status`" + ` (VmRSS sampled every 10 ms; VmHWM = peak).
 - Targets marked "harness's bar" are not project targets; they are the bar this harness
   applies to a path that "must stay cheap".
