@@ -208,7 +208,7 @@ func (s *execStream) next() []byte {
 		return s.buf[len(s.buf):cap(s.buf)]
 	}
 	if s.scratch == nil {
-		s.scratch = make([]byte, 32<<10)
+		s.scratch = make([]byte, 64<<10) // a whole pipe buffer per read
 	}
 	return s.scratch
 }

@@ -257,17 +257,22 @@ func (r *pollRun) writeStdin() {
 	r.in = -1
 }
 
-// read does one read from the pipe *fd into s and closes it at EOF or on an
-// error other than EAGAIN.
+// read reads the pipe *fd into s until a read comes back short (the pipe is
+// drained for now), at most 16 reads (a writer that keeps the pipe full
+// cannot hold it), and closes it at EOF or on an error other than EAGAIN.
 func read(fd *int, s *execStream) {
-	for {
-		n, err := syscall.Read(*fd, s.next())
+	for range 16 {
+		p := s.next()
+		n, err := syscall.Read(*fd, p)
 		if err == syscall.EINTR {
 			continue
 		}
 		if n > 0 {
 			s.took(n)
-			return
+			if n < len(p) {
+				return
+			}
+			continue
 		}
 		if err != syscall.EAGAIN {
 			closeFDs(*fd)
