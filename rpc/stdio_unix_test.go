@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -19,7 +20,7 @@ import (
 // answers, and the descriptor it read from is non-blocking.
 func TestServeOverBlockingPipe(t *testing.T) {
 	var fds [2]int
-	if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil {
+	if err := syscall.Pipe(fds[:]); err != nil {
 		t.Fatal(err)
 	}
 	inR, inW := os.NewFile(uintptr(fds[0]), "stdin"), os.NewFile(uintptr(fds[1]), "host")
