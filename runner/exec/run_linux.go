@@ -93,6 +93,7 @@ func runPoll(ctx context.Context, spec Spec) Result {
 		}
 		path = lp
 	}
+	ensureJanitor()
 	token := proc.NewToken()
 	env, err := hookEnv(spec.Env, token)
 	if err != nil {
