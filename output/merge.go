@@ -142,6 +142,17 @@ type NoticedHook struct {
 // Runs is left empty for the runner to fill (see NewRun); Stop is left nil
 // (see DecideStop).
 func Merge(event string, answers []Answer) Merged {
+	return MergeFor(hook.Zcode, event, answers)
+}
+
+// MergeFor is Merge with the block rule of dialect d. When
+// d.BlockOnEveryEvent (spark, hooks-v2-handbook §1.3) an answer that blocks
+// (exit 2, decision:"block", a deny) makes the merged result blocked on
+// every event, with its reason as BlockReason, and on the tool events
+// (PreToolUse, PostToolUse) a block is a deny with that reason, so exit 2
+// and decision:"block" give the same merged result. A nil d is zcode.
+func MergeFor(d *hook.Dialect, event string, answers []Answer) Merged {
+	every := d != nil && d.BlockOnEveryEvent
 	m := Merged{
 		Event:             event,
 		Continue:          true,
@@ -153,12 +164,16 @@ func Merge(event string, answers []Answer) Merged {
 	rank := 0
 	for i := range answers {
 		a := &answers[i]
-		if r := decisionRank(a.Decision); r > rank {
-			rank, decision, decisionReason = r, a.Decision, a.DecisionReason
-		} else if r == rank && r > 0 && isBlank(decisionReason) {
-			decisionReason = a.DecisionReason
+		d, dr := a.Decision, a.DecisionReason
+		if every && a.Block && isToolEvent(event) {
+			d, dr = DecisionDeny, a.BlockReason
 		}
-		if blocks(event, a) {
+		if r := decisionRank(d); r > rank {
+			rank, decision, decisionReason = r, d, dr
+		} else if r == rank && r > 0 && isBlank(decisionReason) {
+			decisionReason = dr
+		}
+		if blocks(event, a) || every && (a.Block || a.Decision == DecisionDeny) {
 			m.Blocked = true
 			if isBlank(blockReason) {
 				blockReason = a.BlockReason

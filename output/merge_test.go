@@ -292,3 +292,40 @@ func TestNewRun(t *testing.T) {
 		t.Errorf("wire: %s", b)
 	}
 }
+
+// TestSparkExit2AndDecisionBlockAreOneBlock: in the spark dialect exit 2
+// and decision:"block" give the same merged result on each of the four
+// spark events (hooks-v2-handbook §1.3: 即视为拦截，并携带 reason): blocked
+// with the reason, a deny with that reason on the tool events; in zcode a
+// PostToolUse block marks the run only.
+func TestSparkExit2AndDecisionBlockAreOneBlock(t *testing.T) {
+	viaExit := ProcessResult{ExitCode: 2, Stderr: []byte("no: exit\n")}
+	viaJSON := ProcessResult{ExitCode: 0, Stdout: []byte(`{"decision":"block","reason":"no: exit"}`)}
+	for _, event := range hook.Spark.Events {
+		t.Run(event, func(t *testing.T) {
+			a := MergeFor(hook.Spark, event, []Answer{Parse(event, viaExit)})
+			b := MergeFor(hook.Spark, event, []Answer{Parse(event, viaJSON)})
+			for name, m := range map[string]Merged{"exit 2": a, "decision:block": b} {
+				if !m.Blocked {
+					t.Errorf("%s: not blocked", name)
+				}
+				eqp(t, name+" blockReason", m.BlockReason, strp("no: exit"))
+				if event == hook.PreToolUse || event == hook.PostToolUse {
+					eqp(t, name+" decision", m.Decision, strp("deny"))
+					eqp(t, name+" decisionReason", m.DecisionReason, strp("no: exit"))
+				} else if m.Decision != nil {
+					t.Errorf("%s: decision %q on %s", name, *m.Decision, event)
+				}
+			}
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("exit 2 and decision:block differ:\n%+v\n%+v", a, b)
+			}
+		})
+	}
+	if m := Merge(hook.PostToolUse, []Answer{Parse(hook.PostToolUse, viaExit)}); m.Blocked || m.BlockReason != nil {
+		t.Errorf("zcode PostToolUse exit 2 blocked the merged result: %+v", m)
+	}
+	if m := MergeFor(nil, hook.PostToolUse, []Answer{Parse(hook.PostToolUse, viaExit)}); m.Blocked {
+		t.Errorf("MergeFor(nil) is not zcode: %+v", m)
+	}
+}

@@ -274,7 +274,7 @@ func (s *Session) skip(h *hook.Hook, event, reason string, obs Observer) output.
 
 // finish merges answers and applies the Stop continuation rule.
 func (s *Session) finish(req RunRequest, answers []output.Answer, runs []output.Run) output.Merged {
-	m := output.Merge(req.Event, answers)
+	m := output.MergeFor(s.dialect, req.Event, answers)
 	public := make([]output.Run, 0, len(runs))
 	for _, r := range runs {
 		if r.Source != string(hook.SourceInternal) {

@@ -61,6 +61,12 @@ type Dialect struct {
 	// StopAtFirstBlock: once a hook of an event blocks, the event's later
 	// hooks are skipped (hooks-v2-handbook §1.3); otherwise every hook runs.
 	StopAtFirstBlock bool
+	// BlockOnEveryEvent: exit 2 and decision:"block" are one block, with
+	// its reason, on every event (hooks-v2-handbook §1.3: 退出码为2，或
+	// stdout 输出 {"decision":"block"}，即视为拦截，并携带 reason). The
+	// merged result is blocked on every event, and a block on a tool event
+	// is a deny; otherwise the lifecycle rule applies (output.Merge).
+	BlockOnEveryEvent bool
 	// TimeoutDefaultMs is the timeout of a declaration that gives none, and
 	// EventTimeoutMs overrides it per event (0 / absent = the hookside
 	// chain: file, user config, DefaultTimeoutMs of limits.go).
@@ -179,6 +185,7 @@ var Spark = &Dialect{
 	WorkspaceFiles:     []string{".spark/settings.json", ".spark/settings.local.json"},
 	WorkspaceRootIsCwd: true,
 	StopAtFirstBlock:   true,
+	BlockOnEveryEvent:  true,
 }
 
 // Plugin is the dialect of a plugin's hooks/hooks.json (the Claude Code
