@@ -351,8 +351,10 @@ func TestPreviewRedactsAndCuts(t *testing.T) {
 	if strings.Contains(p, "supersecret") || !strings.Contains(p, "[REDACTED]") {
 		t.Fatalf("not redacted: %.60s", p)
 	}
-	if n := len([]rune(p)); n != PreviewChars+1 {
-		t.Fatalf("preview has %d characters, want %d + ellipsis", n, PreviewChars)
+	// docs/protocol.md §3 Notifications: previews are cut to 2000
+	// characters, then "…" (the literal, not the constant under test).
+	if n := len([]rune(p)); n != 2000+1 || !strings.HasSuffix(p, "…") {
+		t.Fatalf("preview has %d characters, want 2000 + ellipsis", n)
 	}
 	if got := preview([]byte("short")); got != "short" {
 		t.Fatalf("short preview = %q", got)
