@@ -83,7 +83,7 @@ func (s *Session) Explain(event, tool string) Explanation {
 	s.mu.Unlock()
 	set, _ := s.current()
 	s.mu.Lock()
-	ws, wsRejected := s.ws, s.wsRejected
+	ws, found := s.ws, s.found
 	s.mu.Unlock()
 	evs := s.gate.Evaluate(ws.Declarations)
 	byID := make(map[string]int, len(ws.Declarations))
@@ -96,7 +96,7 @@ func (s *Session) Explain(event, tool string) Explanation {
 		value = tool
 	}
 	x := Explanation{Profile: s.opts.Profile, Event: event, Tool: tool, Hooks: []ExplainEntry{}}
-	x.Diagnostics = append(append([]hook.Diagnostic{}, set.Diagnostics...), ws.Diagnostics...)
+	x.Diagnostics = append(append([]hook.Diagnostic{}, set.Diagnostics...), found.Diagnostics...)
 
 	workspace := func(e *ExplainEntry, id string) (truststore.Evaluation, bool) {
 		i, ok := byID[id]
@@ -174,23 +174,14 @@ func (s *Session) Explain(event, tool string) Explanation {
 			switch {
 			case h.Enabled != nil && !*h.Enabled:
 				reason = WhyDisabled
-			case fileDisabled(ws, h.Source.Path):
+			case found.FileDisabled(h.Source.Path):
 				reason = WhyFileDisabled
 			}
 			e.Reason, e.Detail = reason, switchDetail(reason)
 		}
 		x.Hooks = append(x.Hooks, e)
 	}
-	rejected := append(append([]config.Rejected{}, set.Rejected...), wsRejected...)
-	if !s.dialect.WorkspaceRootIsCwd {
-		for _, f := range ws.Files {
-			if strings.HasSuffix(f.RelativePath, config.PluginHooksFile) {
-				continue
-			}
-			pf, _ := config.ParseFile(f.Path, f.Content, hook.SourceWorkspace)
-			rejected = append(rejected, pf.Rejected...)
-		}
-	}
+	rejected := append(append([]config.Rejected{}, set.Rejected...), found.Rejected...)
 	for _, r := range rejected {
 		e := ExplainEntry{
 			Event: r.Event, Source: ExplainSource{Kind: string(r.Kind), Path: r.Path, At: r.Source},
@@ -217,15 +208,6 @@ func entryOf(h *hook.Hook) ExplainEntry {
 		Matcher: h.Matcher, MatcherIndex: h.MatcherIndex, HookIndex: h.HookIndex,
 		Type: string(h.Type), Command: h.Command, Args: h.Args, TimeoutMs: h.TimeoutMs, Parallel: h.Parallel,
 	}
-}
-
-func fileDisabled(ws *truststore.Workspace, path string) bool {
-	for _, f := range ws.Files {
-		if f.Path == path {
-			return f.Enabled != nil && !*f.Enabled
-		}
-	}
-	return false
 }
 
 func switchDetail(reason string) string {

@@ -140,14 +140,10 @@ type Session struct {
 	gate    *truststore.Gate
 	dialect *hook.Dialect // the session's profile
 
-	// cwd-rooted workspace files (spark): what they looked like when read,
-	// and the declarations they hold that were dropped
-	sparkProbes []fileProbe
-	wsRejected  []config.Rejected
-
 	mu          sync.Mutex
 	userSet     *config.Set                       // as loaded
-	ws          *truststore.Workspace             // as discovered
+	found       *config.Workspace                 // the workspace scope as loaded
+	ws          *truststore.Workspace             // found, digested
 	set         *config.Set                       // userSet with the workspace hooks
 	decls       map[string]truststore.Declaration // workspace hook id -> declaration
 	plans       map[string]*eventPlan
@@ -237,10 +233,13 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		opts.Workspace.HooksEnabled = opts.Workspace.HooksEnabled || on
 	}
 	lopts := config.LoaderOptions{
-		UserConfigPath: opts.UserConfigPath,
-		PluginDirs:     opts.PluginDirs,
-		Internal:       opts.Internal,
-		Dialect:        dialect,
+		UserConfigPath:    opts.UserConfigPath,
+		PluginDirs:        opts.PluginDirs,
+		Internal:          opts.Internal,
+		Dialect:           dialect,
+		Cwd:               opts.Cwd,
+		ProjectConfigPath: opts.Workspace.ProjectConfigPath,
+		RootOn:            opts.Workspace.HooksEnabled,
 	}
 	if dialect.UserSettingsFile != "" {
 		if opts.UserDir == "" {
@@ -300,7 +299,7 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		WorkspaceID: opts.WorkspaceID, Root: s.ws.Root, Policy: opts.Workspace.Policy,
 		Feature: opts.Workspace.Feature, Dir: home.SecurityDir(opts.Workspace.Home, set.StorageDir), Store: opts.Workspace.Store,
 	})
-	diags := append(append(early, s.set.Diagnostics...), s.ws.Diagnostics...)
+	diags := append(append(early, s.set.Diagnostics...), s.found.Diagnostics...)
 	diags = append(diags, s.processDiagnostics(allHooks(set.Hooks, s.ws))...)
 	s.logLoaded(set)
 	if st := s.WorkspaceStatus(); st.Feature {
@@ -406,38 +405,20 @@ func (s *Session) noteCounts(counts map[string]int, force bool) {
 // Options returns the options the session was opened with.
 func (s *Session) Options() SessionOptions { return s.opts }
 
-// install makes set current (re-discovering workspace files when they
-// changed) and rebuilds the event plans. Caller holds mu or is the
-// constructor.
+// install makes set current (digesting its workspace scope when it was
+// discovered again) and rebuilds the event plans. Caller holds mu or is
+// the constructor.
 func (s *Session) install(set *config.Set, now time.Time) {
 	s.lastCheck = now
-	wsChanged := s.ws == nil || set != s.userSet
-	if !wsChanged {
-		if s.dialect.WorkspaceRootIsCwd {
-			wsChanged = probesChanged(s.sparkProbes)
-		} else {
-			wsChanged = s.ws.Changed()
-		}
-	}
-	if set == s.userSet && !wsChanged {
+	if set == s.userSet {
 		return
 	}
-	if wsChanged && s.dialect.WorkspaceRootIsCwd {
-		s.ws, s.wsRejected, s.sparkProbes = discoverSpark(s.dialect, s.opts.Cwd)
-		s.decls = make(map[string]truststore.Declaration, len(s.ws.Declarations))
-		for _, d := range s.ws.Declarations {
-			s.decls[d.Hook.ID] = d
+	if found := set.Workspace; found != s.found || s.ws == nil {
+		if found == nil { // no cwd: an empty workspace scope
+			found = &config.Workspace{Root: s.opts.Cwd, Cwd: s.opts.Cwd}
 		}
-	} else if wsChanged {
-		var userEnabled *bool
-		if set.RootEnabled || s.opts.Workspace.HooksEnabled {
-			t := true
-			userEnabled = &t
-		}
-		s.ws = truststore.Discover(truststore.DiscoverOptions{
-			Cwd: s.opts.Cwd, ProjectConfigPath: s.opts.Workspace.ProjectConfigPath,
-			UserLimits: set.UserLimits, UserEnabled: userEnabled,
-		})
+		s.found = found
+		s.ws = trustWorkspace(found)
 		s.decls = make(map[string]truststore.Declaration, len(s.ws.Declarations))
 		for _, d := range s.ws.Declarations {
 			s.decls[d.Hook.ID] = d
@@ -489,9 +470,9 @@ func (s *Session) Hooks() ([]hook.Hook, []hook.Diagnostic) {
 	s.mu.Unlock()
 	set, _ := s.current()
 	s.mu.Lock()
-	ws := s.ws
+	ws, found := s.ws, s.found
 	s.mu.Unlock()
-	diags := append(append([]hook.Diagnostic{}, set.Diagnostics...), ws.Diagnostics...)
+	diags := append(append([]hook.Diagnostic{}, set.Diagnostics...), found.Diagnostics...)
 	diags = append(diags, s.processDiagnostics(allHooks(set.Hooks, ws))...)
 	return set.Hooks, diags
 }

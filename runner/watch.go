@@ -55,14 +55,9 @@ func (s *Session) startWatch() {
 // watchPaths lists the files whose change can move the session's counts.
 func (s *Session) watchPaths() []string {
 	s.mu.Lock()
-	ws := s.ws
-	probes := s.sparkProbes
+	found := s.found
 	s.mu.Unlock()
-	paths := append(ws.Candidates(), s.gate.WatchPaths()...)
-	for _, p := range probes {
-		paths = append(paths, p.path)
-	}
-	return paths
+	return append(found.Candidates(), s.gate.WatchPaths()...)
 }
 
 // watchLoop re-evaluates WatchDebounce after the last relevant event. A

@@ -125,11 +125,7 @@ func Show(w *Workspace) *Shown {
 			sh.byDigest[d.Digest] = i
 		}
 	}
-	files := make([]SourceFile, len(w.Files))
-	for i, f := range w.Files {
-		files[i] = SourceFile{RelativePath: f.RelativePath, Content: f.Content}
-	}
-	sh.BundleDigest = bundleDigestPinned(files, hooks, sh.Pins)
+	sh.BundleDigest = bundleDigestPinned(w.Files, hooks, sh.Pins)
 	return sh
 }
 

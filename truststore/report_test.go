@@ -30,6 +30,24 @@ const disableFile = `{
 }
 `
 
+func mkGit(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// discover is the zcode workspace of cwd with the root switch on, digested:
+// what a session builds (config.DiscoverWorkspace, then NewWorkspace).
+func discover(cwd string) *Workspace {
+	f := config.DiscoverWorkspace(config.WorkspaceOptions{Cwd: cwd, RootOn: true})
+	files := make([]SourceFile, len(f.Files))
+	for i, x := range f.Files {
+		files[i] = SourceFile{RelativePath: x.RelativePath, Content: x.Content}
+	}
+	return NewWorkspace(f.Root, f.Cwd, files, f.Hooks, f.Enabled)
+}
+
 func discoverOne(t *testing.T, content string, mode os.FileMode) (*Workspace, string) {
 	t.Helper()
 	repo := t.TempDir()
@@ -39,7 +57,7 @@ func discoverOne(t *testing.T, content string, mode os.FileMode) (*Workspace, st
 	if err := os.Chmod(p, mode); err != nil {
 		t.Fatal(err)
 	}
-	return Discover(DiscoverOptions{Cwd: repo, UserEnabled: on()}), p
+	return discover(repo), p
 }
 
 func findDecl(t *testing.T, w *Workspace, command string) Declaration {
@@ -68,7 +86,7 @@ func TestDisablePreservesBytes(t *testing.T) {
 		t.Fatalf("mode %04o, want 0640 kept", fi.Mode().Perm())
 	}
 	// enabled is not a digest input: same digest, now disabled.
-	w2 := Discover(DiscoverOptions{Cwd: w.Cwd, UserEnabled: on()})
+	w2 := discover(w.Cwd)
 	d2 := findDecl(t, w2, "second")
 	if d2.Digest != d.Digest {
 		t.Fatal("disabling changed the digest")

@@ -27,6 +27,9 @@ const (
 	// file, or is larger than MaxConfigFileBytes (severity error). The file
 	// contributes no hooks.
 	CodeReadError = "config_read_error"
+	// CodeOutsideRoot: a workspace configuration file reached through a
+	// symlink that leaves the workspace root; it is not read (warning).
+	CodeOutsideRoot = "workspace_config_outside_root"
 	// CodeInvalidField: a file-level field (the top-level value, "hooks",
 	// hooks.enabled, hooks.timeoutMs, hooks.maxOutputBytes, hooks.events,
 	// storage.dir) has the wrong type or value (severity error). The field is

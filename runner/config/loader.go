@@ -38,6 +38,16 @@ type LoaderOptions struct {
 	// like UserSettingsPath; its hooks run first (source kind user, Name
 	// ManagedSourceName). "" = none.
 	ManagedSettingsPath string
+	// Cwd is the session's directory: the workspace files of Dialect are
+	// discovered from it (DiscoverWorkspace; "" = no workspace scope).
+	// ProjectConfigPath is the host's extra project config file (zcode).
+	Cwd               string
+	ProjectConfigPath string
+	// RootOn is the root switch's environment, command-line and host
+	// layers (lifecycle-hooks-and-workspace-trust §"配置格式与默认值": the
+	// switch is an OR over default, user, project, environment and command
+	// line); the user layer is the user config.
+	RootOn bool
 }
 
 // ManagedSourceName is Source.Name of hooks from managed settings.
@@ -67,18 +77,19 @@ type Loader struct {
 	user         fileSource
 	plugins      []*pluginSource
 	internal     []hook.Hook
+	workspace    WorkspaceOptions // Cwd "" = none
+	ws           *Workspace
 	set          *Set
 	version      uint64
 }
 
-// stamp identifies one state of a file cheaply (one os.Stat).
+// stamp identifies one state of a file cheaply (one os.Stat): its
+// internal/fsid identity, or the stat error. It is the one change detector
+// of every configuration file (user, settings, plugins, workspace files).
 type stamp struct {
-	exists   bool
-	mtime    int64 // UnixNano
-	size     int64
-	dev, ino uint64
-	mode     fs.FileMode
-	err      string // stat error other than "does not exist"
+	exists bool
+	id     fsid.ID
+	err    string // stat error other than "does not exist"
 }
 
 func statStamp(path string) stamp {
@@ -89,8 +100,7 @@ func statStamp(path string) stamp {
 		}
 		return stamp{err: err.Error()}
 	}
-	dev, ino := fileIdentity(fi)
-	return stamp{exists: true, mtime: fi.ModTime().UnixNano(), size: fi.Size(), dev: dev, ino: ino, mode: fi.Mode()}
+	return stamp{exists: true, id: fsid.Of(fi)}
 }
 
 // stampedSource is one configuration file the Loader re-reads when its
@@ -133,6 +143,7 @@ func NewLoader(opts LoaderOptions) *Loader {
 	if l.dialect.UserSettingsFile != "" && opts.ManagedSettingsPath != "" {
 		l.managed.path = absPath(opts.ManagedSettingsPath)
 	}
+	l.workspace = WorkspaceOptions{Dialect: l.dialect, Cwd: opts.Cwd, ProjectConfigPath: opts.ProjectConfigPath, RootOn: opts.RootOn}
 	seen := make(map[string]bool)
 	for _, d := range opts.PluginDirs {
 		if d == "" {
@@ -175,8 +186,11 @@ func absPath(p string) string {
 }
 
 // Load returns the current Set. It stats every source file (the user
-// config; each plugin's hooks/hooks.json and .claude-plugin/plugin.json)
-// and re-reads only files whose (mtime, size, inode, device, mode) changed.
+// config; each plugin's hooks/hooks.json and .claude-plugin/plugin.json;
+// the workspace candidates) and re-reads only files whose identity
+// (internal/fsid: device, inode, size, times, mode) changed; the workspace
+// scope is discovered again whenever any source changed, since the user
+// config's limits and root switch are its inputs.
 // When nothing changed it returns the same *Set as the previous call, so
 // callers can key derived data by the pointer or Version. A file rewritten
 // in place within one mtime tick at the same size is not noticed until its
@@ -212,11 +226,20 @@ func (l *Loader) Load() (*Set, error) {
 			changed = true
 		}
 	}
+	if l.workspace.Cwd != "" && !changed && l.ws.Changed() {
+		changed = true
+	}
 	if !changed {
 		return l.set, nil
 	}
 	l.version++
 	l.set = l.build()
+	if l.workspace.Cwd != "" {
+		wo := l.workspace
+		wo.UserLimits, wo.RootOn = l.set.UserLimits, wo.RootOn || l.set.RootEnabled
+		l.ws = DiscoverWorkspace(wo)
+		l.set.Workspace = l.ws
+	}
 	return l.set, nil
 }
 
@@ -283,10 +306,10 @@ func readStamped(path string, st stamp, code, severity string) ([]byte, *hook.Di
 		return fail("cannot read: " + st.err)
 	case !st.exists:
 		return nil, nil
-	case !st.mode.IsRegular():
-		return fail(fmt.Sprintf("not a regular file (%s)", st.mode.Type()))
-	case st.size > hook.MaxConfigFileBytes:
-		return fail(fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", st.size, hook.MaxConfigFileBytes))
+	case !st.id.Mode.IsRegular():
+		return fail(fmt.Sprintf("not a regular file (%s)", st.id.Mode.Type()))
+	case st.id.Size > hook.MaxConfigFileBytes:
+		return fail(fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", st.id.Size, hook.MaxConfigFileBytes))
 	}
 	f, err := fsid.Open(path) // a FIFO must not block the load
 	if err != nil {

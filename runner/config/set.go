@@ -44,6 +44,11 @@ type Set struct {
 	// Rejected are the declarations dropped while parsing (invalid, over a
 	// limit, unsupported), user file first then plugins.
 	Rejected []Rejected
+	// Workspace is the workspace scope as discovered with this Set's user
+	// limits and root switch (nil without LoaderOptions.Cwd). Its hooks are
+	// not in Hooks: they need trust first (WithWorkspace adds the admitted
+	// ones).
+	Workspace *Workspace
 
 	userCount int            // Hooks[:userCount] are the user hooks
 	held      []hook.Hook    // user hooks off only because the root switch is off

@@ -1,4 +1,4 @@
-package truststore
+package config
 
 import (
 	"os"
@@ -23,15 +23,21 @@ func wsFile(command, top, hooksTop string) string {
 	return `{` + top + `"hooks":{` + hooksTop + `"events":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"process","command":"` + command + `"}]}]}}}`
 }
 
-func on() *bool  { t := true; return &t }
-func off() *bool { f := false; return &f }
+func wsCommands(w *Workspace) []string { return commands(w.Hooks) }
 
-func commands(w *Workspace) []string {
-	var out []string
-	for _, d := range w.Declarations {
-		out = append(out, d.Hook.Command)
+// discover is DiscoverWorkspace in the zcode dialect with the root switch's
+// other layers at root.
+func discover(cwd, projectConfig string, root bool) *Workspace {
+	return DiscoverWorkspace(WorkspaceOptions{Cwd: cwd, ProjectConfigPath: projectConfig, RootOn: root})
+}
+
+// symlinkUsable skips the test when the link os.Symlink made cannot be
+// stat'ed (as under Wine 8.0: GetFileAttributesEx says file not found).
+func symlinkUsable(t *testing.T, link string) {
+	t.Helper()
+	if _, err := os.Stat(link); err != nil {
+		t.Skipf("symlinks are not usable here: %v", err)
 	}
-	return out
 }
 
 func relPaths(w *Workspace) []string {
@@ -41,6 +47,8 @@ func relPaths(w *Workspace) []string {
 	}
 	return out
 }
+
+func wf(t *testing.T, p, content string) { writeFile(t, filepath.Dir(p), filepath.Base(p), content) }
 
 func mkGit(t *testing.T, dir string) {
 	t.Helper()
@@ -54,15 +62,15 @@ func TestDiscoverLevelsAndOrder(t *testing.T) {
 	repo := filepath.Join(top, "repo")
 	cwd := filepath.Join(repo, "a", "b")
 	mkGit(t, repo)
-	writeFile(t, filepath.Join(top, "zcode.json"), wsFile("above-root", "", "")) // above the root: never read
-	writeFile(t, filepath.Join(repo, "zcode.json"), wsFile("root", "", ""))
-	writeFile(t, filepath.Join(repo, ".zcode", "config.json"), wsFile("root-dot", "", ""))
-	writeFile(t, filepath.Join(repo, "a", ".zcode", "config.json"), wsFile("a-dot", "", ""))
-	writeFile(t, filepath.Join(cwd, "zcode.json"), wsFile("cwd", "", ""))
-	writeFile(t, filepath.Join(cwd, ".zcode", "config.json"), wsFile("cwd-dot", "", ""))
-	writeFile(t, filepath.Join(top, "extra.json"), wsFile("extra", "", ""))
+	wf(t, filepath.Join(top, "zcode.json"), wsFile("above-root", "", "")) // above the root: never read
+	wf(t, filepath.Join(repo, "zcode.json"), wsFile("root", "", ""))
+	wf(t, filepath.Join(repo, ".zcode", "config.json"), wsFile("root-dot", "", ""))
+	wf(t, filepath.Join(repo, "a", ".zcode", "config.json"), wsFile("a-dot", "", ""))
+	wf(t, filepath.Join(cwd, "zcode.json"), wsFile("cwd", "", ""))
+	wf(t, filepath.Join(cwd, ".zcode", "config.json"), wsFile("cwd-dot", "", ""))
+	wf(t, filepath.Join(top, "extra.json"), wsFile("extra", "", ""))
 
-	w := Discover(DiscoverOptions{Cwd: cwd, ProjectConfigPath: "../../../extra.json", UserEnabled: on()})
+	w := discover(cwd, "../../../extra.json", true)
 	if w.Root != repo {
 		t.Fatalf("root %s, want %s", w.Root, repo)
 	}
@@ -70,36 +78,30 @@ func TestDiscoverLevelsAndOrder(t *testing.T) {
 	if got := relPaths(w); !slices.Equal(got, wantFiles) {
 		t.Fatalf("files %q, want %q", got, wantFiles)
 	}
-	if got, want := commands(w), []string{"root", "root-dot", "a-dot", "cwd", "cwd-dot", "extra"}; !slices.Equal(got, want) {
+	if got, want := wsCommands(w), []string{"root", "root-dot", "a-dot", "cwd", "cwd-dot", "extra"}; !slices.Equal(got, want) {
 		t.Fatalf("declarations %q, want %q", got, want)
 	}
-	for i, d := range w.Declarations {
-		if d.Hook.Source.DiscoveryOrder != i || d.Hook.Source.Kind != hook.SourceWorkspace {
-			t.Errorf("decl %d: order %d kind %s", i, d.Hook.Source.DiscoveryOrder, d.Hook.Source.Kind)
-		}
-		if d.Digest != Digest(d.Hook) {
-			t.Errorf("decl %d: digest not of the hook as discovered", i)
+	for i, h := range w.Hooks {
+		if h.Source.DiscoveryOrder != i || h.Source.Kind != hook.SourceWorkspace {
+			t.Errorf("decl %d: order %d kind %s", i, h.Source.DiscoveryOrder, h.Source.Kind)
 		}
 		if !w.Enabled[i] {
 			t.Errorf("decl %d disabled", i)
 		}
-	}
-	if w.BundleDigest == "" {
-		t.Fatal("no bundle digest")
 	}
 }
 
 func TestDiscoverNoGitIsCwdOnly(t *testing.T) {
 	top := t.TempDir()
 	cwd := filepath.Join(top, "proj")
-	writeFile(t, filepath.Join(top, "zcode.json"), wsFile("parent", "", ""))
-	writeFile(t, filepath.Join(cwd, "zcode.json"), wsFile("cwd", "", ""))
-	writeFile(t, filepath.Join(cwd, ".zcode", "config.json"), wsFile("cwd-dot", "", ""))
-	w := Discover(DiscoverOptions{Cwd: cwd, UserEnabled: on()})
+	wf(t, filepath.Join(top, "zcode.json"), wsFile("parent", "", ""))
+	wf(t, filepath.Join(cwd, "zcode.json"), wsFile("cwd", "", ""))
+	wf(t, filepath.Join(cwd, ".zcode", "config.json"), wsFile("cwd-dot", "", ""))
+	w := discover(cwd, "", true)
 	if w.Root != cwd {
 		t.Fatalf("root %s, want the cwd", w.Root)
 	}
-	if got, want := commands(w), []string{"cwd", "cwd-dot"}; !slices.Equal(got, want) {
+	if got, want := wsCommands(w), []string{"cwd", "cwd-dot"}; !slices.Equal(got, want) {
 		t.Fatalf("declarations %q, want %q", got, want)
 	}
 }
@@ -108,58 +110,60 @@ func TestDiscoverGitFileCountsAsRoot(t *testing.T) {
 	// A worktree or submodule has a .git file, not a directory.
 	repo := t.TempDir()
 	cwd := filepath.Join(repo, "sub")
-	writeFile(t, filepath.Join(repo, ".git"), "gitdir: /elsewhere\n")
-	writeFile(t, filepath.Join(repo, "zcode.json"), wsFile("root", "", ""))
+	wf(t, filepath.Join(repo, ".git"), "gitdir: /elsewhere\n")
+	wf(t, filepath.Join(repo, "zcode.json"), wsFile("root", "", ""))
 	if err := os.MkdirAll(cwd, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w := Discover(DiscoverOptions{Cwd: cwd, UserEnabled: on()})
-	if w.Root != repo || !slices.Equal(commands(w), []string{"root"}) {
-		t.Fatalf("root %s decls %q", w.Root, commands(w))
+	w := discover(cwd, "", true)
+	if w.Root != repo || !slices.Equal(wsCommands(w), []string{"root"}) {
+		t.Fatalf("root %s decls %q", w.Root, wsCommands(w))
 	}
 }
 
 func TestDiscoverEnabledSwitches(t *testing.T) {
 	cases := []struct {
 		name        string
-		user        *bool
+		user        *bool // the root switch's other layers (nil: absent)
 		rootTop     string // hooks.* of the root file
 		cwdTop      string // hooks.* of the cwd file
 		declOff     bool   // the cwd file's declaration says enabled:false
 		wantEnabled []bool // root decl, cwd decl
 	}{
 		{"user_absent_nothing_on", nil, "", "", false, []bool{false, false}},
-		{"user_false", off(), "", "", false, []bool{false, false}},
-		{"user_true", on(), "", "", false, []bool{true, true}},
+		{"user_false", boolp(false), "", "", false, []bool{false, false}},
+		{"user_true", boolp(true), "", "", false, []bool{true, true}},
 		// The root switch is any-true: one workspace file turns it on for all.
 		{"file_true_turns_root_on", nil, `"enabled":true`, "", false, []bool{true, true}},
-		{"user_false_file_true", off(), "", `"enabled":true`, false, []bool{true, true}},
+		{"user_false_file_true", boolp(false), "", `"enabled":true`, false, []bool{true, true}},
 		// A file's own false switches off only that file.
-		{"file_false", on(), "", `"enabled":false`, false, []bool{true, false}},
+		{"file_false", boolp(true), "", `"enabled":false`, false, []bool{true, false}},
 		{"file_true_other_false", nil, `"enabled":true`, `"enabled":false`, false, []bool{true, false}},
-		{"declaration_false", on(), "", "", true, []bool{true, false}},
+		{"declaration_false", boolp(true), "", "", true, []bool{true, false}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			repo := t.TempDir()
 			mkGit(t, repo)
 			cwd := filepath.Join(repo, "c")
-			writeFile(t, filepath.Join(repo, "zcode.json"), wsFile("root", "", tc.rootTop))
+			wf(t, filepath.Join(repo, "zcode.json"), wsFile("root", "", tc.rootTop))
 			cwdFile := wsFile("cwd", "", tc.cwdTop)
 			if tc.declOff {
 				cwdFile = strings.Replace(cwdFile, `{"type"`, `{"enabled":false,"type"`, 1)
 			}
-			writeFile(t, filepath.Join(cwd, "zcode.json"), cwdFile)
-			w := Discover(DiscoverOptions{Cwd: cwd, UserEnabled: tc.user})
-			if len(w.Declarations) != 2 {
-				t.Fatalf("declarations %q", commands(w))
+			wf(t, filepath.Join(cwd, "zcode.json"), cwdFile)
+			w := discover(cwd, "", tc.user != nil && *tc.user)
+			if len(w.Hooks) != 2 {
+				t.Fatalf("declarations %q", wsCommands(w))
 			}
 			if !slices.Equal(w.Enabled, tc.wantEnabled) {
 				t.Fatalf("enabled %v, want %v", w.Enabled, tc.wantEnabled)
 			}
 			var exec []string
-			for _, h := range w.Executable() {
-				exec = append(exec, h.Command)
+			for i, h := range w.Hooks {
+				if w.Enabled[i] {
+					exec = append(exec, h.Command)
+				}
 			}
 			var want []string
 			for i, c := range []string{"root", "cwd"} {
@@ -179,18 +183,17 @@ func TestDiscoverPluginDirs(t *testing.T) {
 	repo := filepath.Join(top, "repo")
 	mkGit(t, repo)
 	plugin := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"%s","timeout":3}]}]}}`
-	writeFile(t, filepath.Join(repo, "zcode.json"), `{"plugins":{"dirs":["plug","../outside-plug","/nonexistent-plugin-dir"]},"hooks":{"enabled":false}}`)
-	writeFile(t, filepath.Join(repo, "plug", "hooks", "hooks.json"), strings.Replace(plugin, "%s", "inside", 1))
-	writeFile(t, filepath.Join(top, "outside-plug", "hooks", "hooks.json"), strings.Replace(plugin, "%s", "outside", 1))
-	w := Discover(DiscoverOptions{Cwd: repo, UserEnabled: on()})
-	if got, want := commands(w), []string{"inside", "outside"}; !slices.Equal(got, want) {
+	wf(t, filepath.Join(repo, "zcode.json"), `{"plugins":{"dirs":["plug","../outside-plug","/nonexistent-plugin-dir"]},"hooks":{"enabled":false}}`)
+	wf(t, filepath.Join(repo, "plug", "hooks", "hooks.json"), strings.Replace(plugin, "%s", "inside", 1))
+	wf(t, filepath.Join(top, "outside-plug", "hooks", "hooks.json"), strings.Replace(plugin, "%s", "outside", 1))
+	w := discover(repo, "", true)
+	if got, want := wsCommands(w), []string{"inside", "outside"}; !slices.Equal(got, want) {
 		t.Fatalf("declarations %q, want %q", got, want)
 	}
 	if got, want := relPaths(w), []string{"zcode.json", "plug/hooks/hooks.json", "../outside-plug/hooks/hooks.json"}; !slices.Equal(got, want) {
 		t.Fatalf("files %q, want %q", got, want)
 	}
-	for i, d := range w.Declarations {
-		h := d.Hook
+	for i, h := range w.Hooks {
 		if h.Source.Kind != hook.SourceWorkspace || !strings.HasPrefix(h.ID, "workspace:") {
 			t.Errorf("plugin decl %d is %s (%s), want a workspace declaration", i, h.Source.Kind, h.ID)
 		}
@@ -209,9 +212,9 @@ func TestDiscoverSymlinkOutsideRoot(t *testing.T) {
 	top := t.TempDir()
 	repo := filepath.Join(top, "repo")
 	mkGit(t, repo)
-	writeFile(t, filepath.Join(top, "evil", "zcode.json"), wsFile("evil", "", ""))
-	writeFile(t, filepath.Join(top, "evil", "config.json"), wsFile("evil-dot", "", ""))
-	writeFile(t, filepath.Join(repo, "real.json"), wsFile("inside-link", "", ""))
+	wf(t, filepath.Join(top, "evil", "zcode.json"), wsFile("evil", "", ""))
+	wf(t, filepath.Join(top, "evil", "config.json"), wsFile("evil-dot", "", ""))
+	wf(t, filepath.Join(repo, "real.json"), wsFile("inside-link", "", ""))
 	if err := os.Symlink(filepath.Join(top, "evil", "zcode.json"), filepath.Join(repo, "zcode.json")); err != nil {
 		t.Fatal(err)
 	}
@@ -227,18 +230,18 @@ func TestDiscoverSymlinkOutsideRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	symlinkUsable(t, filepath.Join(sub, "zcode.json"))
-	w := Discover(DiscoverOptions{Cwd: sub, UserEnabled: on()})
-	if got := commands(w); !slices.Equal(got, []string{"inside-link"}) {
+	w := discover(sub, "", true)
+	if got := wsCommands(w); !slices.Equal(got, []string{"inside-link"}) {
 		t.Fatalf("declarations %q, want only the inside link", got)
 	}
 	n := 0
 	for _, d := range w.Diagnostics {
-		if d.Code == CodeOutsideRoot {
+		if d.Code == hook.CodeOutsideRoot {
 			n++
 		}
 	}
 	if n != 2 {
-		t.Fatalf("diagnostics %+v, want 2 %s", w.Diagnostics, CodeOutsideRoot)
+		t.Fatalf("diagnostics %+v, want 2 %s", w.Diagnostics, hook.CodeOutsideRoot)
 	}
 }
 
@@ -246,8 +249,8 @@ func TestWorkspaceChanged(t *testing.T) {
 	repo := t.TempDir()
 	mkGit(t, repo)
 	f := filepath.Join(repo, "zcode.json")
-	writeFile(t, f, wsFile("one", "", ""))
-	w := Discover(DiscoverOptions{Cwd: repo, UserEnabled: on()})
+	wf(t, f, wsFile("one", "", ""))
+	w := discover(repo, "", true)
 	if w.Changed() {
 		t.Fatal("changed right after discovery")
 	}
@@ -255,8 +258,8 @@ func TestWorkspaceChanged(t *testing.T) {
 		name string
 		do   func()
 	}{
-		{"edit", func() { writeFile(t, f, wsFile("two-longer", "", "")) }},
-		{"appear", func() { writeFile(t, filepath.Join(repo, ".zcode", "config.json"), wsFile("new", "", "")) }},
+		{"edit", func() { wf(t, f, wsFile("two-longer", "", "")) }},
+		{"appear", func() { wf(t, filepath.Join(repo, ".zcode", "config.json"), wsFile("new", "", "")) }},
 		{"disappear", func() { _ = os.Remove(f) }},
 		{"same_size_touch", func() {
 			st, _ := os.Stat(filepath.Join(repo, ".zcode", "config.json"))
@@ -268,7 +271,7 @@ func TestWorkspaceChanged(t *testing.T) {
 		if !w.Changed() {
 			t.Fatalf("%s: not seen as changed", s.name)
 		}
-		w = Discover(DiscoverOptions{Cwd: repo, UserEnabled: on()})
+		w = discover(repo, "", true)
 		if w.Changed() {
 			t.Fatalf("%s: changed right after rediscovery", s.name)
 		}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package truststore
+package config
 
 import (
 	"path/filepath"
@@ -18,13 +18,13 @@ func TestDiscoverDoesNotBlockOnFIFO(t *testing.T) {
 		t.Skip("mkfifo:", err)
 	}
 	done := make(chan *Workspace, 1)
-	go func() { done <- Discover(DiscoverOptions{Cwd: ws}) }()
+	go func() { done <- DiscoverWorkspace(WorkspaceOptions{Cwd: ws}) }()
 	select {
 	case w := <-done:
-		if len(w.Declarations) != 0 || len(w.Diagnostics) != 1 {
-			t.Fatalf("declarations %d, diagnostics %+v", len(w.Declarations), w.Diagnostics)
+		if len(w.Hooks) != 0 || len(w.Diagnostics) != 1 {
+			t.Fatalf("declarations %d, diagnostics %+v", len(w.Hooks), w.Diagnostics)
 		}
 	case <-time.After(5 * time.Second):
-		t.Fatal("Discover blocked on a FIFO")
+		t.Fatal("DiscoverWorkspace blocked on a FIFO")
 	}
 }
