@@ -124,7 +124,7 @@ func TestDiscoverGitFileCountsAsRoot(t *testing.T) {
 func TestDiscoverEnabledSwitches(t *testing.T) {
 	cases := []struct {
 		name        string
-		user        *bool // the root switch's other layers (nil: absent)
+		user        *bool  // the root switch's other layers (nil: absent)
 		rootTop     string // hooks.* of the root file
 		cwdTop      string // hooks.* of the cwd file
 		declOff     bool   // the cwd file's declaration says enabled:false
