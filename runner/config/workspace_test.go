@@ -277,3 +277,45 @@ func TestWorkspaceChanged(t *testing.T) {
 		}
 	}
 }
+
+// TestLoaderRediscoversWorkspace: the Loader runs workspace discovery with
+// the same change detector as its other sources: an unchanged workspace
+// returns the same Set, an edited, new or removed workspace file a new
+// one, in the zcode and the spark dialect alike.
+func TestLoaderRediscoversWorkspace(t *testing.T) {
+	for _, d := range []*hook.Dialect{hook.Zcode, hook.Spark} {
+		t.Run(d.Name, func(t *testing.T) {
+			cwd := t.TempDir()
+			mkGit(t, cwd)
+			body := wsFile("one", "", "")
+			if d.ClaudeShaped {
+				body = `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"one"}]}]}}`
+			}
+			f := writeFile(t, cwd, d.WorkspaceFiles[0], body)
+			l := NewLoader(LoaderOptions{Dialect: d, Cwd: cwd, RootOn: true})
+			s1, _ := l.Load()
+			if s1.Workspace == nil || !eq(wsCommands(s1.Workspace), []string{"one"}) || s1.Workspace.Root != cwd {
+				t.Fatalf("workspace %+v", s1.Workspace)
+			}
+			if s2, _ := l.Load(); s2 != s1 {
+				t.Fatal("unchanged workspace built a new Set")
+			}
+			writeFile(t, cwd, d.WorkspaceFiles[0], strings.Replace(body, `"one"`, `"two-longer"`, 1))
+			s3, _ := l.Load()
+			if s3 == s1 || !eq(wsCommands(s3.Workspace), []string{"two-longer"}) || s3.Version != s1.Version+1 {
+				t.Fatalf("edit not seen: %q (version %d)", wsCommands(s3.Workspace), s3.Version)
+			}
+			writeFile(t, cwd, d.WorkspaceFiles[1], body)
+			s4, _ := l.Load()
+			if !eq(wsCommands(s4.Workspace), []string{"two-longer", "one"}) {
+				t.Fatalf("new file not seen: %q", wsCommands(s4.Workspace))
+			}
+			if err := os.Remove(f); err != nil {
+				t.Fatal(err)
+			}
+			if s5, _ := l.Load(); !eq(wsCommands(s5.Workspace), []string{"one"}) {
+				t.Fatalf("removal not seen: %q", wsCommands(s5.Workspace))
+			}
+		})
+	}
+}
