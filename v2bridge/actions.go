@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
@@ -184,17 +183,8 @@ func (b *Bridge) doCommand(ctx context.Context, run store.Run, def *expr.Definit
 	case "process":
 		argv = append([]string{h.Command}, h.Args...)
 	default:
-		var shell hook.Shell
-		switch s := h.Shell.(type) {
-		case bool:
-			if s {
-				shell = hook.ShellOfTrue
-			}
-		case string:
-			shell = hook.ShellProgram(s)
-		}
 		var err error
-		if argv, err = shell.Argv(h.Command); err != nil {
+		if argv, err = h.Shell.Argv(h.Command); err != nil {
 			return failed(CodeActionFailed, err.Error())
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // Value is a value expression (hooks-v2-handbook §5.1, PROTOCOL §5.1):
@@ -174,13 +176,63 @@ type ToolTarget struct {
 
 // CommandHook is the hook of a command action (PROTOCOL §5.1): type
 // "process" (Command is an executable, Args its arguments, no shell) or
-// "command" (the string goes to a shell; Shell is true or a shell path).
+// "command" (the string goes to a shell; Shell is unset, true or a shell
+// command string, the hook.Shell of shell hooks). JSON:
+// {"type", "command", "args"?, "shell"?}.
 type CommandHook struct {
-	Type    string   `json:"type"`
-	Command string   `json:"command"`
-	Args    []string `json:"args,omitempty"`
-	Shell   any      `json:"shell,omitempty"`
+	Type    string
+	Command string
+	Args    []string
+	Shell   hook.Shell
+	// shellRaw is a `shell` written as false or as a value that is neither
+	// true nor a string, kept as written: the definition reads back and
+	// hashes as it was given, and Validate refuses the other types.
+	shellRaw json.RawMessage
 }
+
+// commandHookJSON is CommandHook's wire and hash shape.
+type commandHookJSON struct {
+	Type    string          `json:"type"`
+	Command string          `json:"command"`
+	Args    []string        `json:"args,omitempty"`
+	Shell   json.RawMessage `json:"shell,omitempty"`
+}
+
+// MarshalJSON writes the hook with `shell` as given (absent when unset).
+func (h CommandHook) MarshalJSON() ([]byte, error) {
+	return json.Marshal(commandHookJSON{Type: h.Type, Command: h.Command, Args: h.Args, Shell: h.shellJSON()})
+}
+
+// UnmarshalJSON reads the hook; a `shell` of any JSON type is accepted here
+// (null is unset) and judged by Validate.
+func (h *CommandHook) UnmarshalJSON(b []byte) error {
+	var j commandHookJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*h = CommandHook{Type: j.Type, Command: j.Command, Args: j.Args}
+	switch raw := bytes.TrimSpace(j.Shell); {
+	case len(raw) == 0 || string(raw) == "null":
+	case string(raw) == "false" || h.Shell.UnmarshalJSON(raw) != nil:
+		h.shellRaw = append(json.RawMessage(nil), raw...)
+	}
+	return nil
+}
+
+// shellJSON is the `shell` value as written, nil when unset.
+func (h *CommandHook) shellJSON() json.RawMessage {
+	if h.shellRaw != nil {
+		return h.shellRaw
+	}
+	if h.Shell.IsZero() {
+		return nil
+	}
+	b, _ := h.Shell.MarshalJSON()
+	return b
+}
+
+// shellGiven reports whether the hook has a `shell` key with a non-null value.
+func (h *CommandHook) shellGiven() bool { return h.shellRaw != nil || !h.Shell.IsZero() }
 
 // Retry modes (hooks-v2-handbook §10.2).
 const (

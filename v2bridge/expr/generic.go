@@ -1,5 +1,11 @@
 package expr
 
+import (
+	"encoding/json"
+
+	"github.com/hookside/hookside/internal/hook"
+)
+
 // generic is implemented by this package's wire types: it returns the same
 // decoded-JSON form encoding/json would produce, without the marshal round
 // trip, so StableStringify and ExecutionHash stay cheap (§8.1).
@@ -60,18 +66,27 @@ func (a *Action) generic() any {
 		m["target"] = target
 	}
 	if h := a.Hook; h != nil {
-		hook := map[string]any{"type": h.Type, "command": h.Command}
+		hm := map[string]any{"type": h.Type, "command": h.Command}
 		if len(h.Args) > 0 {
 			args := make([]any, len(h.Args))
 			for i, s := range h.Args {
 				args[i] = s
 			}
-			hook["args"] = args
+			hm["args"] = args
 		}
-		if h.Shell != nil {
-			hook["shell"] = h.Shell
+		// The value as written: true, a string, false or (refused by
+		// Validate) another JSON value; absent when unset.
+		switch {
+		case h.shellRaw != nil:
+			var v any
+			_ = json.Unmarshal(h.shellRaw, &v)
+			hm["shell"] = v
+		case h.Shell.Kind() == hook.ShellTrue:
+			hm["shell"] = true
+		case h.Shell.Kind() == hook.ShellString:
+			hm["shell"] = h.Shell.Program()
 		}
-		m["hook"] = hook
+		m["hook"] = hm
 	}
 	return m
 }

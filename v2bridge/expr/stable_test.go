@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // jsStable is the reference stable stringify of hooks-v2-handbook §8.1 in
@@ -283,7 +285,7 @@ func TestGenericMatchesJSON(t *testing.T) {
 		&Action{Type: ActionNotification, Title: c(nil), Body: tmpl("${payload.message}")},
 		&Action{Type: ActionTool, Target: &ToolTarget{SourceKind: SourceToolPackage, SourceID: "p", Version: "2", ToolName: "t", QualifiedName: "p.t"}},
 		&Action{Type: ActionCommand, Hook: &CommandHook{Type: "process", Command: "x", Args: []string{"a", "<b>"}}},
-		&Action{Type: ActionCommand, Hook: &CommandHook{Type: "command", Command: "x", Shell: true}},
+		&Action{Type: ActionCommand, Hook: &CommandHook{Type: "command", Command: "x", Shell: hook.ShellOfTrue}},
 		&RetryPolicy{Mode: RetryKeyed, BackoffMs: new(0)},
 		&Condition{Op: OpAnd, Conditions: []*Condition{nil, leaf(OpEq, c(1.5), path("turn.id"))}},
 		&Condition{Op: OpOr, Conditions: []*Condition{}},

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // Problem severities (PROTOCOL §5.2 v2/definitions/validate; warnings are
@@ -211,21 +213,18 @@ func (v *validator) action(a *Action) {
 		}
 		switch h.Type {
 		case "process":
-			if h.Shell != nil {
+			if h.shellGiven() {
 				v.errorf("action.hook.shell", CodeUnexpectedField, "a process hook runs without a shell; shell is only for type command")
 			}
 		case "command":
 			if h.Args != nil {
 				v.errorf("action.hook.args", CodeUnexpectedField, "args are only for type process")
 			}
-			switch s := h.Shell.(type) {
-			case nil, bool:
-			case string:
-				if s == "" {
-					v.errorf("action.hook.shell", CodeRequired, "shell must be true or a non-empty shell path")
-				}
-			default:
+			switch {
+			case h.shellRaw != nil && string(h.shellRaw) != "false":
 				v.errorf("action.hook.shell", CodeInvalidEnum, "shell must be true or a shell path")
+			case h.Shell.Kind() == hook.ShellString && h.Shell.Program() == "":
+				v.errorf("action.hook.shell", CodeRequired, "shell must be true or a non-empty shell path")
 			}
 		case "":
 			v.errorf("action.hook.type", CodeRequired, "hook.type is required (process or command)")

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/hookside/hookside/internal/hook"
 )
 
 func validDef() *Definition {
@@ -66,7 +68,7 @@ func TestValidate(t *testing.T) {
 		}, "action.hook.type", CodeInvalidEnum, SeverityError},
 		{"command_hook_command_required", func(d *Definition) { d.Action = Action{Type: ActionCommand, Hook: &CommandHook{Type: "process"}} }, "action.hook.command", CodeRequired, SeverityError},
 		{"process_hook_has_no_shell", func(d *Definition) {
-			d.Action = Action{Type: ActionCommand, Hook: &CommandHook{Type: "process", Command: "x", Shell: true}}
+			d.Action = Action{Type: ActionCommand, Hook: &CommandHook{Type: "process", Command: "x", Shell: hook.ShellOfTrue}}
 		}, "action.hook.shell", CodeUnexpectedField, SeverityError},
 		{"command_hook_has_no_args", func(d *Definition) {
 			d.Action = Action{Type: ActionCommand, Hook: &CommandHook{Type: "command", Command: "x", Args: []string{}}}
@@ -159,7 +161,7 @@ func TestValidateAcceptsValidDefinitions(t *testing.T) {
 			Action:       Action{Type: ActionCommand, Hook: &CommandHook{Type: "process", Command: "notify-send", Args: []string{"done"}}},
 			InputMapping: map[string]Value{"msg": *path("payload.message")}},
 		"command_shell": {Name: "x", EventName: EventPermissionRequested, ConcurrencyPolicy: ConcurrencyParallel,
-			Action: Action{Type: ActionCommand, Hook: &CommandHook{Type: "command", Command: "echo hi", Shell: "/bin/sh"}},
+			Action: Action{Type: ActionCommand, Hook: &CommandHook{Type: "command", Command: "echo hi", Shell: hook.ShellProgram("/bin/sh")}},
 			Condition: &Condition{Op: OpOr, Conditions: []*Condition{
 				leaf(OpEq, path("payload.riskLevel"), c("high-write")),
 				{Op: OpNot, Condition: leaf(OpStartsWith, path("payload.toolName"), c("Read"))},
