@@ -45,22 +45,12 @@ type sessionOpenParams struct {
 
 // hookInfo is HookInfo of PROTOCOL.md §2.
 type hookInfo struct {
-	ID             string     `json:"id"`
-	Event          string     `json:"event"`
-	Source         hookSource `json:"source"`
-	Matcher        *string    `json:"matcher"`
-	MatcherIndex   int        `json:"matcherIndex"`
-	HookIndex      int        `json:"hookIndex"`
-	Type           string     `json:"type"`
-	Command        string     `json:"command"`
-	Args           []string   `json:"args"`
-	Shell          hook.Shell `json:"shell"`
-	Async          bool       `json:"async"`
-	TimeoutMs      int        `json:"timeoutMs"`
-	MaxOutputBytes int        `json:"maxOutputBytes"`
-	StatusMessage  string     `json:"statusMessage,omitempty"`
-	TrustState     string     `json:"trustState,omitempty"`
-	Digest         string     `json:"digest,omitempty"`
+	ID     string     `json:"id"`
+	Source hookSource `json:"source"`
+	hook.Declared
+	StatusMessage string `json:"statusMessage,omitempty"`
+	TrustState    string `json:"trustState,omitempty"`
+	Digest        string `json:"digest,omitempty"`
 }
 
 type hookSource struct {
@@ -70,17 +60,11 @@ type hookSource struct {
 }
 
 func toHookInfo(h *hook.Hook) hookInfo {
-	hi := hookInfo{
-		ID: h.ID, Event: h.Event,
-		Source:  hookSource{Kind: string(h.Source.Kind), Path: h.Source.Path, Name: h.Source.Name},
-		Matcher: h.Matcher, MatcherIndex: h.MatcherIndex, HookIndex: h.HookIndex,
-		Type: string(h.Type), Command: h.Command, Args: h.Args, Shell: h.Shell, Async: h.Async,
-		TimeoutMs: h.TimeoutMs, MaxOutputBytes: h.MaxOutputBytes, StatusMessage: h.StatusMessage,
+	return hookInfo{
+		ID:       h.ID,
+		Source:   hookSource{Kind: string(h.Source.Kind), Path: h.Source.Path, Name: h.Source.Name},
+		Declared: hook.DeclaredOf(h), StatusMessage: h.StatusMessage,
 	}
-	if hi.Args == nil {
-		hi.Args = []string{}
-	}
-	return hi
 }
 
 func hookInfos(hooks []hook.Hook) []hookInfo {

@@ -63,23 +63,13 @@ func CanonicalID(dir string) string {
 
 // DeclarationStatus is one declaration as PROTOCOL.md §4 reports it.
 type DeclarationStatus struct {
-	Digest         string            `json:"digest"`
-	HookID         string            `json:"hookId"`
-	Source         DeclarationSource `json:"source"`
-	Event          string            `json:"event"`
-	Matcher        *string           `json:"matcher"`
-	MatcherIndex   int               `json:"matcherIndex"`
-	HookIndex      int               `json:"hookIndex"`
-	Type           hook.HookType     `json:"type"`
-	Command        string            `json:"command"`
-	Args           []string          `json:"args"`
-	Shell          hook.Shell        `json:"shell"`
-	Async          bool              `json:"async"`
-	TimeoutMs      int               `json:"timeoutMs"`
-	MaxOutputBytes int               `json:"maxOutputBytes"`
-	Enabled        bool              `json:"enabled"`
-	TrustState     TrustState        `json:"trustState"`
-	Reason         string            `json:"reason,omitempty"`
+	Digest string            `json:"digest"`
+	HookID string            `json:"hookId"`
+	Source DeclarationSource `json:"source"`
+	hook.Declared
+	Enabled    bool       `json:"enabled"`
+	TrustState TrustState `json:"trustState"`
+	Reason     string     `json:"reason,omitempty"`
 	// Scripts are the pinned paths; Pins the pins a grant made now would
 	// record (with hashes); PinError why the declaration cannot be pinned
 	// (and so cannot be granted) right now.
@@ -151,13 +141,10 @@ func Describe(w *Workspace, evs []Evaluation, sh *Shown) []DeclarationStatus {
 	out := make([]DeclarationStatus, len(w.Declarations))
 	for i, d := range w.Declarations {
 		h := d.Hook
-		snap := snapshotOf(h)
 		out[i] = DeclarationStatus{
 			Digest: d.Digest, HookID: h.ID,
-			Source: DeclarationSource{RelativePath: h.Source.RelativePath, DiscoveryOrder: h.Source.DiscoveryOrder},
-			Event:  h.Event, Matcher: h.Matcher, MatcherIndex: h.MatcherIndex, HookIndex: h.HookIndex,
-			Type: h.Type, Command: h.Command, Args: snap.Args, Shell: snap.Shell, Async: h.Async,
-			TimeoutMs: h.TimeoutMs, MaxOutputBytes: h.MaxOutputBytes, Enabled: w.Enabled[i],
+			Source:   DeclarationSource{RelativePath: h.Source.RelativePath, DiscoveryOrder: h.Source.DiscoveryOrder},
+			Declared: hook.DeclaredOf(&h), Enabled: w.Enabled[i],
 		}
 		if i < len(sh.Pins) {
 			if sh.Errs[i] != nil {

@@ -86,18 +86,8 @@ const (
 // (§"信任存在哪、怎样审查": workspace-hook-trust-store-file.ts:37), for review
 // and for the stale-slot rule.
 type Snapshot struct {
-	Event              string        `json:"event"`
-	Matcher            *string       `json:"matcher"`
-	MatcherIndex       int           `json:"matcherIndex"`
-	HookIndex          int           `json:"hookIndex"`
-	SourceRelativePath string        `json:"sourceRelativePath"`
-	Type               hook.HookType `json:"type"`
-	Command            string        `json:"command"`
-	Args               []string      `json:"args"`
-	Shell              hook.Shell    `json:"shell"`
-	Async              bool          `json:"async"`
-	TimeoutMs          int           `json:"timeoutMs"`
-	MaxOutputBytes     int           `json:"maxOutputBytes"`
+	hook.Declared
+	SourceRelativePath string `json:"sourceRelativePath"`
 	// DiscoveryOrder is the source file's place in discovery (covered by
 	// the digest); absent in records written before it was recorded.
 	DiscoveryOrder *int `json:"discoveryOrder,omitempty"`
@@ -105,21 +95,8 @@ type Snapshot struct {
 
 // snapshotOf returns the snapshot a trust record stores for h.
 func snapshotOf(h hook.Hook) Snapshot {
-	args := h.Args
-	if args == nil {
-		args = []string{}
-	}
-	s := Snapshot{
-		Event: h.Event, Matcher: h.Matcher, MatcherIndex: h.MatcherIndex, HookIndex: h.HookIndex,
-		SourceRelativePath: h.Source.RelativePath, Type: h.Type, Command: h.Command, Args: args,
-		Async: h.Async, TimeoutMs: h.TimeoutMs, MaxOutputBytes: h.MaxOutputBytes,
-	}
 	order := h.Source.DiscoveryOrder
-	s.DiscoveryOrder = &order
-	if h.Type != hook.TypeProcess {
-		s.Shell = h.Shell
-	}
-	return s
+	return Snapshot{Declared: hook.DeclaredOf(&h), SourceRelativePath: h.Source.RelativePath, DiscoveryOrder: &order}
 }
 
 // Record is one trust grant in the trust file, keyed by workspace identity

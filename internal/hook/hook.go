@@ -109,3 +109,37 @@ type HTTPHandler struct {
 func ID(kind SourceKind, path, event string, matcherIndex, hookIndex int) string {
 	return string(kind) + ":" + path + "#" + event + "[" + strconv.Itoa(matcherIndex) + "][" + strconv.Itoa(hookIndex) + "]"
 }
+
+// Declared is the declaration as every wire shape of a hook shows it (the
+// session/open hooks, the trust status and review declarations, the
+// snapshot a trust record keeps): the fields a reviewer judges. Args is
+// never null and Shell is unset for a process hook.
+type Declared struct {
+	Event          string   `json:"event"`
+	Matcher        *string  `json:"matcher"`
+	MatcherIndex   int      `json:"matcherIndex"`
+	HookIndex      int      `json:"hookIndex"`
+	Type           HookType `json:"type"`
+	Command        string   `json:"command"`
+	Args           []string `json:"args"`
+	Shell          Shell    `json:"shell"`
+	Async          bool     `json:"async"`
+	TimeoutMs      int      `json:"timeoutMs"`
+	MaxOutputBytes int      `json:"maxOutputBytes"`
+}
+
+// DeclaredOf returns the Declared fields of h.
+func DeclaredOf(h *Hook) Declared {
+	d := Declared{
+		Event: h.Event, Matcher: h.Matcher, MatcherIndex: h.MatcherIndex, HookIndex: h.HookIndex,
+		Type: h.Type, Command: h.Command, Args: h.Args, Async: h.Async,
+		TimeoutMs: h.TimeoutMs, MaxOutputBytes: h.MaxOutputBytes,
+	}
+	if d.Args == nil {
+		d.Args = []string{}
+	}
+	if h.Type != TypeProcess {
+		d.Shell = h.Shell
+	}
+	return d
+}

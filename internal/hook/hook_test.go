@@ -106,3 +106,23 @@ func TestProfile(t *testing.T) {
 		t.Error("matcher events")
 	}
 }
+
+// TestDeclaredOf: the one declaration shape writes args as [] when absent
+// and never a shell for a process hook, in this key order.
+func TestDeclaredOf(t *testing.T) {
+	m := "Bash"
+	p := Hook{Event: PreToolUse, Matcher: &m, MatcherIndex: 1, HookIndex: 2, Type: TypeProcess, Command: "x",
+		Shell: ShellOfTrue, TimeoutMs: 5, MaxOutputBytes: 6}
+	b, err := json.Marshal(DeclaredOf(&p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"event":"PreToolUse","matcher":"Bash","matcherIndex":1,"hookIndex":2,"type":"process","command":"x","args":[],"shell":null,"async":false,"timeoutMs":5,"maxOutputBytes":6}`
+	if string(b) != want {
+		t.Fatalf("got  %s\nwant %s", b, want)
+	}
+	c := Hook{Event: Stop, Type: TypeCommand, Command: "y", Shell: ShellProgram("bash -lc"), Async: true}
+	if d := DeclaredOf(&c); d.Shell != c.Shell || d.Matcher != nil || d.Args == nil || !d.Async {
+		t.Fatalf("command hook: %+v", d)
+	}
+}
