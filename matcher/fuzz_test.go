@@ -12,7 +12,7 @@ func regexpCompile(s string) (*regexp.Regexp, error) { return regexp.Compile(s) 
 func regexp2Compile(s string) (*regexp2.Regexp, error) {
 	re, err := regexp2.Compile(s, regexp2.ECMAScript)
 	if err == nil {
-		re.MatchTimeout = MatchTimeout
+		re.MatchTimeout = matchTimeout
 	}
 	return re, err
 }

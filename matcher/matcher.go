@@ -18,16 +18,16 @@ import (
 	"github.com/dlclark/regexp2"
 )
 
-// MatchTimeout bounds one regexp2 (backtracking) match; a match that runs
+// matchTimeout bounds one regexp2 (backtracking) match; a match that runs
 // longer counts as "no match". regexp2 measures it with a coarse clock
 // (100 ms ticks, updated by a goroutine): on a loaded machine a stale tick can
 // end a trivial match at once, so the bound is well above the tick and a
 // timed-out match is tried once more (the retry starts from a fresh clock).
-const MatchTimeout = time.Second
+const matchTimeout = time.Second
 
-// CacheSize is the number of distinct patterns Compile keeps; when the cache
+// cacheSize is the number of distinct patterns Compile keeps; when the cache
 // is full it is emptied and starts over.
-const CacheSize = 1024
+const cacheSize = 1024
 
 type kind uint8
 
@@ -82,11 +82,11 @@ var matchAllFor = [...]*Matcher{
 //   - anything else is a JavaScript regular expression without flags,
 //     tested unanchored. It runs on the stdlib RE2 engine when it is
 //     expressible there with identical meaning, else on
-//     github.com/dlclark/regexp2 (ECMAScript) with MatchTimeout.
+//     github.com/dlclark/regexp2 (ECMAScript) with matchTimeout.
 //
 // An invalid pattern returns a Matcher that matches no non-empty value and a
 // non-nil error (wrapping a syntax error) for the caller's diagnostic.
-// Results are cached per pattern string (CacheSize entries).
+// Results are cached per pattern string (cacheSize entries).
 //
 // Compile is CompileRules(pattern, Lifecycle).
 func Compile(pattern *string) (*Matcher, error) {
@@ -109,9 +109,9 @@ func CompileRules(pattern *string, rules Rules) (*Matcher, error) {
 		return ce.m, ce.err
 	}
 	m, err := compile(p, rules)
-	if cacheLen.Add(1) > CacheSize {
+	if cacheLen.Add(1) > cacheSize {
 		cacheMu.Lock()
-		if cacheLen.Load() > CacheSize {
+		if cacheLen.Load() > cacheSize {
 			cache.Clear()
 			cacheLen.Store(1)
 		}
@@ -152,7 +152,7 @@ func compile(p string, rules Rules) (*Matcher, error) {
 	if err != nil {
 		return &Matcher{pattern: p, kind: kindNothing, rules: rules}, fmt.Errorf("matcher %q: %w: %v", p, errSyntax, err)
 	}
-	bt.MatchTimeout = MatchTimeout
+	bt.MatchTimeout = matchTimeout
 	return &Matcher{pattern: p, kind: kindBacktr, rules: rules, bt: bt}, nil
 }
 

@@ -173,13 +173,13 @@ func TestCompileCache(t *testing.T) {
 		}
 	})
 	t.Run("cache_stays_bounded", func(t *testing.T) {
-		for i := 0; i < 3*CacheSize; i++ {
+		for i := 0; i < 3*cacheSize; i++ {
 			Compile(ptr(fmt.Sprintf("^bounded-%d$", i)))
 		}
 		n := 0
 		cache.Range(func(any, any) bool { n++; return true })
-		if n > CacheSize {
-			t.Errorf("cache holds %d entries, limit %d", n, CacheSize)
+		if n > cacheSize {
+			t.Errorf("cache holds %d entries, limit %d", n, cacheSize)
 		}
 	})
 	t.Run("invalid_pattern_error_is_cached", func(t *testing.T) {

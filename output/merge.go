@@ -361,9 +361,9 @@ func CutUTF16(s string, n int) string {
 	return s
 }
 
-// CutRunes returns the first n code points (characters) of s; s itself
+// cutRunes returns the first n code points (characters) of s; s itself
 // when it has no more than n.
-func CutRunes(s string, n int) string {
+func cutRunes(s string, n int) string {
 	if len(s) <= n { // fewer bytes than n: fewer runes too
 		return s
 	}

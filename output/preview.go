@@ -21,7 +21,7 @@ func Preview(b []byte, max int) string {
 		b = b[:limit] // more than max characters remain: cut below
 	}
 	s := Redact(strings.ToValidUTF8(string(b), "\uFFFD"))
-	if cut := CutRunes(s, max); len(cut) < len(s) {
+	if cut := cutRunes(s, max); len(cut) < len(s) {
 		return cut + "…"
 	}
 	return s

@@ -49,11 +49,11 @@ var (
 	ErrSymlink = errors.New("is a symlink")
 )
 
-// ReadRegular reads all of f, which must be a regular file of at most max
+// readRegular reads all of f, which must be a regular file of at most max
 // bytes. It returns the content and the stat result of the open file.
 // Errors: ErrNotRegular, ErrTooLarge (wrapped, with the size) or an I/O
 // error.
-func ReadRegular(f *os.File, max int64) ([]byte, fs.FileInfo, error) {
+func readRegular(f *os.File, max int64) ([]byte, fs.FileInfo, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, nil, err
@@ -74,26 +74,26 @@ func ReadRegular(f *os.File, max int64) ([]byte, fs.FileInfo, error) {
 	return data, fi, nil
 }
 
-// ReadFile opens path with Open and reads it with ReadRegular.
+// ReadFile opens path with Open and reads it with readRegular.
 func ReadFile(path string, max int64) ([]byte, error) {
 	f, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, _, err := ReadRegular(f, max)
+	data, _, err := readRegular(f, max)
 	return data, err
 }
 
 // ReadInRoot opens rel inside r with OpenInRoot and reads it with
-// ReadRegular.
+// readRegular.
 func ReadInRoot(r *os.Root, rel string, max int64) ([]byte, error) {
 	f, err := OpenInRoot(r, rel)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, _, err := ReadRegular(f, max)
+	data, _, err := readRegular(f, max)
 	return data, err
 }
 

@@ -73,7 +73,7 @@ func OfFile(f *os.File) (ID, error) {
 }
 
 // Open opens path read-only without ever blocking on a FIFO or device
-// (O_NONBLOCK); ReadRegular then refuses anything but a regular file.
+// (O_NONBLOCK); readRegular then refuses anything but a regular file.
 func Open(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }

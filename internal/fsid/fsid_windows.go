@@ -99,7 +99,7 @@ func filetimeNano(ft int64) int64 {
 }
 
 // Open opens path read-only. (Windows has no FIFOs that block an open of
-// a path; ReadRegular refuses anything but a regular file.)
+// a path; readRegular refuses anything but a regular file.)
 func Open(path string) (*os.File, error) { return os.Open(path) }
 
 // OpenInRoot is Open for rel inside r (never outside it).

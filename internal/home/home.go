@@ -20,19 +20,19 @@ import (
 
 // Names of the layout.
 const (
-	// EnvHome names the environment variable that sets the home.
-	EnvHome = "HOOKSIDE_HOME"
-	// DirName is the home's name under the user's home directory.
-	DirName = ".hookside"
-	// WindowsDirName is the home's name under %LOCALAPPDATA% on Windows.
-	WindowsDirName = "hookside"
-	// ConfigFile is the user configuration file inside the home.
-	ConfigFile = "config.json"
-	// SecurityDirName is the trust file's directory inside the home (or
+	// envHome names the environment variable that sets the home.
+	envHome = "HOOKSIDE_HOME"
+	// dirName is the home's name under the user's home directory.
+	dirName = ".hookside"
+	// windowsDirName is the home's name under %LOCALAPPDATA% on Windows.
+	windowsDirName = "hookside"
+	// configFile is the user configuration file inside the home.
+	configFile = "config.json"
+	// securityDirName is the trust file's directory inside the home (or
 	// inside storage.dir).
-	SecurityDirName = "security"
-	// DBFile is the V2 database file inside the home.
-	DBFile = "hookside.db"
+	securityDirName = "security"
+	// dbFile is the V2 database file inside the home.
+	dbFile = "hookside.db"
 )
 
 // Default returns $HOOKSIDE_HOME, else the platform's default (Unix:
@@ -40,7 +40,7 @@ const (
 // ~/.hookside when LOCALAPPDATA is unset), else ".hookside" when the
 // user's home directory is unknown.
 func Default() string {
-	if h := os.Getenv(EnvHome); h != "" {
+	if h := os.Getenv(envHome); h != "" {
 		return h
 	}
 	return defaultFor(runtime.GOOS, os.Getenv)
@@ -51,20 +51,20 @@ func Default() string {
 func defaultFor(goos string, getenv func(string) string) string {
 	if goos == "windows" {
 		if l := getenv("LOCALAPPDATA"); l != "" && filepath.IsAbs(l) {
-			return filepath.Join(l, WindowsDirName)
+			return filepath.Join(l, windowsDirName)
 		}
 	}
 	if u, err := os.UserHomeDir(); err == nil && u != "" {
-		return filepath.Join(u, DirName)
+		return filepath.Join(u, dirName)
 	}
-	return DirName
+	return dirName
 }
 
 // ConfigPath is <dir>/config.json, the user configuration of home dir.
-func ConfigPath(dir string) string { return filepath.Join(dir, ConfigFile) }
+func ConfigPath(dir string) string { return filepath.Join(dir, configFile) }
 
 // DBPath is <dir>/hookside.db, the V2 database of home dir.
-func DBPath(dir string) string { return filepath.Join(dir, DBFile) }
+func DBPath(dir string) string { return filepath.Join(dir, dbFile) }
 
 // SecurityDir returns the directory of the trust file: <dir>/security, or
 // <storageDir>/security when the user config sets storage.dir (a relative
@@ -74,7 +74,7 @@ func DBPath(dir string) string { return filepath.Join(dir, DBFile) }
 // lifecycle-hooks-and-workspace-trust §"信任存在哪、怎样审查").
 func SecurityDir(dir, storageDir string) string {
 	if storageDir == "" {
-		return filepath.Join(dir, SecurityDirName)
+		return filepath.Join(dir, securityDirName)
 	}
 	if strings.HasPrefix(storageDir, "~/") {
 		storageDir = storageDir[2:]
@@ -86,5 +86,5 @@ func SecurityDir(dir, storageDir string) string {
 			storageDir = filepath.Join(dir, storageDir)
 		}
 	}
-	return filepath.Join(storageDir, SecurityDirName)
+	return filepath.Join(storageDir, securityDirName)
 }

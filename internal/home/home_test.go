@@ -23,11 +23,11 @@ func TestSecurityDirIgnoresCwd(t *testing.T) {
 }
 
 func TestLayout(t *testing.T) {
-	t.Setenv(EnvHome, "/h")
+	t.Setenv(envHome, "/h")
 	if Default() != "/h" || ConfigPath("/h") != filepath.Join("/h", "config.json") || DBPath("/h") != filepath.Join("/h", "hookside.db") {
 		t.Fatal(Default(), ConfigPath("/h"), DBPath("/h"))
 	}
-	t.Setenv(EnvHome, "")
+	t.Setenv(envHome, "")
 	if u, err := os.UserHomeDir(); err == nil && runtime.GOOS != "windows" && Default() != filepath.Join(u, ".hookside") {
 		t.Fatal(Default())
 	}
@@ -61,7 +61,7 @@ func TestDefaultWindows(t *testing.T) {
 		t.Fatalf("linux default %s", got)
 	}
 	if runtime.GOOS == "windows" {
-		t.Setenv(EnvHome, "")
+		t.Setenv(envHome, "")
 		t.Setenv("LOCALAPPDATA", local)
 		if got := Default(); got != filepath.Join(local, "hookside") {
 			t.Fatalf("Default %s", got)

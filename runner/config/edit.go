@@ -12,28 +12,20 @@ import (
 	"github.com/natefinch/atomic"
 )
 
-// ErrDeclarationMoved is returned by SetHookEnabled when the file no longer
+// ErrDeclarationMoved is returned by setHookEnabled when the file no longer
 // holds a hook object at the given position.
 var ErrDeclarationMoved = errors.New("the declaration is no longer at that position")
 
-// SetHookEnabled returns data with hooks.events[event][matcherIndex].hooks[hookIndex].enabled
-// set to enabled, leaving every other byte of the file as it was (formatting,
-// key order, other keys). It replaces an existing "enabled" value in place or
-// inserts `"enabled": <v>, ` right after the hook object's opening brace.
-// It is the write half of the review flow's disable_selected
-// (lifecycle-hooks-and-workspace-trust §"信任存在哪、怎样审查":
-// 关闭某条声明会把 enabled: false 写回). Errors: a syntax error in data, or
-// ErrDeclarationMoved.
-func SetHookEnabled(data []byte, event string, matcherIndex, hookIndex int, enabled bool) ([]byte, error) {
-	return setHookEnabled(data, false, event, matcherIndex, hookIndex, enabled)
-}
-
-// SetSparkHookEnabled is SetHookEnabled for a Claude Code–shaped settings
-// file (events directly under "hooks": hooks.<event>[matcherIndex].hooks[hookIndex]).
-func SetSparkHookEnabled(data []byte, event string, matcherIndex, hookIndex int, enabled bool) ([]byte, error) {
-	return setHookEnabled(data, true, event, matcherIndex, hookIndex, enabled)
-}
-
+// setHookEnabled returns data with the hook at event/matcherIndex/hookIndex
+// — hooks.events[event][matcherIndex].hooks[hookIndex] in a hookside file,
+// hooks.<event>[matcherIndex].hooks[hookIndex] in a Claude Code–shaped one
+// (claudeShape) — having "enabled" set to enabled, leaving every other byte
+// of the file as it was (formatting, key order, other keys). It replaces an
+// existing "enabled" value in place or inserts `"enabled": <v>, ` right
+// after the hook object's opening brace. It is the write half of the review
+// flow's disable_selected (lifecycle-hooks-and-workspace-trust
+// §"信任存在哪、怎样审查": 关闭某条声明会把 enabled: false 写回). Errors: a
+// syntax error in data, or ErrDeclarationMoved.
 func setHookEnabled(data []byte, claudeShape bool, event string, matcherIndex, hookIndex int, enabled bool) ([]byte, error) {
 	root, err := parseTree(data)
 	if err != nil {
@@ -145,11 +137,7 @@ func Disable(h hook.Hook, userLimits hook.Limits, reviewed func(current hook.Hoo
 	if !found {
 		return fmt.Errorf("%s: %w", path, ErrNotReviewed)
 	}
-	set := SetHookEnabled
-	if claudeShaped {
-		set = SetSparkHookEnabled
-	}
-	out, err := set(data, h.Event, h.MatcherIndex, h.HookIndex, false)
+	out, err := setHookEnabled(data, claudeShaped, h.Event, h.MatcherIndex, h.HookIndex, false)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

@@ -17,7 +17,7 @@ func TestSetHookEnabled(t *testing.T) {
   ]}}
 }`
 	t.Run("inserts_enabled_false_and_keeps_the_rest", func(t *testing.T) {
-		out, err := SetHookEnabled([]byte(doc), "PreToolUse", 0, 0, false)
+		out, err := setHookEnabled([]byte(doc), false, "PreToolUse", 0, 0, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -27,7 +27,7 @@ func TestSetHookEnabled(t *testing.T) {
 		}
 	})
 	t.Run("replaces_existing_value_in_place", func(t *testing.T) {
-		out, err := SetHookEnabled([]byte(doc), "PreToolUse", 0, 1, false)
+		out, err := setHookEnabled([]byte(doc), false, "PreToolUse", 0, 1, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,22 +36,22 @@ func TestSetHookEnabled(t *testing.T) {
 		}
 	})
 	t.Run("empty_object", func(t *testing.T) {
-		out, err := SetHookEnabled([]byte(`{"hooks":{"events":{"Stop":[{"hooks":[{}]}]}}}`), "Stop", 0, 0, false)
+		out, err := setHookEnabled([]byte(`{"hooks":{"events":{"Stop":[{"hooks":[{}]}]}}}`), false, "Stop", 0, 0, false)
 		if err != nil || string(out) != `{"hooks":{"events":{"Stop":[{"hooks":[{"enabled": false}]}]}}}` {
 			t.Fatalf("got %s, %v", out, err)
 		}
 	})
 	t.Run("moved_declaration_is_an_error", func(t *testing.T) {
-		if _, err := SetHookEnabled([]byte(doc), "PreToolUse", 0, 5, false); err != ErrDeclarationMoved {
+		if _, err := setHookEnabled([]byte(doc), false, "PreToolUse", 0, 5, false); err != ErrDeclarationMoved {
 			t.Fatalf("err = %v", err)
 		}
-		if _, err := SetHookEnabled([]byte(doc), "Stop", 0, 0, false); err != ErrDeclarationMoved {
+		if _, err := setHookEnabled([]byte(doc), false, "Stop", 0, 0, false); err != ErrDeclarationMoved {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("claude_shaped_settings_file", func(t *testing.T) {
 		in := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}}`
-		out, err := SetSparkHookEnabled([]byte(in), "Stop", 0, 0, false)
+		out, err := setHookEnabled([]byte(in), true, "Stop", 0, 0, false)
 		if err != nil || string(out) != `{"hooks":{"Stop":[{"hooks":[{"enabled": false, "type":"command","command":"x"}]}]}}` {
 			t.Fatalf("got %s, %v", out, err)
 		}
