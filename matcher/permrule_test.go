@@ -35,6 +35,11 @@ func TestRuleMatch(t *testing.T) {
 		{"variable_fails_open_for_long_pattern", "Bash(git push *)", bash("$CMD"), true},
 		{"variable_does_not_open_command_name_pattern", "Bash(git *)", bash("echo $HOME"), false},
 		{"unparseable_fails_open", "Bash(git *)", bash(`echo "unterminated`), true},
+		// $() bodies: quoted parentheses do not close them, and the
+		// substitution's text stays in its subcommand.
+		{"single_quoted_paren_inside_substitution", "Bash(rm *)", bash(`echo $(echo ')') ; ls`), false},
+		{"double_quoted_paren_inside_substitution", "Bash(rm *)", bash(`echo $(echo ")") ; ls`), false},
+		{"substitution_text_kept_in_subcommand", "Bash(a$(b)c)", bash(`a$(b)c`), true},
 		// hooks reference: the issue's example and the `if` prose.
 		{"git_commit_prefix", "Bash(git commit:*)", bash("git commit -m 'x'"), true},
 		{"git_commit_prefix_other_subcommand", "Bash(git commit:*)", bash("git push"), false},
