@@ -446,6 +446,18 @@ func (s *Session) install(set *config.Set, now time.Time) {
 	}
 }
 
+// trustWorkspace digests the workspace scope the loader found: every
+// declaration of every dialect goes through the same trust gate
+// (spec/README.md: hookside closes the spark spec's blind spot of project
+// files that run silently).
+func trustWorkspace(found *config.Workspace) *truststore.Workspace {
+	files := make([]truststore.SourceFile, len(found.Files))
+	for i, f := range found.Files {
+		files[i] = truststore.SourceFile{RelativePath: f.RelativePath, Content: f.Content}
+	}
+	return truststore.NewWorkspace(found.Root, found.Cwd, files, found.Hooks, found.Enabled)
+}
+
 // current returns the configuration, re-checking the files on disk at most
 // once per ConfigCheckInterval.
 func (s *Session) current() (*config.Set, map[string]*eventPlan) {

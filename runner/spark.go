@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 
 	"github.com/hookside/hookside/internal/hook"
-	"github.com/hookside/hookside/runner/config"
-	"github.com/hookside/hookside/truststore"
 )
 
 // Profiles (PROTOCOL.md §2 session/open.profile).
@@ -27,16 +25,4 @@ func DefaultSparkUserDir() string {
 		return ""
 	}
 	return filepath.Join(home, hook.Spark.UserDir)
-}
-
-// trustWorkspace digests the workspace scope the loader found: every
-// declaration of every dialect goes through the same trust gate
-// (spec/README.md: hookside closes the spark spec's blind spot of project
-// files that run silently).
-func trustWorkspace(found *config.Workspace) *truststore.Workspace {
-	files := make([]truststore.SourceFile, len(found.Files))
-	for i, f := range found.Files {
-		files[i] = truststore.SourceFile{RelativePath: f.RelativePath, Content: f.Content}
-	}
-	return truststore.NewWorkspace(found.Root, found.Cwd, files, found.Hooks, found.Enabled)
 }

@@ -5,10 +5,12 @@
 // It holds: the declaration and bundle digests (digest.go), evaluation in
 // the spec's fixed order (state.go: Evaluate), the locked trust file
 // (store.go, lock.go), the gate a session asks before each workspace hook
-// starts, which refuses writes after a corrupt read (gate.go), workspace
-// discovery (workspace.go) and the review: what is shown, described and
-// granted (report.go). Script pinning is truststore/pin. Nothing here
-// spawns hooks or edits configuration files.
+// starts, which refuses writes after a corrupt read (gate.go), a
+// workspace's declarations digested (workspace.go: NewWorkspace, from the
+// loader's discovery as plain data) and the review: what is shown,
+// described and granted (report.go). Script pinning is truststore/pin.
+// Nothing here reads configuration files, spawns hooks or edits files
+// other than the trust file.
 package truststore
 
 import (
