@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -311,20 +310,12 @@ func readStamped(path string, st stamp, code, severity string) ([]byte, *hook.Di
 	case st.id.Size > hook.MaxConfigFileBytes:
 		return fail(fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", st.id.Size, hook.MaxConfigFileBytes))
 	}
-	f, err := fsid.Open(path) // a FIFO must not block the load
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) { // removed since the stat; the next Load notices
-			return nil, nil
-		}
+	data, err := fsid.ReadFile(path, hook.MaxConfigFileBytes) // a FIFO must not block the load
+	switch {
+	case errors.Is(err, fs.ErrNotExist): // removed since the stat; the next Load notices
+		return nil, nil
+	case err != nil:
 		return fail("cannot read: " + err.Error())
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, hook.MaxConfigFileBytes+1))
-	if err != nil {
-		return fail("cannot read: " + err.Error())
-	}
-	if len(data) > hook.MaxConfigFileBytes {
-		return fail(fmt.Sprintf("file is larger than the %d-byte limit", hook.MaxConfigFileBytes))
 	}
 	return data, nil
 }
@@ -422,20 +413,8 @@ func enabledOnly(hooks []hook.Hook) []hook.Hook {
 	return out
 }
 
-// readRegular reads a small regular file without ever blocking on a FIFO
-// or device (opened non-blocking, checked before reading).
+// readRegular reads a small regular file (at most hook.MaxConfigFileBytes)
+// without ever blocking on a FIFO or device: internal/fsid's bounded reader.
 func readRegular(path string) ([]byte, error) {
-	f, err := fsid.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
-	}
-	return io.ReadAll(io.LimitReader(f, hook.MaxConfigFileBytes+1))
+	return fsid.ReadFile(path, hook.MaxConfigFileBytes)
 }
