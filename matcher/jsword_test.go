@@ -3,9 +3,11 @@ package matcher
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -126,6 +128,33 @@ process.stdout.write(JSON.stringify(patterns.map(p => [run(p, ""), run(p, "u")])
 		}
 		if u := got[i][1]; u != "error" && u != got[i][0] {
 			t.Errorf("pattern %q: u flag gives %s, no flag %s", tc.pattern, u, got[i][0])
+		}
+	}
+}
+
+// TestSyntaxErrorsSayWhereAndWhat: a pattern JavaScript rejects is refused
+// with the problem and the offset (a matcher diagnostic shows it); a
+// dangling "-" at the end of a class is unterminated, not a range.
+func TestSyntaxErrorsSayWhereAndWhat(t *testing.T) {
+	for _, tc := range []struct{ pattern, want string }{
+		{"[a-", "unterminated character class at offset 0"},
+		{"[a", "unterminated character class at offset 0"},
+		{`[\d-`, "unterminated character class at offset 0"},
+		{"[z-a]", "range out of order in character class at offset 4"},
+		{"(?<a", "unterminated group name at offset 0"},
+		{"(?<1a>x)", `invalid group name "1a" at offset 0`},
+		{"(?<a>x)(?<a>y)", `duplicate group name "a" at offset 7`},
+		{"a)", "unmatched ')' at offset 1"},
+		{"*a", "nothing to repeat at offset 0"},
+		{"a{2,1}", "numbers out of order in {} quantifier at offset 1"},
+		{"(a", "unterminated group at offset 2"},
+		{`\`, `\ at end of pattern at offset 0`},
+		{"(?", "invalid group at offset 0"},
+		{`\k<x>(?<y>a)`, "invalid named reference at offset 0"},
+	} {
+		_, err := translateJS(tc.pattern)
+		if err == nil || !errors.Is(err, errSyntax) || !strings.HasSuffix(err.Error(), ": "+tc.want) {
+			t.Errorf("%q: error %v, want ...: %s", tc.pattern, err, tc.want)
 		}
 	}
 }
