@@ -142,6 +142,7 @@ func TestSyntaxErrorsSayWhereAndWhat(t *testing.T) {
 		{`[\d-`, "unterminated character class at offset 0"},
 		{"[z-a]", "range out of order in character class at offset 4"},
 		{"(?<a", "unterminated group name at offset 0"},
+		{"(?<", "unterminated group name at offset 0"},
 		{"(?<1a>x)", `invalid group name "1a" at offset 0`},
 		{"(?<a>x)(?<a>y)", `duplicate group name "a" at offset 7`},
 		{"a)", "unmatched ')' at offset 1"},
@@ -155,6 +156,41 @@ func TestSyntaxErrorsSayWhereAndWhat(t *testing.T) {
 		_, err := translateJS(tc.pattern)
 		if err == nil || !errors.Is(err, errSyntax) || !strings.HasSuffix(err.Error(), ": "+tc.want) {
 			t.Errorf("%q: error %v, want ...: %s", tc.pattern, err, tc.want)
+		}
+	}
+}
+
+// TestClassesAgainstGroupsAndBounds (node-checked): a "(" inside a class
+// is no group, so \1 stays the octal escape \x01; punctuation bounds of a
+// range ("]" and "-" included) are the characters themselves.
+func TestClassesAgainstGroupsAndBounds(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, value string
+		want           bool
+	}{
+		{`[x(]\1`, "(\x01", true},
+		{`[x(]\1`, "x\x01", true},
+		{`[x(]\1`, "(", false},
+		{`[\]-a]`, "^", true},
+		{`[\]-a]`, "]", true},
+		{`[\]-a]`, "a", true},
+		{`[\]-a]`, "b", false},
+		{`[!--]`, "#", true},
+		{`[!--]`, "-", true},
+		{`[!--]`, ".", false},
+		{`[\\-a]`, "^", true},
+		{`[\\-a]`, "-", false},
+		{`[\^-a]`, "_", true},
+		{`[\^-a]`, "b", false},
+		{`[\^-a]`, "-", false},
+	} {
+		p := tc.pattern
+		m, err := Compile(&p)
+		if err != nil {
+			t.Fatalf("%q: %v", p, err)
+		}
+		if got := m.Match(tc.value); got != tc.want {
+			t.Errorf("%q on %q = %v, want %v", p, tc.value, got, tc.want)
 		}
 	}
 }
