@@ -182,6 +182,25 @@ func TestCompileCache(t *testing.T) {
 			t.Errorf("cache holds %d entries, limit %d", n, cacheSize)
 		}
 	})
+	t.Run("cache_holds_exactly_the_limit", func(t *testing.T) {
+		// 1024 entries (the literal, not the constant under test) fit;
+		// the 1025th starts a new cache.
+		cacheMu.Lock()
+		cache.Clear()
+		cacheLen.Store(0)
+		cacheMu.Unlock()
+		first, _ := Compile(ptr("^exact-0$"))
+		for i := 1; i < 1024; i++ {
+			Compile(ptr(fmt.Sprintf("^exact-%d$", i)))
+		}
+		if again, _ := Compile(ptr("^exact-0$")); again != first || cacheLen.Load() != 1024 {
+			t.Fatalf("with 1024 patterns: first evicted=%v, %d cached", again != first, cacheLen.Load())
+		}
+		Compile(ptr("^exact-1024$"))
+		if again, _ := Compile(ptr("^exact-0$")); again == first || cacheLen.Load() != 2 {
+			t.Fatalf("the 1025th pattern did not start a new cache: %d cached", cacheLen.Load())
+		}
+	})
 	t.Run("invalid_pattern_error_is_cached", func(t *testing.T) {
 		_, err1 := Compile(ptr("(cached"))
 		_, err2 := Compile(ptr("(cached"))
