@@ -305,3 +305,23 @@ func TestTranslationEscapesEveryPunctuation(t *testing.T) {
 		t.Errorf("escaped punctuation %q does not match itself", p)
 	}
 }
+
+// TestNameListBounds: a pattern of letters, digits, "_" and "|" only is a
+// list of exact names (lifecycle-hooks-and-workspace-trust §"配置格式与默认值":
+// 只由字母、数字、下划线和竖线组成时，按竖线拆成名单逐个精确比较),
+// including the first and last letter and digit; anything else is an
+// unanchored regular expression.
+func TestNameListBounds(t *testing.T) {
+	m, err := Compile(ptr("az|AZ|09|_"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, want := range map[string]bool{"az": true, "AZ": true, "09": true, "_": true, "xaz": false, "AZx": false, "1090": false} {
+		if got := m.Match(v); got != want {
+			t.Errorf("Match(%q) = %v, want %v", v, got, want)
+		}
+	}
+	if m, _ := Compile(ptr("a.z")); !m.Match("xa-zx") {
+		t.Error(`"a.z" is a regular expression, unanchored`)
+	}
+}
