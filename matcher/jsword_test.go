@@ -148,6 +148,7 @@ func TestSyntaxErrorsSayWhereAndWhat(t *testing.T) {
 		{"a)", "unmatched ')' at offset 1"},
 		{"*a", "nothing to repeat at offset 0"},
 		{"a{2,1}", "numbers out of order in {} quantifier at offset 1"},
+		{"a{1,0}", "numbers out of order in {} quantifier at offset 1"},
 		{"(a", "unterminated group at offset 2"},
 		{`\`, `\ at end of pattern at offset 0`},
 		{"(?", "invalid group at offset 0"},
@@ -183,6 +184,8 @@ func TestClassesAgainstGroupsAndBounds(t *testing.T) {
 		{`[\^-a]`, "_", true},
 		{`[\^-a]`, "b", false},
 		{`[\^-a]`, "-", false},
+		{`^a{1,1}$`, "a", true},
+		{`^a{0,0}$`, "", true},
 	} {
 		p := tc.pattern
 		m, err := Compile(&p)

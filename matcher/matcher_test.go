@@ -325,3 +325,18 @@ func TestNameListBounds(t *testing.T) {
 		t.Error(`"a.z" is a regular expression, unanchored`)
 	}
 }
+
+// TestMatchAllString: every spelling of match-all prints as "*", any other
+// pattern as written.
+func TestMatchAllString(t *testing.T) {
+	for _, p := range []*string{nil, ptr(""), ptr("*")} {
+		if m, _ := Compile(p); m.String() != "*" {
+			t.Errorf("Compile(%v).String() = %q, want *", p, m.String())
+		}
+	}
+	for _, p := range []string{"Bash", "^Ba.h$"} {
+		if m, _ := Compile(&p); m.String() != p {
+			t.Errorf("Compile(%q).String() = %q, want the pattern as written", p, m.String())
+		}
+	}
+}

@@ -245,6 +245,10 @@ func TestParseRule(t *testing.T) {
 			t.Errorf("ParseRule(%q) error = %v, want ErrRule", bad, err)
 		}
 	}
+	// A rule starting with "(" names an empty tool.
+	if _, err := ParseRule("(x)"); err == nil || !strings.Contains(err.Error(), `tool name ""`) {
+		t.Errorf(`ParseRule("(x)") error = %v, want the empty tool name named`, err)
+	}
 }
 
 func TestIfApplies(t *testing.T) {
