@@ -161,10 +161,11 @@ func TestSyntaxErrorsSayWhereAndWhat(t *testing.T) {
 	}
 }
 
-// TestClassesAgainstGroupsAndBounds (node-checked): a "(" inside a class
-// is no group, so \1 stays the octal escape \x01; punctuation bounds of a
-// range ("]" and "-" included) are the characters themselves.
-func TestClassesAgainstGroupsAndBounds(t *testing.T) {
+// TestNodeCheckedPatterns (each row checked with node's RegExp): a "(" inside
+// a class is no group, so \1 stays the octal escape \x01; punctuation
+// bounds of a range ("]", "\", "^", "-") are the characters themselves;
+// braced quantifiers count exactly, and a "{" that starts none is literal.
+func TestNodeCheckedPatterns(t *testing.T) {
 	for _, tc := range []struct {
 		pattern, value string
 		want           bool
@@ -186,6 +187,11 @@ func TestClassesAgainstGroupsAndBounds(t *testing.T) {
 		{`[\^-a]`, "-", false},
 		{`^a{1,1}$`, "a", true},
 		{`^a{0,0}$`, "", true},
+		{`a{1`, "a{1", true},
+		{`^a{9}$`, "aaaaaaaaa", true},
+		{`^a{3}$`, "aaa", true},
+		{`^a{3}$`, "aa", false},
+		{`^a{2,}$`, "aaaa", true},
 	} {
 		p := tc.pattern
 		m, err := Compile(&p)
