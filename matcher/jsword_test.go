@@ -188,6 +188,8 @@ func TestNodeCheckedPatterns(t *testing.T) {
 		{`^a{1,1}$`, "a", true},
 		{`^a{0,0}$`, "", true},
 		{`a{1`, "a{1", true},
+		{`a{1,`, "a{1,", true},
+		{`^a{1,x$`, "a{1,x", true},
 		{`^a{9}$`, "aaaaaaaaa", true},
 		{`^a{3}$`, "aaa", true},
 		{`^a{3}$`, "aa", false},
