@@ -60,6 +60,14 @@ func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanatio
 		stop := func(reason, detail string) {
 			e.WouldRun, e.Order, e.Reason, e.Detail = false, 0, reason, detail
 		}
+		if p := s.claudePlugins[h.Source.PluginRoot]; p != nil && p.Workspace != "" && h.Source.Kind == hook.SourceWorkspace {
+			// Why a plugin's hook needs trust: the repository picked it.
+			note := "workspace hook: plugin " + p.ID + " is " + p.Workspace
+			if e.Detail != "" {
+				note = e.Detail + "; " + note
+			}
+			e.Detail = note
+		}
 		switch {
 		case hasMatcher && !cst.matcherMatches(event, h.Matcher, value):
 			stop(WhyMatcher, fmt.Sprintf("matcher %q does not match %s %q", deref(h.Matcher), field, value))
@@ -77,7 +85,7 @@ func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanatio
 			}
 			e.Detail = "if " + h.If + " matches this call"
 		}
-		if s.dialect.DedupeHandlers && h.Source.Kind != hook.SourcePlugin {
+		if s.dialect.DedupeHandlers && !isPluginHook(h) {
 			key := handlerKey(h)
 			if first, dup := seen[key]; dup {
 				stop(WhyDuplicate, "identical to "+first+", which runs instead")

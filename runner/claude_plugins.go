@@ -47,6 +47,10 @@ type claudePlugin struct {
 	ID, Root      string
 	Options       map[string]string
 	ManagedForced bool
+	// Workspace is why the plugin's hooks are workspace hooks ("" = user
+	// level): only the workspace scope switches it on, so the trust gate
+	// admits them (see resolveClaudePlugins).
+	Workspace string
 }
 
 // claudeSettings are the plugin keys of one settings file.
@@ -101,21 +105,53 @@ func claudeSettingsFiles(opts SessionOptions, d *hook.Dialect) (managed, user, p
 //     user settings only (managed wins), else the manifest's userConfig
 //     defaults.
 //
-// It returns the plugin roots in load order, the plugins by root, and
-// diagnostics. Settings are read once, when the session opens.
-func resolveClaudePlugins(opts SessionOptions, d *hook.Dialect) ([]string, map[string]*claudePlugin, []hook.Diagnostic) {
+// A plugin that is on only because of the workspace scope — a project- or
+// local-scope install entry, or enabledPlugins true in the project or
+// local settings where the managed and user settings (and defaultEnabled)
+// leave it off — is a workspace plugin: the repository picked it, so its
+// hooks are workspace hooks behind the trust gate (hookside's rule, not
+// Claude Code's; lifecycle-hooks-and-workspace-trust §"工作区钩子为什么要信任").
+// A workspace file switching a plugin off always counts.
+//
+// It returns the user-level plugin roots and the workspace plugin roots,
+// each in load order, the plugins by root, and diagnostics. Settings are
+// read once, when the session opens.
+func resolveClaudePlugins(opts SessionOptions, d *hook.Dialect) (roots, wsRoots []string, info map[string]*claudePlugin, diags []hook.Diagnostic) {
 	mp, up, pp, lp := claudeSettingsFiles(opts, d)
 	managed, user, project, local := readClaudeSettings(mp), readClaudeSettings(up), readClaudeSettings(pp), readClaudeSettings(lp)
-	enabled := func(id string) (on, set, forced bool) {
-		for i, s := range []claudeSettings{managed, local, project, user} {
+	// lookup is enabledPlugins[id] of the first of ss that sets it.
+	lookup := func(id string, ss ...claudeSettings) (on, set bool, at int) {
+		for i, s := range ss {
 			if v, ok := s.EnabledPlugins[id]; ok {
 				var b bool
 				if json.Unmarshal(v, &b) == nil {
-					return b, true, i == 0 && b
+					return b, true, i
 				}
 			}
 		}
-		return false, false, false
+		return false, false, -1
+	}
+	enabled := func(id string) (on, set, forced bool) {
+		on, set, at := lookup(id, managed, local, project, user)
+		return on, set, at == 0 && on
+	}
+	// workspaceWhy says why an enabled plugin is a workspace plugin ("" =
+	// the managed or user settings, or its default, turn it on).
+	workspaceWhy := func(id string, e installEntry, def bool) string {
+		if len(d.WorkspaceFiles) != 2 {
+			return ""
+		}
+		if e.Scope == "project" || e.Scope == "local" {
+			return fmt.Sprintf("installed at %s scope for this project", e.Scope)
+		}
+		if on, set, _ := lookup(id, managed, user); on || (!set && def) {
+			return ""
+		}
+		file := d.WorkspaceFiles[0]
+		if _, _, at := lookup(id, local, project); at == 0 {
+			file = d.WorkspaceFiles[1]
+		}
+		return fmt.Sprintf("switched on by enabledPlugins in %s, which the user and managed settings do not do", file)
 	}
 	options := func(id, root string) map[string]string {
 		out := manifestDefaults(root)
@@ -128,9 +164,7 @@ func resolveClaudePlugins(opts SessionOptions, d *hook.Dialect) ([]string, map[s
 		}
 		return out
 	}
-	var diags []hook.Diagnostic
-	info := map[string]*claudePlugin{}
-	var roots []string
+	info = map[string]*claudePlugin{}
 	byName := map[string]string{} // plugin name -> root, installed ones
 	if opts.UserDir != "" {
 		ip := filepath.Join(opts.UserDir, filepath.FromSlash(claudeInstalledPlugins))
@@ -160,16 +194,22 @@ func resolveClaudePlugins(opts SessionOptions, d *hook.Dialect) ([]string, map[s
 				continue
 			}
 			on, set, forced := enabled(id)
+			def := manifestDefaultEnabled(root)
 			if !set {
-				on = manifestDefaultEnabled(root)
+				on = def
 			}
 			if !on {
 				diags = append(diags, hook.Diagnostic{Code: CodeClaudePluginDisabled, Severity: hook.SeverityInfo, Source: ip,
 					Message: fmt.Sprintf("plugin %s is disabled (enabledPlugins or its defaultEnabled); its hooks do not run", id)})
 				continue
 			}
-			roots = append(roots, root)
-			info[root] = &claudePlugin{ID: id, Root: root, Options: options(id, root), ManagedForced: forced}
+			p := &claudePlugin{ID: id, Root: root, Options: options(id, root), ManagedForced: forced, Workspace: workspaceWhy(id, e, def)}
+			if p.Workspace != "" {
+				wsRoots = append(wsRoots, root)
+			} else {
+				roots = append(roots, root)
+			}
+			info[root] = p
 			byName[strings.SplitN(id, "@", 2)[0]] = root
 		}
 		for _, s := range []claudeSettings{managed, local, project, user} {
@@ -188,7 +228,7 @@ func resolveClaudePlugins(opts SessionOptions, d *hook.Dialect) ([]string, map[s
 		dir = absDir(dir)
 		name := pluginManifestName(dir)
 		if old, ok := byName[name]; ok && !info[old].ManagedForced {
-			roots = deleteRoot(roots, old)
+			roots, wsRoots = deleteRoot(roots, old), deleteRoot(wsRoots, old)
 			delete(info, old)
 		}
 		id := name
@@ -198,7 +238,7 @@ func resolveClaudePlugins(opts SessionOptions, d *hook.Dialect) ([]string, map[s
 		roots = append(roots, dir)
 		info[dir] = &claudePlugin{ID: id, Root: dir, Options: options(id, dir)}
 	}
-	return roots, info, dedupeDiags(diags)
+	return roots, wsRoots, info, dedupeDiags(diags)
 }
 
 type installEntry struct {

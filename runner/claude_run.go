@@ -96,7 +96,7 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 				p.reason = ReasonIfNotMatched + ": " + why
 			}
 		}
-		if p.reason == "" && s.dialect.DedupeHandlers && h.Source.Kind != hook.SourcePlugin && h.Source.Kind != hook.SourceInternal {
+		if p.reason == "" && s.dialect.DedupeHandlers && !isPluginHook(h) && h.Source.Kind != hook.SourceInternal {
 			key := handlerKey(h)
 			if first, dup := seen[key]; dup {
 				p.reason = ReasonDuplicate + ": same as " + first
@@ -199,6 +199,13 @@ func (s *Session) claudeStop(m *output.ClaudeMerged, answers []output.ClaudeAnsw
 func (s *Session) managedPlugin(h *hook.Hook) bool {
 	p := s.claudePlugins[h.Source.PluginRoot]
 	return h.Source.Kind == hook.SourcePlugin && p != nil && p.ManagedForced
+}
+
+// isPluginHook reports whether h comes from a plugin: a plugin hook, or
+// the workspace declaration of a plugin only the workspace switches on
+// (both carry the plugin's root).
+func isPluginHook(h *hook.Hook) bool {
+	return h.Source.PluginRoot != "" && (h.Source.Kind == hook.SourcePlugin || h.Source.Kind == hook.SourceWorkspace)
 }
 
 func isManaged(h *hook.Hook) bool {
@@ -310,7 +317,7 @@ func (s *Session) claudeTranscript(rc *claudeRunCtx) (string, func(), error) {
 func (s *Session) claudeSpawn(ctx context.Context, h *hook.Hook, rc *claudeRunCtx) output.ProcessResult {
 	hc := *h
 	plugin := s.claudePlugins[hc.Source.PluginRoot]
-	if hc.Source.Kind == hook.SourcePlugin && s.opts.UserDir != "" {
+	if isPluginHook(&hc) && s.opts.UserDir != "" {
 		id := hc.Source.Name
 		if plugin != nil {
 			id = plugin.ID
@@ -324,7 +331,7 @@ func (s *Session) claudeSpawn(ctx context.Context, h *hook.Hook, rc *claudeRunCt
 	if err != nil {
 		return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}
 	}
-	if hc.Source.Kind == hook.SourcePlugin && plugin != nil {
+	if isPluginHook(&hc) && plugin != nil {
 		if argv, err = userConfigArgv(&hc, plugin, argv); err != nil {
 			return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}
 		}

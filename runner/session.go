@@ -262,7 +262,8 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 	var plugins map[string]*claudePlugin
 	if dialect.Name == ProfileClaude {
 		var pdiags []hook.Diagnostic
-		lopts.PluginDirs, plugins, pdiags = resolveClaudePlugins(opts, dialect)
+		lopts.PluginDirs, lopts.WorkspacePluginDirs, plugins, pdiags = resolveClaudePlugins(opts, dialect)
+		lopts.WorkspaceRoot, lopts.WorkspacePluginOrder = opts.Cwd, len(dialect.WorkspaceFiles)
 		early = append(early, pdiags...)
 	}
 	s := &Session{
@@ -413,12 +414,16 @@ func (s *Session) install(set *config.Set, now time.Time) {
 	if set == s.userSet {
 		return
 	}
-	if found := set.Workspace; found != s.found || s.ws == nil {
+	prevPlugins := 0
+	if s.userSet != nil {
+		prevPlugins = len(s.userSet.WorkspacePlugins)
+	}
+	if found := set.Workspace; found != s.found || s.ws == nil || len(set.WorkspacePlugins) > 0 || prevPlugins > 0 {
 		if found == nil { // no cwd: an empty workspace scope
 			found = &config.Workspace{Root: s.opts.Cwd, Cwd: s.opts.Cwd}
 		}
 		s.found = found
-		s.ws = trustWorkspace(found)
+		s.ws = withWorkspacePlugins(trustWorkspace(found), set.WorkspacePlugins)
 		s.decls = make(map[string]truststore.Declaration, len(s.ws.Declarations))
 		for _, d := range s.ws.Declarations {
 			s.decls[d.Hook.ID] = d

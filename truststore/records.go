@@ -1,6 +1,9 @@
 package truststore
 
 import (
+	"path/filepath"
+	"strings"
+
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/truststore/pin"
 )
@@ -12,15 +15,35 @@ func newRecord(workspaceID string, h hook.Hook, workspaceRoot string) (Record, e
 	var pins pin.Pins
 	if workspaceRoot != "" {
 		var err error
-		if pins, err = pin.PinScripts(h, workspaceRoot); err != nil {
+		if pins, err = pin.PinScripts(h, PinRoot(h, workspaceRoot)); err != nil {
 			return Record{}, err
 		}
 	}
 	return newPinnedRecord(workspaceID, h, pins), nil
 }
 
+// PinRoot is the directory a workspace declaration's script pins are
+// relative to: the workspace root, except for the hook of a workspace
+// plugin whose directory lies outside the root (a zcode plugins.dirs
+// entry elsewhere, a claude plugin that only the workspace switches on),
+// whose pins are relative to the plugin's directory, so that an edit of
+// the plugin's scripts takes the trust away as a workspace script's does.
+func PinRoot(h hook.Hook, workspaceRoot string) string {
+	pr := h.Source.PluginRoot
+	if h.Source.Kind != hook.SourceWorkspace || pr == "" || workspaceRoot == "" || underRoot(workspaceRoot, pr) {
+		return workspaceRoot
+	}
+	return pr
+}
+
 // newPinnedRecord returns the record that trusts h with the given pins.
 func newPinnedRecord(workspaceID string, h hook.Hook, pins pin.Pins) Record {
 	return Record{WorkspaceID: workspaceID, Digest: Digest(h), Snapshot: snapshotOf(h),
 		ScriptPins: pins.Scripts, ScriptLinks: pins.Links, ScriptGlobs: pins.Globs}
+}
+
+// underRoot reports whether path is root or lies under it.
+func underRoot(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

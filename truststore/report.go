@@ -110,7 +110,7 @@ func Show(w *Workspace) *Shown {
 	hooks := make([]hook.Hook, len(w.Declarations))
 	for i, d := range w.Declarations {
 		hooks[i] = d.Hook
-		sh.Pins[i], sh.Errs[i] = pin.PinScriptsIn(d.Hook, w.Root, w.Cwd)
+		sh.Pins[i], sh.Errs[i] = pin.PinScriptsIn(d.Hook, PinRoot(d.Hook, w.Root), w.Cwd)
 		if _, ok := sh.byDigest[d.Digest]; !ok {
 			sh.byDigest[d.Digest] = i
 		}

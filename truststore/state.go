@@ -266,7 +266,7 @@ func evaluate(in *EvalInput, d *Declaration) Evaluation {
 	}
 	rec, persistent := in.Store.Lookup(in.WorkspaceID, d.Digest)
 	scriptChanged := false
-	if persistent && (len(rec.ScriptPins) > 0 || len(rec.ScriptGlobs) > 0) && !pin.Hold(rec.Pins(), in.WorkspaceRoot, in.Hashes) {
+	if persistent && (len(rec.ScriptPins) > 0 || len(rec.ScriptGlobs) > 0) && !pin.Hold(rec.Pins(), PinRoot(d.Hook, in.WorkspaceRoot), in.Hashes) {
 		persistent, scriptChanged = false, true
 	}
 	switch {

@@ -47,6 +47,16 @@ type LoaderOptions struct {
 	// switch is an OR over default, user, project, environment and command
 	// line); the user layer is the user config.
 	RootOn bool
+	// WorkspacePluginDirs are plugin roots that only the workspace scope
+	// switches on (claude: project or local enabledPlugins, project- or
+	// local-scope installs). Their hooks are workspace declarations, not
+	// plugin hooks: Set.WorkspacePlugins, with Source.Kind
+	// SourceWorkspace, RelativePath relative to WorkspaceRoot and
+	// DiscoveryOrder WorkspacePluginOrder, for the trust gate
+	// (lifecycle-hooks-and-workspace-trust §"插件钩子与工作区钩子").
+	WorkspacePluginDirs  []string
+	WorkspaceRoot        string
+	WorkspacePluginOrder int
 }
 
 // ManagedSourceName is Source.Name of hooks from managed settings.
@@ -75,6 +85,8 @@ type Loader struct {
 	managed      settingsSource
 	user         fileSource
 	plugins      []*pluginSource
+	wsRoot       string
+	wsOrder      int
 	internal     []hook.Hook
 	workspace    WorkspaceOptions // Cwd "" = none
 	ws           *Workspace
@@ -121,6 +133,7 @@ type (
 type pluginSource struct {
 	dialect                       *hook.Dialect
 	root, hooksPath, manifestPath string
+	workspace                     bool // a WorkspacePluginDirs entry
 	loaded                        bool
 	hooksSt, manifestSt           stamp
 	parsed                        parsedPlugin
@@ -144,22 +157,31 @@ func NewLoader(opts LoaderOptions) *Loader {
 	}
 	l.workspace = WorkspaceOptions{Dialect: l.dialect, Cwd: opts.Cwd, ProjectConfigPath: opts.ProjectConfigPath, RootOn: opts.RootOn}
 	seen := make(map[string]bool)
-	for _, d := range opts.PluginDirs {
-		if d == "" {
-			continue
+	addPlugins := func(dirs []string, workspace bool) {
+		for _, d := range dirs {
+			if d == "" {
+				continue
+			}
+			root := absPath(d)
+			if seen[root] {
+				continue
+			}
+			seen[root] = true
+			l.plugins = append(l.plugins, &pluginSource{
+				dialect:      l.dialect.PluginRules(),
+				root:         root,
+				workspace:    workspace,
+				hooksPath:    filepath.Join(root, filepath.FromSlash(PluginHooksFile)),
+				manifestPath: filepath.Join(root, filepath.FromSlash(PluginManifestFile)),
+			})
 		}
-		root := absPath(d)
-		if seen[root] {
-			continue
-		}
-		seen[root] = true
-		l.plugins = append(l.plugins, &pluginSource{
-			dialect:      l.dialect.PluginRules(),
-			root:         root,
-			hooksPath:    filepath.Join(root, filepath.FromSlash(PluginHooksFile)),
-			manifestPath: filepath.Join(root, filepath.FromSlash(PluginManifestFile)),
-		})
 	}
+	addPlugins(opts.PluginDirs, false)
+	addPlugins(opts.WorkspacePluginDirs, true)
+	if opts.WorkspaceRoot != "" {
+		l.wsRoot = absPath(opts.WorkspaceRoot)
+	}
+	l.wsOrder = opts.WorkspacePluginOrder
 	for _, h := range opts.Internal {
 		if h.Enabled != nil && !*h.Enabled {
 			continue
@@ -373,13 +395,35 @@ func (l *Loader) build() *Set {
 	for _, p := range l.plugins {
 		s.Diagnostics = append(s.Diagnostics, p.parsed.diags...)
 		resolved := resolveHooks(p.parsed.hooks, p.parsed.own, s.UserLimits)
+		s.Rejected = append(s.Rejected, p.parsed.rejects...)
+		if p.workspace {
+			for _, h := range resolved {
+				s.WorkspacePlugins = append(s.WorkspacePlugins, l.asWorkspace(h))
+			}
+			continue
+		}
 		s.Hooks = append(s.Hooks, enabledOnly(resolved)...)
 		s.Inactive = append(s.Inactive, inactive(resolved, ReasonDisabled)...)
-		s.Rejected = append(s.Rejected, p.parsed.rejects...)
 	}
 	s.Hooks = append(s.Hooks, l.internal...)
 	s.index()
 	return s
+}
+
+// asWorkspace relabels a workspace plugin's hook as a workspace
+// declaration, as a zcode workspace file's plugins.dirs entry is: kind
+// SourceWorkspace (its ID says so too), the declaring file relative to the
+// workspace root, and the loader's workspace plugin discovery order. The
+// plugin's name, root and data directory stay.
+func (l *Loader) asWorkspace(h hook.Hook) hook.Hook {
+	h.Source.Kind = hook.SourceWorkspace
+	h.Source.RelativePath = filepath.ToSlash(h.Source.Path)
+	if rel, err := filepath.Rel(l.wsRoot, h.Source.Path); err == nil && l.wsRoot != "" {
+		h.Source.RelativePath = filepath.ToSlash(rel)
+	}
+	h.Source.DiscoveryOrder = l.wsOrder
+	h.ID = hook.ID(hook.SourceWorkspace, h.Source.Path, h.Event, h.MatcherIndex, h.HookIndex)
+	return h
 }
 
 // inactive returns the hooks whose own enabled is false, with reason.

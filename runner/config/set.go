@@ -49,6 +49,10 @@ type Set struct {
 	// not in Hooks: they need trust first (WithWorkspace adds the admitted
 	// ones).
 	Workspace *Workspace
+	// WorkspacePlugins are the declarations of LoaderOptions.WorkspacePluginDirs
+	// (disabled ones too), workspace declarations in plugin order: they
+	// are not in Hooks, and run only as workspace hooks after admission.
+	WorkspacePlugins []hook.Hook
 
 	userCount int            // Hooks[:userCount] are the user hooks
 	held      []hook.Hook    // user hooks off only because the root switch is off
