@@ -56,7 +56,7 @@ func pluginCorpus() []claudeScenario {
 		"other@market": {"projectPath": "${ROOT}/elsewhere", "hooks": say("other-plugin-ran")},
 	})
 	return []claudeScenario{{
-		name: "installed_plugins_enabled_and_options", description: "installed plugins load from installed_plugins.json: enabledPlugins false and defaultEnabled false keep a plugin's hooks off, a project-scope install loads only in its project; pluginConfigs options reach an exec-form hook as ${user_config.KEY} arguments and every hook as CLAUDE_PLUGIN_OPTION_<KEY> (manifest defaults fill the gaps); a shell-form command referencing ${user_config.*} fails instead of running (settings-reference#enabledplugins, plugins-reference#user-configuration, errors#plugin-command-references-user-config).",
+		name: "installed_plugins_enabled_and_options", description: "installed plugins load from installed_plugins.json: enabledPlugins false and defaultEnabled false keep a plugin's hooks off, a project-scope install loads only in its project, and there as a workspace plugin whose hooks wait for trust like .claude/settings.json hooks (hookside's deliberate difference; here the host did not switch workspace hooks on); pluginConfigs options reach an exec-form hook as ${user_config.KEY} arguments and every hook as CLAUDE_PLUGIN_OPTION_<KEY> (manifest defaults fill the gaps); a shell-form command referencing ${user_config.*} fails instead of running (settings-reference#enabledplugins, plugins-reference#user-configuration, errors#plugin-command-references-user-config).",
 		scripts: []string{"plugin_options.sh"}, event: "SessionStart", files: files,
 		settings: obj(
 			"enabledPlugins", obj("fmt@market", true, "off@market", false, "ghost@market", true),
@@ -66,11 +66,11 @@ func pluginCorpus() []claudeScenario {
 			obj("code", "claude_plugin_disabled", "message", obj("$regex", "lint@market")),
 			obj("code", "claude_plugin_not_installed", "message", obj("$regex", "ghost@market"))})),
 		runs: []runExpect{{obj("source", "startup"), obj(
-			"additionalContext", []any{"endpoint=https://api.example.com/v1?a=$(id) token=tok level=2 data=fmt-market", "proj-plugin-ran"},
+			"additionalContext", []any{"endpoint=https://api.example.com/v1?a=$(id) token=tok level=2 data=fmt-market"},
 			"hookErrors", []any{obj("$regex", `fmt@market references \$\{user_config\.\*\} in a shell-form command`)},
-			"runs", []any{obj("source", "plugin", "outcome", "succeeded"), obj("source", "plugin", "outcome", "failed"),
-				obj("source", "plugin", "outcome", "succeeded")})}},
-		after: []any{obj("expectGlob", obj("pattern", "${ROOT}/claudehome/plugins/data/*", "count", 2)), obj("expectGlob", obj("pattern", "${ROOT}/claudehome/plugins/data/fmt-market", "count", 1))},
+			"runs", []any{obj("source", "workspace", "outcome", "skipped", "reason", obj("$regex", "workspace_hooks_feature_disabled"), "hookId", obj("$regex", "/proj/1.0.0/hooks/hooks.json#")),
+				obj("source", "plugin", "outcome", "succeeded"), obj("source", "plugin", "outcome", "failed")})}},
+		after: []any{obj("expectGlob", obj("pattern", "${ROOT}/claudehome/plugins/data/*", "count", 1)), obj("expectGlob", obj("pattern", "${ROOT}/claudehome/plugins/data/fmt-market", "count", 1))},
 	}}
 }
 
