@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -164,6 +165,11 @@ func TestWorkspaceEnabledPluginNeedsTrust(t *testing.T) {
 		if d.Hook.Source.PluginRoot == "" || len(sh.Pins[i].Paths()) != 1 || sh.Pins[i].Paths()[0] != "hooks/ctx.sh" {
 			t.Errorf("declaration %s: plugin root %q, pins %v; want hooks/ctx.sh pinned in the plugin", d.Hook.ID, d.Hook.Source.PluginRoot, sh.Pins[i].Paths())
 		}
+	}
+
+	script := filepath.Join(roots["team@corp"], "hooks", "ctx.sh")
+	if w := pluginWatchPaths(st.Workspace); !slices.Contains(w, script) {
+		t.Errorf("the admission watch misses the plugin's pinned script %s: %q", script, w)
 	}
 
 	x, err := s.ExplainClaude(hook.UserPromptSubmit, json.RawMessage(`{"prompt":"hi"}`))

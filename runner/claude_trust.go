@@ -1,8 +1,11 @@
 package runner
 
 import (
+	"path/filepath"
+
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/truststore"
+	"github.com/hookside/hookside/truststore/pin"
 )
 
 // withWorkspacePlugins returns w with the declarations of the workspace
@@ -24,4 +27,23 @@ func withWorkspacePlugins(w *truststore.Workspace, hooks []hook.Hook) *truststor
 	}
 	n.BundleDigest = truststore.Show(&n).BundleDigest
 	return &n
+}
+
+// pluginWatchPaths lists, for the admission watch, the files of the
+// workspace declarations whose pins are relative to a plugin directory
+// outside the workspace root (truststore.PinRoot): the declaring file and
+// the scripts a grant would pin.
+func pluginWatchPaths(w *truststore.Workspace) []string {
+	var out []string
+	for _, d := range w.Declarations {
+		root := truststore.PinRoot(d.Hook, w.Root)
+		if root == w.Root {
+			continue
+		}
+		out = append(out, d.Hook.Source.Path)
+		for _, rel := range pin.ScriptPaths(d.Hook, root) {
+			out = append(out, filepath.Join(root, filepath.FromSlash(rel)))
+		}
+	}
+	return out
 }

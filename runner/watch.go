@@ -57,7 +57,10 @@ func (s *Session) watchPaths() []string {
 	s.mu.Lock()
 	found := s.found
 	s.mu.Unlock()
-	return append(found.Candidates(), s.gate.WatchPaths()...)
+	s.mu.Lock()
+	ws := s.ws
+	s.mu.Unlock()
+	return append(append(found.Candidates(), s.gate.WatchPaths()...), pluginWatchPaths(ws)...)
 }
 
 // watchLoop re-evaluates WatchDebounce after the last relevant event. A
