@@ -136,9 +136,10 @@ func resolveClaudePlugins(opts SessionOptions, d *hook.Dialect) (roots, wsRoots 
 		return on, set, at == 0 && on
 	}
 	// workspaceWhy says why an enabled plugin is a workspace plugin ("" =
-	// the managed or user settings, or its default, turn it on).
+	// managed settings force it on, or the user settings or its default
+	// turn it on at user scope).
 	workspaceWhy := func(id string, e installEntry, def bool) string {
-		if len(d.WorkspaceFiles) != 2 {
+		if _, _, forced := enabled(id); forced || len(d.WorkspaceFiles) != 2 {
 			return ""
 		}
 		if e.Scope == "project" || e.Scope == "local" {

@@ -141,6 +141,15 @@ func TestWorkspaceEnabledPluginNeedsTrust(t *testing.T) {
 	writeJSON(t, filepath.Join(e.cwd, ".claude", "settings.json"), map[string]any{"enabledPlugins": map[string]any{"team@corp": true, "quiet@corp": true, "mine@corp": true}})
 	writeJSON(t, filepath.Join(e.cwd, ".claude", "settings.local.json"), map[string]any{"enabledPlugins": map[string]any{"gone@corp": false}})
 
+	writeJSON(t, e.managed, map[string]any{"enabledPlugins": map[string]any{"proj@corp": true, "team@corp": true}})
+	forced := e.open(t, SessionOptions{})
+	if m := runClaude(t, forced, hook.UserPromptSubmit, `{"prompt":"hi"}`); !sameSet(strings.Join(m.AdditionalContext, ","), "mine,proj,team") {
+		t.Errorf("managed enabledPlugins: context %q, want the force-enabled plugins running as the user's", strings.Join(m.AdditionalContext, ","))
+	}
+	if err := os.Remove(e.managed); err != nil {
+		t.Fatal(err)
+	}
+
 	s := e.open(t, SessionOptions{})
 	m := runClaude(t, s, hook.UserPromptSubmit, `{"prompt":"hi"}`)
 	if got := strings.Join(m.AdditionalContext, ","); got != "mine" {
