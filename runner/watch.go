@@ -55,10 +55,7 @@ func (s *Session) startWatch() {
 // watchPaths lists the files whose change can move the session's counts.
 func (s *Session) watchPaths() []string {
 	s.mu.Lock()
-	found := s.found
-	s.mu.Unlock()
-	s.mu.Lock()
-	ws := s.ws
+	found, ws := s.found, s.ws
 	s.mu.Unlock()
 	return append(append(found.Candidates(), s.gate.WatchPaths()...), pluginWatchPaths(ws)...)
 }
