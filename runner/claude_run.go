@@ -354,16 +354,7 @@ func (s *Session) claudeSpawn(ctx context.Context, h *hook.Hook, rc *claudeRunCt
 	if h.Async {
 		return s.claudeAsync(h, rc.event, spec, cleanup)
 	}
-	defer cleanup()
-	res := s.opts.Spawner.Run(ctx, spec)
-	pr := output.ProcessResult{
-		ExitCode: res.ExitCode, Stdout: res.Stdout, Stderr: res.Stderr,
-		StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated, TimedOut: res.TimedOut,
-	}
-	if res.StartErr != nil {
-		pr.SpawnError = res.StartErr.Error()
-	}
-	return pr
+	return s.claudeSpawnRun(ctx, h, rc.event, spec, cleanup)
 }
 
 // claudeAsync starts an async handler in the background

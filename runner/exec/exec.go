@@ -81,6 +81,15 @@ type Spec struct {
 	// discarded (the child never blocks on a full pipe) and flagged in
 	// Result.StdoutTruncated / StderrTruncated.
 	MaxOutputBytes int
+	// OnFirstLine, when set, is called once with the first non-blank line
+	// of stdout (surrounding whitespace trimmed, without its newline) as
+	// soon as that newline has been read, while the hook still runs. It is
+	// called from the goroutine that reads the hook's output, so it must
+	// return quickly (hand the line to a buffered channel); the slice is
+	// its own. It is not called when stdout ends, or reaches
+	// MaxOutputBytes, before a non-blank line is complete. Claude Code's
+	// runtime async marker is read this way. nil costs nothing.
+	OnFirstLine func(line []byte)
 }
 
 // Result is what one Run observed. Run reports every failure here;

@@ -4,6 +4,7 @@ package exec
 // collection with its cap and the drain bound.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -62,15 +63,16 @@ func newCmd(spec Spec, p *execPipes) *osexec.Cmd {
 }
 
 // startIO starts draining stdout and stderr into buffers capped at maxOut
-// (readDone gets one value per stream when it is done) and writing stdin
-// (stdinDone as execWriteStdin returns it).
-func startIO(p *execPipes, stdin []byte, maxOut int) (stdout, stderr *execStream, readDone, stdinDone chan struct{}) {
+// (readDone gets one value per stream when it is done; stdout reports its
+// first line to spec.OnFirstLine) and writing spec.Stdin (stdinDone as
+// execWriteStdin returns it).
+func startIO(p *execPipes, spec Spec, maxOut int) (stdout, stderr *execStream, readDone, stdinDone chan struct{}) {
 	readDone = make(chan struct{}, 2)
-	stdout = &execStream{f: p.outR, max: maxOut}
+	stdout = &execStream{f: p.outR, max: maxOut, onLine: spec.OnFirstLine}
 	stderr = &execStream{f: p.errR, max: maxOut}
 	go stdout.drain(readDone)
 	go stderr.drain(readDone)
-	return stdout, stderr, readDone, execWriteStdin(p.inW, stdin)
+	return stdout, stderr, readDone, execWriteStdin(p.inW, spec.Stdin)
 }
 
 // collect waits for both output readers, at most PipeDrainTimeout (then
@@ -172,7 +174,9 @@ type execStream struct {
 	max       int
 	buf       []byte
 	truncated bool
-	scratch   []byte // discard buffer once buf is full
+	scratch   []byte       // discard buffer once buf is full
+	onLine    func([]byte) // Spec.OnFirstLine until it was called or cannot be
+	lineAt    int          // where the search for onLine's newline resumes
 }
 
 // execInitialBuf is the first buffer size for a stream with output; it
@@ -220,6 +224,9 @@ func (s *execStream) took(n int) {
 	}
 	if len(s.buf) < s.max {
 		s.buf = s.buf[:len(s.buf)+n]
+		if s.onLine != nil {
+			s.firstLine()
+		}
 	} else {
 		s.truncated = true
 	}
@@ -232,4 +239,26 @@ func (s *execStream) result() ([]byte, bool) {
 		return nil, s.truncated
 	}
 	return s.buf, s.truncated
+}
+
+// firstLine hands the first non-blank complete line of buf to onLine and
+// clears onLine, which it also clears once buf is full without one.
+func (s *execStream) firstLine() {
+	for {
+		i := bytes.IndexByte(s.buf[s.lineAt:], '\n')
+		if i < 0 {
+			if len(s.buf) >= s.max {
+				s.onLine = nil
+			}
+			return
+		}
+		line := bytes.TrimSpace(s.buf[s.lineAt : s.lineAt+i])
+		s.lineAt += i + 1
+		if len(line) > 0 {
+			f := s.onLine
+			s.onLine = nil
+			f(bytes.Clone(line))
+			return
+		}
+	}
 }

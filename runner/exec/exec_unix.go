@@ -99,7 +99,7 @@ func runPortable(ctx context.Context, spec Spec) Result {
 
 	exited := make(chan execExit, 1)
 	go func() { exited <- execAwaitExit(leader) }()
-	stdout, stderr, readDone, stdinDone := startIO(&p, spec.Stdin, lim.maxOut)
+	stdout, stderr, readDone, stdinDone := startIO(&p, spec, lim.maxOut)
 
 	// Phase 1: the leader exits, or the deadline/ctx ends the run.
 	timer := time.NewTimer(lim.timeout)

@@ -77,7 +77,7 @@ func Run(ctx context.Context, spec Spec) Result {
 
 	exited := make(chan *os.ProcessState, 1)
 	go func() { st, _ := leader.Wait(); exited <- st }()
-	stdout, stderr, readDone, stdinDone := startIO(&p, spec.Stdin, lim.maxOut)
+	stdout, stderr, readDone, stdinDone := startIO(&p, spec, lim.maxOut)
 
 	// Phase 1: the leader exits, or the deadline/ctx ends the run.
 	timer := time.NewTimer(lim.timeout)

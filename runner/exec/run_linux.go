@@ -104,7 +104,7 @@ func runPoll(ctx context.Context, spec Spec) Result {
 		return fail(err)
 	}
 	r := &pollRun{pidfd: -1, in: fds[1], out: fds[2], errOut: fds[4], stdin: spec.Stdin, grace: lim.grace,
-		stdout: execStream{max: lim.maxOut}, stderr: execStream{max: lim.maxOut}}
+		stdout: execStream{max: lim.maxOut, onLine: spec.OnFirstLine}, stderr: execStream{max: lim.maxOut}}
 	sys := sysProcAttr()
 	sys.PidFD = &r.pidfd
 	register := beginStart()
