@@ -41,9 +41,10 @@ func (s *Session) deliverAsync(h *hook.Hook, event string, pr output.ProcessResu
 // async marker ({"async": true, …} as its first stdout line,
 // output.ClaudeAsyncMarker): the event gets no answer from it (outcome
 // started_async) and its output is delivered as a background hook's, in
-// asyncResults. hookside reads the marker when the hook has finished, so
-// the hook still runs within its declared timeout and its result is
-// already in the reply of the run that started it.
+// asyncResults. This is the path of a hook that had already exited when
+// its marker was read (claudeSpawnRun detaches the others), or of a
+// Spawner that does not report first lines; its result is then already in
+// the reply of the run that started it.
 func (s *Session) claudeLateAsync(h *hook.Hook, event string, pr output.ProcessResult) output.ClaudeAnswer {
 	s.deliverAsync(h, event, pr)
 	return output.ClaudeAnswer{Outcome: output.OutcomeStartedAsync}

@@ -15,12 +15,18 @@ func tryoutCorpus() []claudeScenario {
 		"rewakeSummary", "Commit review found issues")
 	return []claudeScenario{
 		{
-			name: "runtime_async_marker", description: "a SessionStart hook that prints the runtime async marker {\"async\": true, \"asyncTimeout\": …} as its first line is a background hook: nothing of its stdout becomes context; its first other JSON line is its output, delivered in asyncResults (security-guidance's ensure_agent_sdk.py; https://github.com/anthropics/claude-code/issues/24794).",
+			name: "runtime_async_marker", description: "a SessionStart hook that prints the runtime async marker {\"async\": true, \"asyncTimeout\": …} as its first line is answered at once as a background hook while it goes on running (held here on a FIFO that the resume hook opens): nothing of its stdout becomes context; its first other JSON line is its output, delivered in asyncResults of a later reply (security-guidance's ensure_agent_sdk.py; https://github.com/anthropics/claude-code/issues/24794).",
 			scripts: []string{"sdk_bootstrap.py"}, event: "SessionStart",
-			plugin: obj("hooks", obj("SessionStart", claudeGroup("", obj("type", "command", "command", "python3 ${ROOT}/bin/sdk_bootstrap.py", "timeout", 180)))),
-			runs: []runExpect{{obj("source", "startup"), obj("additionalContext", []any{},
-				"runs", []any{obj("outcome", "started_async")},
-				"asyncResults", []any{obj("systemMessage", "dependency cache ready", "wake", false)})}},
+			plugin: obj("hooks", obj("SessionStart", []any{
+				obj("matcher", "startup", "hooks", []any{obj("type", "command", "command", "python3 ${ROOT}/bin/sdk_bootstrap.py", "timeout", 180)}),
+				obj("matcher", "resume", "hooks", []any{obj("type", "command", "command", `echo go > "$CLAUDE_PLUGIN_DATA/go"`)}),
+			})),
+			runs: []runExpect{
+				{obj("source", "startup"), obj("additionalContext", []any{}, "asyncResults", "$absent",
+					"runs", []any{obj("outcome", "started_async")})},
+				{obj("source", "resume"), obj("runs", []any{obj("outcome", "succeeded")})},
+			},
+			after: []any{obj("expectFile", obj("path", "${ROOT}/claudehome/plugins/data/formatter-market/done", "text", "ready\n"))},
 		},
 		{
 			name: "rewake_message_and_summary", description: "an asyncRewake PostToolUse[Bash] reviewer gated by if Bash(git commit:*): exit 2 pushes hook/asyncRewake with the handler's rewakeMessage before stderr and the output's rewakeSummary (else the handler's) as the user notice; other commands skip it (security-guidance's hooks.json).",
