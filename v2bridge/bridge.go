@@ -137,6 +137,7 @@ type Bridge struct {
 	wg     sync.WaitGroup
 
 	dispatchWake *signal
+	changed      *signal // Changed: this process committed a run or dispatch change
 	workerWake   *kicker
 	// backlogWanted asks the dispatcher for a ClaimEvents pass (start-up,
 	// maintenance tick, master switch on); a wake for events emitted here
@@ -243,6 +244,7 @@ func Open(opts Options) (*Bridge, error) {
 		ctx:          ctx,
 		cancel:       cancel,
 		dispatchWake: newSignal(),
+		changed:      newSignal(),
 		workerWake:   &kicker{ch: make(chan struct{}, 1)},
 		inflight:     map[string]*inflightRun{},
 		local:        map[string]store.Event{},
@@ -274,6 +276,12 @@ func Open(opts Options) (*Bridge, error) {
 	}
 	return b, nil
 }
+
+// Changed returns a channel closed at the next change this process commits
+// to a run (created, claimed, finished, re-queued) or to an event's dispatch
+// (resolved, failed, released). Take it before reading the state it guards;
+// changes made by other processes are not signalled.
+func (b *Bridge) Changed() <-chan struct{} { return b.changed.wait() }
 
 // DB returns the store (tests, CLI).
 func (b *Bridge) DB() *store.DB { return b.db }
@@ -369,6 +377,7 @@ func (b *Bridge) cancelInflight(cause error) {
 // runChanged is the store subscription: hand the run to the notifier and
 // wake the workers when something became claimable.
 func (b *Bridge) runChanged(r store.Run) {
+	b.changed.broadcast()
 	if r.Status == store.RunQueued {
 		b.workerWake.kick()
 		b.wake.touch() // and the other processes on this home

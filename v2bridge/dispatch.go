@@ -185,6 +185,7 @@ func (b *Bridge) dispatchBacklog() {
 // event pending (or releases its lease) like any dispatch error, and the
 // dispatcher keeps serving.
 func (b *Bridge) dispatchEventSafe(ev store.Event) (err error) {
+	defer b.changed.broadcast()
 	if b.guard("dispatcher", func() { err = b.dispatchEvent(ev) }) {
 		return fmt.Errorf("internal error dispatching event %s (panic, logged)", ev.ID)
 	}

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/hookside/hookside/v2bridge/store"
 )
 
 // A run another process queued on the same home is picked up at once, not
@@ -79,4 +81,37 @@ func BenchmarkWakeAcrossHandles(b *testing.B) {
 	sort.Float64s(lats)
 	b.ReportMetric(lats[len(lats)/2], "p50-ms")
 	b.ReportMetric(lats[min(len(lats)-1, len(lats)*99/100)], "p99-ms")
+}
+
+// Changed is closed by this process's own commits: the dispatch of an
+// emitted event (with its runs) and, with no run at all, the event's
+// resolution; `hookside v2 emit --wait` reads the runs back on it instead
+// of on a timer. The 10 s bound is a hang guard only.
+func TestChangedSignalsDispatchAndRuns(t *testing.T) {
+	b := openBridge(t, t.TempDir(), func(o *Options) { o.MaintenanceInterval = time.Hour; o.ClaimSessionID = "s1" })
+	mkDef(t, b, `{"name":"bound","eventName":"turn.failed","action":{"type":"notification"}}`, true)
+	mkDef(t, b, `{"name":"unbound","eventName":"turn.completed","action":{"type":"notification"}}`, false)
+	for _, ev := range []string{"turn.failed", "turn.completed"} {
+		changed := b.Changed()
+		res := emitTurn(t, b, ev, "t-"+ev, nil)
+		select {
+		case <-changed:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: Changed not closed after the event's dispatch", ev)
+		}
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			next := b.Changed()
+			got, err := b.DB().GetEvent(bg, res.EventID)
+			if err == nil && got.Status == store.EventResolved {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: event %s not resolved: %+v %v", ev, res.EventID, got, err)
+			}
+			select {
+			case <-next:
+			case <-time.After(time.Until(deadline)):
+			}
+		}
+	}
 }

@@ -358,12 +358,19 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 // exitInterrupted is the exit status after SIGINT/SIGTERM (128 + SIGINT).
 const exitInterrupted = 130
 
+// waitRecheck bounds how long waitEventRuns goes without reading the runs
+// back: changes committed here wake it at once (Bridge.Changed), this
+// catches those of another process on the home (e.g. an app-server that
+// dispatched the event or ran one of its runs).
+const waitRecheck = 50 * time.Millisecond
+
 // waitEventRuns waits until the event is resolved and every run of it is
 // terminal, or queued for a host action this process cannot execute; done
 // is false when the wait ended first (wait elapsed or ctx cancelled).
 func waitEventRuns(ctx context.Context, b *v2bridge.Bridge, eventID string, wait time.Duration) ([]store.Run, int, bool) {
 	deadline := time.Now().Add(wait)
 	for {
+		changed := b.Changed() // before the reads, so a change during them is not missed
 		ev, err := b.DB().GetEvent(ctx, eventID)
 		resolved := err == nil && (ev.Status == store.EventResolved || ev.Status == store.EventFailed)
 		res, _ := b.ListRuns(ctx, v2bridge.RunsListParams{EventID: eventID, Limit: store.MaxListLimit})
@@ -386,10 +393,13 @@ func waitEventRuns(ctx context.Context, b *v2bridge.Bridge, eventID string, wait
 		if ctx.Err() != nil || !time.Now().Before(deadline) {
 			return res.Runs, waiting, false
 		}
+		t := time.NewTimer(min(waitRecheck, time.Until(deadline)))
 		select {
 		case <-ctx.Done():
-		case <-time.After(min(10*time.Millisecond, time.Until(deadline))):
+		case <-changed:
+		case <-t.C:
 		}
+		t.Stop()
 	}
 }
 
