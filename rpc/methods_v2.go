@@ -98,6 +98,7 @@ func (s *Server) v2Bridge() (*v2bridge.Bridge, error) {
 	if err != nil {
 		st.lastErr = err
 		s.log.Warn("v2 store unavailable", "home", home, "err", err)
+		logV2Detail(s.log, err)
 		return nil, unavailable(err)
 	}
 	if st.closed { // shut down meanwhile
@@ -146,8 +147,13 @@ func (s *Server) v2Close(grace time.Duration) {
 }
 
 func unavailable(err error) *Error {
-	// The bridge's errors already start with "v2 store unavailable: ": say it once.
+	// The bridge's errors already start with "v2 store unavailable: ": say it
+	// once. A database error says its plain reason, not the driver's text.
 	reason := err.Error()
+	var de *v2bridge.DatabaseError
+	if errors.As(err, &de) {
+		reason = de.Error()
+	}
 	for {
 		r := strings.TrimPrefix(reason, v2bridge.ErrUnavailable.Error()+": ")
 		if r == reason {
@@ -163,6 +169,7 @@ func unavailable(err error) *Error {
 func v2Error(err error) error {
 	var ie *v2bridge.InvalidError
 	var rse *store.RunStateError
+	var ce *v2bridge.ConflictError
 	var re *Error
 	switch {
 	case errors.As(err, &re):
@@ -177,14 +184,16 @@ func v2Error(err error) error {
 		return &Error{Code: CodeNotFound, Message: "not found: " + err.Error()}
 	case errors.As(err, &rse):
 		return &Error{Code: CodeRunState, Message: rse.Error(), Data: map[string]string{"runId": rse.RunID, "status": rse.Status}}
+	case errors.As(err, &ce):
+		return &Error{Code: CodeConflict, Message: ce.Error()}
 	case errors.Is(err, v2bridge.ErrConflict):
-		return &Error{Code: CodeConflict, Message: "conflict: " + err.Error()}
+		return &Error{Code: CodeConflict, Message: "conflict: the record already exists; use update or upsert"}
 	case errors.Is(err, v2bridge.ErrUnavailable):
 		return unavailable(err)
 	case errors.Is(err, context.Canceled):
 		return err
 	}
-	return &Error{Code: CodeInternalError, Message: err.Error()}
+	return internalV2Error()
 }
 
 // connHost executes host actions over this connection (server→client

@@ -2,6 +2,7 @@ package v2bridge
 
 import (
 	"context"
+	"errors"
 
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
@@ -33,6 +34,12 @@ func (b *Bridge) CreateBinding(ctx context.Context, hookID, scopeKind, scopeID s
 		return BindingView{}, invalid("scopeId", "required for scope %s (请填写作用域对象 ID)", scopeKind)
 	}
 	bd, err := b.db.CreateBinding(ctx, hookID, scopeKind, scopeID)
+	if errors.Is(err, store.ErrConflict) {
+		if scopeKind == store.ScopeApplication {
+			scopeID = ""
+		}
+		return BindingView{}, &ConflictError{Kind: "binding", ID: hookID, Scope: scopeKind, ScopeID: scopeID}
+	}
 	if err != nil {
 		return BindingView{}, storeErr(err, "scopeId")
 	}

@@ -234,7 +234,7 @@ func Open(opts Options) (*Bridge, error) {
 	}
 	db, err := store.Open(path, opts.Store)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", ErrUnavailable, path, err)
+		return nil, fmt.Errorf("%s: %w", path, dbError(err))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	host, _ := os.Hostname()

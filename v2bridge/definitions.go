@@ -113,6 +113,9 @@ func (b *Bridge) CreateDefinition(ctx context.Context, raw json.RawMessage) (Def
 		return DefinitionResult{}, err
 	}
 	out, err := b.db.CreateDefinition(ctx, sd)
+	if errors.Is(err, store.ErrConflict) {
+		return DefinitionResult{}, &ConflictError{Kind: "definition", ID: sd.ID}
+	}
 	if err != nil {
 		return DefinitionResult{}, storeErr(err, "definition.id")
 	}

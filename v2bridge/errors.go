@@ -12,29 +12,98 @@ var (
 	// ErrNotFound: no definition, binding or run with that id (-32013).
 	ErrNotFound = store.ErrNotFound
 	// ErrConflict: a binding for that hook and scope (or a definition with
-	// that id) already exists.
+	// that id) already exists (-32016); the error is a *ConflictError.
 	ErrConflict = store.ErrConflict
 	// ErrRunState: retry/cancel refused in the run's state (§11.2).
 	ErrRunState = errors.New("run state does not allow this operation")
 )
 
-// storeErr turns store errors into the bridge's: not found and conflicts stay
-// recognisable (errors.Is), invalid arguments become *InvalidError on field,
-// database trouble wraps ErrUnavailable.
+// ConflictError is a create that would duplicate a stored definition id or
+// a binding's (hook, scope kind, scope id) (§7.1). Its message names the
+// record and the way out, never the database's text. errors.Is(err,
+// ErrConflict) holds.
+type ConflictError struct {
+	Kind    string // "definition" or "binding"
+	ID      string // the definition id, or the binding's hook id
+	Scope   string // binding: the scope kind
+	ScopeID string // binding: the scope id ("" for application)
+}
+
+func (e *ConflictError) Error() string {
+	switch {
+	case e.Kind == "definition":
+		return fmt.Sprintf("a definition with id %s already exists; use update or upsert", e.ID)
+	case e.Kind == "binding" && e.ScopeID == "":
+		return fmt.Sprintf("a binding of hook %s at scope %s already exists; use update or upsert", e.ID, e.Scope)
+	case e.Kind == "binding":
+		return fmt.Sprintf("a binding of hook %s at scope %s %s already exists; use update or upsert", e.ID, e.Scope, e.ScopeID)
+	}
+	return "the record already exists"
+}
+
+// Is makes errors.Is(err, ErrConflict) hold.
+func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
+
+// DatabaseError is a failure of the V2 database: Error is a plain reason
+// (locked, corrupt, closed, too new, or a generic failure), Detail the
+// driver's text, for the debug log only. errors.Is(err, ErrUnavailable)
+// holds, and so does errors.Is for the store sentinel it wraps.
+type DatabaseError struct {
+	Reason string
+	Err    error
+}
+
+func (e *DatabaseError) Error() string { return "database error: " + e.Reason }
+
+// Detail is the underlying error's full text (driver messages included).
+func (e *DatabaseError) Detail() string {
+	if e.Err == nil {
+		return ""
+	}
+	return e.Err.Error()
+}
+
+// Unwrap returns ErrUnavailable and the underlying error.
+func (e *DatabaseError) Unwrap() []error { return []error{ErrUnavailable, e.Err} }
+
+// dbError wraps a store failure as a *DatabaseError with its plain reason.
+func dbError(err error) error {
+	var de *DatabaseError
+	if errors.As(err, &de) {
+		return err
+	}
+	reason := "the database operation failed"
+	switch {
+	case errors.Is(err, store.ErrBusy):
+		reason = "the database is locked by another process (busy timeout exceeded)"
+	case errors.Is(err, store.ErrCorrupt):
+		reason = "the database file is corrupt or not an SQLite database"
+	case errors.Is(err, store.ErrClosed):
+		reason = "the database is closed"
+	case errors.Is(err, store.ErrSchemaTooNew):
+		reason = "the database was written by a newer hookside"
+	}
+	return &DatabaseError{Reason: reason, Err: err}
+}
+
+// storeErr turns store errors into the bridge's: not found stays
+// recognisable (errors.Is), a constraint violation becomes a *ConflictError
+// (without the driver's text), invalid arguments become *InvalidError on
+// field, database trouble a *DatabaseError (ErrUnavailable).
 func storeErr(err error, field string) error {
 	var rse *store.RunStateError
+	var ce *ConflictError
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &rse):
 		return fmt.Errorf("%w: %w", ErrRunState, err)
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrConflict):
+	case errors.Is(err, store.ErrNotFound), errors.As(err, &ce):
 		return err
+	case errors.Is(err, store.ErrConflict):
+		return &ConflictError{}
 	case errors.Is(err, store.ErrInvalid):
 		return &InvalidError{Field: field, Reason: err.Error()}
-	case errors.Is(err, store.ErrBusy), errors.Is(err, store.ErrCorrupt), errors.Is(err, store.ErrClosed),
-		errors.Is(err, store.ErrSchemaTooNew):
-		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	return dbError(err)
 }

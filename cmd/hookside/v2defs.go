@@ -17,7 +17,7 @@ import (
 	"github.com/hookside/hookside/v2bridge/store"
 )
 
-// `hookside v2 definitions|bindings list|get|create|update|delete` call
+// `hookside v2 definitions|bindings list|get|create|update|upsert|delete` call
 // the v2bridge methods the v2/definitions/* and v2/bindings/* requests call
 // (docs/protocol.md §5), on <home>/hookside.db, and fail with the same
 // error codes. Exit status as every v2 command: 0 ok, 1 error (a conflict),
@@ -26,7 +26,9 @@ import (
 const v2DefsLong = "Hooks V2 definitions (what to do on a lifecycle event), as the v2/definitions/* requests:\n" +
 	"list [--event NAME], get ID, create --file def.json (the definition object, docs/protocol.md §5),\n" +
 	"update ID --file patch.json (present keys replace, null removes an optional key), delete ID\n" +
-	"(its bindings go too; its runs stay).\n\n" +
+	"(its bindings go too; its runs stay), upsert --file def.json (create, or replace the stored\n" +
+	"definition with that id: what a host seeding its definitions at start-up calls; outcome\n" +
+	"created, updated or unchanged; enabled, when omitted, keeps the stored value).\n\n" +
 	"Errors carry the protocol's codes (-32602 invalid params with the field, -32013 not found,\n" +
 	"-32016 conflict, -32014 database unavailable); --json prints {\"error\": {code, message, data}}.\n" +
 	"Exit status: 0 ok, 1 error (conflict), 2 usage (invalid input), 3 not found, 4 database unavailable."
@@ -34,7 +36,9 @@ const v2DefsLong = "Hooks V2 definitions (what to do on a lifecycle event), as t
 const v2BindsLong = "Hooks V2 bindings (where a definition applies: application, workspace, agent or session),\n" +
 	"as the v2/bindings/* requests: list [--hook ID], get ID, create --hook ID --scope KIND [--scope-id ID]\n" +
 	"(enabled and authorized with the definition's current execution hash), update ID [--enabled=B]\n" +
-	"[--authorize HASH] (re-authorize after the definition changed: needs_review -> active), delete ID.\n\n" +
+	"[--authorize HASH] (re-authorize after the definition changed: needs_review -> active), delete ID,\n" +
+	"upsert (the flags of create; an existing binding is returned unchanged, neither re-enabled nor\n" +
+	"re-authorized; outcome created or unchanged).\n\n" +
 	"Errors carry the protocol's codes (-32602 invalid params with the field, -32013 not found,\n" +
 	"-32016 conflict, -32014 database unavailable); --json prints {\"error\": {code, message, data}}.\n" +
 	"Exit status: 0 ok, 1 error (conflict), 2 usage (invalid input), 3 not found, 4 database unavailable."
@@ -172,6 +176,23 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 						u.BindingsNeedingReview, u.Definition.ExecutionHash)
 				}
 			}},
+		{use: "upsert --file def.json", short: "create the definition, or replace the stored one with its id (outcome created, updated or unchanged)",
+			flags: fileFlag("the definition (its id required)"),
+			call: func(ctx context.Context, b *v2bridge.Bridge, _ []string) (any, error) {
+				raw, err := readJSONFile(file, "--file")
+				if err != nil {
+					return nil, err
+				}
+				return b.UpsertDefinition(ctx, raw)
+			},
+			text: func(w io.Writer, r any) {
+				u := r.(v2bridge.UpsertDefinitionResult)
+				fmt.Fprintf(w, "%s %s (revision %d)\n", u.Outcome, u.Definition.ID, u.Definition.Revision)
+				if u.BindingsNeedingReview > 0 {
+					fmt.Fprintf(w, "%d binding(s) need review: the action changed; re-authorize with hookside v2 bindings update ID --authorize %s\n",
+						u.BindingsNeedingReview, u.Definition.ExecutionHash)
+				}
+			}},
 		{use: "delete ID", short: "delete a definition (its bindings too; its runs stay)", args: 1,
 			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
 				return b.DeleteDefinition(ctx, a[0])
@@ -181,13 +202,19 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				fmt.Fprintf(w, "deleted; %d binding(s) deleted, %d run(s) kept\n", d.BindingsDeleted, d.RunsRetained)
 			}},
 	}
-	return v2OpGroup("definitions", "list, show, create, update or delete V2 definitions", v2DefsLong, ops, stdout, stderr)
+	return v2OpGroup("definitions", "list, show, create, update, upsert or delete V2 definitions", v2DefsLong, ops, stdout, stderr)
 }
 
 func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 	var hookID, scope, scopeID, authorize string
 	var enabled bool
 	var enabledCmd *cobra.Command
+	scopeFlags := func(cmd *cobra.Command) {
+		cmd.Flags().StringVar(&hookID, "hook", "", "the definition `ID` (required)")
+		cmd.Flags().StringVar(&scope, "scope", "", "the scope `KIND`: application, workspace, agent or session (required)")
+		cmd.Flags().StringVar(&scopeID, "scope-id", "", "the workspace, agent or session `ID` (not for application)")
+		_ = cmd.RegisterFlagCompletionFunc("scope", fixedValues(store.ScopeApplication, store.ScopeWorkspace, store.ScopeAgent, store.ScopeSession))
+	}
 	ops := []v2Op{
 		{use: "list [--hook ID]", short: "list bindings (of one definition), application → workspace → agent → session",
 			flags: func(cmd *cobra.Command) {
@@ -215,18 +242,23 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				printBindings(w, []v2bridge.BindingView{r.(map[string]any)["binding"].(v2bridge.BindingView)})
 			}},
 		{use: "create --hook ID --scope application|workspace|agent|session [--scope-id ID]", short: "bind a definition to a scope (enabled, authorized with its current hash)",
-			flags: func(cmd *cobra.Command) {
-				cmd.Flags().StringVar(&hookID, "hook", "", "the definition `ID` (required)")
-				cmd.Flags().StringVar(&scope, "scope", "", "the scope `KIND`: application, workspace, agent or session (required)")
-				cmd.Flags().StringVar(&scopeID, "scope-id", "", "the workspace, agent or session `ID` (not for application)")
-				_ = cmd.RegisterFlagCompletionFunc("scope", fixedValues(store.ScopeApplication, store.ScopeWorkspace, store.ScopeAgent, store.ScopeSession))
-			},
+			flags: scopeFlags,
 			call: func(ctx context.Context, b *v2bridge.Bridge, _ []string) (any, error) {
 				return b.CreateBinding(ctx, hookID, scope, scopeID)
 			},
 			text: func(w io.Writer, r any) {
 				bd := r.(v2bridge.BindingView)
 				fmt.Fprintf(w, "created binding %s: %s at %s %s (%s)\n", bd.ID, bd.HookID, bd.ScopeKind, bd.ScopeID, bd.State)
+			}},
+		{use: "upsert --hook ID --scope application|workspace|agent|session [--scope-id ID]", short: "bind a definition to a scope unless it is bound there (outcome created or unchanged)",
+			flags: scopeFlags,
+			call: func(ctx context.Context, b *v2bridge.Bridge, _ []string) (any, error) {
+				return b.UpsertBinding(ctx, hookID, scope, scopeID)
+			},
+			text: func(w io.Writer, r any) {
+				u := r.(v2bridge.UpsertBindingResult)
+				bd := u.Binding
+				fmt.Fprintf(w, "%s binding %s: %s at %s %s (%s)\n", u.Outcome, bd.ID, bd.HookID, bd.ScopeKind, bd.ScopeID, bd.State)
 			}},
 		{use: "update ID [--enabled=true|false] [--authorize HASH]", short: "enable, disable or re-authorize a binding", args: 1,
 			flags: func(cmd *cobra.Command) {
@@ -261,7 +293,7 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 			},
 			text: func(w io.Writer, _ any) { fmt.Fprintln(w, "deleted") }},
 	}
-	return v2OpGroup("bindings", "list, show, create, update or delete V2 bindings", v2BindsLong, ops, stdout, stderr)
+	return v2OpGroup("bindings", "list, show, create, update, upsert or delete V2 bindings", v2BindsLong, ops, stdout, stderr)
 }
 
 func v2OpGroup(name, short, long string, ops []v2Op, stdout, stderr io.Writer) *cobra.Command {

@@ -1,0 +1,98 @@
+package rpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hookside/hookside/v2bridge"
+	"github.com/hookside/hookside/v2bridge/store"
+)
+
+// driverText is what SQLite and the store put in their messages; none of
+// it may reach a v2 reply.
+var driverText = []string{"UNIQUE", "constraint", "sqlite", "SQLITE", "(1555)", "(2067)", "(26)", "store:", "not a database"}
+
+func noDriverText(t *testing.T, what string, reply map[string]any) {
+	t.Helper()
+	b, _ := json.Marshal(reply["error"])
+	for _, s := range driverText {
+		if strings.Contains(string(b), s) {
+			t.Errorf("%s: the error carries %q: %s", what, s, b)
+		}
+	}
+}
+
+// TestV2DuplicateCreateIsAPlainConflict: v2/definitions/create of a stored
+// id and v2/bindings/create of a bound (hook, scope) answer -32016 with a
+// message naming the record and update/upsert, and no SQLite text.
+func TestV2DuplicateCreateIsAPlainConflict(t *testing.T) {
+	c := initialized(t, t.TempDir(), t.TempDir())
+	def := map[string]any{"id": "note", "name": "Note", "eventName": "turn.completed", "action": map[string]any{"type": "sound"}}
+	for i, want := range []string{"", "a definition with id note already exists; use update or upsert"} {
+		r := c.call("v2/definitions/create", map[string]any{"definition": def})
+		if i == 0 {
+			if r["result"] == nil {
+				t.Fatalf("create: %v", r)
+			}
+			continue
+		}
+		if errCode(r) != CodeConflict || r["error"].(map[string]any)["message"] != want {
+			t.Errorf("duplicate definition: %v, want %d %q", r, CodeConflict, want)
+		}
+		noDriverText(t, "duplicate definition", r)
+	}
+	for i, want := range []string{"", "a binding of hook note at scope session s9 already exists; use update or upsert"} {
+		r := c.call("v2/bindings/create", map[string]any{"hookId": "note", "scopeKind": "session", "scopeId": "s9"})
+		if i == 0 {
+			if r["result"] == nil {
+				t.Fatalf("binding create: %v", r)
+			}
+			continue
+		}
+		if errCode(r) != CodeConflict || r["error"].(map[string]any)["message"] != want {
+			t.Errorf("duplicate binding: %v, want %d %q", r, CodeConflict, want)
+		}
+		noDriverText(t, "duplicate binding", r)
+	}
+}
+
+// TestV2CorruptDatabaseIsAPlainDatabaseError: a hookside.db that is not
+// SQLite answers -32014 with a plain reason, not the driver's message.
+func TestV2CorruptDatabaseIsAPlainDatabaseError(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "hookside.db"), bytes.Repeat([]byte("not sqlite "), 1000), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := initialized(t, home, t.TempDir())
+	r := c.call("v2/definitions/list", map[string]any{})
+	msg, _ := r["error"].(map[string]any)["message"].(string)
+	if errCode(r) != CodeV2Unavailable || !strings.Contains(msg, "database error: the database file is corrupt or not an SQLite database") {
+		t.Errorf("corrupt db: %v", r)
+	}
+	noDriverText(t, "corrupt db", r)
+}
+
+// TestLogV2DetailKeepsTheDriverText: what the wire message leaves out is
+// in the debug log.
+func TestLogV2DetailKeepsTheDriverText(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	err := &v2bridge.DatabaseError{Reason: "the database is locked", Err: fmt.Errorf("%w: database is locked (5)", store.ErrBusy)}
+	if we := V2WireError(err); we.Code != CodeV2Unavailable || strings.Contains(we.Message, "(5)") {
+		t.Errorf("wire: %+v", we)
+	}
+	LogV2Detail(log, err)
+	LogV2Detail(log, fmt.Errorf("odd failure 42"))
+	if out := buf.String(); !strings.Contains(out, "database is locked (5)") || !strings.Contains(out, "odd failure 42") {
+		t.Errorf("debug log lacks the detail:\n%s", out)
+	}
+	if we := V2WireError(fmt.Errorf("odd failure 42")); we.Code != CodeInternalError || strings.Contains(we.Message, "42") {
+		t.Errorf("internal: %+v", we)
+	}
+}
