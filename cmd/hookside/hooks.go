@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,7 +17,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
@@ -493,7 +491,7 @@ func runHooksList(sf *sessionFlags, event *string, asJSON *bool, stdout, stderr 
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(map[string]any{"hooks": sel, "diagnostics": diags})
+		_ = enc.Encode(map[string]any{"hooks": sel, "diagnostics": diags, "rootSwitch": rootSwitchOf(s, sf)})
 		return exitOK
 	}
 	printDiagnostics(stderr, diags)
@@ -536,39 +534,6 @@ type listedHook struct {
 	hook.Hook
 	TrustState  string `json:"trustState,omitempty"`
 	TrustReason string `json:"trustReason,omitempty"`
-}
-
-// rootSwitchOff counts the hooks (of event, or of every event) that are
-// configured but do not run only because the root switch is off (the user
-// config does not say "hooks": {"enabled": true}).
-func rootSwitchOff(s *runner.Session, event string) int {
-	events := hook.Events
-	if event != "" {
-		events = []string{event}
-	}
-	n := 0
-	for _, ev := range events {
-		for _, e := range s.Explain(ev, "").Hooks {
-			if e.Reason == runner.WhyRootSwitchOff {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-// printRootSwitchOff says why n configured hooks are not listed and how
-// to switch them on.
-func printRootSwitchOff(w io.Writer, n int, sf *sessionFlags) {
-	cfg := sf.userConfig
-	if cfg == "" {
-		cfg = home.ConfigPath(cmp.Or(sf.home, home.Default()))
-	}
-	if a, err := filepath.Abs(cfg); err == nil {
-		cfg = a
-	}
-	fmt.Fprintf(w, "%d configured hook(s) are off: the root switch is off (the user config does not say \"hooks\": {\"enabled\": true}).\n", n)
-	fmt.Fprintf(w, "Switch it on: add \"hooks\": {\"enabled\": true} to %s, or pass --hooks-enabled (or set %s=1).\n", hintWord(cfg), runner.EnvHooksEnabled)
 }
 
 // hintWord is p for a command line to paste: shell-quoted, or, when it
