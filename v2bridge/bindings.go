@@ -69,6 +69,20 @@ func (b *Bridge) DeleteBinding(ctx context.Context, id string) error {
 	return storeErr(b.db.DeleteBinding(ctx, id), "id")
 }
 
+// GetBinding returns one binding with its shadowedBy, as ListBindings
+// shows it. Errors: ErrNotFound, *InvalidError on "id" (empty),
+// *DatabaseError.
+func (b *Bridge) GetBinding(ctx context.Context, id string) (BindingView, error) {
+	if id == "" {
+		return BindingView{}, invalid("id", "required")
+	}
+	bd, err := b.db.GetBinding(ctx, id)
+	if err != nil {
+		return BindingView{}, storeErr(err, "id")
+	}
+	return b.bindingView(ctx, bd)
+}
+
 // ListBindings lists bindings (of one hook, or all) with shadowedBy, ordered
 // application → workspace → agent → session (§7.3).
 func (b *Bridge) ListBindings(ctx context.Context, hookID string) ([]BindingView, error) {

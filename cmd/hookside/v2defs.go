@@ -227,16 +227,11 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 			text: func(w io.Writer, r any) { printBindings(w, r.(map[string]any)["bindings"].([]v2bridge.BindingView)) }},
 		{use: "get ID", short: "show one binding", args: 1,
 			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
-				bs, err := b.ListBindings(ctx, "")
+				bd, err := b.GetBinding(ctx, a[0])
 				if err != nil {
 					return nil, err
 				}
-				for _, bd := range bs {
-					if bd.ID == a[0] {
-						return map[string]any{"binding": bd}, nil
-					}
-				}
-				return nil, fmt.Errorf("binding %s: %w", a[0], v2bridge.ErrNotFound)
+				return map[string]any{"binding": bd}, nil
 			},
 			text: func(w io.Writer, r any) {
 				printBindings(w, []v2bridge.BindingView{r.(map[string]any)["binding"].(v2bridge.BindingView)})
