@@ -171,10 +171,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 			text: func(w io.Writer, r any) {
 				u := r.(v2bridge.UpdateDefinitionResult)
 				fmt.Fprintf(w, "updated %s (revision %d)\n", u.Definition.ID, u.Definition.Revision)
-				if u.BindingsNeedingReview > 0 {
-					fmt.Fprintf(w, "%d binding(s) need review: the action changed; re-authorize with hookside v2 bindings update ID --authorize %s\n",
-						u.BindingsNeedingReview, u.Definition.ExecutionHash)
-				}
+				printNeedReview(w, u.BindingsNeedingReview, u.Definition.ExecutionHash)
 			}},
 		{use: "upsert --file def.json", short: "create the definition, or replace the stored one with its id (outcome created, updated or unchanged)",
 			flags: fileFlag("the definition (its id required)"),
@@ -188,10 +185,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 			text: func(w io.Writer, r any) {
 				u := r.(v2bridge.UpsertDefinitionResult)
 				fmt.Fprintf(w, "%s %s (revision %d)\n", u.Outcome, u.Definition.ID, u.Definition.Revision)
-				if u.BindingsNeedingReview > 0 {
-					fmt.Fprintf(w, "%d binding(s) need review: the action changed; re-authorize with hookside v2 bindings update ID --authorize %s\n",
-						u.BindingsNeedingReview, u.Definition.ExecutionHash)
-				}
+				printNeedReview(w, u.BindingsNeedingReview, u.Definition.ExecutionHash)
 			}},
 		{use: "delete ID", short: "delete a definition (its bindings too; its runs stay)", args: 1,
 			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
@@ -289,6 +283,14 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 			text: func(w io.Writer, _ any) { fmt.Fprintln(w, "deleted") }},
 	}
 	return v2OpGroup("bindings", "list, show, create, update, upsert or delete V2 bindings", v2BindsLong, ops, stdout, stderr)
+}
+
+// printNeedReview says that n bindings lost their trust to an executing
+// change and how to re-authorize them.
+func printNeedReview(w io.Writer, n int, hash string) {
+	if n > 0 {
+		fmt.Fprintf(w, "%d binding(s) need review: the action changed; re-authorize with hookside v2 bindings update ID --authorize %s\n", n, hash)
+	}
 }
 
 func v2OpGroup(name, short, long string, ops []v2Op, stdout, stderr io.Writer) *cobra.Command {
