@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -93,6 +94,7 @@ func v2OpCmd(group string, op v2Op, stdout, stderr io.Writer) *cobra.Command {
 // object on stdout) and returns v2Fail's exit status.
 func v2OpFail(stdout, stderr io.Writer, prefix string, asJSON bool, err error) int {
 	we := rpc.V2WireError(err)
+	rpc.LogV2Detail(slog.Default(), err) // shown with -v
 	if asJSON {
 		printJSON(stdout, map[string]any{"error": map[string]any{"code": we.Code, "message": we.Message, "data": we.Data}})
 	}

@@ -108,3 +108,21 @@ func TestV2UpsertCLI(t *testing.T) {
 		t.Errorf("binding upsert of an unknown definition: exit %d %s", code, errs)
 	}
 }
+
+// TestV2DatabaseErrorDetailOnlyWithVerbose: a corrupt hookside.db fails
+// exit 4 with a plain reason; the driver's text appears only in the -v
+// debug log.
+func TestV2DatabaseErrorDetailOnlyWithVerbose(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "hookside.db"), []byte(strings.Repeat("not sqlite ", 1000)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI("v2", "definitions", "list", "--home", home)
+	if code != exitUnavailable || !strings.Contains(stderr, "corrupt or not an SQLite database") || strings.Contains(stdout+stderr, "(26)") {
+		t.Errorf("plain: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, _, stderr = runCLI("v2", "definitions", "list", "--home", home, "-v")
+	if code != exitUnavailable || !strings.Contains(stderr, "v2 database error") || !strings.Contains(stderr, "detail=") {
+		t.Errorf("-v: exit %d\n%s", code, stderr)
+	}
+}
