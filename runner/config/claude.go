@@ -126,18 +126,8 @@ func (p *parser) httpHandler(where string, n *jnode, event string, mi, hi int) (
 	if own.TimeoutMs == 0 {
 		own.TimeoutMs = d.TimeoutFor(event)
 	}
-	if v := n.get("statusMessage"); v.present() {
-		if v.kind != jString {
-			return bad(v, "statusMessage must be a string, got %s", v.kind)
-		}
-		h.StatusMessage = v.str
-	}
-	if v := n.get("enabled"); v.present() {
-		if v.kind != jBool {
-			return bad(v, "enabled must be a boolean, got %s", v.kind)
-		}
-		e := v.b
-		h.Enabled = &e
+	if at, msg := handlerCommon(n, &h); at != nil {
+		return bad(at, "%s", msg)
 	}
 	for _, k := range []string{"async", "asyncRewake", "command", "args", "shell"} {
 		if v := n.get(k); v.present() {
@@ -191,4 +181,24 @@ func manifestHooks(root, manifestPath string, manifest []byte) (string, []byte) 
 		return filepath.Join(root, rel), data
 	}
 	return "", nil
+}
+
+// handlerCommon reads the fields every Claude Code handler type takes
+// (statusMessage, enabled) into h; a wrongly typed one is returned with
+// its message (at nil: none).
+func handlerCommon(n *jnode, h *hook.Hook) (*jnode, string) {
+	if v := n.get("statusMessage"); v.present() {
+		if v.kind != jString {
+			return v, fmt.Sprintf("statusMessage must be a string, got %s", v.kind)
+		}
+		h.StatusMessage = v.str
+	}
+	if v := n.get("enabled"); v.present() {
+		if v.kind != jBool {
+			return v, fmt.Sprintf("enabled must be a boolean, got %s", v.kind)
+		}
+		e := v.b
+		h.Enabled = &e
+	}
+	return nil, ""
 }

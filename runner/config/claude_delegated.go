@@ -100,18 +100,8 @@ func (p *parser) delegatedHandler(where string, n *jnode, event string, t hook.H
 	if own.TimeoutMs == 0 {
 		own.TimeoutMs = d.TimeoutForType(t, event)
 	}
-	if v := n.get("statusMessage"); v.present() {
-		if v.kind != jString {
-			return bad(v, "statusMessage must be a string, got %s", v.kind)
-		}
-		h.StatusMessage = v.str
-	}
-	if v := n.get("enabled"); v.present() {
-		if v.kind != jBool {
-			return bad(v, "enabled must be a boolean, got %s", v.kind)
-		}
-		e := v.b
-		h.Enabled = &e
+	if at, msg := handlerCommon(n, &h); at != nil {
+		return bad(at, "%s", msg)
 	}
 	if v := n.get("if"); v.present() {
 		if v.kind != jString {
