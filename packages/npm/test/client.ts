@@ -2,7 +2,7 @@
 // ($/cancelRequest → -32800), restart on crash with backoff (and re-opening
 // the session in onRestart), no restart when turned off, clean shutdown.
 import assert from "node:assert/strict";
-import { CancellationTokenSource, ConnectionClosedError, ResponseError, spawnHookside, type RestartInfo } from "hookside";
+import { CancellationTokenSource, ConnectionClosedError, ResponseError, spawnHookside, type Merged, type RestartInfo } from "hookside";
 
 async function main(): Promise<void> {
   const cwd = process.env.EXAMPLE_WORKSPACE!;
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   const nd = await spawnHookside({ framing: "ndjson", home: process.env.HOOKSIDE_HOME, initialize: { clientInfo: { name: "ndjson" } }, restart: false });
   assert.equal(nd.initializeResult.capabilities.framing, "ndjson");
   await nd.sessionOpen({ sessionId: "n", cwd });
-  const deny = await nd.hooksRun({ sessionId: "n", event: "PreToolUse", input: { toolName: "Bash", toolInput: { command: "rm -rf /" } } });
+  const deny = (await nd.hooksRun({ sessionId: "n", event: "PreToolUse", input: { toolName: "Bash", toolInput: { command: "rm -rf /" } } })) as Merged; // a zcode session
   assert.equal(deny.decision, "deny");
   const title = "line 1\nline 2\u2028 ü 😀 " + "x".repeat(300000);
   const v = await nd.v2DefinitionsPreview({ definition: { name: "big", eventName: "turn.completed", action: { type: "notification", title: { const: title } } } });
