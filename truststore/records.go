@@ -39,7 +39,7 @@ func PinRoot(h hook.Hook, workspaceRoot string) string {
 // newPinnedRecord returns the record that trusts h with the given pins.
 func newPinnedRecord(workspaceID string, h hook.Hook, pins pin.Pins) Record {
 	return Record{WorkspaceID: workspaceID, Digest: Digest(h), Snapshot: snapshotOf(h),
-		ScriptPins: pins.Scripts, ScriptLinks: pins.Links, ScriptGlobs: pins.Globs}
+		ScriptPins: pins.Scripts, ScriptLinks: pins.Links, ScriptGlobs: pins.Globs, ScriptDirs: pins.DirList()}
 }
 
 // underRoot reports whether path is root or lies under it.

@@ -105,7 +105,10 @@ func snapshotOf(h hook.Hook) Snapshot {
 // the record's Pins: workspace-relative paths of files the declaration
 // names with the SHA-256 of their content at grant time (AbsentPin for a
 // path that named nothing), the outside targets of pinned symlinks, and
-// glob patterns with the hash of their match lists.
+// glob patterns with the hash of their match lists. ScriptDirs lists the
+// ScriptPins paths that are directories, pinned by the hash of their tree
+// (pin.treeSum); an older binary that does not know it fails to hash them
+// as files, so the record reads as stale there, never as trusted.
 type Record struct {
 	WorkspaceID string            `json:"workspaceId"`
 	Digest      string            `json:"digest"`
@@ -114,11 +117,19 @@ type Record struct {
 	ScriptPins  map[string]string `json:"scriptPins,omitempty"`
 	ScriptLinks map[string]string `json:"scriptLinks,omitempty"`
 	ScriptGlobs map[string]string `json:"scriptGlobs,omitempty"`
+	ScriptDirs  []string          `json:"scriptDirs,omitempty"`
 }
 
 // Pins returns the record's pins.
 func (r *Record) Pins() pin.Pins {
-	return pin.Pins{Scripts: r.ScriptPins, Links: r.ScriptLinks, Globs: r.ScriptGlobs}
+	var dirs map[string]bool
+	for _, d := range r.ScriptDirs {
+		if dirs == nil {
+			dirs = map[string]bool{}
+		}
+		dirs[d] = true
+	}
+	return pin.Pins{Scripts: r.ScriptPins, Links: r.ScriptLinks, Globs: r.ScriptGlobs, Dirs: dirs}
 }
 
 // Declaration is one workspace hook with its digest computed once, so that

@@ -183,7 +183,7 @@ func TestScriptPaths(t *testing.T) {
 		{"node_script", proc("node", "./scripts/guard.mjs"), []string{"scripts/guard.mjs"}},
 		{"direct_script", proc("./hooks/check.sh"), []string{"hooks/check.sh"}},
 		{"bash_script", sh("bash scripts/x.sh"), []string{"scripts/x.sh"}},
-		{"and_chain", sh("./hooks/check.sh && node ./scripts/guard.mjs; echo done"), []string{"hooks/check.sh", "scripts/guard.mjs"}},
+		{"and_chain", sh("./hooks/check.sh && node ./scripts/guard.mjs; echo done"), []string{"done", "hooks/check.sh", "scripts/guard.mjs"}},
 		{"glued_operator", sh("./hooks/check.sh&&true"), []string{"hooks/check.sh"}},
 		{"glued_semicolon", sh("./hooks/check.sh; true"), []string{"hooks/check.sh"}},
 		{"quoted_space", sh(`bash "my script.sh"`), []string{"my script.sh"}},
@@ -194,13 +194,13 @@ func TestScriptPaths(t *testing.T) {
 		{"dotdot_escape", sh("bash ../" + filepath.Base(outside) + "/evil.sh"), nil},
 		{"symlink_escape_is_pinned_through_the_link", sh("bash scripts/escape.sh"), []string{"scripts/escape.sh"}},
 		{"symlink_inside", sh("bash scripts/alias.sh"), []string{"scripts/alias.sh"}},
-		{"directory", sh("ls scripts"), nil},
+		{"directory", sh("ls scripts"), []string{"scripts"}},
 		{"missing_is_pinned_absent", sh("bash scripts/nope.sh"), []string{"scripts/nope.sh"}},
-		{"missing_bare_argument_not_pinned", sh("echo good"), nil},
+		{"missing_bare_argument_pinned_absent", sh("echo good"), []string{"good"}},
 		{"bare_command_is_path_lookup", sh("nope-tool --flag"), nil},
 		{"redirect_skipped", sh("cat >scripts/x.sh"), nil},
 		{"dedupe", sh("bash scripts/x.sh scripts/x.sh ./scripts/x.sh"), []string{"scripts/x.sh"}},
-		{"unbalanced_quote_falls_back", sh(`bash scripts/x.sh "oops`), []string{"scripts/x.sh"}},
+		{"unbalanced_quote_falls_back", sh(`bash scripts/x.sh "oops`), []string{"oops", "scripts/x.sh"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

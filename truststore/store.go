@@ -230,6 +230,7 @@ func parse(data []byte) ([]Record, error) {
 			ScriptPins  map[string]string `json:"scriptPins"`
 			ScriptLinks map[string]string `json:"scriptLinks"`
 			ScriptGlobs map[string]string `json:"scriptGlobs"`
+			ScriptDirs  []string          `json:"scriptDirs"`
 		} `json:"records"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
@@ -248,7 +249,7 @@ func parse(data []byte) ([]Record, error) {
 			return nil, &corruptError{fmt.Sprintf("records[%d]: missing or invalid workspaceId, digest, grantedAt or snapshot", i)}
 		}
 		rec := Record{WorkspaceID: *r.WorkspaceID, Digest: *r.Digest, GrantedAt: *r.GrantedAt,
-			Snapshot: *r.Snapshot, ScriptPins: r.ScriptPins, ScriptLinks: r.ScriptLinks, ScriptGlobs: r.ScriptGlobs}
+			Snapshot: *r.Snapshot, ScriptPins: r.ScriptPins, ScriptLinks: r.ScriptLinks, ScriptGlobs: r.ScriptGlobs, ScriptDirs: r.ScriptDirs}
 		if err := rec.Pins().Validate(); err != nil {
 			return nil, &corruptError{fmt.Sprintf("records[%d]: %v", i, err)}
 		}

@@ -16,7 +16,8 @@ import (
 )
 
 // Hold reports whether every pin still holds: each pinned file hashes
-// as pinned (through the same link target for ScriptLinks), each absent pin
+// as pinned (through the same link target for ScriptLinks), each pinned
+// directory has the same tree (within the bounds), each absent pin
 // still names nothing, each glob still has the same matches.
 func Hold(p Pins, workspaceRoot string, c *HashCache) bool {
 	if workspaceRoot == "" {
@@ -33,6 +34,18 @@ func Hold(p Pins, workspaceRoot string, c *HashCache) bool {
 			return false
 		}
 		full := filepath.Join(workspaceRoot, filepath.FromSlash(rel))
+		if p.Dirs[rel] {
+			if r == nil {
+				var err error
+				if r, err = c.root(workspaceRoot); err != nil {
+					return false
+				}
+			}
+			if !dirHolds(r, workspaceRoot, rel, p.Links[rel], want, c) {
+				return false
+			}
+			continue
+		}
 		if want == AbsentPin {
 			// One stat: the pin holds only while nothing is reachable there.
 			if !fsid.Absent(full) {

@@ -54,7 +54,7 @@ func TestPinCommandLines(t *testing.T) {
 		{"for_loop_glob", `for f in hooks/*.py; do python3 "$f"; done`, []string{"hooks/p.py", "hooks/x.py"}, []string{"hooks/p.py", "hooks/x.py"}},
 		{"function_body", "f() { ./hooks/run.sh; }; f", []string{"hooks/run.sh"}, []string{"hooks/run.sh"}},
 		{"case_arm", "case $1 in a) ./hooks/a.sh;; esac", []string{"hooks/a.sh"}, []string{"hooks/a.sh"}},
-		{"assignment_prefix", "X=./hooks/a.sh ./hooks/b.sh", []string{"hooks/b.sh"}, []string{"hooks/b.sh"}},
+		{"assignment_prefix", "X=./hooks/a.sh ./hooks/b.sh", []string{"hooks/b.sh"}, []string{"hooks/a.sh", "hooks/b.sh"}},
 		{"unbalanced_quote", `bash "hooks/run.sh`, []string{"hooks/run.sh"}, []string{"hooks/run.sh"}},
 	}
 	for _, tc := range tests {

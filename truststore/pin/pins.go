@@ -23,6 +23,10 @@ type Pins struct {
 	// Globs maps root-relative glob patterns to the SHA-256 of their sorted,
 	// "\n"-joined root-relative matches.
 	Globs map[string]string
+	// Dirs holds the paths of Scripts that are directories: their sum is
+	// the treeSum of everything below them (bounded, MaxDirFiles and
+	// MaxDirBytes).
+	Dirs map[string]bool
 }
 
 // Empty reports whether p pins nothing.
@@ -30,7 +34,7 @@ func (p Pins) Empty() bool { return len(p.Scripts) == 0 && len(p.Globs) == 0 }
 
 // Equal reports whether p and q pin the same things the same way.
 func (p Pins) Equal(q Pins) bool {
-	return maps.Equal(p.Scripts, q.Scripts) && maps.Equal(p.Links, q.Links) && maps.Equal(p.Globs, q.Globs)
+	return maps.Equal(p.Scripts, q.Scripts) && maps.Equal(p.Links, q.Links) && maps.Equal(p.Globs, q.Globs) && maps.Equal(p.Dirs, q.Dirs)
 }
 
 // Paths returns the pinned paths (not the glob patterns), sorted.
@@ -38,6 +42,16 @@ func (p Pins) Paths() []string {
 	out := make([]string, 0, len(p.Scripts))
 	for k := range p.Scripts {
 		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// DirList returns the paths of Dirs, sorted (nil when none).
+func (p Pins) DirList() []string {
+	var out []string
+	for d := range p.Dirs {
+		out = append(out, d)
 	}
 	sort.Strings(out)
 	return out
@@ -55,6 +69,11 @@ func (p Pins) Validate() error {
 			return fmt.Errorf("bad script link %q", rel)
 		}
 	}
+	for rel, ok := range p.Dirs {
+		if sum, in := p.Scripts[rel]; !ok || !in || sum == AbsentPin {
+			return fmt.Errorf("bad script dir %q", rel)
+		}
+	}
 	for pat, sum := range p.Globs {
 		if !cleanRel(pat) || !validSum(sum) {
 			return fmt.Errorf("bad script glob %q", pat)
@@ -66,8 +85,8 @@ func (p Pins) Validate() error {
 // PinEntry is one pin in a flat, sortable form (bundle digest, display).
 type PinEntry struct {
 	Path   string `json:"path"`             // root-relative path or glob pattern
-	Kind   string `json:"kind"`             // "file", "absent", "link" or "glob"
-	SHA256 string `json:"sha256,omitempty"` // content (file, link) or match list (glob) hash; "" when absent
+	Kind   string `json:"kind"`             // "file", "absent", "link", "dir", "dirlink" or "glob"
+	SHA256 string `json:"sha256,omitempty"` // content (file, link), tree (dir, dirlink) or match list (glob) hash; "" when absent
 	Target string `json:"target,omitempty"` // link target; "" otherwise
 }
 
@@ -78,6 +97,10 @@ func (p Pins) Entries() []PinEntry {
 		switch {
 		case sum == AbsentPin:
 			out = append(out, PinEntry{Path: rel, Kind: "absent"})
+		case p.Dirs[rel] && p.Links[rel] != "":
+			out = append(out, PinEntry{Path: rel, Kind: "dirlink", SHA256: sum, Target: p.Links[rel]})
+		case p.Dirs[rel]:
+			out = append(out, PinEntry{Path: rel, Kind: "dir", SHA256: sum})
 		case p.Links[rel] != "":
 			out = append(out, PinEntry{Path: rel, Kind: "link", SHA256: sum, Target: p.Links[rel]})
 		default:

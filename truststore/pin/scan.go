@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
 )
 
@@ -133,7 +132,19 @@ var (
 	// commandPrefixes keep the next word in command position.
 	commandPrefixes = map[string]bool{"exec": true, "env": true, "nohup": true, "time": true, "command": true, "builtin": true,
 		"nice": true, "sudo": true, "doas": true, "then": true, "do": true, "else": true, "elif": true, "if": true,
-		"while": true, "until": true, "!": true, "{": true, "}": true, "setsid": true, "stdbuf": true, "chrt": true, "ionice": true}
+		"while": true, "until": true, "!": true, "{": true, "}": true, "setsid": true, "stdbuf": true, "chrt": true, "ionice": true,
+		"timeout": true, "xargs": true, "npx": true, "bunx": true, "pnpx": true, "uvx": true, "flock": true, "nocorrect": true}
+	// wrappers are the commandPrefixes that run their operand as a program
+	// found on PATH or by path, as opposed to shell keywords.
+	wrappers = map[string]bool{"exec": true, "env": true, "nohup": true, "time": true, "command": true, "builtin": true,
+		"nice": true, "sudo": true, "doas": true, "setsid": true, "stdbuf": true, "chrt": true, "ionice": true,
+		"timeout": true, "xargs": true, "npx": true, "bunx": true, "pnpx": true, "uvx": true, "flock": true, "nocorrect": true}
+	// subWrappers are "program subcommand" pairs that run their next word.
+	subWrappers = map[string]bool{"uv run": true, "uv tool": true, "npm exec": true, "pnpm exec": true, "pnpm dlx": true,
+		"yarn exec": true, "yarn dlx": true, "bun x": true, "poetry run": true, "pipenv run": true, "pdm run": true,
+		"hatch run": true, "rye run": true, "pixi run": true, "deno run": true, "bun run": true}
+	// testSyntax are the closing words of `[ … ]` and `[[ … ]]`.
+	testSyntax = map[string]bool{"]": true, "]]": true}
 )
 
 func isInterpreter(name string) bool {
@@ -154,10 +165,15 @@ func isAssignment(w string) bool {
 	return true
 }
 
-// scan walks one command line's words.
+// scan walks one command line's words. Every word after the program name
+// (through wrappers: env, timeout, nice, exec, command, xargs, uv run, npx
+// …) may name a file: operands, options' values (`-W x`, `-Ix`,
+// `--opt=x`), assignment values. Each is a candidate that is pinned as
+// absent when it names nothing. Inline code (`node -e CODE`) counts only
+// where it names an existing file; `python -m mod` pins mod and mod.py.
 func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 	cmdPos, name, argN := true, "", 0
-	var skip, redirIn, scriptNext, inline, codeNext bool
+	var skip, redirIn, scriptNext, inline, codeNext, modNext, wrapped bool
 	for _, w := range words {
 		if w.op != "" {
 			switch w.op {
@@ -166,7 +182,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			case ">", ">>", ">|", "&>", "&>>", ">&", "<&", "<<", "<<-", "<<<":
 				skip = true
 			default:
-				cmdPos, name, argN, skip, redirIn, scriptNext, inline, codeNext = true, "", 0, false, false, false, false, false
+				cmdPos, name, argN, skip, redirIn, scriptNext, inline, codeNext, modNext, wrapped = true, "", 0, false, false, false, false, false, false, false
 			}
 			continue
 		}
@@ -184,6 +200,12 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			codeNext = false
 			sc.word(w, bases, false, false, depth)
 			continue
+		case modNext:
+			modNext = false
+			for _, m := range moduleWords(w.text) {
+				sc.word(shellWord{text: m}, bases, true, false, depth)
+			}
+			continue
 		case scriptNext:
 			scriptNext = false
 			argN++
@@ -193,20 +215,37 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			continue
 		}
 		if cmdPos {
-			if isAssignment(w.text) || commandPrefixes[w.text] || strings.HasPrefix(w.text, "-") {
+			if k := strings.IndexByte(w.text, '='); k > 0 && isAssignment(w.text) {
+				sc.word(shellWord{text: w.text[k+1:], glob: w.glob}, bases, true, false, depth)
+				continue
+			}
+			if commandPrefixes[w.text] {
+				wrapped = wrapped || wrappers[w.text]
+				continue
+			}
+			if strings.HasPrefix(w.text, "-") || wrapped && isDuration(w.text) {
+				// A wrapper's option or count (nice -n 5, timeout 5).
+				sc.option(w, bases, depth)
 				continue
 			}
 			cmdPos, argN, inline = false, 0, false
 			name = path.Base(w.text)
 			// A bare command name is a PATH lookup: pinned only if such a
-			// file happens to exist (over-inclusion).
-			sc.word(w, bases, strings.Contains(w.text, "/"), false, depth)
+			// file happens to exist (over-inclusion), unless a wrapper
+			// names it (env g.sh), which may run it from the workspace.
+			sc.word(w, bases, strings.Contains(w.text, "/") || wrapped, false, depth)
+			continue
+		}
+		if argN == 0 && subWrappers[name+" "+w.text] {
+			// uv run X, npm exec X: X is in command position again.
+			cmdPos, wrapped = true, true
 			continue
 		}
 		if len(w.text) > 1 && w.text[0] == '-' {
-			if k := strings.IndexByte(w.text, '='); k > 0 {
-				v := w.text[k+1:]
-				sc.word(shellWord{text: v, glob: w.glob}, bases, strings.Contains(v, "/"), false, depth)
+			if !shellNames[name] { // a shell's short options are flag clusters (-eu)
+				sc.option(w, bases, depth)
+			} else if k := strings.IndexByte(w.text, '='); k > 0 {
+				sc.word(shellWord{text: w.text[k+1:], glob: w.glob}, bases, true, false, depth)
 			}
 			switch {
 			case shellNames[name]:
@@ -220,6 +259,8 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 				case w.text == "-o" || w.text == "-O":
 					skip = true
 				}
+			case strings.HasPrefix(name, "python") && w.text == "-m":
+				inline, modNext = true, true
 			case isInterpreter(name) && inlineOpts[w.text]:
 				inline, codeNext = true, true
 			}
@@ -233,9 +274,29 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			continue
 		}
 		first := argN == 0 && !inline && isInterpreter(name)
-		sc.word(w, bases, strings.Contains(w.text, "/") || first, first && (name == "." || name == "source"), depth)
+		if !testSyntax[w.text] {
+			sc.word(w, bases, true, first && (name == "." || name == "source"), depth)
+		}
 		argN++
 	}
+}
+
+// option pins the value an option word carries: after "=" (--opt=x), or
+// after the letter of a short option (-Ilib, -rx). The next word, an
+// option's separate value, is pinned as an operand.
+func (sc *scanner) option(w shellWord, bases []string, depth int) {
+	switch k := strings.IndexByte(w.text, '='); {
+	case k > 0:
+		sc.word(shellWord{text: w.text[k+1:], glob: w.glob}, bases, true, false, depth)
+	case len(w.text) > 2 && w.text[1] != '-':
+		sc.word(shellWord{text: w.text[2:], glob: w.glob}, bases, true, false, depth)
+	}
+}
+
+// isDuration reports whether w is a count or duration (5, 1.5, 10s, 2m).
+func isDuration(w string) bool {
+	w = strings.TrimRight(w, "smhd")
+	return allDigits(strings.Replace(w, ".", "", 1))
 }
 
 // cd adds the directories a `cd` word may name to bases (never removing
@@ -354,7 +415,7 @@ func (sc *scanner) add(rel string, c *cand) {
 // pin resolves the candidates into Pins, following `.`/`source` lines of
 // pinned shell scripts as it goes.
 func (sc *scanner) pin(r *os.Root) (Pins, error) {
-	p := Pins{Scripts: map[string]string{}, Links: map[string]string{}, Globs: map[string]string{}}
+	p := Pins{Scripts: map[string]string{}, Links: map[string]string{}, Globs: map[string]string{}, Dirs: map[string]bool{}}
 	pats := make([]string, 0, len(sc.globs))
 	for pat := range sc.globs {
 		pats = append(pats, pat)
@@ -370,7 +431,7 @@ func (sc *scanner) pin(r *os.Root) (Pins, error) {
 	for i := 0; i < len(sc.order); i++ {
 		rel := sc.order[i]
 		c := sc.cands[rel]
-		sum, target, content, err := pinOne(r, sc.root, rel, c.absentOK)
+		sum, target, dir, content, err := pinOne(r, sc.root, rel, c.absentOK)
 		if err != nil {
 			return Pins{}, fmt.Errorf("pin %s: %w", rel, err)
 		}
@@ -380,6 +441,9 @@ func (sc *scanner) pin(r *os.Root) (Pins, error) {
 		p.Scripts[rel] = sum
 		if target != "" {
 			p.Links[rel] = target
+		}
+		if dir {
+			p.Dirs[rel] = true
 		}
 		if content != nil && c.depth < maxScanDepth && (c.source || looksShell(rel, content)) {
 			sc.sourced(rel, content, c)
@@ -394,61 +458,10 @@ func (sc *scanner) pin(r *os.Root) (Pins, error) {
 	if len(p.Globs) == 0 {
 		p.Globs = nil
 	}
-	return p, nil
-}
-
-// pinOne pins one path: its content hash (and link target when it leads
-// outside the root), AbsentPin, or "" for not pinned (a directory, or
-// nothing there when absentOK is false). content is the file's bytes when
-// they are at most maxScanBytes.
-func pinOne(r *os.Root, root, rel string, absentOK bool) (sum, target string, content []byte, err error) {
-	fi, err := r.Stat(filepath.FromSlash(rel))
-	switch {
-	case err == nil && fi.IsDir():
-		return "", "", nil, nil
-	case err == nil && fi.Mode().IsRegular():
-		f, err := fsid.OpenInRoot(r, filepath.FromSlash(rel))
-		if err != nil {
-			return "", "", nil, err
-		}
-		defer f.Close()
-		sum, _, content, err := hashOpen(f, nil, true)
-		return sum, "", content, err
-	case err == nil:
-		return AbsentPin, "", nil, nil // a FIFO, device or socket: never passes
-	case fsid.IsNotExist(err):
-		if absentOK {
-			return AbsentPin, "", nil, nil
-		}
-		return "", "", nil, nil
-	case fsid.IsEscape(err):
-		full := filepath.Join(root, filepath.FromSlash(rel))
-		t, eerr := filepath.EvalSymlinks(full)
-		if eerr != nil {
-			if fsid.IsNotExist(eerr) {
-				return AbsentPin, "", nil, nil // a dangling link: nothing until its target appears
-			}
-			return "", "", nil, eerr
-		}
-		f, err := fsid.Open(t)
-		if err != nil {
-			return "", "", nil, err
-		}
-		defer f.Close()
-		fi, err := f.Stat()
-		if err != nil {
-			return "", "", nil, err
-		}
-		if fi.IsDir() {
-			return "", "", nil, nil
-		}
-		if !fi.Mode().IsRegular() {
-			return AbsentPin, "", nil, nil
-		}
-		sum, _, content, err := hashOpen(f, nil, true)
-		return sum, t, content, err
+	if len(p.Dirs) == 0 {
+		p.Dirs = nil
 	}
-	return "", "", nil, err
+	return p, nil
 }
 
 // looksShell reports whether a pinned file is a shell script.
