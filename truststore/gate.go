@@ -208,8 +208,8 @@ func (g *Gate) StoreReadable() bool {
 
 // WatchPaths returns the files whose change can move this gate's verdicts:
 // the trust file, and every file the workspace's records (as last read) pin (ScriptPins
-// under the workspace root, ScriptLinks targets, the directory of each
-// ScriptGlobs pattern). Nil when the feature is off.
+// under the workspace root, everything below a ScriptDirs directory,
+// ScriptLinks targets, the directory of each ScriptGlobs pattern). Nil when the feature is off.
 func (g *Gate) WatchPaths() []string {
 	if g.store == nil {
 		return nil
@@ -228,6 +228,9 @@ func (g *Gate) WatchPaths() []string {
 		}
 		for rel := range r.ScriptPins {
 			out = append(out, filepath.Join(g.opts.Root, filepath.FromSlash(rel)))
+		}
+		for _, rel := range r.ScriptDirs {
+			out = append(out, pin.TreePaths(g.opts.Root, rel)...)
 		}
 		for _, target := range r.ScriptLinks {
 			out = append(out, target)

@@ -188,3 +188,21 @@ func moduleWords(mod string) []string {
 	}
 	return []string{top, path.Clean(top + ".py")}
 }
+
+// TreePaths returns the absolute paths of everything below the directory
+// rel of workspaceRoot (rel itself included), at most MaxDirFiles of them:
+// the files a watch must see to notice a change to a directory pin.
+func TreePaths(workspaceRoot, rel string) []string {
+	base := filepath.Join(workspaceRoot, filepath.FromSlash(rel))
+	out := []string{base}
+	_ = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || len(out) > MaxDirFiles {
+			return filepath.SkipAll
+		}
+		if p != base {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}

@@ -25,12 +25,18 @@
 //   - A word naming an existing regular file is pinned by SHA-256. A word
 //     whose symlinks lead outside the root is pinned by the content it leads
 //     to plus the resolved target (ScriptLinks): an edit or a retarget is a
-//     change. A word naming nothing is pinned as absent (AbsentPin) when it
-//     could name a file to run later: it contains a "/", is an input
-//     redirection, or is the first operand of an interpreter or `.`/`source`
-//     (bash x.sh, node app.js, python3 -u tool.py); its appearance is a
-//     change. Existing directories are not pinned. Anything else that exists
-//     (a FIFO, a device) is pinned as absent, so it never passes.
+//     change.
+//   - Every word after the program name counts, through wrappers (env,
+//     timeout, nice, xargs, npx, uv run …; scan): operands, options'
+//     separate and attached values (-W x, -Ix, --opt=x), assignment
+//     values; `python -m mod` pins mod and mod.py. A word naming nothing is
+//     pinned as absent (AbsentPin); its appearance is a change. The
+//     program name itself without a "/" is a PATH lookup, pinned only if
+//     it exists. Anything else that exists (a FIFO, a device) is pinned as
+//     absent, so it never passes.
+//   - A word naming a directory pins its tree (Pins.Dirs, treeSum): every
+//     entry's name and type and every file's hash, bounded by MaxDirFiles
+//     and MaxDirBytes; a larger tree is ErrUnpinnable.
 //   - A word with an unquoted glob (*, ?, [) pins every current match and the
 //     sorted list of matches (ScriptGlobs): a new, removed or renamed match is
 //     a change.
