@@ -76,7 +76,11 @@ type ClaudeMerged struct {
 	// AsyncResults are the results of async handlers of this session that
 	// finished since the previous reply, for Claude on this turn.
 	AsyncResults []ClaudeAsyncResult `json:"asyncResults,omitempty"`
-	Runs         []Run               `json:"runs"`
+	// TrustNotice, on PreToolUse and PermissionRequest, names the workspace
+	// guards that did not run because they are not (or no longer) trusted
+	// (filled by the runner; the same shape as Merged.TrustNotice).
+	TrustNotice *TrustNotice `json:"trustNotice,omitempty"`
+	Runs        []Run        `json:"runs"`
 }
 
 // MergeClaude combines the answers of one event, in registration order,

@@ -152,6 +152,7 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 		m.EnvExports = readExports(rc.envFile)
 	}
 	m.AsyncResults = cst.takePending()
+	m.TrustNotice = s.trustNotice(req.Event, m.Runs)
 	m.SpillOversized(s.saveOversized)
 	return m, nil
 }

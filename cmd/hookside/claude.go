@@ -14,8 +14,10 @@ import (
 
 // runClaudeCLI runs one event of a claude-profile session and prints the
 // merged answer (docs/compatibility.md "The claude profile"). Exit status:
-// 2 when the event's action is blocked, else 0.
-func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest, asJSON bool, stdout, stderr io.Writer) int {
+// 2 when the event's action is blocked, else 0. Workspace hooks skipped
+// for trust are listed on stderr with a review command repeating hint
+// (hintFlags), as on the zcode profile.
+func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest, asJSON bool, hint string, stdout, stderr io.Writer) int {
 	m, err := s.RunClaude(ctx, req, nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks run:", err)
@@ -28,6 +30,7 @@ func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest,
 	} else {
 		printClaudeMerged(stdout, m)
 	}
+	printSkippedForTrust(stderr, s, m.Runs, hint)
 	if m.Blocked {
 		return 2
 	}

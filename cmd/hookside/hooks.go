@@ -45,11 +45,15 @@ type sessionFlags struct {
 	transcriptPath                   string
 	mode                             string
 	env                              envFlag
+	// flags is the command's flag set, for the review hint
+	// of a pending-trust diagnostic (hintFlags); set by registerSession.
+	flags *pflag.FlagSet
 }
 
 // registerSession adds the flags that place a one-shot session (hooks run,
 // list, explain).
 func (f *sessionFlags) registerSession(fs *pflag.FlagSet) {
+	f.flags = fs
 	fs.StringVar(&f.home, "home", "", "hookside home `DIR` (default $HOOKSIDE_HOME or ~/.hookside)")
 	fs.StringVar(&f.cwd, "cwd", "", "session working directory `DIR` (default the current directory)")
 	fs.StringVar(&f.userConfig, "user-config", "", "user config `FILE` (default <home>/config.json)")
@@ -136,7 +140,29 @@ func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
 		Profile: f.profile, UserDir: f.userDir(), TranscriptPath: f.transcriptPath, Mode: f.mode, Env: f.env,
 		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: f.home, ProjectConfigPath: f.projectConfig, HooksEnabled: f.hooksEnabled},
 	})
+	if err == nil && f.flags != nil {
+		withReviewHint(diags, "hookside hooks trust review"+hintFlags(f.flags)+" --workspace "+hintWord(s.Options().Cwd))
+	}
 	return s, diags, cliOpenError(err, f.cwd)
+}
+
+// withReviewHint puts review, a command repeating the flags in use, in
+// place of the generic review command of the pending-trust diagnostics
+// (truststore.CodePendingTrust) of diags, so that run as printed it reviews
+// the same declarations.
+func withReviewHint(diags []hook.Diagnostic, review string) {
+	const start, end = "(hookside hooks trust review", ", or workspaceHooks/review/start)"
+	for i := range diags {
+		d := &diags[i]
+		if d.Code != truststore.CodePendingTrust {
+			continue
+		}
+		if a := strings.Index(d.Message, start); a >= 0 {
+			if b := strings.Index(d.Message[a:], end); b >= 0 {
+				d.Message = d.Message[:a+1] + review + d.Message[a+b:]
+			}
+		}
+	}
 }
 
 // cliOpenError words runner.Open's errors as flag errors.
@@ -245,7 +271,7 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if sf.profile == runner.ProfileClaude {
-		return runClaudeCLI(ctx, s, runner.RunRequest{Event: *event, TurnID: *turnID, Input: input}, *asJSON, stdout, stderr)
+		return runClaudeCLI(ctx, s, runner.RunRequest{Event: *event, TurnID: *turnID, Input: input}, *asJSON, hintFlags(o.flags), stdout, stderr)
 	}
 	outs := &runOutputs{byRun: map[string]runOutput{}}
 	m, err := s.Run(ctx, runner.RunRequest{Event: *event, TurnID: *turnID, Input: input}, outs)
@@ -260,7 +286,7 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 	} else {
 		printMerged(termSafe{stdout}, m, outs)
 	}
-	printSkippedForTrust(stderr, s, m, hintFlags(o.flags))
+	printSkippedForTrust(stderr, s, m.Runs, hintFlags(o.flags))
 	if m.Blocked {
 		return 2
 	}
@@ -272,9 +298,9 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 // them (lifecycle-hooks-and-workspace-trust §"信任存在哪、怎样审查": Workspace
 // Hooks skipped, the pending digests, the review hint).
 // hint holds the flags in use that the review needs (hintFlags).
-func printSkippedForTrust(w io.Writer, s *runner.Session, m output.Merged, hint string) {
+func printSkippedForTrust(w io.Writer, s *runner.Session, runs []output.Run, hint string) {
 	var lines []string
-	for _, n := range s.SkippedWorkspaceHooks(m.Runs) {
+	for _, n := range s.SkippedWorkspaceHooks(runs) {
 		if st := truststore.TrustState(n.TrustState); st == truststore.PendingTrust || st == truststore.StaleDigest {
 			lines = append(lines, fmt.Sprintf("  %s  %s  %s", n.Digest, st, dispText(n.HookID)))
 		}

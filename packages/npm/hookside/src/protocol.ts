@@ -106,6 +106,7 @@ export type ClaudeMerged = {
   envExports?: string[];
   /** results of this session's background hooks that finished since the previous reply */
   asyncResults?: ClaudeAsyncResult[];
+  trustNotice?: TrustNotice;
   runs: Run[];
 };
 
@@ -336,19 +337,7 @@ export type Merged = {
   runs: Run[];
   /** the event did not run at all: SessionStart runs once per session */
   skipped?: "session_start_already_ran";
-  /** PreToolUse and PermissionRequest: workspace guards not admitted as not (or no longer) trusted (pending_trust, stale_digest, revoked, blocked_untrusted); what they guard went unchecked. Show message and offer the review */
-  trustNotice?: {
-    message: string;
-    hooks: {
-      hookId: string;
-      digest: string;
-      trustState: string;
-      reason?: string;
-    }[];
-    /** the shell command that reviews them */
-    reviewCommand: string;
-    reviewMethod: "workspaceHooks/review/start";
-  };
+  trustNotice?: TrustNotice;
 };
 
 export type Outcome = "succeeded" | "blocked" | "failed" | "timed_out" | "skipped" | "started_async";
@@ -425,6 +414,20 @@ export type ToolTarget = {
   version?: string;
   toolName?: string;
   qualifiedName?: string;
+};
+
+/** PreToolUse and PermissionRequest: workspace guards not admitted as not (or no longer) trusted (pending_trust, stale_digest, revoked, blocked_untrusted); what they guard went unchecked. Show message and offer the review */
+export type TrustNotice = {
+  message: string;
+  hooks: {
+    hookId: string;
+    digest: string;
+    trustState: string;
+    reason?: string;
+  }[];
+  /** the shell command that reviews them */
+  reviewCommand: string;
+  reviewMethod: "workspaceHooks/review/start";
 };
 
 export type TrustState = "trusted_persistent" | "pending_trust" | "stale_digest" | "revoked" | "blocked_policy" | "blocked_untrusted";
