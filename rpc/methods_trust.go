@@ -87,7 +87,7 @@ func statusResult(ss *session, w runner.WorkspaceState, sh *truststore.Shown) tr
 	if sh == nil {
 		sh = truststore.Show(w.Workspace)
 	}
-	decls := truststore.Describe(w.Workspace, w.Evaluations, sh)
+	decls := ss.rs.DescribeWorkspace(w, sh)
 	return trustStatusResult{
 		WorkspaceID: ss.rs.Options().WorkspaceID, Policy: string(w.Policy), StoreStatus: string(w.StoreStatus),
 		BundleDigest: sh.BundleDigest, Counts: w.Counts, Declarations: decls,

@@ -170,13 +170,7 @@ func (s *Session) Explain(event, tool string) Explanation {
 		e := entryOf(&h)
 		workspace(&e, h.ID)
 		if applicable(&e, &h) {
-			reason := WhyRootSwitchOff
-			switch {
-			case h.Enabled != nil && !*h.Enabled:
-				reason = WhyDisabled
-			case found.FileDisabled(h.Source.Path):
-				reason = WhyFileDisabled
-			}
+			reason := offReason(&h, found)
 			e.Reason, e.Detail = reason, switchDetail(reason)
 		}
 		x.Hooks = append(x.Hooks, e)
@@ -185,7 +179,7 @@ func (s *Session) Explain(event, tool string) Explanation {
 	for _, r := range rejected {
 		e := ExplainEntry{
 			Event: r.Event, Source: ExplainSource{Kind: string(r.Kind), Path: r.Path, At: r.Source},
-			MatcherIndex: r.MatcherIndex, HookIndex: r.HookIndex, Command: r.Command, Detail: r.Message,
+			MatcherIndex: r.MatcherIndex, HookIndex: r.HookIndex, Matcher: r.Matcher, Command: r.Command, Detail: r.Message,
 		}
 		switch r.Code {
 		case hook.CodeSparkLimit:

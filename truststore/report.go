@@ -67,7 +67,12 @@ type DeclarationStatus struct {
 	HookID string            `json:"hookId"`
 	Source DeclarationSource `json:"source"`
 	hook.Declared
-	Enabled    bool       `json:"enabled"`
+	Enabled bool `json:"enabled"`
+	// OffReason, when Enabled is false, names the switch that keeps the
+	// declaration off: "disabled" (its own enabled: false), "file_disabled"
+	// (its file's hooks.enabled: false) or "root_switch_off" (the user
+	// config's root switch). Filled by the runner; "" otherwise.
+	OffReason  string     `json:"offReason,omitempty"`
 	TrustState TrustState `json:"trustState"`
 	Reason     string     `json:"reason,omitempty"`
 	// Scripts are the pinned paths; Pins the pins a grant made now would

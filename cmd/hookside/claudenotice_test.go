@@ -96,3 +96,38 @@ func TestPendingTrustDiagnosticHint(t *testing.T) {
 		t.Fatalf("pasted %q: exit %d\n%s%s", cmd, code, out, errs)
 	}
 }
+
+// TestTrustStatusRootSwitchOffWording: a declaration kept off only by the
+// root switch (no user config) is "off (root switch off: …)" with offReason
+// root_switch_off, never "disabled"; one with its own enabled: false keeps
+// "disabled" and offReason disabled.
+func TestTrustStatusRootSwitchOffWording(t *testing.T) {
+	e := newCLIEnv(t)
+	writeFiles(t, map[string]string{
+		filepath.Join(e.ws, "zcode.json"): `{"hooks":{"events":{"Stop":[{"hooks":[{"type":"command","command":"true"},{"type":"command","command":"echo off","enabled":false}]}]}}}`,
+	})
+	_, out, errs := e.hookside(t, "", "hooks", "trust", "status", "--home", e.home)
+	if !strings.Contains(out, "pending_trust (not_trusted), off (root switch off:") || strings.Count(out, "disabled (enabled: false in its file)") != 1 {
+		t.Errorf("status:\n%s%s", out, errs)
+	}
+	st := e.trustStatusJSON(t)
+	if len(st.Declarations) != 2 || st.Declarations[0].Enabled || st.Declarations[0].OffReason != "root_switch_off" ||
+		st.Declarations[1].OffReason != "disabled" {
+		t.Errorf("status --json: %+v", st.Declarations)
+	}
+}
+
+// TestExplainDroppedHookShowsGroupMatcher: a declaration dropped while
+// parsing (a prompt handler the host did not declare) is explained with its
+// group's matcher, not matcher=*.
+func TestExplainDroppedHookShowsGroupMatcher(t *testing.T) {
+	e := newCLIEnv(t)
+	ch := filepath.Join(e.root, "claudehome")
+	writeFiles(t, map[string]string{
+		filepath.Join(ch, "settings.json"): `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"prompt","prompt":"check it"}]}]}}`,
+	})
+	code, out, errs := e.hookside(t, "", "hooks", "explain", "--profile", "claude", "--claude-home", ch, "--event", "PreToolUse", "--tool", "Bash")
+	if code != 0 || !strings.Contains(out, "matcher=Bash") || strings.Contains(out, "matcher=*") {
+		t.Fatalf("explain: exit %d\n%s%s", code, out, errs)
+	}
+}

@@ -109,7 +109,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 	st := trustStatus{
 		WorkspaceID: target.ID, Policy: string(policy), StoreStatus: string(w.StoreStatus),
 		BundleDigest: sh.BundleDigest, Counts: w.Counts,
-		Declarations: truststore.Describe(w.Workspace, w.Evaluations, sh),
+		Declarations: rs.DescribeWorkspace(w, sh),
 	}
 	hint := hintFlags(o.flags) + " --workspace " + shellQuote(st.WorkspaceID)
 	if len(digests) > 0 {
@@ -178,7 +178,7 @@ func describeDecl(w io.Writer, n int, d truststore.DeclarationStatus) {
 		state += " (" + d.Reason + ")"
 	}
 	if !d.Enabled {
-		state += ", disabled (enabled: false in its file)"
+		state += ", " + offText(d.OffReason)
 	}
 	fmt.Fprintf(w, "%3d. %-18s %s\n     %s %s[%d][%d] matcher=%s timeout=%dms\n",
 		n, dispText(d.Event), state, dispText(d.Source.RelativePath), dispText(d.Event), d.MatcherIndex, d.HookIndex, m, d.TimeoutMs)
@@ -487,4 +487,17 @@ func trustRemote(action string, t truststore.Target, dir, userConfig string, dig
 		fmt.Fprintf(stdout, "  trusted %s  %s %s  granted %s\n", r.Digest, dispText(r.Snapshot.Event), dispText(r.Snapshot.Command), r.GrantedAt.Format("2006-01-02 15:04"))
 	}
 	return exitOK
+}
+
+// offText words a switched-off declaration's OffReason for describeDecl:
+// "disabled" is kept for the declaration's own enabled: false
+// (docs/troubleshooting.md), the other switches say "off".
+func offText(reason string) string {
+	switch reason {
+	case runner.WhyFileDisabled:
+		return `off (file disabled: its file says "hooks": {"enabled": false})`
+	case runner.WhyRootSwitchOff:
+		return `off (root switch off: the user config does not say "hooks": {"enabled": true})`
+	}
+	return "disabled (enabled: false in its file)"
 }

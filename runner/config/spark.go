@@ -19,9 +19,12 @@ type Rejected struct {
 	Event        string          `json:"event"`
 	MatcherIndex int             `json:"matcherIndex"`
 	HookIndex    int             `json:"hookIndex"`
-	Code         string          `json:"code"`
-	Command      string          `json:"command,omitempty"`
-	Message      string          `json:"message"`
+	// Matcher is the matcher of a rejected declaration's group (nil: the
+	// group has none, or a whole group or event was rejected).
+	Matcher *string `json:"matcher,omitempty"`
+	Code    string  `json:"code"`
+	Command string  `json:"command,omitempty"`
+	Message string  `json:"message"`
 }
 
 // SettingsFile is one parsed Claude Code–shaped settings file.

@@ -22,16 +22,23 @@ type parser struct {
 	hooks   []hook.Hook
 	own     []hook.Limits
 	rejects []Rejected
+	// matcher is the matcher of the group being walked (nil: none or not
+	// yet read), given to the declarations of that group it rejects.
+	matcher *string
 }
 
 // reject records a declaration (hi >= 0), a matcher group (hi = -1) or a
 // whole event (mi = hi = -1) that was dropped, for `hooks explain`.
 func (p *parser) reject(off int, event string, mi, hi int, code, command, format string, args ...any) {
-	p.rejects = append(p.rejects, Rejected{
+	r := Rejected{
 		Kind: p.src.Kind, Path: p.path, Source: p.at(off), Event: event,
 		MatcherIndex: mi, HookIndex: hi, Code: code, Command: command,
 		Message: fmt.Sprintf(format, args...),
-	})
+	}
+	if hi >= 0 {
+		r.Matcher = p.matcher
+	}
+	p.rejects = append(p.rejects, r)
 }
 
 func (p *parser) at(off int) string {
@@ -94,6 +101,8 @@ func (p *parser) events(ev *jnode) {
 
 // group walks one {"matcher", "parallel", "hooks": [...]} entry.
 func (p *parser) group(event string, mi int, g *jnode) {
+	p.matcher = nil
+	defer func() { p.matcher = nil }()
 	where := fmt.Sprintf("%s[%d]", event, mi)
 	drop := func(at *jnode, format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
@@ -112,6 +121,7 @@ func (p *parser) group(event string, mi int, g *jnode) {
 		}
 		s := m.str
 		matcher = &s
+		p.matcher = matcher
 		if d := p.src.Dialect; !d.MatcherApplies(event) {
 			// hooks-v2-handbook §1.3: matcher只对PreToolUse/PostToolUse生效.
 			p.report(hook.CodeSparkMatcherIgnored, hook.SeverityWarning, m.off, "%s: matcher is ignored on %s (%s applies matchers to %s only); the group runs for every %s", where, event, d.Name, strings.Join(d.MatcherEvents, " and "), event)

@@ -150,6 +150,8 @@ export type Declaration = {
   timeoutMs: number;
   maxOutputBytes: number;
   enabled: boolean;
+  /** when enabled is false, the switch keeping it off: disabled (its own enabled: false), file_disabled (its file's hooks.enabled: false), root_switch_off (the user config's root switch) */
+  offReason?: "disabled" | "file_disabled" | "root_switch_off";
   trustState: TrustState;
   reason?: string;
   /** the pinned paths */
