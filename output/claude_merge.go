@@ -80,7 +80,19 @@ type ClaudeMerged struct {
 	// guards that did not run because they are not (or no longer) trusted
 	// (filled by the runner; the same shape as Merged.TrustNotice).
 	TrustNotice *TrustNotice `json:"trustNotice,omitempty"`
-	Runs        []Run        `json:"runs"`
+	// DisabledNotice names the workspace settings file whose
+	// disableAllHooks: true kept user or plugin hooks of this event from
+	// running (filled by the runner), for the host to show.
+	DisabledNotice *ClaudeDisabledNotice `json:"disabledNotice,omitempty"`
+	Runs           []Run                 `json:"runs"`
+}
+
+// ClaudeDisabledNotice is ClaudeMerged.DisabledNotice: a message for
+// people, the workspace file and how many hooks it switched off.
+type ClaudeDisabledNotice struct {
+	Message string `json:"message"`
+	File    string `json:"file"`
+	Skipped int    `json:"skipped"`
 }
 
 // MergeClaude combines the answers of one event, in registration order,

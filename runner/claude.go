@@ -131,6 +131,9 @@ type claudeSwitches struct {
 	// settings (user, project, local and plugin hooks off); ManagedDisable:
 	// set in managed settings (every hook off).
 	DisableAll, ManagedDisable bool
+	// DisabledBy is the workspace settings file (project or local) whose
+	// disableAllHooks: true decided DisableAll; "" when none did.
+	DisabledBy string
 	// ManagedOnly: allowManagedHooksOnly in managed settings.
 	ManagedOnly bool
 	// AllowedURLs / AllowedEnvVars: the merged arrays (nil = unset).
@@ -177,6 +180,10 @@ func readClaudeSwitches(managed, user, project, local string) claudeSwitches {
 		if k, ok := read(p); ok {
 			if k.DisableAllHooks != nil {
 				sw.DisableAll = *k.DisableAllHooks
+				sw.DisabledBy = ""
+				if sw.DisableAll && p != user {
+					sw.DisabledBy = p
+				}
 			}
 			merge(k)
 		}

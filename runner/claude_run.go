@@ -75,10 +75,6 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 	_, plans := s.current()
 	plan := plans[req.Event]
 	sw := s.claudeSwitches()
-	type pick struct {
-		h      *hook.Hook
-		reason string // non-empty: skipped
-	}
 	var picks []pick
 	seen := map[string]string{}
 	for i := range plan.hooks {
@@ -153,6 +149,7 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 	}
 	m.AsyncResults = cst.takePending()
 	m.TrustNotice = s.trustNotice(req.Event, m.Runs)
+	m.DisabledNotice = disabledNotice(sw, req.Event, picks)
 	m.SpillOversized(s.saveOversized)
 	return m, nil
 }
@@ -440,4 +437,30 @@ func readExports(path string) []string {
 		}
 	}
 	return out
+}
+
+// pick is one hook RunClaude considers: reason non-empty means skipped.
+type pick struct {
+	h      *hook.Hook
+	reason string
+}
+
+// disabledNotice is the ClaudeMerged.DisabledNotice of one event: set when
+// a workspace settings file's disableAllHooks (claudeSwitches.DisabledBy)
+// kept at least one user or plugin hook from running; nil otherwise.
+func disabledNotice(sw claudeSwitches, event string, picks []pick) *output.ClaudeDisabledNotice {
+	if sw.DisabledBy == "" || sw.ManagedDisable {
+		return nil
+	}
+	n := 0
+	for _, p := range picks {
+		if p.reason == ReasonHooksDisabled && p.h.Source.Kind != hook.SourceWorkspace {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return &output.ClaudeDisabledNotice{File: sw.DisabledBy, Skipped: n,
+		Message: fmt.Sprintf("%d of your %s hook(s) did not run: disableAllHooks is true in %s, a workspace file; what they check was not checked.", n, event, sw.DisabledBy)}
 }

@@ -131,3 +131,16 @@ func TestExplainDroppedHookShowsGroupMatcher(t *testing.T) {
 		t.Fatalf("explain: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestClaudeDisableAllHooksWrongType: a workspace settings file's
+// disableAllHooks with the wrong type gets a claude_setting_type error at
+// file:line:col of the key.
+func TestClaudeDisableAllHooksWrongType(t *testing.T) {
+	e, ch, in := claudePendingEnv(t)
+	writeFiles(t, map[string]string{filepath.Join(e.ws, ".claude", "settings.json"): "{\n  \"disableAllHooks\": \"no\"\n}\n"})
+	_, _, errs := e.hookside(t, "", "hooks", "run", "--profile", "claude", "--claude-home", ch, "--event", "PreToolUse", "--input", in)
+	want := filepath.Join(e.ws, ".claude", "settings.json") + ":2:3: error: disableAllHooks must be bool"
+	if !strings.Contains(errs, want) || !strings.Contains(errs, "[claude_setting_type]") {
+		t.Fatalf("want %q in:\n%s", want, errs)
+	}
+}

@@ -156,6 +156,12 @@ const (
 	// CodeClaudeHooksDisabled: disableAllHooks is true after settings
 	// precedence (severity info).
 	CodeClaudeHooksDisabled = "claude_hooks_disabled"
+	// CodeClaudeHooksDisabledByWorkspace: disableAllHooks is true because
+	// a workspace settings file (.claude/settings.json or
+	// .claude/settings.local.json) says so, which switches off the user's
+	// and plugins' hooks too, guards included (severity warning; the
+	// diagnostic's source names the file).
+	CodeClaudeHooksDisabledByWorkspace = "claude_hooks_disabled_by_workspace"
 )
 
 // TimeoutFor returns the dialect's default timeout in milliseconds for a

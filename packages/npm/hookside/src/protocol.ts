@@ -107,6 +107,14 @@ export type ClaudeMerged = {
   /** results of this session's background hooks that finished since the previous reply */
   asyncResults?: ClaudeAsyncResult[];
   trustNotice?: TrustNotice;
+  /** a workspace settings file's disableAllHooks: true kept user or plugin hooks of this event from running; show message */
+  disabledNotice?: {
+    message: string;
+    /** the workspace settings file */
+    file: string;
+    /** how many user or plugin hooks it kept from running */
+    skipped: number;
+  };
   runs: Run[];
 };
 
