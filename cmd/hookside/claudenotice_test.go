@@ -144,3 +144,15 @@ func TestClaudeDisableAllHooksWrongType(t *testing.T) {
 		t.Fatalf("want %q in:\n%s", want, errs)
 	}
 }
+
+// TestRunInputNotObjectPlainMessage: an array given to --input is refused
+// in plain words, without a Go type name.
+func TestRunInputNotObjectPlainMessage(t *testing.T) {
+	e := newCLIEnv(t)
+	in := filepath.Join(e.root, "arr.json")
+	writeFiles(t, map[string]string{in: "[1]"})
+	code, _, errs := e.hookside(t, "", "hooks", "run", "--event", "Stop", "--input", in)
+	if code == 0 || !strings.Contains(errs, "the input must be a JSON object: got a JSON array") || strings.Contains(errs, "map[") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}

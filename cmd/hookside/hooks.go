@@ -252,10 +252,15 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 		}
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(input, &obj); err != nil || obj == nil {
-			if err == nil {
-				err = fmt.Errorf("got null")
+			var why any = err
+			var te *json.UnmarshalTypeError
+			switch {
+			case err == nil:
+				why = "got null"
+			case errors.As(err, &te):
+				why = "got a JSON " + te.Value // array, string, number or bool
 			}
-			fmt.Fprintf(stderr, "hookside hooks run: %s: the input must be a JSON object: %v\n", *inputPath, err)
+			fmt.Fprintf(stderr, "hookside hooks run: %s: the input must be a JSON object: %v\n", *inputPath, why)
 			return exitError
 		}
 	}
