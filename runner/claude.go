@@ -64,6 +64,17 @@ func (c *claudeState) takePending() []output.ClaudeAsyncResult {
 	return p
 }
 
+// restorePending puts results taken by a run that did not answer back in
+// front of the ones delivered since.
+func (c *claudeState) restorePending(rs []output.ClaudeAsyncResult) {
+	if len(rs) == 0 {
+		return
+	}
+	c.mu.Lock()
+	c.pending = append(append([]output.ClaudeAsyncResult{}, rs...), c.pending...)
+	c.mu.Unlock()
+}
+
 func (c *claudeState) addPending(r output.ClaudeAsyncResult) {
 	c.mu.Lock()
 	c.pending = append(c.pending, r)

@@ -115,6 +115,10 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 			}
 		}
 	}
+	// The background results of earlier runs go out with this reply; one
+	// that finishes while this run's hooks run waits for the next reply,
+	// as Claude Code delivers async output on the next turn.
+	pending := cst.takePending()
 	answers := make([]output.ClaudeAnswer, len(picks))
 	runs := make([]output.Run, len(picks))
 	var wg sync.WaitGroup
@@ -131,6 +135,7 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
+		cst.restorePending(pending)
 		return output.ClaudeMerged{}, err
 	}
 
@@ -147,7 +152,7 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 	if rc.envFile != "" {
 		m.EnvExports = readExports(rc.envFile)
 	}
-	m.AsyncResults = cst.takePending()
+	m.AsyncResults = pending
 	m.TrustNotice = s.trustNotice(req.Event, m.Runs)
 	m.DisabledNotice = disabledNotice(sw, req.Event, picks)
 	m.SpillOversized(s.saveOversized)
