@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -42,8 +43,7 @@ func manCmd(root *cobra.Command, stdout, stderr io.Writer) *cobra.Command {
 			return exitError
 		}
 		manText(root)
-		hdr := &doc.GenManHeader{Title: "HOOKSIDE", Section: "1", Source: "hookside " + version, Manual: "hookside manual"}
-		if err := doc.GenManTree(root, hdr, dir); err != nil {
+		if err := writeManTree(root, dir); err != nil {
 			fmt.Fprintln(stderr, "hookside man:", err)
 			return exitError
 		}
@@ -79,4 +79,29 @@ func manText(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		manText(sub)
 	}
+}
+
+// writeManTree writes the page of c and of every command below it into
+// dir as <command-path-with-dashes>.1, each with its own header (its own
+// title, e.g. HOOKSIDE-HOOKS-RUN(1)): doc.GenManTree shares one header
+// across the tree and so titles every page after the first one it writes.
+func writeManTree(c *cobra.Command, dir string) error {
+	for _, sub := range c.Commands() {
+		if !sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
+			continue
+		}
+		if err := writeManTree(sub, dir); err != nil {
+			return err
+		}
+	}
+	hdr := &doc.GenManHeader{Section: "1", Source: "hookside " + version, Manual: "hookside manual"}
+	f, err := os.Create(filepath.Join(dir, strings.ReplaceAll(c.CommandPath(), " ", "-")+".1"))
+	if err != nil {
+		return err
+	}
+	if err := doc.GenMan(c, hdr, f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
