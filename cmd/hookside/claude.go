@@ -20,7 +20,7 @@ import (
 func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest, asJSON bool, hint string, stdout, stderr io.Writer) int {
 	m, err := s.RunClaude(ctx, req, nil)
 	if err != nil {
-		fmt.Fprintln(stderr, "hookside hooks run:", err)
+		fmt.Fprintln(stderr, "hookside hooks run:", runErrText(err))
 		return exitError
 	}
 	if asJSON {

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -169,5 +172,38 @@ func TestExplainExitStatus(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(e.root, "missing")); err == nil {
 		t.Error("a missing --cwd was created")
+	}
+}
+
+// TestRunSaysRootSwitchOff: `hooks run` that ran nothing because the root
+// switch is off says so on stderr, with how to switch it on, as `hooks
+// list` does.
+func TestRunSaysRootSwitchOff(t *testing.T) {
+	e := newCLIEnv(t)
+	cfg := filepath.Join(e.home, "config.json")
+	writeFiles(t, map[string]string{cfg: `{"hooks":{"events":{"Stop":[{"hooks":[{"type":"command","command":"true"}]}]}}}`})
+	code, out, errs := e.hookside(t, "", "hooks", "run", "--event", "Stop", "--turn-id", "t1")
+	if code != 0 || !strings.Contains(out, "0 hook(s) ran") {
+		t.Fatalf("exit %d %q %s", code, out, errs)
+	}
+	for _, want := range []string{"1 configured hook(s) are off: the root switch is off", "--hooks-enabled"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if _, _, errs := e.hookside(t, "", "hooks", "run", "--event", "Stop", "--turn-id", "t1", "--hooks-enabled"); strings.Contains(errs, "root switch") {
+		t.Errorf("--hooks-enabled still says the switch is off:\n%s", errs)
+	}
+}
+
+// TestRunErrTextSaysInterrupted: a run stopped by SIGINT/SIGTERM (its
+// context canceled) is reported as interrupted, not as Go's text.
+func TestRunErrTextSaysInterrupted(t *testing.T) {
+	err := fmt.Errorf("run Stop: %w", context.Canceled)
+	if got := runErrText(err); strings.Contains(got, "context canceled") || !strings.Contains(got, "interrupted by a signal") {
+		t.Errorf("runErrText(%v) = %q", err, got)
+	}
+	if got := runErrText(errors.New("bad input")); got != "bad input" {
+		t.Errorf("other errors change: %q", got)
 	}
 }

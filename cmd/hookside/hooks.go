@@ -281,7 +281,7 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 	outs := &runOutputs{byRun: map[string]runOutput{}}
 	m, err := s.Run(ctx, runner.RunRequest{Event: *event, TurnID: *turnID, Input: input}, outs)
 	if err != nil {
-		fmt.Fprintln(stderr, "hookside hooks run:", err)
+		fmt.Fprintln(stderr, "hookside hooks run:", runErrText(err))
 		return exitError
 	}
 	if *asJSON {
@@ -292,10 +292,24 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 		printMerged(termSafe{stdout}, m, outs)
 	}
 	printSkippedForTrust(stderr, s, m.Runs, hintFlags(o.flags))
+	if len(m.Runs) == 0 {
+		if off := rootSwitchOff(s, *event); off > 0 {
+			printRootSwitchOff(stderr, off, sf)
+		}
+	}
 	if m.Blocked {
 		return 2
 	}
 	return exitOK
+}
+
+// runErrText is a failed run's message: a run stopped by SIGINT/SIGTERM
+// says so instead of Go's "context canceled".
+func runErrText(err error) string {
+	if errors.Is(err, context.Canceled) {
+		return "interrupted by a signal: the running hooks were stopped, nothing was decided"
+	}
+	return err.Error()
 }
 
 // printSkippedForTrust tells, after the run, which workspace hooks were
