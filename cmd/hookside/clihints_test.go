@@ -207,3 +207,16 @@ func TestRunErrTextSaysInterrupted(t *testing.T) {
 		t.Errorf("other errors change: %q", got)
 	}
 }
+
+// TestTrustDigestSyntaxIsUsage: a --digest that is none of the accepted
+// forms is a usage error (exit 2); a well-formed number naming nothing is
+// an error (exit 1).
+func TestTrustDigestSyntaxIsUsage(t *testing.T) {
+	e, _ := trustCLIEnv(t)
+	if code, _, errs := e.hookside(t, "", "hooks", "trust", "grant", "--home", e.home, "--cwd", e.ws, "--digest", "zz"); code != exitUsage || !strings.Contains(errs, "want a list number") {
+		t.Errorf("--digest zz: exit %d %s", code, errs)
+	}
+	if code, _, errs := e.hookside(t, "", "hooks", "trust", "grant", "--home", e.home, "--cwd", e.ws, "--digest", "99"); code != exitError || !strings.Contains(errs, "no declaration number 99") {
+		t.Errorf("--digest 99: exit %d %s", code, errs)
+	}
+}

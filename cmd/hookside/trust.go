@@ -123,7 +123,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		}
 		if digests, err = resolveDigests(digests, listed, known, action == "revoke"); err != nil {
 			fmt.Fprintln(stderr, "hookside hooks trust:", strings.Replace(err.Error(), "`hookside hooks trust status`", "`hookside hooks trust status"+hint+"`", 1))
-			return exitError
+			return digestExit(err)
 		}
 	}
 	switch action {
@@ -471,7 +471,7 @@ func trustRemote(action string, t truststore.Target, dir, userConfig string, dig
 			digests = known
 		} else if digests, err = resolveDigests(digests, nil, known, true); err != nil {
 			fmt.Fprintln(stderr, "hookside hooks trust:", err)
-			return exitError
+			return digestExit(err)
 		}
 		return trustRevoke(store, t.ID, digests, asJSON, stdout, stderr)
 	}

@@ -80,9 +80,10 @@ func TestTrustDigestNumbersAndPrefixes(t *testing.T) {
 	if code != 0 || strings.TrimSpace(out) != "trusted "+d1 {
 		t.Fatalf("grant prefix: %d %s %s", code, out, errs)
 	}
-	for _, bad := range []string{"3", "0", "abc", "zzzzzzzz", "ffffff0000"} {
-		if code, _, errs := e.hookside(t, "", "hooks", "trust", "grant", "--home", e.home, "--digest", bad); code != exitError || !strings.Contains(errs, "--digest") {
-			t.Errorf("grant --digest %s: %d %s", bad, code, errs)
+	// Well-formed but naming nothing: exit 1; none of the forms: usage, exit 2.
+	for bad, want := range map[string]int{"3": exitError, "0": exitError, "ffffff0000": exitError, "abc": exitUsage, "zzzzzzzz": exitUsage} {
+		if code, _, errs := e.hookside(t, "", "hooks", "trust", "grant", "--home", e.home, "--digest", bad); code != want || !strings.Contains(errs, "--digest") {
+			t.Errorf("grant --digest %s: %d (want %d) %s", bad, code, want, errs)
 		}
 	}
 	code, out, errs = e.hookside(t, "", "hooks", "trust", "revoke", "--home", e.home, "--digest", d2[:10])

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -15,6 +16,11 @@ const minDigestPrefix = 6
 
 // digestLen is the length of a full declaration digest (hex SHA-256).
 const digestLen = 64
+
+// errDigestSyntax marks a --digest argument that is none of the accepted
+// forms: a usage error (exit 2), where a well-formed one that names
+// nothing is an error (exit 1).
+var errDigestSyntax = errors.New("usage")
 
 // resolveDigests turns each --digest argument into a full digest: a list
 // number N (1-based, as `hooks trust status` numbers listed) names listed[N-1];
@@ -53,7 +59,7 @@ func resolveDigest(a string, listed, pool []string, keep bool) (string, error) {
 		return listed[n-1], nil
 	}
 	if strings.Trim(a, "0123456789abcdef") != "" || len(a) < minDigestPrefix && !keep {
-		return "", fmt.Errorf("--digest %q: want a list number, a full digest or a prefix of at least %d hex characters", a, minDigestPrefix)
+		return "", fmt.Errorf("%w: --digest %q: want a list number, a full digest or a prefix of at least %d hex characters", errDigestSyntax, a, minDigestPrefix)
 	}
 	var hits []string
 	for _, d := range pool {
@@ -101,4 +107,12 @@ func hintFlags(fs *pflag.FlagSet) string {
 		fmt.Fprintf(&b, " --%s %s", name, shellQuote(v))
 	}
 	return b.String()
+}
+
+// digestExit is the exit status of a resolveDigests error.
+func digestExit(err error) int {
+	if errors.Is(err, errDigestSyntax) {
+		return exitUsage
+	}
+	return exitError
 }
