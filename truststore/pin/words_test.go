@@ -98,7 +98,7 @@ func TestDirectoryPins(t *testing.T) {
 			h := hook.Hook{Event: hook.PreToolUse, Source: hook.Source{Kind: hook.SourceWorkspace, RelativePath: "zcode.json"},
 				Type: hook.TypeProcess, Command: "python3", Args: []string{"tool"}}
 			p := mustPin(t, h, root)
-			if !p.Dirs["tool"] || !Hold(p, root, NewHashCache()) {
+			if !p.Dirs["tool"] || !Hold(p, root, closedAtEnd(t)) {
 				t.Fatalf("pins = %+v, want tool as a holding directory pin", p)
 			}
 			switch edit {
@@ -111,7 +111,7 @@ func TestDirectoryPins(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if Hold(p, root, NewHashCache()) {
+			if Hold(p, root, closedAtEnd(t)) {
 				t.Fatalf("pins still hold after %s below tool/", edit)
 			}
 		})
@@ -180,4 +180,13 @@ func mustPin(t *testing.T, h hook.Hook, root string) Pins {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// closedAtEnd is a hash cache whose open workspace roots are closed when
+// the test ends, before its TempDir is removed (on Windows an open root
+// keeps the directory from being deleted).
+func closedAtEnd(t *testing.T) *HashCache {
+	c := NewHashCache()
+	t.Cleanup(c.Close)
+	return c
 }
