@@ -45,15 +45,8 @@ func (db *DB) SkipUnclaimedHostRuns(ctx context.Context, now, cutoff time.Time, 
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := scanRun(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, r)
-		}
-		return rows.Err()
+		out, err = scanRuns(rows, nil)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("skipping unclaimed host-action runs: %w", mapErr(err))

@@ -427,15 +427,8 @@ func (db *DB) RenewAndRecover(ctx context.Context, now time.Time, own Renewal) (
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := scanRun(rows)
-			if err != nil {
-				return err
-			}
-			rec.RunsUnknown = append(rec.RunsUnknown, r)
-		}
-		return rows.Err()
+		rec.RunsUnknown, err = scanRuns(rows, nil)
+		return err
 	})
 	if err != nil {
 		return Recovered{}, err

@@ -114,16 +114,7 @@ func (db *DB) ListRuns(ctx context.Context, f RunFilter) (runs []Run, nextCursor
 	if err != nil {
 		return nil, "", mapErr(err)
 	}
-	defer rows.Close()
-	runs = make([]Run, 0, min(limit+1, 64))
-	for rows.Next() {
-		r, err := scanRun(rows)
-		if err != nil {
-			return nil, "", mapErr(err)
-		}
-		runs = append(runs, r)
-	}
-	if err := rows.Err(); err != nil {
+	if runs, err = scanRuns(rows, make([]Run, 0, min(limit+1, 64))); err != nil {
 		return nil, "", mapErr(err)
 	}
 	if len(runs) > limit {

@@ -157,6 +157,20 @@ const runCols = `seq, id, event_id, event_name, hook_id, hook_revision, binding_
 	execution_json, input_summary, output_summary, next_attempt_at, lease_owner, lease_until,
 	started_at, finished_at, duration_ms, created_at, updated_at`
 
+// scanRuns appends every row of rows (selected or RETURNING runCols) to out
+// and closes rows; the error is the first scan error or rows.Err.
+func scanRuns(rows *sql.Rows, out []Run) ([]Run, error) {
+	defer rows.Close()
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
 func scanRun(row interface{ Scan(...any) error }) (Run, error) {
 	var r Run
 	var binding, ecode, emsg, exec, in, out, next, owner, until, started, finished sql.NullString
