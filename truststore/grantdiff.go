@@ -2,6 +2,7 @@ package truststore
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hookside/hookside/internal/hook"
@@ -117,12 +118,11 @@ func scriptChanges(old, cur []pin.PinEntry) []ScriptChange {
 		was[key(e)] = e
 	}
 	out := []ScriptChange{}
-	seen := map[string]bool{}
 	for _, e := range cur {
 		k := key(e)
-		seen[k] = true
 		n := e
 		o, ok := was[k]
+		delete(was, k) // what stays in was is pinned at the grant only
 		switch {
 		case !ok:
 			out = append(out, ScriptChange{Path: e.Path, Change: "added", New: &n})
@@ -131,19 +131,11 @@ func scriptChanges(old, cur []pin.PinEntry) []ScriptChange {
 		}
 	}
 	for _, e := range old {
-		if !seen[key(e)] {
+		if _, ok := was[key(e)]; ok {
 			o := e
 			out = append(out, ScriptChange{Path: e.Path, Change: "removed", Old: &o})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b ScriptChange) int {
-		switch {
-		case a.Path < b.Path:
-			return -1
-		case a.Path > b.Path:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(a, b ScriptChange) int { return strings.Compare(a.Path, b.Path) })
 	return out
 }
