@@ -57,7 +57,7 @@ func treeSum(r *os.Root, rel string, c *HashCache) (string, error) {
 			if bytes += fi.Size(); bytes > MaxDirBytes {
 				return fmt.Errorf("%s: more than %d bytes: %w", rel, MaxDirBytes, ErrUnpinnable)
 			}
-			sum, err := fileSum(r, p, c)
+			sum, _, err := pinnedHash(r, p, c)
 			if err != nil {
 				return err
 			}
@@ -69,7 +69,7 @@ func treeSum(r *os.Root, rel string, c *HashCache) (string, error) {
 			}
 			sum := ""
 			if fi, err := r.Stat(filepath.FromSlash(p)); err == nil && fi.Mode().IsRegular() {
-				if sum, err = fileSum(r, p, c); err != nil {
+				if sum, _, err = pinnedHash(r, p, c); err != nil {
 					return err
 				}
 			}
@@ -83,16 +83,6 @@ func treeSum(r *os.Root, rel string, c *HashCache) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-func fileSum(r *os.Root, p string, c *HashCache) (string, error) {
-	f, err := fsid.OpenInRoot(r, filepath.FromSlash(p))
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	sum, _, _, err := hashOpen(f, c, false)
-	return sum, err
 }
 
 // dirHolds reports whether the directory pin rel (leading to target when
