@@ -21,6 +21,19 @@ func v2cli(t *testing.T, home string, out any, args ...string) (int, string) {
 	return code, stderr
 }
 
+// fileWriter returns a function that writes body to name in a fresh temp
+// directory and returns its path.
+func fileWriter(t *testing.T) func(name, body string) string {
+	dir := t.TempDir()
+	return func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+}
+
 type wireErr struct {
 	Error struct {
 		Code    int64
@@ -34,14 +47,7 @@ type wireErr struct {
 // protocol's error codes and exit statuses on failures.
 func TestV2DefinitionsAndBindingsCLI(t *testing.T) {
 	home := t.TempDir()
-	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := fileWriter(t)
 	def := write("def.json", `{"id":"note","name":"Notify","eventName":"turn.completed","action":{"type":"command","hook":{"type":"command","command":"echo hi"}}}`)
 
 	var created struct {

@@ -13,10 +13,7 @@ import (
 // carries SQLite's text.
 func TestV2DuplicateCreateHasNoDriverText(t *testing.T) {
 	home := t.TempDir()
-	def := filepath.Join(t.TempDir(), "def.json")
-	if err := os.WriteFile(def, []byte(`{"id":"note","name":"Note","eventName":"turn.completed","action":{"type":"command","hook":{"type":"command","command":"echo hi"}}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	def := fileWriter(t)("def.json", `{"id":"note","name":"Note","eventName":"turn.completed","action":{"type":"command","hook":{"type":"command","command":"echo hi"}}}`)
 	if code, errs := v2cli(t, home, nil, "definitions", "create", "--file", def); code != 0 {
 		t.Fatalf("create: exit %d %s", code, errs)
 	}
@@ -55,14 +52,7 @@ func TestV2DuplicateCreateHasNoDriverText(t *testing.T) {
 // both name the outcome.
 func TestV2UpsertCLI(t *testing.T) {
 	home := t.TempDir()
-	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := fileWriter(t)
 	def := write("def.json", `{"id":"seed","name":"Seed","eventName":"turn.completed","action":{"type":"command","hook":{"type":"command","command":"echo hi"}}}`)
 	changed := write("def2.json", `{"id":"seed","name":"Seed","eventName":"turn.completed","action":{"type":"command","hook":{"type":"command","command":"echo bye"}}}`)
 	type defOut struct {
