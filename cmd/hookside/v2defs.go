@@ -133,6 +133,16 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 			_ = cmd.MarkFlagFilename("file", "json")
 		}
 	}
+	// withFile reads --file before call gets it.
+	withFile := func(call func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, args []string) (any, error)) func(context.Context, *v2bridge.Bridge, []string) (any, error) {
+		return func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
+			raw, err := readJSONFile(file, "--file")
+			if err != nil {
+				return nil, err
+			}
+			return call(ctx, b, raw, a)
+		}
+	}
 	ops := []v2Op{
 		{use: "list [--event NAME]", short: "list definitions (of one lifecycle event)",
 			flags: func(cmd *cobra.Command) {
@@ -150,26 +160,18 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 			text: func(w io.Writer, r any) { printDefinition(w, r.(v2bridge.DefinitionResult).Definition) }},
 		{use: "create --file def.json", short: "validate and store a definition (revision 1; id generated unless given)",
 			flags: fileFlag("the definition"),
-			call: func(ctx context.Context, b *v2bridge.Bridge, _ []string) (any, error) {
-				raw, err := readJSONFile(file, "--file")
-				if err != nil {
-					return nil, err
-				}
+			call: withFile(func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
 				return b.CreateDefinition(ctx, raw)
-			},
+			}),
 			text: func(w io.Writer, r any) {
 				d := r.(v2bridge.DefinitionResult).Definition
 				fmt.Fprintf(w, "created %s (revision %d); bind it: hookside v2 bindings create --hook %s --scope application\n", d.ID, d.Revision, shellQuote(d.ID))
 			}},
 		{use: "update ID --file patch.json", short: "change a definition (present keys replace, null removes)", args: 1,
 			flags: fileFlag("the patch"),
-			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
-				raw, err := readJSONFile(file, "--file")
-				if err != nil {
-					return nil, err
-				}
+			call: withFile(func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, a []string) (any, error) {
 				return b.UpdateDefinition(ctx, a[0], raw)
-			},
+			}),
 			text: func(w io.Writer, r any) {
 				u := r.(v2bridge.UpdateDefinitionResult)
 				fmt.Fprintf(w, "updated %s (revision %d)\n", u.Definition.ID, u.Definition.Revision)
@@ -177,13 +179,9 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 			}},
 		{use: "upsert --file def.json", short: "create the definition, or replace the stored one with its id (outcome created, updated or unchanged)",
 			flags: fileFlag("the definition (its id required)"),
-			call: func(ctx context.Context, b *v2bridge.Bridge, _ []string) (any, error) {
-				raw, err := readJSONFile(file, "--file")
-				if err != nil {
-					return nil, err
-				}
+			call: withFile(func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
 				return b.UpsertDefinition(ctx, raw)
-			},
+			}),
 			text: func(w io.Writer, r any) {
 				u := r.(v2bridge.UpsertDefinitionResult)
 				fmt.Fprintf(w, "%s %s (revision %d)\n", u.Outcome, u.Definition.ID, u.Definition.Revision)
