@@ -74,7 +74,11 @@ func (rs *reviewSet) remove(id string) {
 	rs.mu.Unlock()
 }
 
-type trustStatusResult struct {
+// TrustStatus is the result of workspaceHooks/status (PROTOCOL.md §4), also
+// printed by `hookside hooks trust status --json`: the workspace id, the
+// policy, the trust store's status, the bundle digest over every declaration
+// with its pins, the counts per trust state and each declaration's status.
+type TrustStatus struct {
 	WorkspaceID  string                         `json:"workspaceId"`
 	Policy       string                         `json:"policy"`
 	StoreStatus  string                         `json:"storeStatus"`
@@ -83,12 +87,12 @@ type trustStatusResult struct {
 	Declarations []truststore.DeclarationStatus `json:"declarations"`
 }
 
-func statusResult(ss *session, w runner.WorkspaceState, sh *truststore.Shown) trustStatusResult {
+func statusResult(ss *session, w runner.WorkspaceState, sh *truststore.Shown) TrustStatus {
 	if sh == nil {
 		sh = truststore.Show(w.Workspace)
 	}
 	decls := ss.rs.DescribeWorkspace(w, sh)
-	return trustStatusResult{
+	return TrustStatus{
 		WorkspaceID: ss.rs.Options().WorkspaceID, Policy: string(w.Policy), StoreStatus: string(w.StoreStatus),
 		BundleDigest: sh.BundleDigest, Counts: w.Counts, Declarations: decls,
 	}
@@ -99,7 +103,7 @@ type trustStatusParams struct {
 	Workspace string `json:"workspace"`
 }
 
-func (s *Server) trustStatus(_ context.Context, p trustStatusParams) (*trustStatusResult, error) {
+func (s *Server) trustStatus(_ context.Context, p trustStatusParams) (*TrustStatus, error) {
 	if p.SessionID != "" {
 		ss, err := s.lookup(p.SessionID)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
@@ -23,16 +24,9 @@ import (
 // a write was refused (PROTOCOL.md §4).
 const exitCorrupt = 3
 
-// trustStatus is what `hooks trust status --json` prints (the shape of
-// workspaceHooks/status).
-type trustStatus struct {
-	WorkspaceID  string                         `json:"workspaceId"`
-	Policy       string                         `json:"policy"`
-	StoreStatus  string                         `json:"storeStatus"`
-	BundleDigest string                         `json:"bundleDigest"`
-	Counts       map[string]int                 `json:"counts"`
-	Declarations []truststore.DeclarationStatus `json:"declarations"`
-}
+// trustStatus is what `hooks trust status --json` prints: the result of
+// workspaceHooks/status.
+type trustStatus = rpc.TrustStatus
 
 // stdinIsTTY is replaceable in tests.
 var stdinIsTTY = func() bool { return isatty.IsTerminal(os.Stdin.Fd()) }
