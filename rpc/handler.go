@@ -73,7 +73,7 @@ func v2[P, R any](required bool, fn func(*Server, context.Context, *v2bridge.Bri
 		}
 		res, err := fn(s, ctx, b, p)
 		if err != nil {
-			logV2Detail(s.log, err)
+			LogV2Detail(s.log, err)
 			return nil, v2Error(err)
 		}
 		return res, nil

@@ -98,7 +98,7 @@ func (s *Server) v2Bridge() (*v2bridge.Bridge, error) {
 	if err != nil {
 		st.lastErr = err
 		s.log.Warn("v2 store unavailable", "home", home, "err", err)
-		logV2Detail(s.log, err)
+		LogV2Detail(s.log, err)
 		return nil, unavailable(err)
 	}
 	if st.closed { // shut down meanwhile

@@ -34,10 +34,6 @@ func internalV2Error() *Error {
 // LogV2Detail logs at debug level what a v2 error's wire message leaves out:
 // a database error's driver text, or the whole text of an internal error.
 func LogV2Detail(log *slog.Logger, err error) {
-	logV2Detail(log, err)
-}
-
-func logV2Detail(log *slog.Logger, err error) {
 	if log == nil || err == nil {
 		return
 	}
