@@ -217,10 +217,7 @@ func describeDecl(w io.Writer, n int, d truststore.DeclarationStatus) {
 
 // describePin renders a pin with a short hash.
 func describePin(p pin.PinEntry) string {
-	short := p.SHA256
-	if len(short) > 12 {
-		short = short[:12]
-	}
+	short := shortHash(p.SHA256)
 	switch p.Kind {
 	case "absent":
 		return dispWord(p.Path) + " (absent)"
