@@ -11,7 +11,6 @@ import (
 	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/truststore"
-	"github.com/hookside/hookside/truststore/pin"
 )
 
 // ReviewTTL is how long a review stays open (workspace-hook-trust.ts:4 in
@@ -226,7 +225,7 @@ func (s *Server) reviewSubmit(_ context.Context, p reviewSubmitParams) (*reviewS
 				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest, Reason: "scripts could not be pinned: " + perr.Error()})
 				continue
 			}
-			now, err := pin.PinScriptsIn(d.Hook, r.root, r.cwd)
+			now, err := truststore.PinNow(d.Hook, r.root, r.cwd)
 			if err != nil {
 				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest, Reason: "scripts could not be pinned: " + err.Error()})
 				continue

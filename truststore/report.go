@@ -115,13 +115,20 @@ func Show(w *Workspace) *Shown {
 	hooks := make([]hook.Hook, len(w.Declarations))
 	for i, d := range w.Declarations {
 		hooks[i] = d.Hook
-		sh.Pins[i], sh.Errs[i] = pin.PinScriptsIn(d.Hook, PinRoot(d.Hook, w.Root), w.Cwd)
+		sh.Pins[i], sh.Errs[i] = PinNow(d.Hook, w.Root, w.Cwd)
 		if _, ok := sh.byDigest[d.Digest]; !ok {
 			sh.byDigest[d.Digest] = i
 		}
 	}
 	sh.BundleDigest = bundleDigestPinned(w.Files, hooks, sh.Pins)
 	return sh
+}
+
+// PinNow pins the scripts h's command line names as they are now,
+// relative to its pin root (PinRoot of workspaceRoot), session directory
+// cwd: what Show pinned, for comparing at grant time.
+func PinNow(h hook.Hook, workspaceRoot, cwd string) (pin.Pins, error) {
+	return pin.PinScriptsIn(h, PinRoot(h, workspaceRoot), cwd)
 }
 
 // ErrNotShown is returned by PinsOf for a digest the review did not show.
