@@ -110,6 +110,24 @@ func stopStdin(w *os.File, stdinDone chan struct{}) {
 	}
 }
 
+// writeAsync closes w at once when b is empty (returning nil); else a
+// goroutine writes b to w and closes it, and the returned channel is
+// closed when that is done. Write errors (the child is gone or closed
+// stdin) are ignored.
+func writeAsync(w *os.File, b []byte) chan struct{} {
+	if len(b) == 0 {
+		_ = w.Close()
+		return nil
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = w.Write(b)
+		_ = w.Close()
+	}()
+	return done
+}
+
 // execPast is a deadline that has always passed.
 var execPast = time.Unix(1, 0)
 

@@ -153,8 +153,9 @@ func runPortable(ctx context.Context, spec Spec) Result {
 // execWriteStdin writes b to w and closes w. It tries one non-blocking
 // write first; when that does not take everything (more than the pipe
 // holds, or the child has not read yet), a goroutine writes the rest and
-// the returned channel is closed when it is done. nil means done already.
-// Write errors (EPIPE: the child is gone or closed stdin) are ignored.
+// the returned channel is closed when it is done (writeAsync). nil means
+// done already. Write errors (EPIPE: the child is gone or closed stdin)
+// are ignored.
 func execWriteStdin(w *os.File, b []byte) chan struct{} {
 	if len(b) > 0 {
 		if rc, err := w.SyscallConn(); err == nil {
@@ -173,17 +174,7 @@ func execWriteStdin(w *os.File, b []byte) chan struct{} {
 			}
 		}
 	}
-	if len(b) == 0 {
-		_ = w.Close()
-		return nil
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_, _ = w.Write(b)
-		_ = w.Close()
-	}()
-	return done
+	return writeAsync(w, b)
 }
 
 // drainBuffered takes what is already in the pipe after the read deadline

@@ -125,22 +125,8 @@ func execPipe(parentReads bool) (r, w *os.File, err error) {
 	return proc.Pipe(parentReads)
 }
 
-// execWriteStdin writes b to w from a goroutine and closes w; the returned
-// channel is closed when that is done (nil when b is empty: w is closed
-// at once). Write errors (the child is gone or closed stdin) are ignored.
-func execWriteStdin(w *os.File, b []byte) chan struct{} {
-	if len(b) == 0 {
-		_ = w.Close()
-		return nil
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_, _ = w.Write(b)
-		_ = w.Close()
-	}()
-	return done
-}
+// execWriteStdin writes b to w from a goroutine and closes w (writeAsync).
+func execWriteStdin(w *os.File, b []byte) chan struct{} { return writeAsync(w, b) }
 
 // drainBuffered takes what is already in the pipe after the read deadline
 // passed: PeekNamedPipe says how much is waiting, and a read of at most
