@@ -130,9 +130,7 @@ func runPortable(ctx context.Context, spec Spec) Result {
 	// id). Kill what is left of the group and, without a subreaper, the
 	// escapees carrying the run's token; tell the janitor; then reap the
 	// leader.
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
-	sweepEscapees(token)
-	janitorUntrack(pid)
+	endGroup(pid, token)
 	state := ex.state
 	if state == nil {
 		state, _ = leader.Wait()

@@ -9,6 +9,7 @@ import (
 	osexec "os/exec"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/hookside/hookside/internal/proc"
 )
@@ -136,6 +137,16 @@ func janitorTrack(pgid int, token string) {
 			}
 		}
 	}
+}
+
+// endGroup ends what is left of a hook's process group once its leader
+// has exited but is not reaped yet (pid is still the group's id): SIGKILL
+// to the group, the run's escapees swept by token where no subreaper
+// catches them, and the janitor told.
+func endGroup(pid int, token string) {
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	sweepEscapees(token)
+	janitorUntrack(pid)
 }
 
 // janitorUntrack forgets a hook's group once it is killed, before its

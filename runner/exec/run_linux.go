@@ -153,9 +153,7 @@ func runPoll(ctx context.Context, spec Spec) Result {
 	r.mu.Unlock()
 	deadline.Stop()
 	stopCtx()
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
-	sweepEscapees(token)
-	janitorUntrack(pid)
+	endGroup(pid, token)
 	var ws syscall.WaitStatus
 	for {
 		if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
