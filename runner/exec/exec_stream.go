@@ -138,6 +138,13 @@ type execExit struct {
 	state *os.ProcessState
 }
 
+// notStarted is what Run returns for a hook that did not start: res
+// with StartErr err and the time spent since start.
+func notStarted(res Result, start time.Time, err error) Result {
+	res.StartErr, res.Duration = err, time.Since(start)
+	return res
+}
+
 // execStartError wraps a failed cmd.Start with the executable's name and,
 // when the working directory is the problem, says so (the kernel's ENOENT
 // from chdir reads like a missing executable).

@@ -69,9 +69,7 @@ func runPortable(ctx context.Context, spec Spec) Result {
 	var p execPipes
 	if err := p.open(); err != nil {
 		p.closeAll()
-		res.StartErr = fmt.Errorf("start hook %q: %w", spec.Argv[0], err)
-		res.Duration = time.Since(start)
-		return res
+		return notStarted(res, start, fmt.Errorf("start hook %q: %w", spec.Argv[0], err))
 	}
 	ensureJanitor()
 	token := proc.NewToken()
@@ -88,9 +86,7 @@ func runPortable(ctx context.Context, spec Spec) Result {
 	p.closeChildEnds()
 	if err != nil {
 		p.closeAll()
-		res.StartErr = execStartError(spec, err)
-		res.Duration = time.Since(start)
-		return res
+		return notStarted(res, start, execStartError(spec, err))
 	}
 	leader := cmd.Process
 	pid := leader.Pid

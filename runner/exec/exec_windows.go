@@ -47,17 +47,13 @@ func Run(ctx context.Context, spec Spec) Result {
 	}
 	job, err := proc.NewJob()
 	if err != nil {
-		res.StartErr = fmt.Errorf("start hook %q: %w", spec.Argv[0], err)
-		res.Duration = time.Since(start)
-		return res
+		return notStarted(res, start, fmt.Errorf("start hook %q: %w", spec.Argv[0], err))
 	}
 	defer job.Close()
 	var p execPipes
 	if err := p.open(); err != nil {
 		p.closeAll()
-		res.StartErr = fmt.Errorf("start hook %q: %w", spec.Argv[0], err)
-		res.Duration = time.Since(start)
-		return res
+		return notStarted(res, start, fmt.Errorf("start hook %q: %w", spec.Argv[0], err))
 	}
 	cmd := newCmd(spec, &p)
 	cmd.Env = runEnv(spec.Env, proc.NewToken())
@@ -68,9 +64,7 @@ func Run(ctx context.Context, spec Spec) Result {
 	p.closeChildEnds()
 	if err != nil {
 		p.closeAll()
-		res.StartErr = execStartError(spec, err)
-		res.Duration = time.Since(start)
-		return res
+		return notStarted(res, start, execStartError(spec, err))
 	}
 	leader := cmd.Process
 	res.PID = leader.Pid

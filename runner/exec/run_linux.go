@@ -80,9 +80,7 @@ func runPoll(ctx context.Context, spec Spec) Result {
 		return res
 	}
 	fail := func(err error) Result {
-		res.StartErr = fmt.Errorf("start hook %q: %w", spec.Argv[0], err)
-		res.Duration = time.Since(start)
-		return res
+		return notStarted(res, start, fmt.Errorf("start hook %q: %w", spec.Argv[0], err))
 	}
 	path := spec.Argv[0]
 	if !strings.Contains(path, "/") {
@@ -118,9 +116,7 @@ func runPoll(ctx context.Context, spec Spec) Result {
 	closeFDs(fds[0], fds[3], fds[5])
 	if err != nil {
 		closeFDs(r.in, r.out, r.errOut)
-		res.StartErr = execStartError(spec, &os.PathError{Op: "fork/exec", Path: path, Err: err})
-		res.Duration = time.Since(start)
-		return res
+		return notStarted(res, start, execStartError(spec, &os.PathError{Op: "fork/exec", Path: path, Err: err}))
 	}
 	r.pid, res.PID = pid, pid
 	janitorTrack(pid, token)
