@@ -43,11 +43,8 @@ func execHelper(mode string, args []string) int {
 		time.Sleep(time.Hour)
 	case "tree":
 		// Starts a grandchild holding stdout, prints both pids, exits.
-		exe, _ := os.Executable()
-		gc := osexec.Command(exe)
-		gc.Env = append(os.Environ(), execHelperVar+"=sleep")
-		gc.Stdout = os.Stdout
-		if err := gc.Start(); err != nil {
+		gc, err := startSleeper()
+		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}
@@ -74,11 +71,8 @@ func execHelper(mode string, args []string) int {
 	case "tree-ready":
 		// Starts a grandchild holding stdout, writes both pids to
 		// $HOOK_PIDS, sets the event named $HOOK_READY, and blocks.
-		exe, _ := os.Executable()
-		gc := osexec.Command(exe)
-		gc.Env = append(os.Environ(), execHelperVar+"=sleep")
-		gc.Stdout = os.Stdout
-		if err := gc.Start(); err != nil {
+		gc, err := startSleeper()
+		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}
@@ -111,6 +105,15 @@ func execHelper(mode string, args []string) int {
 		fmt.Println("started", gc.Process.Pid)
 	}
 	return 0
+}
+
+// startSleeper starts a grandchild that sleeps with this helper's stdout.
+func startSleeper() (*osexec.Cmd, error) {
+	exe, _ := os.Executable()
+	gc := osexec.Command(exe)
+	gc.Env = append(os.Environ(), execHelperVar+"=sleep")
+	gc.Stdout = os.Stdout
+	return gc, gc.Start()
 }
 
 // helperSpec is a Spec running helper mode with args.
