@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/config"
@@ -83,7 +84,7 @@ func underAny(p string, roots []string) bool {
 		if r == "" {
 			continue
 		}
-		if rel, err := filepath.Rel(r, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if _, in := fsid.Within(r, p); in {
 			return true
 		}
 	}

@@ -1,9 +1,7 @@
 package truststore
 
 import (
-	"path/filepath"
-	"strings"
-
+	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/truststore/pin"
 )
@@ -30,7 +28,10 @@ func newRecord(workspaceID string, h hook.Hook, workspaceRoot string) (Record, e
 // the plugin's scripts takes the trust away as a workspace script's does.
 func PinRoot(h hook.Hook, workspaceRoot string) string {
 	pr := h.Source.PluginRoot
-	if h.Source.Kind != hook.SourceWorkspace || pr == "" || workspaceRoot == "" || underRoot(workspaceRoot, pr) {
+	if h.Source.Kind != hook.SourceWorkspace || pr == "" || workspaceRoot == "" {
+		return workspaceRoot
+	}
+	if _, under := fsid.Within(workspaceRoot, pr); under {
 		return workspaceRoot
 	}
 	return pr
@@ -40,10 +41,4 @@ func PinRoot(h hook.Hook, workspaceRoot string) string {
 func newPinnedRecord(workspaceID string, h hook.Hook, pins pin.Pins) Record {
 	return Record{WorkspaceID: workspaceID, Digest: Digest(h), Snapshot: snapshotOf(h),
 		ScriptPins: pins.Scripts, ScriptLinks: pins.Links, ScriptGlobs: pins.Globs, ScriptDirs: pins.DirList()}
-}
-
-// underRoot reports whether path is root or lies under it.
-func underRoot(root, path string) bool {
-	rel, err := filepath.Rel(root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -102,4 +103,12 @@ func ReadInRoot(r *os.Root, rel string, max int64) ([]byte, error) {
 // error value, so its text is matched, here only.
 func IsEscape(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+}
+
+// Within returns path relative to root (filepath.Rel) and whether path is
+// root or lies under it, lexically: symlinks are not resolved, and a path
+// on another volume is not within.
+func Within(root, path string) (string, bool) {
+	rel, err := filepath.Rel(root, path)
+	return rel, err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

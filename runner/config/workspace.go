@@ -157,7 +157,7 @@ func (w *Workspace) read(root *os.Root, path, what string) ([]byte, bool) {
 	w.probes = append(w.probes, probe{path: path, st: statStamp(path)})
 	var data []byte
 	var err error
-	switch rel, in := within(w.Root, path); {
+	switch rel, in := fsid.Within(w.Root, path); {
 	case !in || root == nil && w.direct:
 		data, err = fsid.ReadFile(path, hook.MaxConfigFileBytes)
 	case root == nil:
@@ -306,11 +306,4 @@ func relPath(root, path string) string {
 		return filepath.ToSlash(path)
 	}
 	return filepath.ToSlash(rel)
-}
-
-// within returns path relative to root and whether it lies under root.
-func within(root, path string) (string, bool) {
-	rel, err := filepath.Rel(root, path)
-	in := err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-	return rel, in
 }
