@@ -116,17 +116,7 @@ func (p *parser) httpHandler(where string, n *jnode, event string, mi, hi int) (
 			h.HTTP.AllowedEnvVars = append(h.HTTP.AllowedEnvVars, e.str)
 		}
 	}
-	if v := n.get(d.TimeoutKey); v.present() {
-		ms, msg := timeoutOf(v, d.TimeoutUnitMs)
-		if msg != "" {
-			return bad(v, "%s %s", badTimeoutLabel(d), msg)
-		}
-		own.TimeoutMs = ms
-	}
-	if own.TimeoutMs == 0 {
-		own.TimeoutMs = d.TimeoutFor(event)
-	}
-	if at, msg := handlerCommon(n, &h); at != nil {
+	if at, msg := handlerCommon(n, d, d.TimeoutFor(event), &h, &own); at != nil {
 		return bad(at, "%s", msg)
 	}
 	for _, k := range []string{"async", "asyncRewake", "command", "args", "shell"} {
@@ -134,14 +124,8 @@ func (p *parser) httpHandler(where string, n *jnode, event string, mi, hi int) (
 			p.report(hook.CodeIgnoredField, hook.SeverityWarning, v.off, "%s: %s does not apply to an http handler; ignored", where, k)
 		}
 	}
-	if v := n.get("if"); v.present() {
-		if v.kind != jString {
-			return bad(v, "if must be a string, got %s", v.kind)
-		}
-		if _, err := hmatcher.ParseRule(v.str); err != nil {
-			return bad(v, "if %q: %v", v.str, err)
-		}
-		h.If = v.str
+	if at, msg := ifRule(n, &h); at != nil {
+		return bad(at, "%s", msg)
 	}
 	return h, own, true
 }
@@ -184,9 +168,20 @@ func manifestHooks(root, manifestPath string, manifest []byte) (string, []byte) 
 }
 
 // handlerCommon reads the fields every Claude Code handler type takes
-// (statusMessage, enabled) into h; a wrongly typed one is returned with
+// (the dialect's timeout key into own, defaultMs when absent;
+// statusMessage, enabled into h); a wrongly typed one is returned with
 // its message (at nil: none).
-func handlerCommon(n *jnode, h *hook.Hook) (*jnode, string) {
+func handlerCommon(n *jnode, d *hook.Dialect, defaultMs int, h *hook.Hook, own *hook.Limits) (*jnode, string) {
+	if v := n.get(d.TimeoutKey); v.present() {
+		ms, msg := timeoutOf(v, d.TimeoutUnitMs)
+		if msg != "" {
+			return v, badTimeoutLabel(d) + " " + msg
+		}
+		own.TimeoutMs = ms
+	}
+	if own.TimeoutMs == 0 {
+		own.TimeoutMs = defaultMs
+	}
 	if v := n.get("statusMessage"); v.present() {
 		if v.kind != jString {
 			return v, fmt.Sprintf("statusMessage must be a string, got %s", v.kind)
@@ -199,6 +194,22 @@ func handlerCommon(n *jnode, h *hook.Hook) (*jnode, string) {
 		}
 		e := v.b
 		h.Enabled = &e
+	}
+	return nil, ""
+}
+
+// ifRule reads an http or delegated handler's `if` (one permission rule)
+// into h; a wrongly typed or unparsable one is returned with its message
+// (at nil: none).
+func ifRule(n *jnode, h *hook.Hook) (*jnode, string) {
+	if v := n.get("if"); v.present() {
+		if v.kind != jString {
+			return v, fmt.Sprintf("if must be a string, got %s", v.kind)
+		}
+		if _, err := hmatcher.ParseRule(v.str); err != nil {
+			return v, fmt.Sprintf("if %q: %v", v.str, err)
+		}
+		h.If = v.str
 	}
 	return nil, ""
 }

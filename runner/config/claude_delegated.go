@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/hookside/hookside/internal/hook"
-	hmatcher "github.com/hookside/hookside/matcher"
 )
 
 // delegatedHandler validates a prompt, agent or mcp_tool handler, which
@@ -90,27 +89,11 @@ func (p *parser) delegatedHandler(where string, n *jnode, event string, t hook.H
 			}
 		}
 	}
-	if v := n.get(d.TimeoutKey); v.present() {
-		ms, msg := timeoutOf(v, d.TimeoutUnitMs)
-		if msg != "" {
-			return bad(v, "%s %s", badTimeoutLabel(d), msg)
-		}
-		own.TimeoutMs = ms
-	}
-	if own.TimeoutMs == 0 {
-		own.TimeoutMs = d.TimeoutForType(t, event)
-	}
-	if at, msg := handlerCommon(n, &h); at != nil {
+	if at, msg := handlerCommon(n, d, d.TimeoutForType(t, event), &h, &own); at != nil {
 		return bad(at, "%s", msg)
 	}
-	if v := n.get("if"); v.present() {
-		if v.kind != jString {
-			return bad(v, "if must be a string, got %s", v.kind)
-		}
-		if _, err := hmatcher.ParseRule(v.str); err != nil {
-			return bad(v, "if %q: %v", v.str, err)
-		}
-		h.If = v.str
+	if at, msg := ifRule(n, &h); at != nil {
+		return bad(at, "%s", msg)
 	}
 	for _, k := range []string{"async", "asyncRewake", "command", "args", "shell", "url"} {
 		if v := n.get(k); v.present() {
