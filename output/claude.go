@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/hookside/hookside/internal/hook"
@@ -127,22 +126,14 @@ func (a *ClaudeAnswer) warn(msg string) {
 // WorktreeCreate reads the path from the last non-empty stdout line.
 func ParseClaude(event string, r ProcessResult) ClaudeAnswer {
 	var a ClaudeAnswer
-	switch {
-	case r.Skipped:
-		a.Outcome, a.Error = OutcomeSkipped, r.SkipReason
-		return a
-	case r.Async:
-		a.Outcome = OutcomeStartedAsync
-		return a
-	case r.SpawnError != "":
-		a.Outcome, a.Error = OutcomeFailed, validString(r.SpawnError)
-		a.HookError = "Failed with non-blocking status code: " + a.Error
+	if o, e, ok := notRan(r); ok {
+		a.Outcome, a.Error = o, e
+		if o == OutcomeFailed {
+			a.HookError = "Failed with non-blocking status code: " + a.Error
+		}
 		return a
 	}
-	if r.ExitCode >= 0 {
-		code := r.ExitCode
-		a.ExitCode = &code
-	}
+	a.ExitCode = exitCodeOf(r)
 	rule := claudeRules[event]
 	if r.TimedOut {
 		a.Outcome, a.Error = OutcomeTimedOut, "timed out"
@@ -168,16 +159,7 @@ func ParseClaude(event string, r ProcessResult) ClaudeAnswer {
 	}
 	stderr := validString(string(trim(r.Stderr)))
 
-	switch {
-	case r.ExitCode == 0:
-		a.Outcome = OutcomeSucceeded
-	case r.ExitCode == 2:
-		a.Outcome = OutcomeBlocked
-	case r.ExitCode < 0:
-		a.Outcome, a.Error = OutcomeFailed, "terminated by a signal"
-	default:
-		a.Outcome, a.Error = OutcomeFailed, "exit code "+strconv.Itoa(r.ExitCode)
-	}
+	a.Outcome, a.Error = exitOutcome(r.ExitCode)
 	if rule.ignoreAll {
 		if isJSON && schemaErr == "" {
 			a.TerminalSequence, _ = claudeString(fields["terminalSequence"])

@@ -150,38 +150,66 @@ type Answer struct {
 // Parse never fails and never panics: invalid UTF-8 becomes U+FFFD.
 func Parse(event string, r ProcessResult) Answer {
 	var a Answer
-	switch {
-	case r.Skipped:
-		a.Outcome, a.Error = OutcomeSkipped, r.SkipReason
-		return a
-	case r.Async:
-		a.Outcome = OutcomeStartedAsync
-		return a
-	case r.SpawnError != "":
-		a.Outcome, a.Error = OutcomeFailed, validString(r.SpawnError)
+	if o, e, ok := notRan(r); ok {
+		a.Outcome, a.Error = o, e
 		return a
 	}
-	if r.ExitCode >= 0 {
-		code := r.ExitCode
-		a.ExitCode = &code
-	}
+	a.ExitCode = exitCodeOf(r)
 	switch {
 	case r.TimedOut:
 		a.Outcome, a.Error = OutcomeTimedOut, "timed out"
 	case r.ExitCode == 0 && cutJSONAnswer(r):
 		a.Outcome, a.Error = OutcomeFailed, truncatedAnswerError(r)
-	case r.ExitCode == 0:
-		a.Outcome = OutcomeSucceeded
-		parseStdout(event, trim(r.Stdout), &a)
-	case r.ExitCode == 2:
-		a.Outcome = OutcomeBlocked
-		parseExit2(event, r, &a)
-	case r.ExitCode < 0:
-		a.Outcome, a.Error = OutcomeFailed, "terminated by a signal"
 	default:
-		a.Outcome, a.Error = OutcomeFailed, "exit code "+strconv.Itoa(r.ExitCode)
+		a.Outcome, a.Error = exitOutcome(r.ExitCode)
+		switch r.ExitCode {
+		case 0:
+			parseStdout(event, trim(r.Stdout), &a)
+		case 2:
+			parseExit2(event, r, &a)
+		}
 	}
 	return a
+}
+
+// notRan returns the outcome and Error of a run whose process gave
+// nothing to read — skipped, started async, or not spawned (outcome
+// failed) — and ok; ok is false when the process ran.
+func notRan(r ProcessResult) (o Outcome, err string, ok bool) {
+	switch {
+	case r.Skipped:
+		return OutcomeSkipped, r.SkipReason, true
+	case r.Async:
+		return OutcomeStartedAsync, "", true
+	case r.SpawnError != "":
+		return OutcomeFailed, validString(r.SpawnError), true
+	}
+	return "", "", false
+}
+
+// exitCodeOf returns r's exit status, nil when it is negative (the process
+// was killed by a signal).
+func exitCodeOf(r ProcessResult) *int {
+	if r.ExitCode < 0 {
+		return nil
+	}
+	code := r.ExitCode
+	return &code
+}
+
+// exitOutcome returns the outcome and Error of a process that exited with
+// code: 0 succeeded, 2 blocked, negative (a signal) and any other code
+// failed.
+func exitOutcome(code int) (Outcome, string) {
+	switch {
+	case code == 0:
+		return OutcomeSucceeded, ""
+	case code == 2:
+		return OutcomeBlocked, ""
+	case code < 0:
+		return OutcomeFailed, "terminated by a signal"
+	}
+	return OutcomeFailed, "exit code " + strconv.Itoa(code)
 }
 
 // CodeOutputTruncated starts the Error of a run whose JSON answer was cut
