@@ -164,16 +164,16 @@ func MergeFor(d *hook.Dialect, event string, answers []Answer) Merged {
 	rank := 0
 	for i := range answers {
 		a := &answers[i]
-		d, dr := a.Decision, a.DecisionReason
+		dec, dr := a.Decision, a.DecisionReason
 		if every && a.Block && isToolEvent(event) {
-			d, dr = DecisionDeny, a.BlockReason
+			dec, dr = DecisionDeny, a.BlockReason
 		}
-		if r := decisionRank(d); r > rank {
-			rank, decision, decisionReason = r, d, dr
+		if r := decisionRank(dec); r > rank {
+			rank, decision, decisionReason = r, dec, dr
 		} else if r == rank && r > 0 && isBlank(decisionReason) {
 			decisionReason = dr
 		}
-		if blocks(event, a) || every && (a.Block || a.Decision == DecisionDeny) {
+		if blocks(event, a, every) {
 			m.Blocked = true
 			if isBlank(blockReason) {
 				blockReason = a.BlockReason
@@ -222,8 +222,12 @@ func decisionRank(d string) int {
 }
 
 // blocks reports whether answer a stops the host on event (PROTOCOL §3
-// `blocked`).
-func blocks(event string, a *Answer) bool {
+// `blocked`); with every (Dialect.BlockOnEveryEvent) any block or deny
+// does, on every event.
+func blocks(event string, a *Answer, every bool) bool {
+	if every {
+		return a.Block || a.Decision == DecisionDeny
+	}
 	switch event {
 	case hook.PreToolUse:
 		return a.Block || a.Decision == DecisionDeny
