@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -94,7 +95,7 @@ func (c *Client) Do(ctx context.Context, h Handler, pol Policy, body []byte) out
 	if err != nil {
 		return output.HTTPResult{Err: err.Error()}
 	}
-	for _, k := range sortedKeys(h.Headers) {
+	for _, k := range slices.Sorted(maps.Keys(h.Headers)) {
 		req.Header.Set(k, c.interpolate(h.Headers[k], h.AllowedEnvVars, pol.AllowedEnvVars))
 	}
 	req.Header.Set("Content-Type", "application/json")
@@ -214,13 +215,4 @@ func globMatch(pattern, s string) bool {
 		s = s[i+len(mid):]
 	}
 	return strings.HasSuffix(s, last)
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
