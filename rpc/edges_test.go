@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 )
@@ -116,4 +117,29 @@ func fieldOf(m map[string]any) any {
 		return nil
 	}
 	return d["field"]
+}
+
+// TestExitRightAfterShutdownIsZero: `exit` sent at once after the
+// `shutdown` request (before its reply) ends the server with status 0, as
+// docs/protocol.md says for an exit after shutdown; the reply still goes out.
+func TestExitRightAfterShutdownIsZero(t *testing.T) {
+	c := initialized(t, t.TempDir(), t.TempDir())
+	c.sendRaw(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}` + "\n" + `{"jsonrpc":"2.0","method":"exit"}` + "\n")
+	var replied bool
+	for !replied {
+		line, err := c.r.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("no shutdown reply before the end: %v", err)
+		}
+		replied = strings.Contains(string(line), `"id":2`)
+	}
+	select {
+	case code := <-c.done:
+		if code != 0 {
+			t.Fatalf("exit status %d, want 0", code)
+		}
+		c.done <- code // for the cleanup
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not exit")
+	}
 }

@@ -156,8 +156,10 @@ func (s *Server) handleNotification(req *jsonrpc2.Request) {
 	switch req.Method {
 	case "initialized":
 	case "exit":
+		// 0 once a shutdown request has come, also while its drain runs
+		// (the exit notification may overtake the shutdown reply).
 		code := 1
-		if s.getState() == stateShutdown {
+		if s.getState() >= stateShuttingDown {
 			code = 0
 		}
 		select {
