@@ -264,22 +264,25 @@ var transcriptSeq atomic.Uint64
 // transcript (lifecycle-hooks-and-workspace-trust §"与 Claude Code 的兼容程度").
 // Files live in the session's private directory (0700, made on first use,
 // removed by Session.Close); the returned cleanup removes the file when the
-// hook has ended (configured-runner-callback.ts:67 in the spec).
+// hook has ended (configured-runner-callback.ts:67 in the spec). Events
+// without a prompt or response share one empty file (emptyTranscript).
 func (s *Session) writeTranscript(event string, in baseInput) (path string, cleanup func(), err error) {
+	content := transcriptContent(event, in)
+	if len(content) == 0 {
+		path, err = s.emptyTranscript()
+		return path, func() {}, err
+	}
 	dir, err := s.transcriptDir()
 	if err != nil {
 		return "", func() {}, err
 	}
 	path = filepath.Join(dir, "transcript-"+strconv.FormatUint(transcriptSeq.Add(1), 10)+".jsonl")
-	content := transcriptContent(event, in)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return "", func() {}, fmt.Errorf("create transcript: %w", err)
 	}
 	cleanup = func() { os.Remove(path) }
-	if len(content) > 0 {
-		_, err = f.Write(content)
-	}
+	_, err = f.Write(content)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -288,6 +291,47 @@ func (s *Session) writeTranscript(event string, in baseInput) (path string, clea
 		return "", func() {}, fmt.Errorf("write transcript: %w", err)
 	}
 	return path, cleanup, nil
+}
+
+// emptyTranscript returns the session's empty transcript file, the
+// transcript_path of every hook whose event has no prompt or response: an
+// empty regular file (0600) in the session's private directory, kept
+// until Session.Close. Before each use it is checked with one lstat(2): a
+// hook that wrote into it, replaced or removed it gets a new one for the
+// next hook, so every hook starts with an empty regular file, as with a
+// file per hook, without a create and unlink per run.
+func (s *Session) emptyTranscript() (string, error) {
+	s.tmpMu.Lock()
+	path := s.empty
+	s.tmpMu.Unlock()
+	if path != "" {
+		if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+			return path, nil
+		}
+	}
+	dir, err := s.transcriptDir()
+	if err != nil {
+		return "", err
+	}
+	s.tmpMu.Lock()
+	defer s.tmpMu.Unlock()
+	if s.empty != path { // another hook replaced it meanwhile
+		return s.empty, nil
+	}
+	if path != "" {
+		_ = os.Remove(path)
+	}
+	path = filepath.Join(dir, "transcript-"+strconv.FormatUint(transcriptSeq.Add(1), 10)+".jsonl")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("create transcript: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		_ = os.Remove(path)
+		return "", fmt.Errorf("write transcript: %w", err)
+	}
+	s.empty = path
+	return path, nil
 }
 
 // transcriptDir returns the session's private temporary directory, making

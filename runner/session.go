@@ -168,6 +168,7 @@ type Session struct {
 
 	tmpMu  sync.Mutex
 	tmpDir string // private transcript directory, made on first use
+	empty  string // the session's empty transcript file (emptyTranscript); "" until made
 
 	async      sync.WaitGroup
 	asyncSlots chan struct{} // running background hooks, at most MaxAsyncPerSession
