@@ -2,7 +2,6 @@ package proc
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -106,14 +105,27 @@ func TestJanitorUntrackedGroupSurvives(t *testing.T) {
 	pid := hook.Process.Pid
 	defer func() { _ = hook.Process.Kill(); _ = hook.Wait() }()
 	fd := pidfds(t, []int{pid})[0]
-	in := fmt.Sprintf("+%d\n-%d\nbogus\n+1\n", pid, pid)
-	if err := janitorLoop(strings.NewReader(in)); err != nil {
+	tab, err := newTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.f.Close()
+	if err := tab.track(pid, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.untrack(pid); err != nil {
+		t.Fatal(err)
+	}
+	if err := janitorLoop(strings.NewReader("anything hookside wrote is ignored\n"), tab.f); err != nil {
 		t.Fatal(err)
 	}
 	if exitedWithin(fd, 100*time.Millisecond) {
 		t.Fatal("untracked group was killed")
 	}
-	if err := janitorLoop(strings.NewReader(fmt.Sprintf("+%d\n", pid))); err != nil {
+	if err := tab.track(pid, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := janitorLoop(strings.NewReader(""), tab.f); err != nil {
 		t.Fatal(err)
 	}
 	if !exitedWithin(fd, goneBound) {
@@ -128,6 +140,9 @@ func TestJanitorRejectsBadArguments(t *testing.T) {
 	}
 	if err := j.Track(100, "a b"); !errors.Is(err, ErrBadToken) {
 		t.Errorf("token with a blank: %v", err)
+	}
+	if err := j.Track(100, strings.Repeat("t", tableTokenMax+1)); !errors.Is(err, ErrBadToken) {
+		t.Errorf("token longer than a table record takes: %v", err)
 	}
 	if err := j.Track(100, "ok"); !errors.Is(err, ErrJanitorClosed) {
 		t.Errorf("closed janitor: %v", err)

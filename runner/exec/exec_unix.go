@@ -58,7 +58,7 @@ import (
 //
 // Cost: three pipes, a waiter and two reader goroutines per call, one
 // timer; no goroutine for stdin up to the pipe's capacity (64 KiB); with a
-// janitor, two short pipe writes; on macOS a process-list sweep.
+// janitor, a poll and two table writes; on macOS a process-list sweep.
 func runPortable(ctx context.Context, spec Spec) Result {
 	start := time.Now()
 	res, lim, ok := begin(ctx, spec)

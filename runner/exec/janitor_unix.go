@@ -43,7 +43,8 @@ var noLazyJanitor atomic.Bool
 // this is needed only to have it running earlier. argv nil re-executes
 // this binary as the janitor (proc.JanitorCmd: nothing of its main is
 // needed); otherwise argv must run proc.RunJanitor on its stdin. One
-// janitor per process: the cost per hook is two short pipe writes.
+// janitor per process: the cost per hook is a poll(2) and two pwrite(2)s
+// to the table it shares with the janitor, which wakes no process.
 // CloseJanitor ends it. Errors: ErrEmptyArgv for a non-nil empty argv, or
 // the janitor could not be started (hooks then run without it).
 func EnableJanitor(argv []string) error {
@@ -125,8 +126,8 @@ func closeJanitor(j *proc.Janitor) error {
 // reads the pipe on r until EOF, then kills what is recorded.
 func RunJanitor(r io.Reader) error { return proc.RunJanitor(r) }
 
-// janitorTrack records a started hook's group with the janitor, if any:
-// one pipe write. A janitor that is gone (killed by someone) is dropped
+// janitorTrack records a started hook's group with the janitor, if any
+// (proc.Janitor.Track). A janitor that is gone (killed by someone) is dropped
 // and reaped, so the next hook starts a new one.
 func janitorTrack(pgid int, token string) {
 	if j := janitor.Load(); j != nil {
