@@ -134,7 +134,7 @@ func fig1OneHook(e *env) error {
 		fmt.Sprintf("Node runner ÷ hookside %s against ≥ 1.60×: %s", rn, metWord(rn.Median >= 1.6)))
 	e.res.detail("1", fmt.Sprintf("p50/p90/p99: hookside %s / %s / %s · C floor %s / %s / %s · Go floor %s / %s / %s · node %s / %s / %s. "+
 		"hookside's overhead over the C floor at p50: %s per event (it also sends hook/started and hook/completed notifications, "+
-		"uses a process group and writes a transcript file).",
+		"runs the hook in its own process group with a run token, a pidfd and a janitor record).",
 		fmtUs(hs.P50Us), fmtUs(hs.P90Us), fmtUs(hs.P99Us), fmtUs(cf.P50Us), fmtUs(cf.P90Us), fmtUs(cf.P99Us),
 		fmtUs(fl.P50Us), fmtUs(fl.P90Us), fmtUs(fl.P99Us),
 		fmtUs(nd.P50Us), fmtUs(nd.P90Us), fmtUs(nd.P99Us), fmtUs(hs.P50Us-cf.P50Us)))
