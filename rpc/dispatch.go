@@ -54,7 +54,6 @@ func newDispatcher(s *Server, workers, queueSize int) *dispatcher {
 // Handle implements jsonrpc2.Handler.
 func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	<-d.ready
-	req.Params = d.s.stream.takeParams(req.Params)
 	if req.Notif {
 		d.safe(func() { d.s.handleNotification(req) }, nil)
 		return

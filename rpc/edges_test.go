@@ -143,3 +143,15 @@ func TestExitRightAfterShutdownIsZero(t *testing.T) {
 		t.Fatal("server did not exit")
 	}
 }
+
+// TestEscapedStringIDAndMethodAreDecoded: a string id and a method name
+// written with escapes are decoded like any JSON string; the reply carries
+// the id back, and params written with white space reach the method.
+func TestEscapedStringIDAndMethodAreDecoded(t *testing.T) {
+	c := startServer(t, t.TempDir())
+	c.sendRaw(`{"jsonrpc":"2.0","id":"a\"b\u00e9","method":"\u0069nitialize","params": { "protocolVersion" : "1", "clientInfo": {"name":"t"} } }` + "\n")
+	m := c.read(true)
+	if m["id"] != "a\"bé" || m["result"] == nil {
+		t.Fatalf("reply %v", m)
+	}
+}

@@ -104,6 +104,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 	in, closeIn := pollable(r)
 	defer closeIn()
 	s.stream = &objectStream{f: newFramer(opts.Framing, in, w), log: opts.Logger}
+	s.stream.deliver = func(req *jsonrpc2.Request) { s.d.Handle(ctx, nil, req) }
 	s.conn = jsonrpc2.NewConn(ctx, s.stream, s.d, jsonrpc2.SetLogger(slogPrinter{opts.Logger}))
 	close(s.d.ready)
 	select {

@@ -130,6 +130,8 @@ func TestFraming(t *testing.T) {
 		{"wrong_jsonrpc_version", `{"jsonrpc":"1.0","id":1,"method":"initialize"}` + "\n", CodeInvalidRequest},
 		{"method_not_a_string", `{"id":3,"method":7}` + "\n", CodeInvalidRequest},
 		{"neither_request_nor_response", `{"id":4}` + "\n", CodeInvalidRequest},
+		{"request_and_response_at_once", `{"id":6,"method":"initialize","result":1}` + "\n", CodeInvalidRequest},
+		{"invalid_json_inside_params", `{"id":7,"method":"initialize","params":{"a":tru}}` + "\n", CodeParseError},
 		{"request_before_initialize", `{"id":5,"method":"hooks/list","params":{}}` + "\n", CodeNotInitialized},
 	}
 	for _, tc := range cases {

@@ -8,7 +8,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -17,68 +16,18 @@ import (
 // objectStream is the shim in front of github.com/sourcegraph/jsonrpc2: the
 // library's own stream closes the connection on malformed JSON, batches and
 // non-integer ids. This stream answers those frames itself (-32700, -32600)
-// and passes only well-formed request/response objects on, so the
-// connection stays up (PROTOCOL.md §1).
+// and builds each well-formed request from the scanned envelope itself,
+// handing it to deliver on the reading goroutine (the library would decode
+// the frame twice more, params into a generic tree and back). Only
+// responses to server→client requests go on to the library, which matches
+// them to its calls (PROTOCOL.md §1).
 type objectStream struct {
 	f      framer
 	log    *slog.Logger
 	closer func() error
-
-	// Params of requests are set aside while the library decodes a
-	// slimmed frame (its decoder builds a generic tree of the whole params
-	// and re-encodes it: the largest cost of a request). The frame carries
-	// a numeric token instead; Handle swaps the raw params back (takeParams).
-	mu        sync.Mutex
-	params    map[uint64]json.RawMessage
-	nextToken uint64
-}
-
-// paramsToken prefixes the placeholder string standing for set-aside params.
-const paramsToken = `\u0000hookside-params:`
-
-// slim returns a request frame with its params replaced by a token.
-func (s *objectStream) slim(frame []byte, p probe) []byte {
-	if p.Params == nil || p.Method == nil || bytes.Equal(p.Params, []byte("null")) {
-		return frame
-	}
-	s.mu.Lock()
-	if s.params == nil {
-		s.params = map[uint64]json.RawMessage{}
-	}
-	s.nextToken++
-	tok := s.nextToken
-	s.params[tok] = append(json.RawMessage(nil), p.Params...) // the frame buffer is reused
-	s.mu.Unlock()
-	out := make([]byte, 0, 64+len(p.ID)+len(p.Method))
-	out = append(out, `{"method":`...)
-	out = append(out, p.Method...)
-	if p.ID != nil {
-		out = append(out, `,"id":`...)
-		out = append(out, p.ID...)
-	}
-	out = append(out, `,"params":"`+paramsToken...)
-	out = strconv.AppendUint(out, tok, 10)
-	return append(out, `"}`...)
-}
-
-// takeParams returns the raw params a slimmed request stands for (and
-// forgets them); other params are returned unchanged.
-func (s *objectStream) takeParams(raw *json.RawMessage) *json.RawMessage {
-	if raw == nil || !bytes.HasPrefix(*raw, []byte(`"`+paramsToken)) {
-		return raw
-	}
-	n, err := strconv.ParseUint(string((*raw)[len(paramsToken)+1:len(*raw)-1]), 10, 64)
-	if err != nil {
-		return raw
-	}
-	s.mu.Lock()
-	p, ok := s.params[n]
-	delete(s.params, n)
-	s.mu.Unlock()
-	if !ok {
-		return raw
-	}
-	return &p
+	// deliver receives each incoming request and notification, in
+	// arrival order, on the goroutine reading the stream.
+	deliver func(*jsonrpc2.Request)
 }
 
 // probe is the envelope of one incoming message, decoded loosely so that a
@@ -143,27 +92,77 @@ func (s *objectStream) ReadObject(v any) error {
 			s.replyError(id, code, msg)
 			continue
 		}
-		decoded := frame
-		if json.Valid(p.Params) {
-			decoded = s.slim(frame, p)
+		if !json.Valid(frame) {
+			// validateFrame only scans the top level.
+			s.replyInvalidJSON(frame, p)
+			continue
 		}
-		if err := json.Unmarshal(decoded, v); err != nil {
-			// Not JSON after all (validateFrame only scans the top level),
-			// or a shape the library refuses: answer instead of closing.
-			switch {
-			case strings.Contains(err.Error(), "exceeded max depth"):
-				// Well-formed but nested deeper than encoding/json's 10000
-				// levels: the id was scanned, so the host gets its answer.
-				s.replyError(validID(p.ID), CodeInvalidRequest, "invalid request: nested more than 10000 levels deep")
-			case !json.Valid(frame):
-				s.replyError(nil, CodeParseError, "parse error: the frame is not JSON")
-			default:
-				s.replyError(nil, CodeInvalidRequest, "invalid request: "+err.Error())
+		if p.Method != nil {
+			req, msg := request(p)
+			if msg != "" {
+				s.replyError(nil, CodeInvalidRequest, msg)
+				continue
 			}
+			s.deliver(req)
+			continue
+		}
+		if err := json.Unmarshal(frame, v); err != nil {
+			// A response shape the library refuses: answer instead of
+			// closing.
+			s.replyError(nil, CodeInvalidRequest, "invalid request: "+err.Error())
 			continue
 		}
 		return nil
 	}
+}
+
+// replyInvalidJSON answers a frame that is not valid JSON: -32600 with its
+// id when it is only nested deeper than encoding/json's 10000 levels (the
+// id was scanned, so the host gets its answer), else -32700.
+func (s *objectStream) replyInvalidJSON(frame []byte, p probe) {
+	var raw json.RawMessage
+	if err := json.Unmarshal(frame, &raw); err != nil && strings.Contains(err.Error(), "exceeded max depth") {
+		s.replyError(validID(p.ID), CodeInvalidRequest, "invalid request: nested more than 10000 levels deep")
+		return
+	}
+	s.replyError(nil, CodeParseError, "parse error: the frame is not JSON")
+}
+
+// request builds the request or notification of a frame validateFrame
+// passed with a method (p's values point into the frame buffer, which the
+// framer reuses: params are copied). msg is the -32600 message of a frame
+// that is a request and a response at once.
+func request(p probe) (*jsonrpc2.Request, string) {
+	if p.Result != nil || (p.Error != nil && !bytes.Equal(p.Error, []byte("null"))) {
+		return nil, "invalid request: a message with a method cannot carry a result or an error"
+	}
+	req := &jsonrpc2.Request{Method: jsonString(p.Method)}
+	switch {
+	case p.ID == nil:
+		req.Notif = true
+	case p.ID[0] == '"':
+		req.ID = jsonrpc2.ID{Str: jsonString(p.ID), IsString: true}
+	default:
+		n, _ := strconv.ParseUint(string(p.ID), 10, 64) // checked by validID
+		req.ID = jsonrpc2.ID{Num: n}
+	}
+	if p.Params != nil {
+		params := json.RawMessage(bytes.Clone(p.Params))
+		req.Params = &params
+	}
+	return req, ""
+}
+
+// jsonString decodes a valid JSON string literal (a copy, not pointing into
+// raw); escapes and invalid UTF-8 take encoding/json's path.
+func jsonString(raw []byte) string {
+	body := raw[1 : len(raw)-1]
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return string(body)
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s) // raw is valid JSON
+	return s
 }
 
 // validateFrame checks one frame; code 0 means pass it on. id is the id to
