@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -153,5 +154,61 @@ func TestEscapedStringIDAndMethodAreDecoded(t *testing.T) {
 	m := c.read(true)
 	if m["id"] != "a\"bé" || m["result"] == nil {
 		t.Fatalf("reply %v", m)
+	}
+}
+
+// TestHookNotificationsPrecedeTheReplyInOrder: two sequential hooks then a
+// parallel group of two. Each sequential hook's hook/completed arrives
+// before the next hook/started, every hook/completed before the reply, and
+// each hook has one of each.
+func TestHookNotificationsPrecedeTheReplyInOrder(t *testing.T) {
+	home := t.TempDir()
+	script := filepath.Join(t.TempDir(), "drain.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ncat >/dev/null\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h := fmt.Sprintf(`{"type":"process","command":%q}`, script)
+	cfg := fmt.Sprintf(`{"hooks":{"enabled":true,"events":{"PreToolUse":[{"matcher":"Bash","hooks":[%s,%s]},{"matcher":"Bash","parallel":true,"hooks":[%s,%s]}]}}}`, h, h, h, h)
+	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := initialized(t, home, t.TempDir())
+	c.sendRaw(runReq(1, "Bash"))
+	var seq []string // "s:<runId>", "c:<runId>", "reply"
+	for {
+		m := c.read(false)
+		if m["method"] == nil {
+			if m["result"] == nil {
+				t.Fatalf("reply %v", m)
+			}
+			seq = append(seq, "reply")
+			break
+		}
+		p, _ := m["params"].(map[string]any)
+		switch m["method"] {
+		case "hook/started":
+			seq = append(seq, "s:"+p["runId"].(string))
+		case "hook/completed":
+			seq = append(seq, "c:"+p["runId"].(string))
+		}
+	}
+	if len(seq) != 9 {
+		t.Fatalf("frames %v, want 4 started, 4 completed, the reply", seq)
+	}
+	// Sequential hooks: started, completed, started, completed.
+	if seq[0][:2] != "s:" || seq[1] != "c:"+seq[0][2:] || seq[2][:2] != "s:" || seq[3] != "c:"+seq[2][2:] {
+		t.Fatalf("sequential hooks out of order: %v", seq)
+	}
+	started := map[string]bool{}
+	for _, f := range seq[4:8] {
+		switch {
+		case f[:2] == "s:":
+			started[f[2:]] = true
+		case !started[f[2:]]:
+			t.Fatalf("hook/completed before its hook/started: %v", seq)
+		}
+	}
+	if len(started) != 2 {
+		t.Fatalf("parallel group: %v", seq)
 	}
 }

@@ -48,24 +48,86 @@ type framer interface {
 	// ReadFrame returns the next frame's bytes (valid until the next call).
 	// errFrameTooLarge and errBadHeader are recoverable; io.EOF ends the stream.
 	ReadFrame() ([]byte, error)
-	// WriteFrame writes one frame; safe for concurrent use.
+	// WriteFrame writes the held frames and b in one write; safe for
+	// concurrent use.
 	WriteFrame(b []byte) error
+	// HoldFrame keeps b to go out with the next WriteFrame or Flush, after
+	// the frames held before it.
+	HoldFrame(b []byte)
+	// Flush writes the held frames, if any.
+	Flush() error
 }
 
 func newFramer(f Framing, r io.Reader, w io.Writer) framer {
 	if f == FramingContentLength {
-		return &lspFramer{r: bufio.NewReaderSize(r, 64<<10), w: w}
+		return &lspFramer{r: bufio.NewReaderSize(r, 64<<10), frameWriter: frameWriter{w: w, headers: true}}
 	}
-	return &lineFramer{r: bufio.NewReaderSize(r, 64<<10), w: w}
+	return &lineFramer{r: bufio.NewReaderSize(r, 64<<10), frameWriter: frameWriter{w: w}}
+}
+
+// frameWriter is the writing half of both framings. Every frame goes out
+// whole in one Write, after the frames held before it, so frames of
+// concurrent writers never interleave and stay in the order they were
+// written or held.
+type frameWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+	// headers selects Content-Length framing (else NDJSON).
+	headers bool
+	// out holds the held frames, framed; WriteFrame appends its frame and
+	// writes out.
+	out []byte
+}
+
+// add appends b, framed, to out.
+func (f *frameWriter) add(b []byte) {
+	if f.headers {
+		f.out = append(f.out, "Content-Length: "...)
+		f.out = strconv.AppendInt(f.out, int64(len(b)), 10)
+		f.out = append(f.out, "\r\n\r\n"...)
+		f.out = append(f.out, b...)
+		return
+	}
+	f.out = append(append(f.out, b...), '\n')
+}
+
+// send writes out and empties it (f.mu held).
+func (f *frameWriter) send() error {
+	_, err := f.w.Write(f.out)
+	f.out = f.out[:0]
+	if cap(f.out) > 1<<20 {
+		f.out = nil
+	}
+	return err
+}
+
+func (f *frameWriter) WriteFrame(b []byte) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.add(b)
+	return f.send()
+}
+
+func (f *frameWriter) HoldFrame(b []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.add(b)
+}
+
+func (f *frameWriter) Flush() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.out) == 0 {
+		return nil
+	}
+	return f.send()
 }
 
 // lineFramer implements NDJSON framing.
 type lineFramer struct {
 	r   *bufio.Reader
 	buf []byte
-	mu  sync.Mutex
-	w   io.Writer
-	out []byte
+	frameWriter
 }
 
 func (f *lineFramer) ReadFrame() ([]byte, error) {
@@ -105,23 +167,11 @@ func (f *lineFramer) ReadFrame() ([]byte, error) {
 	}
 }
 
-func (f *lineFramer) WriteFrame(b []byte) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.out = append(append(f.out[:0], b...), '\n')
-	_, err := f.w.Write(f.out)
-	if cap(f.out) > 1<<20 {
-		f.out = nil
-	}
-	return err
-}
-
 // lspFramer implements Content-Length framing.
 type lspFramer struct {
 	r   *bufio.Reader
 	buf []byte
-	mu  sync.Mutex
-	w   io.Writer
+	frameWriter
 	// skip is how many bytes of a refused frame's body are still to be
 	// discarded; headerRest says the rest of its header block (up to the
 	// blank line) comes first. An oversized frame is answered at its
@@ -245,14 +295,4 @@ func (f *lspFramer) ReadFrame() ([]byte, error) {
 		return nil, err
 	}
 	return f.buf, nil
-}
-
-func (f *lspFramer) WriteFrame(b []byte) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if _, err := fmt.Fprintf(f.w, "Content-Length: %d\r\n\r\n", len(b)); err != nil {
-		return err
-	}
-	_, err := f.w.Write(b)
-	return err
 }

@@ -194,10 +194,23 @@ func (s *Server) diagnostic(sessionID string, d hook.Diagnostic) {
 
 // notifyOpt sends a notification unless the host opted out of it.
 func (s *Server) notifyOpt(method string, params any) {
-	s.mu.Lock()
-	out := s.init != nil && s.init.optOut[method]
-	s.mu.Unlock()
-	if !out {
+	if !s.optedOut(method) {
 		s.notify(method, params)
 	}
+}
+
+// holdOpt is notifyOpt for a notification that may wait for the next frame
+// of the connection (Server.hold).
+func (s *Server) holdOpt(method string, params any) {
+	if !s.optedOut(method) {
+		s.hold(method, params)
+	}
+}
+
+// optedOut reports whether the host declared method in
+// capabilities.optOutNotifications.
+func (s *Server) optedOut(method string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.init != nil && s.init.optOut[method]
 }

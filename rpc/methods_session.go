@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookside/hookside/internal/home"
@@ -320,6 +321,7 @@ func (s *Server) hooksRun(ctx context.Context, p hooksRunParams) (any, error) {
 	} else {
 		m, err = ss.rs.Run(ctx, rreq, obs)
 	}
+	obs.end()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, err
@@ -353,9 +355,28 @@ func (j *jsonRawOrAbsent) UnmarshalJSON(b []byte) error {
 
 // runObserver turns runner progress into hook/started and hook/completed
 // notifications. Internal hooks are private: no notifications.
+//
+// hook/started is written at once: the host learns of a hook before its
+// process starts. A hook/completed after which no other hook of the run is
+// still running is held (Server.hold): the run's next frame — the next
+// hook/started or the reply — follows without waiting on a process, and
+// both go out in one write. The mailbox hook, which may wait on the V2
+// store, flushes first (deliverMailbox); after the run returned, nothing is
+// held.
 type runObserver struct {
 	s         *Server
 	sessionID string
+
+	mu      sync.Mutex
+	running int  // hooks started and not completed
+	ended   bool // the run returned
+}
+
+// end marks the run returned: later notifications are written at once.
+func (o *runObserver) end() {
+	o.mu.Lock()
+	o.ended = true
+	o.mu.Unlock()
 }
 
 type hookStartedParams struct {
@@ -384,6 +405,9 @@ func (o *runObserver) HookStarted(e runner.HookStart) {
 	if e.Hook.Source.Kind == hook.SourceInternal {
 		return
 	}
+	o.mu.Lock()
+	o.running++
+	o.mu.Unlock()
 	o.s.notifyOpt("hook/started", hookStartedParams{
 		SessionID: o.sessionID, RunID: e.RunID, HookID: e.Hook.ID, Event: e.Event,
 		Source: hookSource{Kind: string(e.Hook.Source.Kind), Path: e.Hook.Source.Path, Name: e.Hook.Source.Name},
@@ -394,11 +418,23 @@ func (o *runObserver) HookCompleted(e runner.HookDone) {
 	if e.Hook.Source.Kind == hook.SourceInternal {
 		return
 	}
-	o.s.notifyOpt("hook/completed", hookCompletedParams{
+	p := hookCompletedParams{
 		SessionID: o.sessionID, RunID: e.RunID, HookID: e.Hook.ID, Event: e.Event,
 		Outcome: e.Run.Outcome, ExitCode: e.Run.ExitCode, DurationMs: e.Run.DurationMs,
 		StdoutPreview: preview(e.Stdout), StderrPreview: preview(e.Stderr), Error: e.Run.Error, Warnings: e.Run.Warnings,
-	})
+	}
+	// Decided and held under o.mu: end() cannot slip in between, so a
+	// held frame is always followed by the run's reply.
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.running > 0 {
+		o.running-- // a skipped hook never started
+	}
+	if o.running == 0 && !o.ended {
+		o.s.holdOpt("hook/completed", p)
+		return
+	}
+	o.s.notifyOpt("hook/completed", p)
 }
 
 // PreviewChars caps stdoutPreview / stderrPreview (characters).

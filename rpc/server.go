@@ -105,6 +105,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 	defer closeIn()
 	s.stream = &objectStream{f: newFramer(opts.Framing, in, w), log: opts.Logger}
 	s.stream.deliver = func(req *jsonrpc2.Request) { s.d.Handle(ctx, nil, req) }
+	defer s.stream.flush()
 	s.conn = jsonrpc2.NewConn(ctx, s.stream, s.d, jsonrpc2.SetLogger(slogPrinter{opts.Logger}))
 	close(s.d.ready)
 	select {
@@ -177,6 +178,25 @@ func (s *Server) getState() serverState {
 func (s *Server) notify(method string, params any) {
 	if err := s.stream.writeNotification(method, params); err != nil {
 		s.log.Debug("notify failed", "method", method, "err", err)
+	}
+}
+
+// hold encodes a server→client notification and holds it, so that it goes
+// out in one write with the next frame of the connection instead of waking
+// the host on its own. A caller holds only when its own next frame follows
+// without waiting on anything (the next hook/started, its reply); Serve
+// flushes before it returns.
+func (s *Server) hold(method string, params any) {
+	if err := s.stream.holdNotification(method, params); err != nil {
+		s.log.Debug("notify failed", "method", method, "err", err)
+	}
+}
+
+// flushHeld writes the held notifications, if any (a Server without a
+// connection, in tests of its handlers, has none).
+func (s *Server) flushHeld() {
+	if s.stream != nil {
+		s.stream.flush()
 	}
 }
 

@@ -316,9 +316,35 @@ func (s *objectStream) writeError(id jsonrpc2.ID, e *Error) error {
 // writeNotification writes a server→client notification. method must be a
 // plain ASCII name (all of ours are constants).
 func (s *objectStream) writeNotification(method string, params any) error {
-	body, err := json.Marshal(params)
+	frame, err := notificationFrame(method, params)
 	if err != nil {
 		return err
+	}
+	return s.f.WriteFrame(frame)
+}
+
+// holdNotification encodes a notification now and holds it: it goes out in
+// the same write as the next frame of the connection (or at flush).
+func (s *objectStream) holdNotification(method string, params any) error {
+	frame, err := notificationFrame(method, params)
+	if err != nil {
+		return err
+	}
+	s.f.HoldFrame(frame)
+	return nil
+}
+
+// flush writes the held notifications, if any.
+func (s *objectStream) flush() {
+	if err := s.f.Flush(); err != nil {
+		s.log.Debug("flush held notifications", "err", err)
+	}
+}
+
+func notificationFrame(method string, params any) ([]byte, error) {
+	body, err := json.Marshal(params)
+	if err != nil {
+		return nil, err
 	}
 	frame := make([]byte, 0, len(body)+len(method)+40)
 	frame = append(frame, `{"jsonrpc":"2.0","method":"`...)
@@ -326,5 +352,5 @@ func (s *objectStream) writeNotification(method string, params any) error {
 	frame = append(frame, `","params":`...)
 	frame = append(frame, body...)
 	frame = append(frame, '}')
-	return s.f.WriteFrame(frame)
+	return frame, nil
 }
