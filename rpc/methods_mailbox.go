@@ -85,9 +85,13 @@ func (s *Server) deliverMailbox(ctx context.Context, req runner.InternalRequest)
 		}
 	}
 	// Opening may wait on a lock (migrations write): wait a bounded time; the
-	// open goes on in the background and the next event finds it open. A
-	// hook/completed held for the run's next frame goes out first.
-	s.flushHeld()
+	// open goes on in the background and the next event finds it open.
+	// Meanwhile no hook/completed of the run waits for its next frame.
+	if o := observerOf(ctx); o != nil {
+		defer o.wait()()
+	} else {
+		s.flushHeld()
+	}
 	b, err := s.v2BridgeWithin(ctx, mailboxOpenBudget)
 	if err != nil {
 		s.log.Debug("mailbox: V2 store unavailable or still opening, nothing delivered", "session", req.SessionID, "err", err)

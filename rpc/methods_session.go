@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hookside/hookside/internal/home"
@@ -315,6 +314,7 @@ func (s *Server) hooksRun(ctx context.Context, p hooksRunParams) (any, error) {
 	}
 	rreq := runner.RunRequest{Event: p.Event, TurnID: p.TurnID, TraceID: p.TraceID, Input: []byte(p.Input)}
 	obs := &runObserver{s: s, sessionID: ss.id}
+	ctx = context.WithValue(ctx, observerKey{}, obs)
 	var m any
 	if ss.profile == runner.ProfileClaude {
 		m, err = ss.rs.RunClaude(ctx, rreq, obs)
@@ -351,90 +351,6 @@ type jsonRawOrAbsent []byte
 func (j *jsonRawOrAbsent) UnmarshalJSON(b []byte) error {
 	*j = append((*j)[:0], b...)
 	return nil
-}
-
-// runObserver turns runner progress into hook/started and hook/completed
-// notifications. Internal hooks are private: no notifications.
-//
-// hook/started is written at once: the host learns of a hook before its
-// process starts. A hook/completed after which no other hook of the run is
-// still running is held (Server.hold): the run's next frame — the next
-// hook/started or the reply — follows without waiting on a process, and
-// both go out in one write. The mailbox hook, which may wait on the V2
-// store, flushes first (deliverMailbox); after the run returned, nothing is
-// held.
-type runObserver struct {
-	s         *Server
-	sessionID string
-
-	mu      sync.Mutex
-	running int  // hooks started and not completed
-	ended   bool // the run returned
-}
-
-// end marks the run returned: later notifications are written at once.
-func (o *runObserver) end() {
-	o.mu.Lock()
-	o.ended = true
-	o.mu.Unlock()
-}
-
-type hookStartedParams struct {
-	SessionID string     `json:"sessionId"`
-	RunID     string     `json:"runId"`
-	HookID    string     `json:"hookId"`
-	Event     string     `json:"event"`
-	Source    hookSource `json:"source"`
-}
-
-type hookCompletedParams struct {
-	SessionID     string         `json:"sessionId"`
-	RunID         string         `json:"runId"`
-	HookID        string         `json:"hookId"`
-	Event         string         `json:"event"`
-	Outcome       output.Outcome `json:"outcome"`
-	ExitCode      *int           `json:"exitCode"`
-	DurationMs    int64          `json:"durationMs"`
-	StdoutPreview string         `json:"stdoutPreview"`
-	StderrPreview string         `json:"stderrPreview"`
-	Error         string         `json:"error,omitempty"`
-	Warnings      []string       `json:"warnings,omitempty"`
-}
-
-func (o *runObserver) HookStarted(e runner.HookStart) {
-	if e.Hook.Source.Kind == hook.SourceInternal {
-		return
-	}
-	o.mu.Lock()
-	o.running++
-	o.mu.Unlock()
-	o.s.notifyOpt("hook/started", hookStartedParams{
-		SessionID: o.sessionID, RunID: e.RunID, HookID: e.Hook.ID, Event: e.Event,
-		Source: hookSource{Kind: string(e.Hook.Source.Kind), Path: e.Hook.Source.Path, Name: e.Hook.Source.Name},
-	})
-}
-
-func (o *runObserver) HookCompleted(e runner.HookDone) {
-	if e.Hook.Source.Kind == hook.SourceInternal {
-		return
-	}
-	p := hookCompletedParams{
-		SessionID: o.sessionID, RunID: e.RunID, HookID: e.Hook.ID, Event: e.Event,
-		Outcome: e.Run.Outcome, ExitCode: e.Run.ExitCode, DurationMs: e.Run.DurationMs,
-		StdoutPreview: preview(e.Stdout), StderrPreview: preview(e.Stderr), Error: e.Run.Error, Warnings: e.Run.Warnings,
-	}
-	// Decided and held under o.mu: end() cannot slip in between, so a
-	// held frame is always followed by the run's reply.
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.running > 0 {
-		o.running-- // a skipped hook never started
-	}
-	if o.running == 0 && !o.ended {
-		o.s.holdOpt("hook/completed", p)
-		return
-	}
-	o.s.notifyOpt("hook/completed", p)
 }
 
 // PreviewChars caps stdoutPreview / stderrPreview (characters).
