@@ -13,7 +13,9 @@ import (
 // initB, a JSON object, is merged into B's initialize params (to measure
 // an option such as capabilities.optOutNotifications against the
 // default). It is how a change to the spawn path is kept or dropped: only
-// what moves A ÷ B is kept.
+// what moves A ÷ B is kept. Where /proc is readable it also prints the CPU
+// time each hookside spent per event (its own threads, not its hooks'): a
+// figure a loaded machine disturbs less than latency.
 func against(e *env, binB, initB string, rounds int, w io.Writer) error {
 	var extra map[string]any
 	if initB != "" {
@@ -52,7 +54,9 @@ func against(e *env, binB, initB string, rounds int, w io.Writer) error {
 			d, _, err := cf.floorRun(e)
 			return d, err
 		}}}
+		cpu := startCPU(a.pid(), b.pid())
 		cmp, err := interleave(fmt.Sprintf("against-%d", n), "", cs, 20, e.scale(rounds), 20)
+		cpuLine := cpu.result(20 + e.scale(rounds)*20)
 		a.stop()
 		b.stop()
 		cf.stop()
@@ -60,8 +64,8 @@ func against(e *env, binB, initB string, rounds int, w io.Writer) error {
 			return err
 		}
 		ab, ac, bc := cmp.addRatio("A", "B"), cmp.addRatio("A", "C floor"), cmp.addRatio("B", "C floor")
-		fmt.Fprintf(w, "%d hook(s): A ÷ B %s · A ÷ C floor %s · B ÷ C floor %s · p50 A %s, B %s, C floor %s · load %s\n",
-			n, ab, ac, bc, fmtUs(cmp.get("A").P50Us), fmtUs(cmp.get("B").P50Us), fmtUs(cmp.get("C floor").P50Us), loadavg())
+		fmt.Fprintf(w, "%d hook(s): A ÷ B %s · A ÷ C floor %s · B ÷ C floor %s · p50 A %s, B %s, C floor %s%s · load %s\n",
+			n, ab, ac, bc, fmtUs(cmp.get("A").P50Us), fmtUs(cmp.get("B").P50Us), fmtUs(cmp.get("C floor").P50Us), cpuLine, loadavg())
 	}
 	return nil
 }
