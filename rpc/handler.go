@@ -104,6 +104,9 @@ func decodeParams(raw *json.RawMessage, v any, required bool) error {
 		}
 		return nil
 	}
+	if f, ok := v.(fastParams); ok && f.decodeFast(*raw) {
+		return nil
+	}
 	if err := json.Unmarshal(*raw, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
