@@ -342,15 +342,18 @@ func (s *objectStream) flush() {
 }
 
 func notificationFrame(method string, params any) ([]byte, error) {
-	body, err := json.Marshal(params)
-	if err != nil {
-		return nil, err
-	}
-	frame := make([]byte, 0, len(body)+len(method)+40)
+	frame := make([]byte, 0, 512)
 	frame = append(frame, `{"jsonrpc":"2.0","method":"`...)
 	frame = append(frame, method...)
 	frame = append(frame, `","params":`...)
-	frame = append(frame, body...)
-	frame = append(frame, '}')
-	return frame, nil
+	if a, ok := params.(jsonAppender); ok {
+		frame = a.appendJSON(frame)
+	} else {
+		body, err := json.Marshal(params)
+		if err != nil {
+			return nil, err
+		}
+		frame = append(frame, body...)
+	}
+	return append(frame, '}'), nil
 }
