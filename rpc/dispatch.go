@@ -24,9 +24,9 @@ type job struct {
 	start  time.Time
 }
 
-// dispatcher is the jsonrpc2.Handler: the library calls Handle on its read
-// goroutine, one message at a time; work goes to a bounded pool so the read
-// loop never blocks on a hook.
+// dispatcher gets every incoming request and notification from the
+// stream, on the goroutine reading it, one message at a time (Handle); work
+// goes to a bounded pool so the read loop never blocks on a hook.
 type dispatcher struct {
 	s     *Server
 	queue chan *job
@@ -51,7 +51,8 @@ func newDispatcher(s *Server, workers, queueSize int) *dispatcher {
 	return d
 }
 
-// Handle implements jsonrpc2.Handler.
+// Handle takes one incoming message (it also implements jsonrpc2.Handler;
+// the stream calls it with a nil conn).
 func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	<-d.ready
 	if req.Notif {

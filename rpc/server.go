@@ -1,8 +1,11 @@
 // Package rpc is hookside's JSON-RPC 2.0 server (docs/protocol.md): framing
-// and the malformed-frame shim (frame.go, stream.go), dispatch with a
-// bounded, panic-safe worker pool and a cancel map (dispatch.go), the
-// method table (methods.go) with its typed handler adapter (handler.go:
-// handlers are func(ctx, P) (R, error)), and the handlers (methods_*.go).
+// and the malformed-frame shim, which builds requests itself (frame.go,
+// stream.go), dispatch with a bounded, panic-safe worker pool and a cancel
+// map (dispatch.go), the method table (methods.go) with its typed handler
+// adapter (handler.go: handlers are func(ctx, P) (R, error); params_fast.go
+// decodes hooks/run params without reflection), the handlers
+// (methods_*.go) and the per-run notifications (observer.go,
+// notify_json.go).
 // All state is per connection, on the Server. It is the only package that
 // writes to stdout.
 package rpc
