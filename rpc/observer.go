@@ -19,7 +19,9 @@ import (
 // of the run is under way — no hook process started and not completed, no
 // internal hook waiting (wait) — so the run's next frame, the next
 // hook/started or the reply, follows without waiting on anything, and both
-// go out in one write. After the run returned (end) nothing is held.
+// go out in one write; a host that opted out of hook/started gets the held
+// frame when the next hook starts. After the run returned (end) nothing is
+// held.
 type runObserver struct {
 	s         *Server
 	sessionID string
@@ -91,7 +93,12 @@ func (o *runObserver) HookStarted(e runner.HookStart) {
 	o.mu.Lock()
 	o.running = append(o.running, e.RunID)
 	o.mu.Unlock()
-	o.s.notifyOpt("hook/started", hookStartedParams{
+	if o.s.optedOut("hook/started") {
+		// What was held goes out now all the same: the hook may run long.
+		o.s.flushHeld()
+		return
+	}
+	o.s.notify("hook/started", hookStartedParams{
 		SessionID: o.sessionID, RunID: e.RunID, HookID: e.Hook.ID, Event: e.Event,
 		Source: hookSource{Kind: string(e.Hook.Source.Kind), Path: e.Hook.Source.Path, Name: e.Hook.Source.Name},
 	})

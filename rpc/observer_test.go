@@ -59,4 +59,15 @@ func TestObserverHoldsOnlyWhenNothingElseIsUnderWay(t *testing.T) {
 	if writes() != 9 {
 		t.Fatalf("held after end: %q", w.writes)
 	}
+
+	// A host that opted out of hook/started: the held hook/completed goes
+	// out when the next hook starts, alone.
+	s.init = &initializeParams{optOut: map[string]bool{"hook/started": true}}
+	o = &runObserver{s: s, sessionID: "s1"}
+	start("g")
+	done("g") // held
+	start("h")
+	if writes() != 10 || !strings.Contains(last(), `"runId":"g"`) || strings.Contains(last(), "hook/started") {
+		t.Fatalf("held frame not flushed at the next start without hook/started: %q", w.writes)
+	}
 }
