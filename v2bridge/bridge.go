@@ -274,6 +274,7 @@ func Open(opts Options) (*Bridge, error) {
 	for range opts.Workers {
 		go b.workerLoop()
 	}
+	b.workerWake.kick() // the start-up pass over what is already queued
 	return b, nil
 }
 

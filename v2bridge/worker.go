@@ -44,18 +44,19 @@ func failed(code, msg string) outcome {
 	return outcome{status: store.RunFailed, code: code, msg: msg}
 }
 
-// workerLoop is one worker (§9.1 HookWorker): claim (lease), execute, write
-// the terminal state or re-queue; sleep until woken.
+// workerLoop is one worker (§9.1 HookWorker): sleep until woken, then claim
+// (lease), execute, write the terminal state or re-queue until nothing is
+// claimable. Open's start-up kick wakes one worker, which wakes the next
+// when it claims a run (kicker).
 func (b *Bridge) workerLoop() {
 	defer b.wg.Done()
 	for {
-		wake := b.workerWake.ch
-		for b.ctx.Err() == nil && !b.isClosed() && b.workOnceSafe() {
-		}
 		select {
-		case <-wake:
+		case <-b.workerWake.ch:
 		case <-b.ctx.Done():
 			return
+		}
+		for b.ctx.Err() == nil && !b.isClosed() && b.workOnceSafe() {
 		}
 	}
 }

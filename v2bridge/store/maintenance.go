@@ -377,8 +377,20 @@ type Recovered struct {
 // lease expired go back to pending (dispatching again is safe); runs whose
 // lease expired become outcome_unknown and are never re-sent (the action may
 // have happened). Call it at start-up; the maintenance timer of a process
-// with runs in flight calls RenewAndRecover.
+// with runs in flight calls RenewAndRecover. A read finds out first whether a
+// lease expired; the write transaction is taken only then (a lease expiring
+// between the two is the next maintenance tick's).
 func (db *DB) RecoverExpired(ctx context.Context, now time.Time) (Recovered, error) {
+	nowS := ts(now)
+	var expired bool
+	if err := db.r.QueryRowContext(ctx, `SELECT
+		EXISTS (SELECT 1 FROM hook_events WHERE status = 'dispatching' AND lease_until < ?) OR
+		EXISTS (SELECT 1 FROM hook_runs WHERE status = 'running' AND lease_until < ?)`, nowS, nowS).Scan(&expired); err != nil {
+		return Recovered{}, mapErr(err)
+	}
+	if !expired {
+		return Recovered{}, nil
+	}
 	return db.RenewAndRecover(ctx, now, Renewal{})
 }
 

@@ -183,6 +183,19 @@ func (db *DB) migrate(ctx context.Context) error {
 	if err := db.w.PingContext(ctx); err != nil {
 		return mapErr(err)
 	}
+	// A file already at this binary's version (every open but the first)
+	// needs no write transaction: one read decides. Any error here (a new
+	// file without schema_migrations) takes the migrating path below, which
+	// reports real failures.
+	var cur sql.NullInt64
+	if err := db.w.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&cur); err == nil && cur.Valid {
+		switch v := int(cur.Int64); {
+		case v == len(migrations):
+			return nil
+		case v > len(migrations):
+			return fmt.Errorf("%w: file has version %d, binary knows %d", ErrSchemaTooNew, v, len(migrations))
+		}
+	}
 	err := db.writeTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 			version    INTEGER PRIMARY KEY,

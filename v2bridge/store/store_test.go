@@ -35,6 +35,20 @@ func TestOpen(t *testing.T) {
 		}
 	})
 
+	t.Run("schema_newer_than_the_binary_is_refused", func(t *testing.T) {
+		db, path := openTest(t, Options{})
+		if _, err := db.w.Exec(`INSERT INTO schema_migrations(version, applied_at) VALUES (?, '')`, SchemaVersion()+1); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		if db2, err := Open(path, Options{}); !errors.Is(err, ErrSchemaTooNew) {
+			if err == nil {
+				db2.Close()
+			}
+			t.Fatalf("reopen of a newer schema: %v, want ErrSchemaTooNew", err)
+		}
+	})
+
 	t.Run("concurrent_first_open_by_two_handles", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "h.db")
 		var wg sync.WaitGroup
