@@ -107,6 +107,14 @@ type Options struct {
 	// pipeline for its own event: it must not pick up, and then abandon on
 	// exit, other work of the shared home).
 	ClaimSessionID string
+	// ResolveAtEmit makes Emit decide the event's runs itself and store the
+	// event, its runs and the resolved mark in one transaction
+	// (store.EmitResolved: one commit instead of the outbox's and the
+	// dispatcher's two). Should the decision fail, or the master switch be
+	// off, the event is stored pending for the dispatcher as without it.
+	// The CLI's one-event pipeline sets it; an app-server keeps Emit's
+	// group commit of concurrent emits.
+	ResolveAtEmit bool
 	// OnRunUpdated is called (in order, from one goroutine) for every run
 	// this process creates or changes: the RPC layer pushes v2/run/updated.
 	OnRunUpdated func(store.Run)

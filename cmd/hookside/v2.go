@@ -279,7 +279,8 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 	if _, err := v2bridge.BuildEnvelope(p, time.Now()); err != nil {
 		return v2Fail(stderr, prefix, err)
 	}
-	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), ClaimSessionID: p.Session.ID})
+	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), ClaimSessionID: p.Session.ID,
+		ResolveAtEmit: true, Store: store.Options{OneConnection: true}})
 	if err != nil {
 		return v2Fail(stderr, prefix, err)
 	}
@@ -304,7 +305,7 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 	// their real, final state in the database.
 	b.Close(0)
 	if res.Enqueued && !done {
-		if db, err := store.Open(home.DBPath(c.homeDir()), store.Options{}); err == nil {
+		if db, err := store.Open(home.DBPath(c.homeDir()), store.Options{OneConnection: true}); err == nil {
 			if runs, _, err := db.ListRuns(context.Background(), store.RunFilter{EventID: res.EventID, Limit: store.MaxListLimit}); err == nil {
 				out.Runs = runs
 			}
@@ -364,9 +365,11 @@ const exitInterrupted = 130
 // dispatched the event or ran one of its runs).
 const waitRecheck = 50 * time.Millisecond
 
-// waitEventRuns waits until the event is resolved and every run of it is
-// terminal, or queued for a host action this process cannot execute; done
-// is false when the wait ended first (wait elapsed or ctx cancelled).
+// waitEventRuns waits until the event is resolved and every command run of
+// it is terminal; a host-action run (notification, sound, tool) is not
+// waited for, whether still queued for a capable host (counted in the
+// second result) or already running in another process. done is false when
+// the wait ended first (wait elapsed or ctx cancelled).
 func waitEventRuns(ctx context.Context, b *v2bridge.Bridge, eventID string, wait time.Duration) ([]store.Run, int, bool) {
 	deadline := time.Now().Add(wait)
 	for {
@@ -376,14 +379,11 @@ func waitEventRuns(ctx context.Context, b *v2bridge.Bridge, eventID string, wait
 		res, _ := b.ListRuns(ctx, v2bridge.RunsListParams{EventID: eventID, Limit: store.MaxListLimit})
 		waiting, busy := 0, false
 		for _, r := range res.Runs {
-			switch r.Status {
-			case store.RunQueued:
-				if hostActionRun(r) {
-					waiting++
-				} else {
-					busy = true
-				}
-			case store.RunRunning:
+			host := hostActionRun(r) // another process's host runs it: not waited for
+			switch {
+			case r.Status == store.RunQueued && host:
+				waiting++
+			case (r.Status == store.RunQueued || r.Status == store.RunRunning) && !host:
 				busy = true
 			}
 		}

@@ -267,7 +267,14 @@ func (db *DB) CountRunsOfHook(ctx context.Context, hookID string) (int, error) {
 // data_version on a pinned reader connection (changes when any other
 // connection commits) followed, only then, by a read of meta.defs_gen (bumped
 // by triggers on hook_definitions), so the usual cost is one tiny pragma.
+// With Options.OneConnection it reads the table every time.
 func (db *DB) HasEnabledDefinition(ctx context.Context, eventName string) (bool, error) {
+	if db.opts.OneConnection {
+		var has bool
+		err := db.w.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM hook_definitions
+			WHERE event_name = ? AND enabled = 1)`, eventName).Scan(&has)
+		return has, mapErr(err)
+	}
 	return db.defs.has(ctx, eventName)
 }
 

@@ -362,37 +362,16 @@ func (db *DB) ResolveEvent(ctx context.Context, eventID string, runs []NewRun) (
 	}
 	now := db.now()
 	err = db.writeTx(ctx, func(tx *sql.Tx) error {
-		created = created[:0]
-		var name, session, turn string
+		var ev Event
 		err := tx.QueryRowContext(ctx, `SELECT event_name, session_id, turn_id FROM hook_events WHERE event_id = ?`,
-			eventID).Scan(&name, &session, &turn)
+			eventID).Scan(&ev.Name, &ev.SessionID, &ev.TurnID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("event %s: %w", eventID, ErrNotFound)
 		} else if err != nil {
 			return err
 		}
-		for _, nr := range runs {
-			nr.EventID = eventID
-			nr.IsTestRun = false
-			if nr.EventName == "" {
-				nr.EventName = name
-			}
-			if nr.SessionID == "" {
-				nr.SessionID = session
-			}
-			if nr.TurnID == "" {
-				nr.TurnID = turn
-			}
-			r, ok, err := db.insertRun(ctx, tx, nr, now)
-			if err != nil {
-				return err
-			}
-			if ok {
-				created = append(created, r)
-			}
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE hook_events SET status = 'resolved', lease_owner = NULL,
-			lease_until = NULL, last_error = NULL, resolved_at = ? WHERE event_id = ?`, ts(now), eventID)
+		ev.ID = eventID
+		created, err = db.resolveInTx(ctx, tx, ev, runs, now)
 		return err
 	})
 	if err != nil {
@@ -400,6 +379,77 @@ func (db *DB) ResolveEvent(ctx context.Context, eventID string, runs []NewRun) (
 	}
 	db.subs.runsChanged(created)
 	return created, nil
+}
+
+// EmitResolved stores ev in the outbox and, when it is new, its runs and
+// the resolved mark, all in ONE transaction (one commit, one fsync): the
+// event and what its dispatch decided become durable together, so no run
+// ever exists without its event (§9.1 事件先落库再派发) and no event is left
+// half dispatched (§9.1 同一个事务). runs must have been decided by the
+// dispatcher's rules for ev; a caller whose decision failed stores ev with
+// Emit instead, pending for the dispatcher (§9.1: a failed dispatch leaves
+// the event pending, not lost). A duplicate id writes nothing (§3.2):
+// duplicate is true and the existing event keeps its own dispatch. Like
+// Emit, it returns only after the commit (synchronous=FULL: fsynced).
+func (db *DB) EmitResolved(ctx context.Context, ev Event, runs []NewRun) (duplicate bool, created []Run, err error) {
+	if err := ev.check(); err != nil {
+		return false, nil, err
+	}
+	for i := range runs {
+		if err := runs[i].check(); err != nil {
+			return false, nil, err
+		}
+	}
+	now := db.now()
+	err = db.writeTx(ctx, func(tx *sql.Tx) error {
+		created, duplicate = nil, false
+		stmt := tx.StmtContext(ctx, db.emitter.insert)
+		defer stmt.Close()
+		res, err := stmt.ExecContext(ctx, ev.ID, ev.Name, ev.SessionID, ev.TurnID, string(ev.Envelope), ts(now))
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			duplicate = true
+			return nil
+		}
+		created, err = db.resolveInTx(ctx, tx, ev, runs, now)
+		return err
+	})
+	if err != nil {
+		return false, nil, err
+	}
+	db.subs.runsChanged(created)
+	return duplicate, created, nil
+}
+
+// resolveInTx inserts the runs of ev (ID, Name, SessionID and TurnID are
+// used) and marks it resolved, inside tx; it returns the runs inserted.
+func (db *DB) resolveInTx(ctx context.Context, tx *sql.Tx, ev Event, runs []NewRun, now time.Time) ([]Run, error) {
+	var created []Run
+	for _, nr := range runs {
+		nr.EventID = ev.ID
+		nr.IsTestRun = false
+		if nr.EventName == "" {
+			nr.EventName = ev.Name
+		}
+		if nr.SessionID == "" {
+			nr.SessionID = ev.SessionID
+		}
+		if nr.TurnID == "" {
+			nr.TurnID = ev.TurnID
+		}
+		r, ok, err := db.insertRun(ctx, tx, nr, now)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			created = append(created, r)
+		}
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE hook_events SET status = 'resolved', lease_owner = NULL,
+		lease_until = NULL, last_error = NULL, resolved_at = ? WHERE event_id = ?`, ts(now), ev.ID)
+	return created, err
 }
 
 // FailEvent marks an event failed for good (it cannot be dispatched, e.g. an

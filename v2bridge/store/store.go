@@ -87,6 +87,12 @@ type Options struct {
 	Synchronous string
 	// Readers is the reader pool size (default 4).
 	Readers int
+	// OneConnection makes every read use the writer connection and
+	// HasEnabledDefinition read the table instead of its cache: a
+	// short-lived process (the CLI's one-event pipeline) then opens one
+	// connection, each further one costing an open and a parse of the
+	// schema. Reads wait while a write transaction holds the connection.
+	OneConnection bool
 	// MaxEmitBatch caps how many Emit calls one group commit coalesces
 	// (default 512).
 	MaxEmitBatch int
@@ -203,27 +209,46 @@ func Open(path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, mapErr(err))
 	}
 
-	r, err := sql.Open("sqlite", path+"?"+rq.Encode())
-	if err != nil {
-		w.Close()
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	// One extra connection is pinned by the definitions cache.
-	r.SetMaxOpenConns(opts.Readers + 1)
-	r.SetMaxIdleConns(opts.Readers + 1)
-	db.r = r
-	if err := db.defs.init(db); err != nil {
-		r.Close()
+	if opts.OneConnection {
+		db.r = w
+	} else if err := db.openReaders(rq); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	if db.emitter, err = newEmitter(db); err != nil {
 		db.defs.close()
-		r.Close()
-		w.Close()
+		db.closePools()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// openReaders opens the reader pool (DSN query rq) and pins the
+// definitions cache's connection.
+func (db *DB) openReaders(rq url.Values) error {
+	r, err := sql.Open("sqlite", db.path+"?"+rq.Encode())
+	if err != nil {
+		return err
+	}
+	// One extra connection is pinned by the definitions cache.
+	r.SetMaxOpenConns(db.opts.Readers + 1)
+	r.SetMaxIdleConns(db.opts.Readers + 1)
+	db.r = r
+	if err := db.defs.init(db); err != nil {
+		r.Close()
+		return err
+	}
+	return nil
+}
+
+// closePools closes the reader pool (unless it is the writer's) and the
+// writer.
+func (db *DB) closePools() error {
+	var err error
+	if db.r != db.w {
+		err = db.r.Close()
+	}
+	return errors.Join(err, db.w.Close())
 }
 
 // restrictFiles makes the database and its -wal/-shm files owner-only
@@ -274,7 +299,7 @@ func (db *DB) Close() error {
 		}
 		db.stmts.m = nil
 		db.stmts.Unlock()
-		err = errors.Join(db.r.Close(), db.w.Close())
+		err = db.closePools()
 	})
 	return err
 }
