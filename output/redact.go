@@ -3,6 +3,7 @@ package output
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // secretPatterns are redacted from stdout/stderr previews before they leave
@@ -12,20 +13,26 @@ import (
 // lowercased text: most hook output holds none, and the regular
 // expressions cost ~100 µs per kilobyte on this project's machines.
 var secretPatterns = []secretPattern{
-	{[]string{"bearer"}, regexp.MustCompile(`(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}`)},
+	{[]string{"bearer"}, lazyRegexp(`(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}`)},
 	{[]string{"key", "secret", "token", "passw", "pwd", "authorization"},
-		regexp.MustCompile(`(?i)((?:api[_-]?key|secret|token|password|passwd|pwd|authorization)["']?\s*[:=]\s*["']?)[^\s"',;]{4,}`)},
-	{[]string{"sk-", "pk-", "rk-"}, regexp.MustCompile(`()\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}`)},
-	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(`()\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}`)},
-	{[]string{"github_pat_"}, regexp.MustCompile(`()\bgithub_pat_[A-Za-z0-9_]{20,}`)},
-	{[]string{"akia"}, regexp.MustCompile(`()\bAKIA[0-9A-Z]{16}\b`)},
-	{[]string{"xox"}, regexp.MustCompile(`()\bxox[abprs]-[A-Za-z0-9-]{10,}`)},
-	{[]string{"private key"}, regexp.MustCompile(`()-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`)},
+		lazyRegexp(`(?i)((?:api[_-]?key|secret|token|password|passwd|pwd|authorization)["']?\s*[:=]\s*["']?)[^\s"',;]{4,}`)},
+	{[]string{"sk-", "pk-", "rk-"}, lazyRegexp(`()\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}`)},
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, lazyRegexp(`()\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}`)},
+	{[]string{"github_pat_"}, lazyRegexp(`()\bgithub_pat_[A-Za-z0-9_]{20,}`)},
+	{[]string{"akia"}, lazyRegexp(`()\bAKIA[0-9A-Z]{16}\b`)},
+	{[]string{"xox"}, lazyRegexp(`()\bxox[abprs]-[A-Za-z0-9-]{10,}`)},
+	{[]string{"private key"}, lazyRegexp(`()-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`)},
 }
 
 type secretPattern struct {
 	triggers []string
-	re       *regexp.Regexp
+	re       func() *regexp.Regexp
+}
+
+// lazyRegexp compiles expr on first use: a process that never redacts
+// (most CLI calls) does not pay for compiling the patterns at start-up.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
 // Redact replaces likely secrets in s with "[REDACTED]": bearer tokens,
@@ -37,7 +44,7 @@ func Redact(s string) string {
 	for _, p := range secretPatterns {
 		for _, t := range p.triggers {
 			if strings.Contains(lower, t) {
-				s = p.re.ReplaceAllString(s, "${1}[REDACTED]")
+				s = p.re().ReplaceAllString(s, "${1}[REDACTED]")
 				lower = strings.ToLower(s)
 				break
 			}

@@ -94,7 +94,7 @@ func TestRedactEveryPatternIsNeeded(t *testing.T) {
 			}
 		}
 		if !caught {
-			t.Errorf("removing secret pattern %d (%s) fails no case", i, all[i].re)
+			t.Errorf("removing secret pattern %d (%s) fails no case", i, all[i].re())
 		}
 	}
 }

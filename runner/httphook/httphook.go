@@ -38,6 +38,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookside/hookside/output"
@@ -140,12 +141,14 @@ func (c *Client) Do(ctx context.Context, h Handler, pol Policy, body []byte) out
 	return r
 }
 
-var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+var envRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+})
 
 // interpolate replaces $NAME and ${NAME} in v by the variable's value when
 // both allow lists permit it (outer nil = no outer limit), else by "".
 func (c *Client) interpolate(v string, allowed, outer []string) string {
-	return envRef.ReplaceAllStringFunc(v, func(ref string) string {
+	return envRef().ReplaceAllStringFunc(v, func(ref string) string {
 		name := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(ref, "$"), "{"), "}")
 		if !slices.Contains(allowed, name) || (outer != nil && !slices.Contains(outer, name)) || c.Getenv == nil {
 			return ""

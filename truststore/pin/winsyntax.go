@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hookside/hookside/internal/hook"
 )
@@ -18,7 +19,9 @@ var ErrUnreadableSyntax = errors.New("pin: command syntax not readable on Window
 
 // shortName matches an 8.3 short-name component (PROGRA~1, HOOKS~1.SH):
 // another name for a file the scanner would not recognize.
-var shortName = regexp.MustCompile(`(^|[/\\])[^/\\~]{1,8}~[0-9]+(\.[^/\\]{0,3})?($|[/\\])`)
+var shortName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[/\\])[^/\\~]{1,8}~[0-9]+(\.[^/\\]{0,3})?($|[/\\])`)
+})
 
 // windowsSyntax reports why h's command line cannot be read on Windows by
 // a scanner that splits it as POSIX shell words (nil when it can):
@@ -61,7 +64,7 @@ func windowsSyntax(h hook.Hook) error {
 		}
 	}
 	for _, w := range words {
-		if shortName.MatchString(w) {
+		if shortName().MatchString(w) {
 			return fmt.Errorf("%w: %q has an 8.3 short name", ErrUnreadableSyntax, w)
 		}
 		rest := w

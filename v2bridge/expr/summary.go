@@ -1,6 +1,9 @@
 package expr
 
-import "regexp"
+import (
+	"regexp"
+	"sync"
+)
 
 // Summary limits and markers of hooks-v2-handbook §11.3.
 const (
@@ -17,11 +20,13 @@ const (
 // the key): authorization, cookie, token, secret, password, passphrase,
 // api key, credential, private key. "api key"/"private key" accept no
 // separator or one of "-", "_", " " (apiKey, api_key, x-api-key, private-key).
-var sensitiveKey = regexp.MustCompile(`(?i)authorization|cookie|token|secret|password|passphrase|api[-_ ]?key|credential|private[-_ ]?key`)
+var sensitiveKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)authorization|cookie|token|secret|password|passphrase|api[-_ ]?key|credential|private[-_ ]?key`)
+})
 
 // SensitiveKey reports whether an object key's value is redacted in
 // summaries (hooks-v2-handbook §11.3).
-func SensitiveKey(key string) bool { return sensitiveKey.MatchString(key) }
+func SensitiveKey(key string) bool { return sensitiveKey().MatchString(key) }
 
 // Summarize returns the redacted, truncated copy of v stored as a run's
 // input or output summary (hooks-v2-handbook §11.3):
