@@ -104,13 +104,18 @@ mutate:
 dist:
 	$(GO) run ./tools/dist -out dist -targets $(DIST_TARGETS)
 
-## generate: the TypeScript protocol types from the protocol schema
+## generate: the TypeScript protocol types from the protocol schema, and the
+## man pages `hookside man` writes (cmd/hookside/manpages, rendered from the
+## command tree: run it after changing a --help text)
 generate:
 	$(GO) run ./tools/tsgen
+	$(GO) test -count=1 -run '^TestManPagesEmbedded$$' ./cmd/hookside -update-man
 
-## check-generated: fail when the committed generated files differ from the schema
+## check-generated: fail when the committed generated files differ from the
+## schema or the command tree
 check-generated:
 	$(GO) run ./tools/tsgen -check
+	$(GO) test -count=1 -run '^TestManPagesEmbedded$$' ./cmd/hookside
 
 ## npm-build: compile the main npm package (packages/npm/hookside/src → lib/)
 npm-build:

@@ -1,15 +1,16 @@
 package main
 
 import (
+	"embed"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/cobra/doc"
-	"github.com/spf13/pflag"
 )
 
 // manCmd is `hookside man --dir DIR`: the man pages of every command
@@ -42,8 +43,12 @@ func manCmd(root *cobra.Command, stdout, stderr io.Writer) *cobra.Command {
 			fmt.Fprintln(stderr, "hookside man:", err)
 			return exitError
 		}
-		manText(root)
-		if err := writeManTree(root, dir); err != nil {
+		date, err := manDate()
+		if err != nil {
+			fmt.Fprintln(stderr, "hookside man:", err)
+			return exitError
+		}
+		if err := writeManTree(root, dir, date); err != nil {
 			fmt.Fprintln(stderr, "hookside man:", err)
 			return exitError
 		}
@@ -52,56 +57,68 @@ func manCmd(root *cobra.Command, stdout, stderr io.Writer) *cobra.Command {
 	})
 }
 
-// manEscape makes --help text literal Markdown, which the man page
-// generator renders: <home>, user_decides, `…` and […] stay as written.
-var manEscape = strings.NewReplacer(`\`, `\\`, "<", `\<`, ">", `\>`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`)
-
-// manText rewrites the help texts of the tree for the man page generator
-// (this process only writes the pages, then exits): Markdown characters are
-// escaped and every line of a description ends in a hard line break, so
-// the pages keep the lines and indented lists of --help.
-func manText(c *cobra.Command) {
-	c.Short = manEscape.Replace(c.Short)
-	if c.Long != "" {
-		lines := strings.Split(manEscape.Replace(c.Long), "\n")
-		for i, l := range lines {
-			l = strings.TrimLeft(l, " ")
-			lines[i] = l
-			if strings.TrimSpace(l) != "" && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
-				lines[i] = l + "  "
-			}
+// manDate is the pages' date: SOURCE_DATE_EPOCH when set, else now.
+func manDate() (time.Time, error) {
+	if epoch := os.Getenv("SOURCE_DATE_EPOCH"); epoch != "" {
+		n, err := strconv.ParseInt(epoch, 10, 64)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("invalid SOURCE_DATE_EPOCH: %v", err)
 		}
-		c.Long = strings.Join(lines, "\n")
+		return time.Unix(n, 0), nil
 	}
-	for _, fs := range []*pflag.FlagSet{c.LocalNonPersistentFlags(), c.PersistentFlags()} {
-		fs.VisitAll(func(f *pflag.Flag) { f.Usage = manEscape.Replace(strings.ReplaceAll(f.Usage, "`", "")) })
-	}
-	for _, sub := range c.Commands() {
-		manText(sub)
-	}
+	return time.Now(), nil
 }
 
 // writeManTree writes the page of c and of every command below it into
 // dir as <command-path-with-dashes>.1, each with its own header (its own
-// title, e.g. HOOKSIDE-HOOKS-RUN(1)): doc.GenManTree shares one header
-// across the tree and so titles every page after the first one it writes.
-func writeManTree(c *cobra.Command, dir string) error {
+// title, e.g. HOOKSIDE-HOOKS-RUN(1)).
+func writeManTree(c *cobra.Command, dir string, date time.Time) error {
 	for _, sub := range c.Commands() {
 		if !sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
 			continue
 		}
-		if err := writeManTree(sub, dir); err != nil {
+		if err := writeManTree(sub, dir, date); err != nil {
 			return err
 		}
 	}
-	hdr := &doc.GenManHeader{Section: "1", Source: "hookside " + version, Manual: "hookside manual"}
-	f, err := os.Create(filepath.Join(dir, strings.ReplaceAll(c.CommandPath(), " ", "-")+".1"))
+	name := strings.ReplaceAll(c.CommandPath(), " ", "-") + ".1"
+	page, err := manPage(c, name, date)
 	if err != nil {
 		return err
 	}
-	if err := doc.GenMan(c, hdr, f); err != nil {
-		f.Close()
-		return err
+	return os.WriteFile(filepath.Join(dir, name), page, 0o666)
+}
+
+// The pages are rendered ahead of time (cobra/doc's Markdown → roff
+// generator, by `make generate`; TestManPagesEmbedded fails when they no
+// longer match the command tree), so the binary does not link the Markdown
+// renderer, whose package initialisation every start of hookside would
+// otherwise pay. They are stored with manDateMark and manSourceMark in their
+// .TH line, filled in when written.
+//
+//go:embed manpages/*.1
+var manPages embed.FS
+
+const (
+	manDateMark   = "Jan 1970"
+	manSourceMark = "hookside VERSION"
+)
+
+// manPage returns the page called name of command c, dated date (the
+// test swaps in the generator itself to compare).
+var manPage = func(c *cobra.Command, name string, date time.Time) ([]byte, error) {
+	b, err := manPages.ReadFile("manpages/" + name)
+	if err != nil {
+		return nil, fmt.Errorf("no man page of %q in this build", c.CommandPath())
 	}
-	return f.Close()
+	mark := `"` + manDateMark + `" "` + manSourceMark + `"`
+	header, rest, ok := strings.Cut(string(b), "\n.TH ")
+	line, body, _ := strings.Cut(rest, "\n")
+	if !ok || !strings.Contains(line, mark) {
+		return nil, fmt.Errorf("man page %s has no .TH line to date", name)
+	}
+	// The version is semver ([0-9A-Za-z.+-]): nothing in it is Markdown or
+	// roff markup, so it stands as the generator would write it.
+	line = strings.Replace(line, mark, `"`+date.Format("Jan 2006")+`" "hookside `+version+`"`, 1)
+	return []byte(header + "\n.TH " + line + "\n" + body), nil
 }
