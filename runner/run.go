@@ -61,7 +61,7 @@ func (nopObserver) HookStarted(HookStart)  {}
 func (nopObserver) HookCompleted(HookDone) {}
 
 var (
-	runPrefix  = newRunPrefix()
+	runPrefix  = sync.OnceValue(newRunPrefix) // drawn at the first run, not at start-up
 	runCounter atomic.Uint64
 )
 
@@ -72,7 +72,7 @@ func newRunPrefix() string {
 }
 
 func newRunID() string {
-	return runPrefix + strconv.FormatUint(runCounter.Add(1), 10)
+	return runPrefix() + strconv.FormatUint(runCounter.Add(1), 10)
 }
 
 // InputError is a hooks/run input the runner refuses; Field is the dotted
