@@ -388,8 +388,8 @@ func (b *Bridge) cancelInflight(cause error) {
 func (b *Bridge) runChanged(r store.Run) {
 	b.changed.broadcast()
 	if r.Status == store.RunQueued {
+		b.wake.touch() // the other processes on this home first: a local worker may not be able to run it
 		b.workerWake.kick()
-		b.wake.touch() // and the other processes on this home
 	}
 	if b.opts.OnRunUpdated == nil {
 		return

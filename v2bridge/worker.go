@@ -74,7 +74,8 @@ func (b *Bridge) workOnceSafe() (worked bool) {
 // workOnce claims and executes one run; false when nothing was claimable.
 func (b *Bridge) workOnce() bool {
 	run, ok, err := b.db.ClaimRun(b.ctx, b.owner, b.opts.RunLease, b.now(),
-		store.ClaimFilter{ActionTypes: b.claimableActions(), SessionID: b.opts.ClaimSessionID})
+		store.ClaimFilter{ActionTypes: b.claimableActions(), SessionID: b.opts.ClaimSessionID,
+			ReadFirst: b.opts.ClaimSessionID != ""}) // the CLI's session usually has nothing queued
 	if err != nil {
 		if b.ctx.Err() == nil {
 			b.log.Warn("v2 claim run failed", "err", err)

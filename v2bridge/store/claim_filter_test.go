@@ -31,3 +31,24 @@ func TestClaimRunActionTypes(t *testing.T) {
 		t.Fatalf("claimed %+v", r)
 	}
 }
+
+// TestClaimReadFirst: ReadFirst claims what a plain claim claims and
+// nothing when the filter matches no queued run.
+func TestClaimReadFirst(t *testing.T) {
+	db, _ := openTest(t, Options{OneConnection: true})
+	seedRuns(t, db, "e", []string{"s1"}, []string{"h1"}, SerialPerSession)
+	now := time.Now()
+	if _, ok, err := db.ClaimRun(bg, "W", time.Minute, now, ClaimFilter{SessionID: "s2", ReadFirst: true}); ok || err != nil {
+		t.Fatalf("other session: claimed %v, %v", ok, err)
+	}
+	if _, ok, err := db.ClaimRun(bg, "W", time.Minute, now, ClaimFilter{SessionID: "s1", ActionTypes: []string{"command"}, ReadFirst: true}); ok || err != nil {
+		t.Fatalf("other action type: claimed %v, %v", ok, err)
+	}
+	r, ok, err := db.ClaimRun(bg, "W", time.Minute, now, ClaimFilter{SessionID: "s1", ActionTypes: []string{"sound"}, ReadFirst: true})
+	if !ok || err != nil || r.Status != RunRunning || r.SessionID != "s1" {
+		t.Fatalf("claim: %+v %v %v", r, ok, err)
+	}
+	if _, ok, err := db.ClaimRun(bg, "W", time.Minute, now, ClaimFilter{SessionID: "s1", ReadFirst: true}); ok || err != nil {
+		t.Fatalf("nothing left: claimed %v, %v", ok, err)
+	}
+}

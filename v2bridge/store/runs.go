@@ -285,6 +285,12 @@ type ClaimFilter struct {
 	// IgnoreMasterSwitch claims even while the master switch is off (§12.1
 	// stops claiming; test runs may want to bypass it).
 	IgnoreMasterSwitch bool
+	// ReadFirst makes a plain read decide first whether any queued run
+	// matches the filter (backoff and serial order aside); the write
+	// transaction is taken only then. For a claimer that usually finds
+	// nothing (the CLI's own session) it saves the write lock and the
+	// claim statement; one that usually finds work pays a read more.
+	ReadFirst bool
 }
 
 // ClaimRun leases the first claimable run to owner for lease (the spec uses
@@ -305,34 +311,28 @@ func (db *DB) ClaimRun(ctx context.Context, owner string, lease time.Duration, n
 	if owner == "" || lease <= 0 {
 		return Run{}, false, fmt.Errorf("%w: ClaimRun needs an owner and a lease", ErrInvalid)
 	}
+	if f.ActionTypes != nil && len(f.ActionTypes) == 0 {
+		return Run{}, false, nil
+	}
+	nowS := ts(now)
+	match, margs := f.where()
+	if f.ReadFirst {
+		var found bool
+		if err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM hook_runs r INDEXED BY hook_runs_queued
+			WHERE r.status = 'queued'`+match+`)`, margs...).Scan(&found); err != nil {
+			return Run{}, false, mapErr(err)
+		}
+		if !found {
+			return Run{}, false, nil
+		}
+	}
 	q := `UPDATE hook_runs SET status = 'running', lease_owner = ?, lease_until = ?,
 		attempt_count = attempt_count + 1, started_at = COALESCE(started_at, ?),
 		next_attempt_at = NULL, updated_at = ?
 	WHERE seq = (
 		SELECT r.seq FROM hook_runs r INDEXED BY hook_runs_queued
-		WHERE r.status = 'queued' AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= ?)`
-	nowS := ts(now)
-	args := []any{owner, ts(now.Add(lease)), nowS, nowS, nowS}
-	if f.HookID != "" {
-		q += ` AND r.hook_id = ?`
-		args = append(args, f.HookID)
-	}
-	if f.SessionID != "" {
-		q += ` AND r.session_id = ?`
-		args = append(args, f.SessionID)
-	}
-	if f.OnlyTestRuns {
-		q += ` AND r.is_test_run = 1`
-	}
-	if f.ActionTypes != nil {
-		if len(f.ActionTypes) == 0 {
-			return Run{}, false, nil
-		}
-		q += ` AND r.action_type IN (?` + strings.Repeat(`,?`, len(f.ActionTypes)-1) + `)`
-		for _, t := range f.ActionTypes {
-			args = append(args, t)
-		}
-	}
+		WHERE r.status = 'queued' AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= ?)` + match
+	args := append([]any{owner, ts(now.Add(lease)), nowS, nowS, nowS}, margs...)
 	q += ` AND (r.concurrency_policy = 'parallel' OR NOT EXISTS (
 			SELECT 1 FROM hook_runs b WHERE b.hook_id = r.hook_id AND b.session_id = r.session_id
 			AND (b.status = 'running' OR (b.status = 'queued' AND b.seq < r.seq))))
@@ -368,6 +368,31 @@ func (db *DB) ClaimRun(ctx context.Context, owner string, lease time.Duration, n
 	}
 	db.subs.runsChanged([]Run{run})
 	return run, true, nil
+}
+
+// where is the filter's part of the claim's WHERE clause (on hook_runs r)
+// and its arguments.
+func (f ClaimFilter) where() (string, []any) {
+	var q string
+	var args []any
+	if f.HookID != "" {
+		q += ` AND r.hook_id = ?`
+		args = append(args, f.HookID)
+	}
+	if f.SessionID != "" {
+		q += ` AND r.session_id = ?`
+		args = append(args, f.SessionID)
+	}
+	if f.OnlyTestRuns {
+		q += ` AND r.is_test_run = 1`
+	}
+	if len(f.ActionTypes) > 0 {
+		q += ` AND r.action_type IN (?` + strings.Repeat(`,?`, len(f.ActionTypes)-1) + `)`
+		for _, t := range f.ActionTypes {
+			args = append(args, t)
+		}
+	}
+	return q, args
 }
 
 // RenewRunLease extends the lease of a running run the caller owns to
