@@ -190,7 +190,7 @@ func (b *Bridge) Emit(ctx context.Context, p EmitParams) (EmitResult, error) {
 	ev := store.Event{ID: env.EventID, Name: env.EventName, SessionID: env.Session.ID, TurnID: env.Turn.ID,
 		Envelope: raw, Status: store.EventPending}
 	if b.opts.ResolveAtEmit {
-		if dup, ok := b.emitResolved(ctx, env, ev); ok {
+		if dup, ok := b.emitResolved(ctx, ev); ok {
 			matched, unbound, err := b.matchEvent(ctx, env)
 			if err != nil {
 				b.log.Warn("v2 emit: listing the matched definitions", "event", env.EventID, "err", err)
@@ -220,17 +220,22 @@ func (b *Bridge) Emit(ctx context.Context, p EmitParams) (EmitResult, error) {
 }
 
 // emitResolved is Emit's one-transaction path (Options.ResolveAtEmit): the
-// dispatcher's decision (resolveRuns) is made first and committed together
-// with the event (store.EmitResolved). ok is false when the event was not
-// stored: the master switch is off (§12.1: the event waits pending), the
-// decision or the commit failed; Emit then stores it the ordinary way.
-func (b *Bridge) emitResolved(ctx context.Context, env *expr.Envelope, ev store.Event) (dup, ok bool) {
+// dispatcher's decision (resolveRuns, on the envelope as stored, as the
+// dispatcher reads it) is made first and committed together with the event
+// (store.EmitResolved). ok is false when the event was not stored: the
+// master switch is off (§12.1: the event waits pending), the decision or
+// the commit failed; Emit then stores it the ordinary way.
+func (b *Bridge) emitResolved(ctx context.Context, ev store.Event) (dup, ok bool) {
 	if set, err := b.db.GetSettings(ctx); err != nil || !set.Enabled {
+		return false, false
+	}
+	var env expr.Envelope
+	if err := json.Unmarshal(ev.Envelope, &env); err != nil {
 		return false, false
 	}
 	var runs []store.NewRun
 	var err error
-	if b.guard("dispatcher", func() { runs, err = b.resolveRuns(ctx, env) }) || err != nil {
+	if b.guard("dispatcher", func() { runs, err = b.resolveRuns(ctx, &env) }) || err != nil {
 		return false, false
 	}
 	dup, created, err := b.db.EmitResolved(ctx, ev, runs)
