@@ -216,7 +216,7 @@ func (b *Bridge) dispatchEvent(ev store.Event) error {
 		}
 		return b.db.FailEvent(b.ctx, ev.ID, owner, fmt.Sprintf("%v: unknown lifecycle event name %q", errBadEnvelope, env.EventName))
 	}
-	runs, err := b.resolveRuns(b.ctx, &env)
+	runs, err := b.resolveRuns(b.ctx, &env, nil)
 	if err != nil {
 		return err
 	}
@@ -235,7 +235,10 @@ func (b *Bridge) dispatchEvent(ev store.Event) error {
 //   - otherwise queued with the snapshot — also for a needs_review binding,
 //     which the worker's pre-check records blocked + trust_required (§7.2:
 //     the lack of authorization is visible in the audit).
-func (b *Bridge) resolveRuns(ctx context.Context, env *expr.Envelope) ([]store.NewRun, error) {
+//
+// m, when not nil, also collects the emit reply's matches from the same
+// reads (Options.ResolveAtEmit).
+func (b *Bridge) resolveRuns(ctx context.Context, env *expr.Envelope, m *matches) ([]store.NewRun, error) {
 	defs, err := b.db.ListDefinitions(ctx, env.EventName)
 	if err != nil {
 		return nil, err
@@ -248,6 +251,9 @@ func (b *Bridge) resolveRuns(ctx context.Context, env *expr.Envelope) ([]store.N
 		bs, err := b.db.ListBindings(ctx, sd.ID)
 		if err != nil {
 			return nil, err
+		}
+		if m != nil {
+			m.add(sd, bs, env)
 		}
 		win, matched, ambiguous := effectiveBinding(bs, env)
 		if !matched || (!ambiguous && win.State == store.BindingDisabled) {

@@ -190,12 +190,8 @@ func (b *Bridge) Emit(ctx context.Context, p EmitParams) (EmitResult, error) {
 	ev := store.Event{ID: env.EventID, Name: env.EventName, SessionID: env.Session.ID, TurnID: env.Turn.ID,
 		Envelope: raw, Status: store.EventPending}
 	if b.opts.ResolveAtEmit {
-		if dup, ok := b.emitResolved(ctx, ev); ok {
-			matched, unbound, err := b.matchEvent(ctx, env)
-			if err != nil {
-				b.log.Warn("v2 emit: listing the matched definitions", "event", env.EventID, "err", err)
-			}
-			return EmitResult{EventID: env.EventID, Duplicate: dup, Enqueued: true, Matched: matched, Unbound: unbound}, nil
+		if dup, m, ok := b.emitResolved(ctx, ev); ok {
+			return EmitResult{EventID: env.EventID, Duplicate: dup, Enqueued: true, Matched: m.matched, Unbound: m.unbound}, nil
 		}
 	}
 	b.mu.Lock()
@@ -224,28 +220,30 @@ func (b *Bridge) Emit(ctx context.Context, p EmitParams) (EmitResult, error) {
 // dispatcher reads it) is made first and committed together with the event
 // (store.EmitResolved). ok is false when the event was not stored: the
 // master switch is off (§12.1: the event waits pending), the decision or
-// the commit failed; Emit then stores it the ordinary way.
-func (b *Bridge) emitResolved(ctx context.Context, ev store.Event) (dup, ok bool) {
+// the commit failed; Emit then stores it the ordinary way. The reply's
+// matches come from the same reads as the decision.
+func (b *Bridge) emitResolved(ctx context.Context, ev store.Event) (dup bool, m *matches, ok bool) {
 	if set, err := b.db.GetSettings(ctx); err != nil || !set.Enabled {
-		return false, false
+		return false, nil, false
 	}
 	var env expr.Envelope
 	if err := json.Unmarshal(ev.Envelope, &env); err != nil {
-		return false, false
+		return false, nil, false
 	}
 	var runs []store.NewRun
 	var err error
-	if b.guard("dispatcher", func() { runs, err = b.resolveRuns(ctx, &env) }) || err != nil {
-		return false, false
+	m = newMatches()
+	if b.guard("dispatcher", func() { runs, err = b.resolveRuns(ctx, &env, m) }) || err != nil {
+		return false, nil, false
 	}
 	dup, created, err := b.db.EmitResolved(ctx, ev, runs)
 	if err != nil {
 		b.log.Warn("v2 emit: storing the event with its runs failed; storing it pending for the dispatcher", "event", ev.ID, "err", err)
-		return false, false
+		return false, nil, false
 	}
 	if !dup {
 		b.log.Debug("v2 event dispatched", "event", ev.ID, "name", env.EventName, "runs", len(created))
 	}
 	b.changed.broadcast()
-	return dup, true
+	return dup, m, true
 }

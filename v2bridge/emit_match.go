@@ -47,10 +47,10 @@ type EmitUnbound struct {
 // (effectiveBinding). It reads the state at emit time: a binding created or
 // authorised before the dispatcher reaches the event still counts there.
 func (b *Bridge) matchEvent(ctx context.Context, env *expr.Envelope) ([]EmitMatch, []EmitUnbound, error) {
-	matched, unbound := []EmitMatch{}, []EmitUnbound{}
+	m := newMatches()
 	defs, err := b.db.ListDefinitions(ctx, env.EventName)
 	if err != nil {
-		return matched, unbound, err
+		return m.matched, m.unbound, err
 	}
 	for _, d := range defs {
 		if !d.Enabled {
@@ -58,26 +58,39 @@ func (b *Bridge) matchEvent(ctx context.Context, env *expr.Envelope) ([]EmitMatc
 		}
 		bs, err := b.db.ListBindings(ctx, d.ID)
 		if err != nil {
-			return matched, unbound, err
+			return m.matched, m.unbound, err
 		}
-		m := EmitMatch{DefinitionID: d.ID, Name: d.Name}
-		win, ok, _ := effectiveBinding(bs, env)
-		reason := UnboundNoBinding
-		if ok {
-			m.BindingID, m.BindingState = win.ID, win.State
-			switch win.State {
-			case store.BindingActive:
-				reason = ""
-			case store.BindingDisabled:
-				reason = UnboundBindingDisabled
-			default:
-				reason = UnboundNeedsReview
-			}
-		}
-		matched = append(matched, m)
-		if reason != "" {
-			unbound = append(unbound, EmitUnbound{DefinitionID: d.ID, Reason: reason})
+		m.add(d, bs, env)
+	}
+	return m.matched, m.unbound, nil
+}
+
+// matches collects EmitResult.Matched and Unbound.
+type matches struct {
+	matched []EmitMatch
+	unbound []EmitUnbound
+}
+
+func newMatches() *matches { return &matches{matched: []EmitMatch{}, unbound: []EmitUnbound{}} }
+
+// add records enabled definition d with its bindings bs.
+func (m *matches) add(d store.Definition, bs []store.Binding, env *expr.Envelope) {
+	em := EmitMatch{DefinitionID: d.ID, Name: d.Name}
+	win, ok, _ := effectiveBinding(bs, env)
+	reason := UnboundNoBinding
+	if ok {
+		em.BindingID, em.BindingState = win.ID, win.State
+		switch win.State {
+		case store.BindingActive:
+			reason = ""
+		case store.BindingDisabled:
+			reason = UnboundBindingDisabled
+		default:
+			reason = UnboundNeedsReview
 		}
 	}
-	return matched, unbound, nil
+	m.matched = append(m.matched, em)
+	if reason != "" {
+		m.unbound = append(m.unbound, EmitUnbound{DefinitionID: d.ID, Reason: reason})
+	}
 }

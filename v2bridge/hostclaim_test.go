@@ -54,7 +54,7 @@ func TestUnclaimedHostRunsKeptWhileMasterSwitchOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := b.resolveRuns(bg, e)
+	runs, err := b.resolveRuns(bg, e, nil)
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("resolve: %v %d", err, len(runs))
 	}

@@ -604,7 +604,7 @@ func TestLeaseExpiryIsOutcomeUnknown(t *testing.T) {
 	ev, _ := b1.DB().GetEvent(bg, res.EventID)
 	env := expr.Envelope{}
 	_ = json.Unmarshal(ev.Envelope, &env)
-	runs, err := b1.resolveRuns(bg, &env)
+	runs, err := b1.resolveRuns(bg, &env, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,9 @@ import (
 // TestResolveAtEmit: with Options.ResolveAtEmit (the CLI's pipeline) the
 // event is resolved, and its runs exist, when Emit returns — one commit, no
 // dispatcher pass — as another process opening the file sees; a condition
-// miss is recorded skipped as the dispatcher would; with the master switch
-// off the event waits pending (§12.1) and a duplicate writes nothing (§3.2).
+// miss is recorded skipped as the dispatcher would; the reply names the
+// matched and unbound definitions; with the master switch off the event
+// waits pending (§12.1) and a duplicate writes nothing (§3.2).
 func TestResolveAtEmit(t *testing.T) {
 	dir := t.TempDir()
 	b := openBridge(t, dir, func(o *Options) {
@@ -20,6 +21,7 @@ func TestResolveAtEmit(t *testing.T) {
 	})
 	mkDef(t, b, notifyDef, true)
 	mkDef(t, b, `{"name":"c","eventName":"turn.completed","condition":{"op":"contains","left":{"path":"payload.message"},"right":{"const":"disk"}},"action":{"type":"notification"}}`, true)
+	unbound := mkDef(t, b, `{"name":"u","eventName":"turn.completed","action":{"type":"notification"}}`, false)
 	other, err := store.Open(home.DBPath(dir), store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -27,8 +29,9 @@ func TestResolveAtEmit(t *testing.T) {
 	defer other.Close()
 
 	res := emitTurn(t, b, "turn.completed", "t1", map[string]any{"message": "ok"})
-	if !res.Enqueued || res.Duplicate || len(res.Matched) != 2 || len(res.Unbound) != 0 {
-		t.Fatalf("emit result %s", dump(res))
+	if !res.Enqueued || res.Duplicate || len(res.Matched) != 3 || len(res.Unbound) != 1 ||
+		res.Unbound[0].DefinitionID != unbound.ID || res.Unbound[0].Reason != UnboundNoBinding {
+		t.Fatalf("emit result %s; want 3 matched, the unbound one no_binding", dump(res))
 	}
 	ev, err := other.GetEvent(bg, res.EventID)
 	if err != nil || ev.Status != store.EventResolved {
