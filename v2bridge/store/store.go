@@ -15,7 +15,10 @@
 // exactly one connection opened with _txlock=immediate (every write
 // transaction takes the write lock at BEGIN, so two processes never deadlock on
 // a lock upgrade), and a reader pool (query_only) for lists and gets. WAL
-// journal, busy_timeout and foreign keys are set on every connection.
+// journal, busy_timeout and foreign keys are set on every connection. A
+// short-lived process opens with Options.OneConnection: reads then share the
+// writer connection (each connection costs an open and a parse of the
+// schema).
 //
 // Several hookside processes may share one file. Every write goes through
 // writeTx, which retries SQLITE_BUSY a bounded number of times (each attempt
@@ -30,6 +33,8 @@
 // as Options.Synchronous="NORMAL".) Emit throughput comes from group commit:
 // concurrent Emit calls are coalesced by one committer goroutine into one
 // transaction and one fsync; EmitBatch does the same for a caller-made batch.
+// EmitResolved stores one event together with its runs and the resolved mark
+// (the CLI's one event: one fsync instead of two).
 package store
 
 import (
