@@ -70,7 +70,9 @@ func fig6Trust(e *env) error {
 	for i := range hooks {
 		hooks[i] = map[string]any{"type": "process", "command": e.hookBin, "args": []string{fmt.Sprintf("decl-%02d", i)}}
 	}
-	if err := writeJSON(filepath.Join(ws, "zcode.json"), map[string]any{"hooks": map[string]any{"events": map[string]any{
+	// The file's own root switch: without it the hooks are off and the
+	// trust counts (enabled declarations only) stay empty.
+	if err := writeJSON(filepath.Join(ws, "zcode.json"), map[string]any{"hooks": map[string]any{"enabled": true, "events": map[string]any{
 		"PreToolUse": []any{map[string]any{"matcher": "Bash", "hooks": hooks}}}}}); err != nil {
 		return err
 	}
