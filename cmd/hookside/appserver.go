@@ -65,9 +65,9 @@ func runAppServer(stdio bool, framing, home, level, format string, stdout, stder
 		log.Warn("cannot become the subreaper of hook processes: a hook that detaches with setsid may outlive it", "err", err)
 	}
 	defer exec.ReapEscapees()
-	if self, err := os.Executable(); err != nil {
-		log.Warn("cannot start the janitor: hooks may outlive hookside if it is killed", "err", err)
-	} else if err := exec.EnableJanitor([]string{self, janitorMode}); err != nil {
+	// The janitor now rather than with the first hook: this binary
+	// re-executed as hookside-janitor (empty environment, in /).
+	if err := exec.EnableJanitor(nil); err != nil {
 		log.Warn("cannot start the janitor: hooks may outlive hookside if it is killed", "err", err)
 	}
 	defer exec.CloseJanitor()
@@ -95,16 +95,3 @@ func runAppServer(stdio bool, framing, home, level, format string, stdout, stder
 	return code
 }
 
-// janitorMode is the hidden first argument that runs hookside as the
-// janitor of an app-server (exec.EnableJanitor): it reads the server's
-// pipe on stdin and, when it closes, kills every hook process group the
-// server recorded and the processes carrying their run tokens.
-const janitorMode = "__janitor"
-
-func runJanitor(stderr io.Writer) int {
-	if err := exec.RunJanitor(os.Stdin); err != nil {
-		fmt.Fprintln(stderr, "hookside janitor:", err)
-		return exitError
-	}
-	return exitOK
-}

@@ -27,9 +27,6 @@ func main() {
 // returns its exit status. Every call builds a fresh command tree, so tests
 // can call it repeatedly in one process.
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == janitorMode {
-		return runJanitor(stderr)
-	}
 	verbose = false
 	// Library warnings (a failed hook, …) go to stderr; -v switches them to
 	// debug, and app-server replaces this with the logger its
