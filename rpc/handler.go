@@ -1,10 +1,12 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hookside/hookside/v2bridge"
 )
@@ -114,11 +116,83 @@ func decodeParams(raw *json.RawMessage, v any, required bool) error {
 			if field == "" {
 				return InvalidParams("", "params must be an object")
 			}
+			if p := pathAt(*raw, te.Offset); p != "" {
+				field = p
+			}
 			return InvalidParams(field, fmt.Sprintf("must be %s, not %s", jsonKind(te.Type.Kind().String()), te.Value))
 		}
 		return InvalidParams("", err.Error())
 	}
 	return nil
+}
+
+// pathAt is the dotted path (env.A, pluginDirs[1]) of the value in the
+// JSON raw where encoding/json reported a type error at byte offset off
+// (its Field names the struct field only: "env" for a map entry,
+// "pluginDirs" for an array element); "" when no value is found there.
+func pathAt(raw []byte, off int64) string {
+	type level struct {
+		array   bool
+		wantKey bool
+		key     string
+		index   int
+	}
+	var stack []level
+	path := func() string {
+		var b strings.Builder
+		for i, l := range stack {
+			switch {
+			case l.array:
+				fmt.Fprintf(&b, "[%d]", l.index)
+			case i > 0:
+				b.WriteString("." + l.key)
+			default:
+				b.WriteString(l.key)
+			}
+		}
+		return b.String()
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		n := len(stack)
+		d, isDelim := tok.(json.Delim)
+		if n > 0 && !stack[n-1].array && stack[n-1].wantKey {
+			if isDelim { // '}'
+				stack = stack[:n-1]
+				if len(stack) > 0 && !stack[len(stack)-1].array {
+					stack[len(stack)-1].wantKey = true
+				}
+				continue
+			}
+			key, _ := tok.(string)
+			stack[n-1].key, stack[n-1].wantKey = key, false
+			continue
+		}
+		if isDelim && d == ']' {
+			stack = stack[:n-1]
+			if len(stack) > 0 && !stack[len(stack)-1].array {
+				stack[len(stack)-1].wantKey = true
+			}
+			continue
+		}
+		if n > 0 && stack[n-1].array {
+			stack[n-1].index++
+		}
+		if dec.InputOffset() >= off {
+			return path()
+		}
+		if isDelim { // '{' or '['
+			stack = append(stack, level{array: d == '[', wantKey: d == '{', index: -1})
+			continue
+		}
+		if n > 0 && !stack[n-1].array {
+			stack[n-1].wantKey = true
+		}
+	}
 }
 
 func jsonKind(goKind string) string {
