@@ -131,19 +131,33 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	)
 	root.AddCommand(manCmd(root, stdout, stderr))
 	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			groupRun(c, stderr)
+		}
+	}
 	return root
 }
 
 // groupCmd is a command that only holds subcommands: without one it prints
 // its help to stderr and exits 2; an unknown one is named.
 func groupCmd(use, short, long string, stdout, stderr io.Writer, subs ...*cobra.Command) *cobra.Command {
-	cmd := &cobra.Command{Use: use, Short: short, Long: long, Args: cobra.ArbitraryArgs, DisableFlagsInUseLine: true}
+	cmd := &cobra.Command{Use: use, Short: short, Long: long}
 	cmd.AddCommand(subs...)
+	return groupRun(cmd, stderr)
+}
+
+// groupRun gives the group cmd groupCmd's action: its help and exit 2
+// without a subcommand, the subcommands named for an unknown one.
+func groupRun(cmd *cobra.Command, stderr io.Writer) *cobra.Command {
+	cmd.Args, cmd.DisableFlagsInUseLine = cobra.ArbitraryArgs, true
 	return setRun(cmd, func(args []string) int {
 		if len(args) > 0 {
-			names := make([]string, 0, len(subs))
-			for _, s := range subs {
-				names = append(names, s.Name())
+			var names []string
+			for _, s := range cmd.Commands() {
+				if s.IsAvailableCommand() {
+					names = append(names, s.Name())
+				}
 			}
 			fmt.Fprintf(stderr, "%s: unknown command %q (want %s)\n", cmd.CommandPath(), args[0], strings.Join(names, ", "))
 			return exitUsage
