@@ -171,3 +171,15 @@ func TestUnknownCommandSuggests(t *testing.T) {
 		t.Errorf("no command: exit %d:\n%s", code, out)
 	}
 }
+
+// An unknown shell is a usage error naming the shells; no shell prints
+// the help, exit 2, as every command group does.
+func TestCompletionUnknownShell(t *testing.T) {
+	code, out, errs := runCLI("completion", "tcsh")
+	if code != 2 || out != "" || !strings.Contains(errs, `unknown command "tcsh"`) || !strings.Contains(errs, "bash, zsh, fish, powershell") {
+		t.Errorf("completion tcsh: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if code, _, errs := runCLI("completion"); code != 2 || !strings.Contains(errs, "Usage:") {
+		t.Errorf("completion: exit %d, stderr %q", code, errs)
+	}
+}
