@@ -344,7 +344,9 @@ func (s *Session) transcriptDir() (string, error) {
 			return s.tmpDir, nil
 		}
 	}
-	dir, err := os.MkdirTemp(transcriptBase(), "hookside-session-")
+	base := transcriptBase()
+	sweepTranscriptDirs(base)
+	dir, err := os.MkdirTemp(base, transcriptDirPrefix())
 	if err != nil {
 		return "", fmt.Errorf("create transcript dir: %w", err)
 	}
