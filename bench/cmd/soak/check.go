@@ -26,7 +26,6 @@ type invariant struct {
 	name       string
 	checked    int
 	violations int
-	info       bool // a documented limit, reported, not failed
 	detail     []string
 }
 
