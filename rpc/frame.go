@@ -184,6 +184,33 @@ type lspFramer struct {
 	resync bool
 }
 
+// afterGlued returns the first header line of a block from
+// "Content-Length:" on when what precedes it cannot be a header name: the
+// tail of a body longer than its Content-Length said, without a newline,
+// glued to the next frame's header (the short body was already answered
+// -32700). Other lines are returned unchanged.
+func afterGlued(line string) string {
+	i := strings.Index(strings.ToLower(line), "content-length:")
+	if i <= 0 {
+		return line
+	}
+	name, _, _ := strings.Cut(line[:i], ":")
+	if strings.TrimSpace(name) != "" && isToken(strings.TrimSpace(name)) {
+		return line // a header whose value mentions content-length
+	}
+	return line[i:]
+}
+
+// isToken reports whether s is an RFC 9110 token (a header field name).
+func isToken(s string) bool {
+	for _, c := range []byte(s) {
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("\"(),/:;<=>?@[\\]{}", c) >= 0 {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // maxHeaderLine bounds one header line (the reader's buffer size).
 const maxHeaderLine = 64 << 10
 
@@ -252,6 +279,9 @@ func (f *lspFramer) ReadFrame() ([]byte, error) {
 				continue // stray blank line between frames
 			}
 			break
+		}
+		if !sawHeader && !tooLong {
+			line = afterGlued(line)
 		}
 		if !sawHeader && !tooLong && strings.HasPrefix(strings.TrimSpace(line), "{") {
 			// A JSON line where a header should start: the peer speaks

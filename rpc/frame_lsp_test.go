@@ -122,7 +122,8 @@ func TestContentLengthAbsurdLengthAnsweredThenEOFExitsCleanly(t *testing.T) {
 // TestContentLengthRecoversAfterMalformedHeaders: a header block without a
 // usable length is -32700 and the stream resynchronises at the next
 // Content-Length (a body without a newline shares its line with it); with a
-// readable length and a bad line, the body is skipped.
+// readable length and a bad line, the body is skipped; the rest of a body
+// longer than its Content-Length is dropped up to the next header.
 func TestContentLengthRecoversAfterMalformedHeaders(t *testing.T) {
 	c := startLSPServer(t)
 	for i, bad := range []string{
@@ -131,7 +132,8 @@ func TestContentLengthRecoversAfterMalformedHeaders(t *testing.T) {
 		"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
 		"Content-Length: 12\r\nno colon here\r\n\r\n" + `{"id":97}   `,
 		"Content-Length: 1\r\n" + strings.Repeat("x", 100<<10) + "\r\n\r\n{",
-		`{"jsonrpc":"2.0","id":96,"method":"initialize"}` + "\n", // an NDJSON peer
+		`{"jsonrpc":"2.0","id":96,"method":"initialize"}` + "\n",               // an NDJSON peer
+		"Content-Length: 5\r\n\r\n" + `{"jsonrpc":"2.0","id":95,"method":"x"}`, // a body longer than its length: the rest is glued to the next header
 	} {
 		c.write(bad + c.frame(fmt.Sprintf(lspInit, i+1)))
 		if m := c.read(); errCode(m) != CodeParseError || m["id"] != nil {
