@@ -94,4 +94,3 @@ func runAppServer(stdio bool, framing, home, level, format string, stdout, stder
 	}
 	return code
 }
-
