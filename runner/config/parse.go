@@ -175,6 +175,7 @@ func ParseFile(path string, data []byte, kind hook.SourceKind) (*File, []hook.Di
 			f.Limits.MaxOutputBytes = v
 		}
 	}
+	p.unknownKeys("hooks", hooks, hooksKeys, hook.IsEvent)
 	for _, fl := range hooks.fields {
 		if hook.IsEvent(fl.key) {
 			p.report(hook.CodeIgnoredField, hook.SeverityWarning, fl.off, "event %q must be declared under hooks.events, not directly under hooks (that is the Claude Code settings shape)", fl.key)
