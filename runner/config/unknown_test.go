@@ -1,7 +1,10 @@
 package config
 
 import (
+	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -148,5 +151,66 @@ func TestSuggestKey(t *testing.T) {
 		if got := suggestKey(key, append(append([]string{}, groupKeys...), entryKeys...)); got != want {
 			t.Errorf("suggestKey(%q) = %q, want %q", key, got, want)
 		}
+	}
+}
+
+// TestCorpusHasNoUnknownKeys: the configuration files of the conformance
+// cases (real-world shapes of every dialect: user configs, workspace files,
+// spark and Claude Code settings, plugin hooks.json and plugin.json) get no
+// unknown-key warning, except the keys a hostile project file writes on
+// purpose to set what a file cannot set.
+func TestCorpusHasNoUnknownKeys(t *testing.T) {
+	expected := map[string][]string{
+		"trust/hostile_project_file_settings.json ws/zcode.json": {"policy", "workspaceHookPolicy"},
+	}
+	cases, err := filepath.Glob(filepath.Join("..", "..", "conformance", "cases", "*", "*.json"))
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no conformance cases found (%v)", err)
+	}
+	parsed := 0
+	for _, cf := range cases {
+		var c struct {
+			Files map[string]json.RawMessage `json:"files"`
+		}
+		if err := json.Unmarshal(mustRead(t, cf), &c); err != nil {
+			t.Fatalf("%s: %v", cf, err)
+		}
+		name := filepath.Base(filepath.Dir(cf)) + "/" + filepath.Base(cf)
+		for path, raw := range c.Files {
+			var content []byte = raw
+			var s string
+			if json.Unmarshal(raw, &s) == nil {
+				content = []byte(s)
+			}
+			var ds []hook.Diagnostic
+			base := filepath.Base(path)
+			switch {
+			case strings.HasSuffix(path, "hooks/hooks.json") || base == "plugin.json":
+				_, ds = ParseSettingsFile(hook.Plugin, path, content, hook.SourceUser)
+			case strings.Contains(path, ".spark/"):
+				_, ds = ParseSettingsFile(hook.Spark, path, content, hook.SourceUser)
+			case base == "settings.json" || base == "settings.local.json":
+				_, ds = ParseSettingsFile(hook.Claude, path, content, hook.SourceUser)
+			case base == "config.json" || base == "zcode.json" || base == "elsewhere.json":
+				_, ds = ParseFile(path, content, hook.SourceUser)
+			default:
+				continue
+			}
+			parsed++
+			var got []string
+			for _, d := range ds {
+				if d.Code == hook.CodeIgnoredField && strings.Contains(d.Message, "unknown key") {
+					k := d.Message[strings.Index(d.Message, `"`)+1:]
+					got = append(got, k[:strings.Index(k, `"`)])
+				}
+			}
+			slices.Sort(got)
+			if want := expected[name+" "+path]; !slices.Equal(got, want) {
+				t.Errorf("%s %s: unknown keys %q, want %q (%+v)", name, path, got, want, ds)
+			}
+		}
+	}
+	if parsed < 100 {
+		t.Fatalf("only %d configuration files parsed; the corpus moved?", parsed)
 	}
 }
