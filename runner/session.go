@@ -198,6 +198,23 @@ var ErrTurnRequired = errors.New("turnId is required on Stop: continuations are 
 // warning and ignored.
 const EnvHooksEnabled = "HOOKSIDE_HOOKS_ENABLED"
 
+// EnvSwitch reads the environment layer of the root switch
+// (EnvHooksEnabled): on is true for a true value; unset or empty is off
+// with no diagnostic; a value strconv.ParseBool rejects is off with one
+// hook.CodeInvalidField warning (no Source), the one NewSession reports.
+func EnvSwitch() (on bool, diags []hook.Diagnostic) {
+	v, ok := os.LookupEnv(EnvHooksEnabled)
+	if !ok || v == "" {
+		return false, nil
+	}
+	on, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, []hook.Diagnostic{{Code: hook.CodeInvalidField, Severity: hook.SeverityWarning,
+			Message: fmt.Sprintf("%s=%q is not a boolean; ignored", EnvHooksEnabled, v)}}
+	}
+	return on, nil
+}
+
 // SkipSessionStartRan is Merged.Skipped for a SessionStart after the first
 // in the same session: SessionStart runs once per session
 // (lifecycle-hooks-and-workspace-trust §"七个事件").
@@ -226,14 +243,9 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 	if opts.Delegate != nil {
 		dialect = dialect.WithHostTypes(opts.DelegatedTypes)
 	}
-	if v, ok := os.LookupEnv(EnvHooksEnabled); ok && v != "" {
-		on, err := strconv.ParseBool(v)
-		if err != nil {
-			early = append(early, hook.Diagnostic{Code: hook.CodeInvalidField, Severity: hook.SeverityWarning,
-				Message: fmt.Sprintf("%s=%q is not a boolean; ignored", EnvHooksEnabled, v)})
-		}
-		opts.Workspace.HooksEnabled = opts.Workspace.HooksEnabled || on
-	}
+	envOn, envDiags := EnvSwitch()
+	early = append(early, envDiags...)
+	opts.Workspace.HooksEnabled = opts.Workspace.HooksEnabled || envOn
 	lopts := config.LoaderOptions{
 		UserConfigPath:    opts.UserConfigPath,
 		PluginDirs:        opts.PluginDirs,

@@ -73,6 +73,10 @@ func runHooksExplain(sf *sessionFlags, event, tool, inputPath *string, asJSON *b
 			return exitError
 		}
 	}
+	// The environment layer is read when the session opens; its warning is
+	// not among the configuration's diagnostics Explain re-reads.
+	_, envDiags := runner.EnvSwitch()
+	x.Diagnostics = append(envDiags, x.Diagnostics...)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -509,6 +509,8 @@ func runHooksList(sf *sessionFlags, event *string, asJSON *bool, stdout, stderr 
 	}
 	defer s.Close()
 	hooks, diags := s.Hooks()
+	_, envDiags := runner.EnvSwitch()
+	diags = append(envDiags, diags...)
 	trust := map[string]truststore.Evaluation{}
 	if w := s.WorkspaceStatus(); w.Workspace != nil {
 		for i, d := range w.Declarations {

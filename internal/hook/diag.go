@@ -39,7 +39,10 @@ const (
 	// e.g. `shell` or `async` on a process hook, `args` on a command hook
 	// (cleared: the runner hands the command string to the shell whole), or
 	// Claude Code's `timeout`
-	// (seconds) in a hookside file that takes `timeoutMs` (severity warning).
+	// (seconds) in a hookside file that takes `timeoutMs`, or a key that a
+	// matcher group, a declaration or a hookside file's "hooks" object does
+	// not have at all (the message names the key and the known key it most
+	// likely misspells; severity warning).
 	CodeIgnoredField = "config_ignored_field"
 	// CodeDuplicateKey: an object of the file names the same key twice
 	// (severity warning). As in JavaScript's JSON.parse the last one wins;

@@ -20,7 +20,9 @@ import (
 //	      "statusMessage": string}]}]}},
 //	 "storage": {"dir": string}}
 //
-// Other keys are ignored.
+// Other top-level keys are ignored. Any other key of "hooks", of a matcher
+// group or of a declaration is reported with CodeIgnoredField (warning) at
+// the key, naming the known key it most likely misspells.
 type File struct {
 	// Path is the file's path as given to ParseFile.
 	Path string
@@ -102,6 +104,8 @@ func resolveHooks(hooks []hook.Hook, own []hook.Limits, fileLimits hook.Limits) 
 //     "path:line:col" (1-based; column in characters) and a File with no
 //     hooks;
 //   - a malformed file-level field gives CodeInvalidField and is ignored;
+//   - an unknown key of "hooks", a matcher group or a declaration gives
+//     CodeIgnoredField (warning) at the key, with a suggestion;
 //   - an unknown event gives CodeUnknownEvent; a malformed matcher group or
 //     hook gives CodeInvalidHook naming "path:line:col" of the entry; that
 //     declaration is dropped and the rest loads.
@@ -175,6 +179,7 @@ func ParseFile(path string, data []byte, kind hook.SourceKind) (*File, []hook.Di
 			f.Limits.MaxOutputBytes = v
 		}
 	}
+	p.unknownKeys("hooks", hooks, hooksKeys, hook.IsEvent)
 	for _, fl := range hooks.fields {
 		if hook.IsEvent(fl.key) {
 			p.report(hook.CodeIgnoredField, hook.SeverityWarning, fl.off, "event %q must be declared under hooks.events, not directly under hooks (that is the Claude Code settings shape)", fl.key)

@@ -43,7 +43,9 @@ type SettingsFile struct {
 //	     "timeout": <seconds>, "async": bool, "statusMessage": string,
 //	     "maxOutputBytes": int, "enabled": bool}]}]}}
 //
-// Other top-level keys (permissions, env, …) are ignored. kind is
+// Other top-level keys (permissions, env, …) are ignored; a key of a matcher
+// group or handler outside the group's and Claude Code's handler fields
+// (claudeEntryKeys) is reported with CodeIgnoredField at the key. kind is
 // SourceUser (the user settings) or SourceWorkspace (project and local
 // settings, which need trust). The dialect's rules apply; for hook.Spark:
 //

@@ -113,6 +113,7 @@ func (p *parser) group(event string, mi int, g *jnode) {
 		drop(g, "matcher group must be an object, got %s; dropped", g.kind)
 		return
 	}
+	p.unknownKeys(where, g, groupKeys, nil)
 	var matcher *string
 	if m := g.get("matcher"); m.present() {
 		if m.kind != jString {
@@ -191,6 +192,11 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 	}
 	if n.kind != jObject {
 		return bad(n, "hook must be an object, got %s", n.kind)
+	}
+	other := d.OtherTimeoutKey()
+	p.unknownKeys(where, n, handlerKeys(d), func(k string) bool { return k == other })
+	if v := n.get(other); v.present() {
+		p.report(hook.CodeIgnoredField, hook.SeverityWarning, v.off, "%s: %s is ignored in %s; use %s", where, other, fileKind(d), timeoutName(d))
 	}
 	t := n.get("type")
 	switch {
@@ -293,9 +299,6 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 	}
 	if own.TimeoutMs == 0 {
 		own.TimeoutMs = d.TimeoutFor(event)
-	}
-	if other := d.OtherTimeoutKey(); n.get(other).present() {
-		p.report(hook.CodeIgnoredField, hook.SeverityWarning, n.get(other).off, "%s: %s is ignored in %s; use %s", where, other, fileKind(d), timeoutName(d))
 	}
 	if v := n.get("maxOutputBytes"); v.present() {
 		b, msg := positiveInt(v)

@@ -1,0 +1,105 @@
+package config
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/hookside/hookside/internal/hook"
+)
+
+// The key sets of the objects whose keys are fixed. A key outside its set
+// is reported with hook.CodeIgnoredField at the key, naming the closest
+// known key when there is one (a typo such as "matchr" would otherwise be
+// dropped silently, and the group would run for every tool).
+var (
+	// groupKeys are a matcher group's keys in every dialect
+	// (lifecycle-hooks-and-workspace-trust §"配置格式与默认值";
+	// https://code.claude.com/docs/en/hooks#configuration).
+	groupKeys = []string{"matcher", "parallel", "hooks"}
+	// hooksKeys are the keys of a hookside file's "hooks" object; event
+	// names written there are reported on their own (ParseFile).
+	hooksKeys = []string{"enabled", "timeoutMs", "maxOutputBytes", "events"}
+	// entryKeys are the keys of a declaration in a hookside file.
+	entryKeys = []string{"type", "command", "args", "shell", "async", "timeoutMs",
+		"maxOutputBytes", "enabled", "statusMessage"}
+	// claudeEntryKeys are the keys of a handler in a Claude Code–shaped
+	// file: hookside's own, plus every field Claude Code documents for its
+	// handler types (https://code.claude.com/docs/en/hooks#hook-handler-fields:
+	// common, command, http, prompt/agent and mcp_tool fields), which
+	// such a file may carry whether or not this dialect runs them.
+	claudeEntryKeys = []string{"type", "command", "args", "shell", "async", "timeout",
+		"statusMessage", "maxOutputBytes", "enabled", "if", "once", "onFailure",
+		"asyncRewake", "rewakeMessage", "rewakeSummary",
+		"url", "headers", "allowedEnvVars",
+		"prompt", "model", "continueOnBlock",
+		"server", "tool", "input"}
+)
+
+// handlerKeys returns the declaration keys of dialect d.
+func handlerKeys(d *hook.Dialect) []string {
+	if d.ClaudeShaped {
+		return claudeEntryKeys
+	}
+	return entryKeys
+}
+
+// unknownKeys reports every key of object n that is not in known, and is
+// not skip(key) (nil: none skipped), as CodeIgnoredField at the key's
+// position. where is the text the parser's other messages of n start with.
+func (p *parser) unknownKeys(where string, n *jnode, known []string, skip func(string) bool) {
+	for _, fl := range n.fields {
+		if slices.Contains(known, fl.key) || (skip != nil && skip(fl.key)) {
+			continue
+		}
+		if s := suggestKey(fl.key, known); s != "" {
+			p.report(hook.CodeIgnoredField, hook.SeverityWarning, fl.off, "%s: unknown key %q is ignored; did you mean %q?", where, fl.key, s)
+			continue
+		}
+		p.report(hook.CodeIgnoredField, hook.SeverityWarning, fl.off, "%s: unknown key %q is ignored", where, fl.key)
+	}
+}
+
+// suggestKey returns the known key that key most likely misspells: one
+// equal to it ignoring case, otherwise the nearest within an edit distance
+// of 1 (keys of up to 4 characters) or 2 (longer keys); "" when none is
+// that close. Ties go to the earlier key of known.
+func suggestKey(key string, known []string) string {
+	for _, k := range known {
+		if strings.EqualFold(k, key) {
+			return k
+		}
+	}
+	limit := 2
+	if len([]rune(key)) <= 4 {
+		limit = 1
+	}
+	best, bestD := "", limit+1
+	for _, k := range known {
+		if d := editDistance(strings.ToLower(key), strings.ToLower(k)); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
