@@ -82,6 +82,7 @@ type workspaceHooksInfo struct {
 	Feature      bool           `json:"feature"`
 	Policy       string         `json:"policy"`
 	StoreStatus  string         `json:"storeStatus"`
+	StoreError   string         `json:"storeError,omitempty"`
 	BundleDigest string         `json:"bundleDigest"`
 	Counts       map[string]int `json:"counts"`
 }
@@ -143,6 +144,8 @@ func (s *Server) sessionOpen(_ context.Context, p sessionOpenParams) (*sessionOp
 		Workspace: runner.WorkspaceOptions{
 			Feature: p.WorkspaceHooks, Policy: policy, Home: home, ProjectConfigPath: p.ProjectConfigPath,
 			HooksEnabled: p.HooksEnabled,
+			// A corrupt trust file moved aside is logged with the session.
+			Store: truststore.Options{Logger: s.log.With("sessionId", sid)},
 			OnAdmissionUpdated: func(counts map[string]int) {
 				s.notifyOpt("workspaceHooks/admissionUpdated", admissionUpdated{SessionID: sid, Counts: counts})
 			},
@@ -175,7 +178,7 @@ func (s *Server) sessionOpen(_ context.Context, p sessionOpenParams) (*sessionOp
 	return &sessionOpenResult{
 		SessionID:      p.SessionID,
 		Hooks:          hookInfosWithTrust(hooks, wst),
-		WorkspaceHooks: workspaceInfo(wst),
+		WorkspaceHooks: workspaceInfo(wst, rs.Gate()),
 		Diagnostics:    diags,
 	}, nil
 }
@@ -185,9 +188,9 @@ type admissionUpdated struct {
 	Counts    map[string]int `json:"counts"`
 }
 
-func workspaceInfo(w runner.WorkspaceState) workspaceHooksInfo {
+func workspaceInfo(w runner.WorkspaceState, g *truststore.Gate) workspaceHooksInfo {
 	return workspaceHooksInfo{
-		Feature: w.Feature, Policy: string(w.Policy), StoreStatus: string(w.StoreStatus),
+		Feature: w.Feature, Policy: string(w.Policy), StoreStatus: string(w.StoreStatus), StoreError: storeErrorText(g),
 		BundleDigest: w.Workspace.BundleDigest, Counts: w.Counts,
 	}
 }

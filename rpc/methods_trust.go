@@ -75,12 +75,15 @@ func (rs *reviewSet) remove(id string) {
 
 // TrustStatus is the result of workspaceHooks/status (PROTOCOL.md §4), also
 // printed by `hookside hooks trust status --json`: the workspace id, the
-// policy, the trust store's status, the bundle digest over every declaration
+// policy, the trust store's status (with storeStatus "corrupt", StoreError
+// names the file, why it is corrupt and its .corrupt-<timestamp> name or
+// that it was left in place), the bundle digest over every declaration
 // with its pins, the counts per trust state and each declaration's status.
 type TrustStatus struct {
 	WorkspaceID  string                         `json:"workspaceId"`
 	Policy       string                         `json:"policy"`
 	StoreStatus  string                         `json:"storeStatus"`
+	StoreError   string                         `json:"storeError,omitempty"`
 	BundleDigest string                         `json:"bundleDigest"`
 	Counts       map[string]int                 `json:"counts"`
 	Declarations []truststore.DeclarationStatus `json:"declarations"`
@@ -93,8 +96,17 @@ func statusResult(ss *session, w runner.WorkspaceState, sh *truststore.Shown) Tr
 	decls := ss.rs.DescribeWorkspace(w, sh)
 	return TrustStatus{
 		WorkspaceID: ss.rs.Options().WorkspaceID, Policy: string(w.Policy), StoreStatus: string(w.StoreStatus),
+		StoreError:   storeErrorText(ss.rs.Gate()),
 		BundleDigest: sh.BundleDigest, Counts: w.Counts, Declarations: decls,
 	}
+}
+
+// storeErrorText is why the gate's trust file reads corrupt ("" otherwise).
+func storeErrorText(g *truststore.Gate) string {
+	if err := g.StoreError(); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 type trustStatusParams struct {
@@ -264,7 +276,7 @@ func (s *Server) reviewSubmit(_ context.Context, p reviewSubmitParams) (*reviewS
 func trustError(err error) error {
 	switch {
 	case errors.Is(err, truststore.ErrCorrupt):
-		return &Error{Code: CodeTrustCorrupt, Message: "trust store corrupt: it was moved aside as .corrupt-<timestamp>; writes refused: " + err.Error()}
+		return &Error{Code: CodeTrustCorrupt, Message: err.Error()}
 	case errors.Is(err, truststore.ErrLockTimeout):
 		return &Error{Code: CodeInternalError, Message: err.Error()}
 	}

@@ -47,7 +47,9 @@ type Gate struct {
 	revoked map[string]bool
 	hidden  map[string]bool
 	version uint64
-	loadErr error
+	// corruptErr is why the trust file read corrupt this session (kept
+	// while corrupt is set: the file is usually gone by the next read).
+	corruptErr error
 }
 
 // NewGate returns a gate. It reads nothing until first asked.
@@ -78,12 +80,11 @@ func (g *Gate) refresh() {
 		return
 	}
 	st, err := g.store.Load()
-	g.loadErr = err
 	switch {
 	case st.Status == StatusCorrupt:
-		g.corrupt = true
+		g.corrupt, g.corruptErr = true, err
 	case st.Status == StatusOK:
-		g.corrupt = false
+		g.corrupt, g.corruptErr = false, nil
 	}
 	if g.corrupt {
 		st = newState(StatusCorrupt, nil)
@@ -102,6 +103,23 @@ func (g *Gate) StoreStatus() Status {
 	defer g.mu.Unlock()
 	g.refresh()
 	return g.state.Status
+}
+
+// StoreError returns why the trust file reads as corrupt this session —
+// a *CorruptError naming the file, the reason and its .corrupt-<timestamp>
+// name (or that it was left in place), or the read error — and nil while
+// the status is not StatusCorrupt.
+func (g *Gate) StoreError() error {
+	if g.store == nil {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.refresh()
+	if g.state.Status != StatusCorrupt {
+		return nil
+	}
+	return g.corruptErr
 }
 
 // Version returns the security version (changes on revoke, policy change
@@ -302,10 +320,13 @@ func (g *Gate) refuseWrite() error {
 	if g.store == nil {
 		return errFeatureOff
 	}
-	if g.StoreStatus() == StatusCorrupt {
-		return fmt.Errorf("%w: the trust store was unreadable and has been moved aside (.corrupt-<timestamp>); nothing was written", ErrCorrupt)
+	if g.StoreStatus() != StatusCorrupt {
+		return nil
 	}
-	return nil
+	if err := g.StoreError(); err != nil {
+		return fmt.Errorf("%w; nothing was written", err)
+	}
+	return fmt.Errorf("%w: the trust store was unreadable; nothing was written", ErrCorrupt)
 }
 
 // Grant writes recs to the trust file unless the gate refuses (see

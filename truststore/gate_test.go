@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hookside/hookside/internal/hook"
@@ -132,8 +133,20 @@ func TestGateCorruptIsStickyForTheSession(t *testing.T) {
 	// The gate itself refuses writes: a grant now would pass a fresh file
 	// off as the old one.
 	rec := newPinnedRecord(gateWS, decls[0].Hook, pin.Pins{})
-	if err := g.Grant(gateWS, []Record{rec}); !errors.Is(err, ErrCorrupt) {
-		t.Fatalf("Grant after a corrupt read = %v; want ErrCorrupt", err)
+	moved, _ := filepath.Glob(p + ".corrupt-*")
+	if len(moved) != 1 {
+		t.Fatalf("corrupt copies %v", moved)
+	}
+	// The refusal and StoreError name the file, the reason and the real
+	// .corrupt-<timestamp> name, though the file is gone by now.
+	err := g.Grant(gateWS, []Record{rec})
+	var ce *CorruptError
+	if !errors.As(err, &ce) || ce.MovedTo != moved[0] || !strings.HasPrefix(ce.Why, "truncated JSON") ||
+		!strings.Contains(err.Error(), p+": truncated JSON") || !strings.Contains(err.Error(), "moved aside to "+moved[0]+"; nothing was written") {
+		t.Fatalf("Grant after a corrupt read = %v; want the *CorruptError of the read", err)
+	}
+	if serr := g.StoreError(); !errors.As(serr, &ce) || ce.MovedTo != moved[0] {
+		t.Fatalf("StoreError = %v", serr)
 	}
 	if _, err := g.Revoke(gateWS, []string{decls[0].Digest}); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("Revoke after a corrupt read = %v; want ErrCorrupt", err)
@@ -151,6 +164,9 @@ func TestGateCorruptIsStickyForTheSession(t *testing.T) {
 	}
 	if st := g.StoreStatus(); st != StatusOK {
 		t.Fatalf("store status %s", st)
+	}
+	if err := g.StoreError(); err != nil {
+		t.Fatalf("StoreError on a valid file = %v", err)
 	}
 }
 

@@ -16,10 +16,10 @@ import (
 // our uid, no permission bit beyond 0600. A failure is a *corruptError.
 func checkFile(_ *os.File, fi fs.FileInfo) error {
 	if perm := fi.Mode().Perm(); perm&^0o600 != 0 {
-		return &corruptError{fmt.Sprintf("mode %04o, want 0600", perm)}
+		return &corruptError{fmt.Sprintf("mode %04o: permission bits beyond 0600", perm)}
 	}
 	if uid, ok := fsid.Owner(fi); ok && uid != fsid.CurrentUser() {
-		return &corruptError{fmt.Sprintf("owned by uid %d, not %d", uid, fsid.CurrentUser())}
+		return &corruptError{fmt.Sprintf("owned by uid %d, not the current user (uid %d)", uid, fsid.CurrentUser())}
 	}
 	return nil
 }

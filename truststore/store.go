@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,6 +46,9 @@ type Options struct {
 	// for a caller that only shows the state (`hooks trust status`). A
 	// write (Grant, Revoke) still moves a corrupt file aside and refuses.
 	ReadOnly bool
+	// Logger receives the warning logged each time a corrupt file is moved
+	// aside (default slog.Default()).
+	Logger *slog.Logger
 }
 
 // Store is the trust file <dir>/workspace-hook-trust-v1.json with its lock
@@ -60,6 +64,7 @@ type Store struct {
 	timeout             time.Duration
 	now                 func() time.Time
 	readOnly            bool
+	log                 *slog.Logger
 
 	mu    sync.Mutex
 	stamp fsid.ID // identity of the file at the last Load (zero = absent)
@@ -78,8 +83,11 @@ func Open(dir string, opts Options) *Store {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
 	p := filepath.Join(dir, FileName)
-	return &Store{dir: dir, path: p, lockPath: p + ".lock", timeout: opts.LockTimeout, now: opts.Now, readOnly: opts.ReadOnly}
+	return &Store{dir: dir, path: p, lockPath: p + ".lock", timeout: opts.LockTimeout, now: opts.Now, readOnly: opts.ReadOnly, log: opts.Logger}
 }
 
 // Path returns the trust file's path.
@@ -102,8 +110,8 @@ func (e *corruptError) Error() string { return e.why }
 // version, not a regular file — a symlink included —, not owned by us, or
 // any permission bit beyond 0600; on Windows a DACL granting write to
 // anyone else) is renamed to <file>.corrupt-<timestamp>
-// under the lock and reported as StatusCorrupt with an error wrapping
-// ErrCorrupt. Mode bits are not repaired: a group- or world-accessible file
+// under the lock, with one warning to the Logger, and reported as
+// StatusCorrupt with a *CorruptError (wrapping ErrCorrupt). Mode bits are not repaired: a group- or world-accessible file
 // may have been written by someone else, so it is not trusted (fail closed;
 // ARCHITECTURE.md "Reliability rules"). Any other read error also yields
 // StatusCorrupt (nothing runs) with that error, and nothing is renamed.
@@ -121,14 +129,15 @@ func (s *Store) Load() (*State, error) {
 		return newState(StatusMissing, nil), nil
 	case errors.As(err, &ce) && s.readOnly:
 		s.setStamp(s.currentID())
-		return newState(StatusCorrupt, nil), fmt.Errorf("%w: %s: %s (left in place: the next grant or revoke moves it aside)", ErrCorrupt, s.path, ce.why)
+		return newState(StatusCorrupt, nil), &CorruptError{Path: s.path, Why: ce.why, Kept: readOnlyKept}
 	case errors.As(err, &ce):
-		qerr := s.quarantineLocked()
+		dst, qerr := s.quarantineLocked()
 		s.setStamp(s.currentID())
+		cerr := &CorruptError{Path: s.path, Why: ce.why, MovedTo: dst}
 		if qerr != nil {
-			return newState(StatusCorrupt, nil), fmt.Errorf("%w: %s: %s (not moved aside: %v)", ErrCorrupt, s.path, ce.why, qerr)
+			cerr.Kept = qerr.Error()
 		}
-		return newState(StatusCorrupt, nil), fmt.Errorf("%w: %s: %s", ErrCorrupt, s.path, ce.why)
+		return newState(StatusCorrupt, nil), cerr
 	default:
 		s.setStamp(s.currentID())
 		return newState(StatusCorrupt, nil), fmt.Errorf("load %s: %w", s.path, err)
@@ -174,13 +183,13 @@ func (s *Store) read() (*State, fsid.ID, error) {
 		return nil, fsid.ID{}, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fsid.ID{}, &corruptError{fmt.Sprintf("not a regular file (%s)", fi.Mode().Type())}
+		return nil, fsid.ID{}, &corruptError{notRegular(fi.Mode())}
 	}
 	var f *os.File
 	err = retry(func() (err error) { f, err = fsid.OpenNoFollow(s.path); return err })
 	if err != nil {
 		if errors.Is(err, fsid.ErrSymlink) {
-			return nil, fsid.ID{}, &corruptError{"is a symlink or other reparse point"}
+			return nil, fsid.ID{}, &corruptError{"a symlink or other reparse point, not a regular file"}
 		}
 		return nil, fsid.ID{}, err
 	}
@@ -193,7 +202,7 @@ func (s *Store) read() (*State, fsid.ID, error) {
 		return nil, fsid.ID{}, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, id, &corruptError{"not a regular file"}
+		return nil, id, &corruptError{notRegular(fi.Mode())}
 	}
 	if err := checkFile(f, fi); err != nil {
 		return nil, id, err
@@ -203,7 +212,7 @@ func (s *Store) read() (*State, fsid.ID, error) {
 		return nil, id, err
 	}
 	if len(data) > maxFileSize {
-		return nil, id, &corruptError{"larger than 16 MiB"}
+		return nil, id, &corruptError{"larger than 16 MiB: not a trust file"}
 	}
 	recs, err := parse(data)
 	if err != nil {
@@ -217,7 +226,7 @@ func (s *Store) read() (*State, fsid.ID, error) {
 // same version may add some).
 func parse(data []byte) ([]Record, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &corruptError{"empty"}
+		return nil, &corruptError{"empty file"}
 	}
 	// One decoding pass; pointers tell "absent or null" from zero values.
 	var raw struct {
@@ -234,24 +243,24 @@ func parse(data []byte) ([]Record, error) {
 		} `json:"records"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, &corruptError{"not JSON of the expected shape: " + err.Error()}
+		return nil, &corruptError{jsonWhy(err)}
 	}
 	if raw.Version == nil || raw.Records == nil {
-		return nil, &corruptError{`missing "version" or "records"`}
+		return nil, &corruptError{`wrong shape: missing "version" or "records"`}
 	}
 	if *raw.Version != fileVersion {
-		return nil, &corruptError{fmt.Sprintf("version %d, want %d", *raw.Version, fileVersion)}
+		return nil, &corruptError{fmt.Sprintf("unsupported version %d, want %d", *raw.Version, fileVersion)}
 	}
 	recs := make([]Record, 0, len(*raw.Records))
 	for i, r := range *raw.Records {
 		if r == nil || r.WorkspaceID == nil || *r.WorkspaceID == "" || r.Digest == nil || !validDigest(*r.Digest) ||
 			r.GrantedAt == nil || r.Snapshot == nil {
-			return nil, &corruptError{fmt.Sprintf("records[%d]: missing or invalid workspaceId, digest, grantedAt or snapshot", i)}
+			return nil, &corruptError{fmt.Sprintf("wrong shape: records[%d]: missing or invalid workspaceId, digest, grantedAt or snapshot", i)}
 		}
 		rec := Record{WorkspaceID: *r.WorkspaceID, Digest: *r.Digest, GrantedAt: *r.GrantedAt,
 			Snapshot: *r.Snapshot, ScriptPins: r.ScriptPins, ScriptLinks: r.ScriptLinks, ScriptGlobs: r.ScriptGlobs, ScriptDirs: r.ScriptDirs}
 		if err := rec.Pins().Validate(); err != nil {
-			return nil, &corruptError{fmt.Sprintf("records[%d]: %v", i, err)}
+			return nil, &corruptError{fmt.Sprintf("wrong shape: records[%d]: %v", i, err)}
 		}
 		recs = append(recs, rec)
 	}
@@ -259,33 +268,40 @@ func parse(data []byte) ([]Record, error) {
 }
 
 // quarantineLocked renames a still-corrupt trust file aside under the lock
-// (re-checking first: another process may have replaced it meanwhile).
-func (s *Store) quarantineLocked() error {
+// (re-checking first: another process may have replaced it meanwhile) and
+// returns its new name ("" when it was fixed or gone meanwhile).
+func (s *Store) quarantineLocked() (string, error) {
 	release, err := acquire(s.lockPath, s.timeout)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer release()
 	var ce *corruptError
 	if _, _, err := s.read(); !errors.As(err, &ce) {
-		return nil // fixed or gone meanwhile
+		return "", nil // fixed or gone meanwhile
 	}
-	return s.quarantine()
+	return s.quarantine(ce.why)
 }
 
-func (s *Store) quarantine() error {
+// quarantine renames the trust file to <file>.corrupt-<timestamp>, logs
+// the warning and returns the new name. Caller holds the lock.
+func (s *Store) quarantine(why string) (string, error) {
 	dst := s.path + ".corrupt-" + s.now().UTC().Format("20060102T150405.000000000Z")
 	if err := os.Rename(s.path, dst); err != nil {
-		return err
+		return "", err
 	}
-	return syncDir(s.dir)
+	s.movedAside(why, dst)
+	if err := syncDir(s.dir); err != nil {
+		return dst, fmt.Errorf("moved to %s, but fsync %s: %w", dst, s.dir, err)
+	}
+	return dst, nil
 }
 
 // Grant writes records trusting declarations of workspaceID (§"信任存在哪、
 // 怎样审查"; review "trust_selected"). Each record's WorkspaceID is set to
 // workspaceID and a zero GrantedAt to now; a record with the same digest is
 // replaced, others are kept. Under the lock it re-reads the file: when that
-// is corrupt it is moved aside and Grant fails with ErrCorrupt, never
+// is corrupt it is moved aside and Grant fails with a *CorruptError, never
 // starting a fresh file as if nothing happened. Errors also: ErrLockTimeout
 // (wrapped, naming the holder), invalid input, I/O. On a nil error the grant
 // is durable (file and directory fsynced).
@@ -380,10 +396,12 @@ func (s *Store) update(fn func([]Record) ([]Record, bool)) error {
 	case errors.Is(err, fs.ErrNotExist):
 		st = newState(StatusMissing, nil)
 	case errors.As(err, &ce):
-		if qerr := s.quarantine(); qerr != nil {
-			return fmt.Errorf("%w: %s: %s (not moved aside: %v); write refused", ErrCorrupt, s.path, ce.why, qerr)
+		dst, qerr := s.quarantine(ce.why)
+		cerr := &CorruptError{Path: s.path, Why: ce.why, MovedTo: dst, Write: true}
+		if qerr != nil {
+			cerr.Kept = qerr.Error()
 		}
-		return fmt.Errorf("%w: %s: %s; moved aside, write refused", ErrCorrupt, s.path, ce.why)
+		return cerr
 	default:
 		return fmt.Errorf("read %s: %w", s.path, err)
 	}

@@ -2,10 +2,13 @@ package truststore
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -197,33 +200,36 @@ func TestPermissionsEnforced(t *testing.T) {
 
 func TestCorruptFile(t *testing.T) {
 	valid := `{"version":1,"records":[{"workspaceId":"w","digest":"` + hexSum("a") + `","grantedAt":"2025-01-01T00:00:00Z","snapshot":{"event":"Stop"}}]}`
+	// why is the reason every error and warning must carry for the case.
 	cases := map[string]struct {
 		content string
 		mode    os.FileMode
 		symlink bool
+		why     string
 	}{
-		"empty":             {"", 0o600, false},
-		"whitespace":        {" \n", 0o600, false},
-		"truncated":         {valid[:len(valid)/2], 0o600, false},
-		"not_json":          {"trust me", 0o600, false},
-		"json_array":        {"[]", 0o600, false},
-		"records_not_array": {`{"version":1,"records":{}}`, 0o600, false},
-		"no_records":        {`{"version":1}`, 0o600, false},
-		"wrong_version":     {`{"version":2,"records":[]}`, 0o600, false},
-		"bad_digest":        {strings.Replace(valid, hexSum("a"), "xyz", 1), 0o600, false},
-		"bad_time":          {strings.Replace(valid, "2025-01-01T00:00:00Z", "yesterday", 1), 0o600, false},
-		"no_snapshot":       {strings.Replace(valid, `,"snapshot":{"event":"Stop"}`, "", 1), 0o600, false},
-		"trailing_garbage":  {valid + "x", 0o600, false},
-		"world_readable":    {valid, 0o644, false},
-		"group_readable":    {valid, 0o640, false},
-		"executable":        {valid, 0o700, false},
-		"symlink":           {valid, 0o600, true},
+		"empty":             {"", 0o600, false, "empty file"},
+		"whitespace":        {" \n", 0o600, false, "empty file"},
+		"truncated":         {valid[:len(valid)/2], 0o600, false, "truncated JSON: unexpected end of JSON input"},
+		"not_json":          {"trust me", 0o600, false, "not valid JSON: invalid character"},
+		"json_array":        {"[]", 0o600, false, "wrong shape: the top level is a JSON array, want an object"},
+		"records_not_array": {`{"version":1,"records":{}}`, 0o600, false, "wrong shape: records is a JSON object"},
+		"no_records":        {`{"version":1}`, 0o600, false, `wrong shape: missing "version" or "records"`},
+		"wrong_version":     {`{"version":2,"records":[]}`, 0o600, false, "unsupported version 2, want 1"},
+		"bad_digest":        {strings.Replace(valid, hexSum("a"), "xyz", 1), 0o600, false, "wrong shape: records[0]: missing or invalid workspaceId, digest"},
+		"bad_time":          {strings.Replace(valid, "2025-01-01T00:00:00Z", "yesterday", 1), 0o600, false, "wrong shape: "},
+		"no_snapshot":       {strings.Replace(valid, `,"snapshot":{"event":"Stop"}`, "", 1), 0o600, false, "wrong shape: records[0]"},
+		"trailing_garbage":  {valid + "x", 0o600, false, "not valid JSON: invalid character 'x' after top-level value"},
+		"world_readable":    {valid, 0o644, false, "mode 0644: permission bits beyond 0600"},
+		"group_readable":    {valid, 0o640, false, "mode 0640: permission bits beyond 0600"},
+		"executable":        {valid, 0o700, false, "mode 0700: permission bits beyond 0600"},
+		"symlink":           {valid, 0o600, true, "a symlink, not a regular file"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			for _, op := range []string{"load", "grant", "revoke"} {
 				dir := filepath.Join(t.TempDir(), "security")
-				s := Open(dir, Options{LockTimeout: 300 * time.Millisecond})
+				var logged bytes.Buffer
+				s := Open(dir, Options{LockTimeout: 300 * time.Millisecond, Logger: slog.New(slog.NewJSONHandler(&logged, nil))})
 				if tc.mode != 0o600 || tc.symlink {
 					skipModes(t)
 				}
@@ -270,6 +276,12 @@ func TestCorruptFile(t *testing.T) {
 				if len(moved) != 1 {
 					t.Fatalf("%s: corrupt copies %v", op, moved)
 				}
+				var ce *CorruptError
+				if !errors.As(err, &ce) || ce.Path != s.Path() || ce.MovedTo != moved[0] || !strings.HasPrefix(ce.Why, tc.why) ||
+					!strings.Contains(err.Error(), tc.why) || !strings.Contains(err.Error(), moved[0]) {
+					t.Fatalf("%s: err = %v, want a *CorruptError naming %s, %q and %s", op, err, s.Path(), tc.why, moved[0])
+				}
+				checkMovedAsideLog(t, logged.String(), s.Path(), tc.why, moved[0])
 				if _, err := os.Lstat(s.Path()); !errors.Is(err, os.ErrNotExist) {
 					t.Fatalf("%s: a fresh trust file was started or the corrupt one left in place: %v", op, err)
 				}
@@ -580,5 +592,22 @@ func TestSecurityDirChecked(t *testing.T) {
 	}
 	if err := s.Grant("w", []Record{testRecord(h)}); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("grant into a foreign security dir: %v, want ErrCorrupt", err)
+	}
+}
+
+// checkMovedAsideLog: the store logged exactly one warning, naming the
+// trust file, the reason and the .corrupt-<timestamp> name.
+func checkMovedAsideLog(t *testing.T, logged, path, why, movedTo string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(logged), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("want one warning, logged %q", logged)
+	}
+	var rec struct{ Level, File, Reason, MovedTo string }
+	if err := json.Unmarshal([]byte(lines[0]), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Level != "WARN" || rec.File != path || !strings.HasPrefix(rec.Reason, why) || rec.MovedTo != movedTo {
+		t.Fatalf("warning %+v, want file %s, reason %q, movedTo %s", rec, path, why, movedTo)
 	}
 }

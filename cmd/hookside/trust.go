@@ -102,6 +102,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 	sh := truststore.Show(w.Workspace)
 	st := trustStatus{
 		WorkspaceID: target.ID, Policy: string(policy), StoreStatus: string(w.StoreStatus),
+		StoreError:   errText(rs.Gate().StoreError()),
 		BundleDigest: sh.BundleDigest, Counts: w.Counts,
 		Declarations: rs.DescribeWorkspace(w, sh),
 	}
@@ -139,6 +140,23 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 	}
 }
 
+// errText is err's message, "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// printStoreError prints why the trust store is corrupt (file, reason,
+// where the file is now) and what that means, for a human.
+func printStoreError(w io.Writer, storeError string) {
+	if storeError == "" {
+		return
+	}
+	fmt.Fprintf(w, "%s\nevery workspace hook is untrusted (blocked_untrusted) until it is granted again\n", dispText(storeError))
+}
+
 func printTrustStatus(w io.Writer, st trustStatus, asJSON bool) int {
 	if asJSON {
 		if st.Declarations == nil {
@@ -148,6 +166,7 @@ func printTrustStatus(w io.Writer, st trustStatus, asJSON bool) int {
 		return exitOK
 	}
 	fmt.Fprintf(w, "workspace %s\npolicy %s · trust store %s · bundle %s\n", dispText(st.WorkspaceID), st.Policy, st.StoreStatus, st.BundleDigest)
+	printStoreError(w, st.StoreError)
 	if len(st.Declarations) == 0 {
 		fmt.Fprintln(w, "no workspace hook declarations")
 		return exitOK
@@ -326,6 +345,16 @@ func trustRevoke(store truststore.Writer, wsID string, digests []string, asJSON 
 // trustReview lists declarations needing a decision; on a terminal it asks
 // which to trust by number.
 func trustReview(rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, st trustStatus, hint string, asJSON bool, stdout, stderr io.Writer) int {
+	if st.StoreStatus == string(truststore.StatusCorrupt) {
+		// Nothing can be granted from this review: the gate refuses
+		// writes after a corrupt read (exit 3, as grant and revoke).
+		if asJSON {
+			writeJSON(stdout, st)
+		}
+		fmt.Fprintf(stderr, "hookside hooks trust review: %s\nevery workspace hook is untrusted; nothing can be granted in this review. To review on a fresh trust file, run: hookside hooks trust review%s\n",
+			dispText(st.StoreError), hint)
+		return exitCorrupt
+	}
 	var idx []int
 	for i, d := range st.Declarations {
 		if d.TrustState != truststore.TrustedPersistent {
@@ -470,10 +499,15 @@ func trustRemote(action string, t truststore.Target, dir, userConfig string, dig
 		if recs == nil {
 			recs = []truststore.Record{}
 		}
-		writeJSON(stdout, map[string]any{"workspaceId": t.ID, "storeStatus": state.Status, "records": recs})
+		out := map[string]any{"workspaceId": t.ID, "storeStatus": state.Status, "records": recs}
+		if err != nil {
+			out["storeError"] = err.Error()
+		}
+		writeJSON(stdout, out)
 		return exitOK
 	}
 	fmt.Fprintf(stdout, "workspace %s (no local files) · trust store %s\n", dispText(t.ID), state.Status)
+	printStoreError(stdout, errText(err))
 	for _, r := range recs {
 		fmt.Fprintf(stdout, "  trusted %s  %s %s  granted %s\n", r.Digest, dispText(r.Snapshot.Event), dispText(r.Snapshot.Command), r.GrantedAt.Format("2006-01-02 15:04"))
 	}

@@ -484,6 +484,8 @@ export type WorkspaceHooksInfo = {
   feature: boolean;
   policy: Policy;
   storeStatus: StoreStatus;
+  /** with storeStatus corrupt: the trust file, why it is corrupt and its .corrupt-<timestamp> name (or that it was left in place) */
+  storeError?: string;
   bundleDigest: string;
   counts: Counts;
 };
@@ -1209,6 +1211,8 @@ export type WorkspaceHooksStatusResult = {
   workspaceId: string;
   policy: Policy;
   storeStatus: StoreStatus;
+  /** with storeStatus corrupt: the trust file, why it is corrupt and its .corrupt-<timestamp> name (or that it was left in place) */
+  storeError?: string;
   bundleDigest: string;
   counts: Counts;
   declarations: Declaration[] | null;

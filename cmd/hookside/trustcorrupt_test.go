@@ -1,0 +1,132 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/hookside/hookside/truststore"
+)
+
+// corruptEnv is trustCLIEnv with both declarations granted, and the path
+// of its trust file.
+func corruptEnv(t *testing.T) (cliEnv, string) {
+	t.Helper()
+	e, _ := trustCLIEnv(t)
+	if code, _, errs := e.hookside(t, "", "hooks", "trust", "grant", "--home", e.home, "--digest", "1", "--digest", "2"); code != 0 {
+		t.Fatalf("grant: %d %s", code, errs)
+	}
+	return e, filepath.Join(e.home, "security", truststore.FileName)
+}
+
+// movedAside returns the one .corrupt-<timestamp> copy of p.
+func movedAside(t *testing.T, p string) string {
+	t.Helper()
+	m, _ := filepath.Glob(p + ".corrupt-*")
+	if len(m) != 1 {
+		t.Fatalf("corrupt copies %v, want one", m)
+	}
+	return m[0]
+}
+
+// TestTrustStatusNamesCorruptReason: `hooks trust status` on a trust file
+// with mode 0644 says which file, why, and that it was left in place, in
+// the human output and as storeError in --json; it moves nothing.
+func TestTrustStatusNamesCorruptReason(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("windows: Unix mode bits do not make a trust file corrupt there (its DACL does: truststore's Windows tests)")
+	}
+	e, p := corruptEnv(t)
+	if err := os.Chmod(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "truststore: trust file corrupt: " + p + ": mode 0644: permission bits beyond 0600; left in place"
+	code, out, errs := e.hookside(t, "", "hooks", "trust", "status", "--home", e.home)
+	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "blocked_untrusted (store_corrupt)") || errs != "" {
+		t.Fatalf("status: exit %d\n%s\nstderr %s\nwant a line %q", code, out, errs, want)
+	}
+	st := e.trustStatusJSON(t)
+	if st.StoreStatus != string(truststore.StatusCorrupt) || !strings.HasPrefix(st.StoreError, want) {
+		t.Fatalf("status --json: storeStatus %s, storeError %q; want %q", st.StoreStatus, st.StoreError, want)
+	}
+	if m, _ := filepath.Glob(p + ".corrupt-*"); len(m) != 0 {
+		t.Fatalf("status moved the file aside: %v", m)
+	}
+	if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("status touched the trust file: %v %v", fi, err)
+	}
+}
+
+// TestTrustReviewCorruptExits3: review on a corrupt store (not a
+// terminal) exits 3 with the reason and the real .corrupt-<timestamp> name
+// on stderr and prints no grant commands; with --json it prints the status
+// with storeError and exits 3 too. A review after that starts afresh.
+func TestTrustReviewCorruptExits3(t *testing.T) {
+	e, p := corruptEnv(t)
+	if err := os.WriteFile(p, []byte(`{"version":1,"records":[`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := e.hookside(t, "", "hooks", "trust", "review", "--home", e.home)
+	moved := movedAside(t, p)
+	want := "hookside hooks trust review: truststore: trust file corrupt: " + p + ": truncated JSON: unexpected end of JSON input; moved aside to " + moved
+	if code != exitCorrupt || !strings.Contains(errs, want) || strings.Contains(out, "grant") {
+		t.Fatalf("review: exit %d, want 3\nstdout %s\nstderr %s\nwant %q", code, out, errs, want)
+	}
+	if err := os.WriteFile(p, []byte(`{"version":7,"records":[]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = e.hookside(t, "", "hooks", "trust", "review", "--json", "--home", e.home)
+	if code != exitCorrupt || !strings.Contains(out, `"storeError": "truststore: trust file corrupt: `) || !strings.Contains(out, "unsupported version 7, want 1") {
+		t.Fatalf("review --json: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = e.hookside(t, "", "hooks", "trust", "review", "--home", e.home)
+	if code != 0 || !strings.Contains(out, "hookside hooks trust grant") || strings.Contains(out, "corrupt") {
+		t.Fatalf("review on a fresh store: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestHooksRunCorruptWarnsOnce: `hooks run` on a corrupt store treats the
+// workspace hooks as untrusted and logs exactly one warning naming the
+// file, the reason and the new name; the next run finds no file and logs
+// nothing.
+func TestHooksRunCorruptWarnsOnce(t *testing.T) {
+	e, p := corruptEnv(t)
+	if err := os.WriteFile(p, []byte("[]"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := e.hookside(t, "", "hooks", "run", "--event", "Stop", "--home", e.home)
+	moved := movedAside(t, p)
+	if code != 0 || strings.Count(out, "(blocked_untrusted: store_corrupt)") != 2 || !strings.Contains(out, "0 hook(s) ran") {
+		t.Fatalf("hooks run: exit %d\n%s\n%s", code, out, errs)
+	}
+	if n := strings.Count(errs, "level=WARN"); n != 1 || !strings.Contains(errs, "file="+p+" ") ||
+		!strings.Contains(errs, `reason="wrong shape: the top level is a JSON array, want an object"`) || !strings.Contains(errs, "movedTo="+moved) {
+		t.Fatalf("hooks run stderr (%d warnings):\n%s", n, errs)
+	}
+	code, out, errs = e.hookside(t, "", "hooks", "run", "--event", "Stop", "--home", e.home)
+	if code != 0 || strings.Contains(errs, "WARN") || strings.Count(out, "pending_trust") != 2 {
+		t.Fatalf("second hooks run: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestTrustGrantCorruptNamesFile: grant and revoke on a corrupt store name
+// the trust file, the reason and the real .corrupt-<timestamp> name.
+func TestTrustGrantCorruptNamesFile(t *testing.T) {
+	e, p := corruptEnv(t)
+	for _, action := range []string{"grant", "revoke"} {
+		if err := os.WriteFile(p, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := e.hookside(t, "", "hooks", "trust", action, "--home", e.home, "--digest", "1")
+		moved := movedAside(t, p)
+		want := "hookside hooks trust " + action + ": truststore: trust file corrupt: " + p + ": empty file; moved aside to " + moved + "; nothing was written"
+		if code != exitCorrupt || !strings.Contains(errs, want) || strings.Contains(errs, "<timestamp>") {
+			t.Fatalf("%s: exit %d\n%s\nwant %q", action, code, errs, want)
+		}
+		if err := os.Remove(moved); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
