@@ -60,7 +60,10 @@ exec 9> >(exec "$HOOKSIDE_WINE" cmd /c "set /p x=" >/dev/null 2>&1)
 
 export GOOS=windows GOARCH=amd64 CGO_ENABLED=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# At the end the keeper's stdin closes and this prefix's wineserver is
+# stopped with the services it started (winedevice.exe keeps a core busy
+# for as long as it runs).
+trap 'rm -rf "$tmp"; exec 9>&-; wineserver -k 2>/dev/null || true' EXIT
 
 # Every package whose tests compile for Windows runs; the rest are listed.
 run=()
