@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -81,9 +80,10 @@ func figWake(e *env) error {
 	if e.quick {
 		idle = 10 * time.Second
 	}
-	c0 := cpuNs(p.pid())
+	c0, _ := procCPU(p.pid())
 	time.Sleep(idle)
-	used := time.Duration(cpuNs(p.pid()) - c0)
+	c1, _ := procCPU(p.pid())
+	used := time.Duration(c1 - c0)
 	share := used.Seconds() / idle.Seconds() * 100
 	e.res.addRow(row{Figure: "wake", What: fmt.Sprintf("app-server CPU while idle for %s (V2 on, wake-up watch on, after the emits)", idle),
 		Hookside: fmt.Sprintf("%s (%.2f %% of one core)", used.Round(100*time.Microsecond), share), Baselines: "—", Ratio: "—",
@@ -140,22 +140,4 @@ func wakeOnce(v *v2peer, bin string, env []string, evFile string) (gross, cli ti
 		}
 	}
 	return gross, cli, nil
-}
-
-// cpuNs is the CPU time of pid's threads so far (schedstat, ns).
-func cpuNs(pid int) int64 {
-	dir := filepath.Join("/proc", strconv.Itoa(pid), "task")
-	ents, _ := os.ReadDir(dir)
-	var t int64
-	for _, d := range ents {
-		b, err := os.ReadFile(filepath.Join(dir, d.Name(), "schedstat"))
-		if err != nil {
-			continue
-		}
-		if f := strings.Fields(string(b)); len(f) > 0 {
-			v, _ := strconv.ParseInt(f[0], 10, 64)
-			t += v
-		}
-	}
-	return t
 }
