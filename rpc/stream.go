@@ -156,9 +156,8 @@ func request(p probe) (*jsonrpc2.Request, string) {
 // jsonString decodes a valid JSON string literal (a copy, not pointing into
 // raw); escapes and invalid UTF-8 take encoding/json's path.
 func jsonString(raw []byte) string {
-	body := raw[1 : len(raw)-1]
-	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
-		return string(body)
+	if s, ok := plainString(raw); ok {
+		return s
 	}
 	var s string
 	_ = json.Unmarshal(raw, &s) // raw is valid JSON
