@@ -195,7 +195,7 @@ func afterGlued(line string) string {
 		return line
 	}
 	name, _, _ := strings.Cut(line[:i], ":")
-	if strings.TrimSpace(name) != "" && isToken(strings.TrimSpace(name)) {
+	if isToken(strings.TrimSpace(name)) {
 		return line // a header whose value mentions content-length
 	}
 	return line[i:]
