@@ -100,6 +100,13 @@ func TestShutdownThenEOFIsAnswered(t *testing.T) {
 	if v, has := r["result"]; !has || v != nil || r["error"] != nil {
 		t.Fatalf("shutdown reply: %v", r)
 	}
+	c.wantExitZero(t)
+}
+
+// wantExitZero waits for the server to end and fails unless its status is
+// 0; the status is put back for the cleanup.
+func (c *client) wantExitZero(t *testing.T) {
+	t.Helper()
 	select {
 	case code := <-c.done:
 		if code != 0 {
@@ -134,15 +141,7 @@ func TestExitRightAfterShutdownIsZero(t *testing.T) {
 		}
 		replied = strings.Contains(string(line), `"id":2`)
 	}
-	select {
-	case code := <-c.done:
-		if code != 0 {
-			t.Fatalf("exit status %d, want 0", code)
-		}
-		c.done <- code // for the cleanup
-	case <-time.After(10 * time.Second):
-		t.Fatal("server did not exit")
-	}
+	c.wantExitZero(t)
 }
 
 // TestEscapedStringIDAndMethodAreDecoded: a string id and a method name
