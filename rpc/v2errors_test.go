@@ -34,31 +34,24 @@ func noDriverText(t *testing.T, what string, reply map[string]any) {
 func TestV2DuplicateCreateIsAPlainConflict(t *testing.T) {
 	c := initialized(t, t.TempDir(), t.TempDir())
 	def := map[string]any{"id": "note", "name": "Note", "eventName": "turn.completed", "action": map[string]any{"type": "sound"}}
-	for i, want := range []string{"", "a definition with id note already exists; use update or upsert"} {
-		r := c.call("v2/definitions/create", map[string]any{"definition": def})
-		if i == 0 {
-			if r["result"] == nil {
-				t.Fatalf("create: %v", r)
-			}
-			continue
+	for _, tc := range []struct {
+		method, what, created string
+		params                map[string]any
+		want                  string
+	}{
+		{"v2/definitions/create", "duplicate definition", "create", map[string]any{"definition": def},
+			"a definition with id note already exists; use update or upsert"},
+		{"v2/bindings/create", "duplicate binding", "binding create", map[string]any{"hookId": "note", "scopeKind": "session", "scopeId": "s9"},
+			"a binding of hook note at scope session s9 already exists; use update or upsert"},
+	} {
+		if r := c.call(tc.method, tc.params); r["result"] == nil {
+			t.Fatalf("%s: %v", tc.created, r)
 		}
-		if errCode(r) != CodeConflict || r["error"].(map[string]any)["message"] != want {
-			t.Errorf("duplicate definition: %v, want %d %q", r, CodeConflict, want)
+		r := c.call(tc.method, tc.params)
+		if errCode(r) != CodeConflict || r["error"].(map[string]any)["message"] != tc.want {
+			t.Errorf("%s: %v, want %d %q", tc.what, r, CodeConflict, tc.want)
 		}
-		noDriverText(t, "duplicate definition", r)
-	}
-	for i, want := range []string{"", "a binding of hook note at scope session s9 already exists; use update or upsert"} {
-		r := c.call("v2/bindings/create", map[string]any{"hookId": "note", "scopeKind": "session", "scopeId": "s9"})
-		if i == 0 {
-			if r["result"] == nil {
-				t.Fatalf("binding create: %v", r)
-			}
-			continue
-		}
-		if errCode(r) != CodeConflict || r["error"].(map[string]any)["message"] != want {
-			t.Errorf("duplicate binding: %v, want %d %q", r, CodeConflict, want)
-		}
-		noDriverText(t, "duplicate binding", r)
+		noDriverText(t, tc.what, r)
 	}
 }
 
