@@ -152,6 +152,13 @@ func pathAt(raw []byte, off int64) string {
 		}
 		return b.String()
 	}
+	// valueDone: the value of the innermost object's member has ended, a
+	// key comes next.
+	valueDone := func() {
+		if n := len(stack); n > 0 && !stack[n-1].array {
+			stack[n-1].wantKey = true
+		}
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	for {
 		tok, err := dec.Token()
@@ -163,9 +170,7 @@ func pathAt(raw []byte, off int64) string {
 		if n > 0 && !stack[n-1].array && stack[n-1].wantKey {
 			if isDelim { // '}'
 				stack = stack[:n-1]
-				if len(stack) > 0 && !stack[len(stack)-1].array {
-					stack[len(stack)-1].wantKey = true
-				}
+				valueDone()
 				continue
 			}
 			key, _ := tok.(string)
@@ -174,9 +179,7 @@ func pathAt(raw []byte, off int64) string {
 		}
 		if isDelim && d == ']' {
 			stack = stack[:n-1]
-			if len(stack) > 0 && !stack[len(stack)-1].array {
-				stack[len(stack)-1].wantKey = true
-			}
+			valueDone()
 			continue
 		}
 		if n > 0 && stack[n-1].array {
@@ -189,9 +192,7 @@ func pathAt(raw []byte, off int64) string {
 			stack = append(stack, level{array: d == '[', wantKey: d == '{', index: -1})
 			continue
 		}
-		if n > 0 && !stack[n-1].array {
-			stack[n-1].wantKey = true
-		}
+		valueDone()
 	}
 }
 
