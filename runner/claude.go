@@ -2,6 +2,7 @@ package runner
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -160,16 +161,24 @@ type settingsKeys struct {
 
 // readClaudeSwitches reads the switches from the managed, user, project
 // and local settings files (absent or unreadable files count as empty;
-// their parse errors are reported by the loader).
-func readClaudeSwitches(managed, user, project, local string) claudeSwitches {
-	var sw claudeSwitches
+// their parse errors are reported by the loader). A file whose switch has
+// the wrong JSON type counts as empty too; diags has its
+// CodeClaudeSettingType error (settingTypeDiagnostic).
+func readClaudeSwitches(managed, user, project, local string) (sw claudeSwitches, diags []hook.Diagnostic) {
 	read := func(p string) (settingsKeys, bool) {
 		var k settingsKeys
 		if p == "" {
 			return k, false
 		}
 		data, err := fsid.ReadFile(p, hook.MaxConfigFileBytes)
-		if err != nil || json.Unmarshal(data, &k) != nil {
+		if err != nil {
+			return k, false
+		}
+		if err := json.Unmarshal(data, &k); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				diags = append(diags, settingTypeDiagnostic(p, data, te))
+			}
 			return k, false
 		}
 		return k, true
@@ -199,7 +208,7 @@ func readClaudeSwitches(managed, user, project, local string) claudeSwitches {
 			merge(k)
 		}
 	}
-	return sw
+	return sw, diags
 }
 
 // transcriptFor returns the transcript a hook of any dialect gets: the

@@ -230,7 +230,8 @@ func handlerKey(h *hook.Hook) string {
 
 // claudeSwitches reads the settings switches of the session's files.
 func (s *Session) claudeSwitches() claudeSwitches {
-	return readClaudeSwitches(claudeSettingsFiles(s.opts, s.dialect))
+	sw, _ := readClaudeSwitches(claudeSettingsFiles(s.opts, s.dialect))
+	return sw
 }
 
 func (s *Session) claudeSkip(h *hook.Hook, event, reason string, obs Observer) (output.ClaudeAnswer, output.Run) {

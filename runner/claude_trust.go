@@ -3,11 +3,9 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 
-	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/truststore"
 	"github.com/hookside/hookside/truststore/pin"
@@ -47,31 +45,16 @@ func disabledByWorkspace(path string) hook.Diagnostic {
 // are ignored (severity error; the source is file:line:col of the value).
 const CodeClaudeSettingType = "claude_setting_type"
 
-// claudeSwitchDiagnostics reports a wrongly typed switch in each of the
-// settings files paths (absent or unreadable files say nothing).
-func claudeSwitchDiagnostics(paths ...string) []hook.Diagnostic {
-	var out []hook.Diagnostic
-	for _, p := range paths {
-		if p == "" {
-			continue
-		}
-		data, err := fsid.ReadFile(p, hook.MaxConfigFileBytes)
-		if err != nil {
-			continue
-		}
-		var k settingsKeys
-		var te *json.UnmarshalTypeError
-		if !errors.As(json.Unmarshal(data, &k), &te) {
-			continue
-		}
-		off := int(te.Offset)
-		if i := bytes.LastIndex(data[:min(off, len(data))], []byte(`"`+te.Field+`"`)); i >= 0 {
-			off = i
-		}
-		line, col := 1+bytes.Count(data[:off], []byte("\n")), off-bytes.LastIndexByte(data[:off], '\n')
-		out = append(out, hook.Diagnostic{Code: CodeClaudeSettingType, Severity: hook.SeverityError,
-			Source:  fmt.Sprintf("%s:%d:%d", p, line, col),
-			Message: fmt.Sprintf("%s must be %s, got %s; this file's hook switches are ignored", te.Field, te.Type, te.Value)})
+// settingTypeDiagnostic is the CodeClaudeSettingType error for te, the
+// type error decoding the switches of the settings file p (content data),
+// at file:line:col of the offending key.
+func settingTypeDiagnostic(p string, data []byte, te *json.UnmarshalTypeError) hook.Diagnostic {
+	off := int(te.Offset)
+	if i := bytes.LastIndex(data[:min(off, len(data))], []byte(`"`+te.Field+`"`)); i >= 0 {
+		off = i
 	}
-	return out
+	line, col := 1+bytes.Count(data[:off], []byte("\n")), off-bytes.LastIndexByte(data[:off], '\n')
+	return hook.Diagnostic{Code: CodeClaudeSettingType, Severity: hook.SeverityError,
+		Source:  fmt.Sprintf("%s:%d:%d", p, line, col),
+		Message: fmt.Sprintf("%s must be %s, got %s; this file's hook switches are ignored", te.Field, te.Type, te.Value)}
 }

@@ -279,8 +279,9 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		lopts.PluginDirs, lopts.WorkspacePluginDirs, plugins, pdiags = resolveClaudePlugins(opts, dialect)
 		lopts.WorkspaceRoot, lopts.WorkspacePluginOrder = opts.Cwd, len(dialect.WorkspaceFiles)
 		early = append(early, pdiags...)
-		early = append(early, claudeSwitchDiagnostics(claudeSettingsFiles(opts, dialect))...)
-		if sw := readClaudeSwitches(claudeSettingsFiles(opts, dialect)); sw.DisabledBy != "" && !sw.ManagedDisable {
+		sw, swDiags := readClaudeSwitches(claudeSettingsFiles(opts, dialect))
+		early = append(early, swDiags...)
+		if sw.DisabledBy != "" && !sw.ManagedDisable {
 			early = append(early, disabledByWorkspace(sw.DisabledBy))
 		}
 	}
