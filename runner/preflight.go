@@ -100,7 +100,7 @@ func (s *Session) processDiagnostics(hooks []hook.Hook) []hook.Diagnostic {
 		if h.Type != hook.TypeProcess {
 			continue
 		}
-		argv, _, err := s.command(h)
+		argv, _, _, err := s.commandLine(h)
 		if err != nil {
 			continue
 		}

@@ -503,16 +503,10 @@ func (s *Session) shellRefuse() []string {
 	return dirs
 }
 
-// command returns argv and the environment for h, with ${VAR} expanded in
-// command and args (PROTOCOL.md §3; ${ZCODE_SKILL_DIR} is a configuration
-// error).
-func (s *Session) command(h *hook.Hook) ([]string, []string, error) {
-	argv, _, env, err := s.commandLine(h)
-	return argv, env, err
-}
-
-// commandLine is command plus the raw command line of a shell "cmd" hook
-// on Windows (exec.Spec.CmdLine; "" for every other hook and OS).
+// commandLine returns argv, the raw command line of a shell "cmd" hook on
+// Windows (exec.Spec.CmdLine; "" for every other hook and OS) and the
+// environment for h, with ${VAR} expanded in command and args (PROTOCOL.md
+// §3; ${ZCODE_SKILL_DIR} is a configuration error).
 func (s *Session) commandLine(h *hook.Hook) ([]string, string, []string, error) {
 	vars, env := s.vars, s.baseEnv
 	// Plugin hooks, and workspace declarations from a project file's
