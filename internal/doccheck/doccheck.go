@@ -17,6 +17,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/hookside/hookside/internal/fsid"
 )
 
 // Problem is one unresolvable reference: File and Line locate it (Line is
@@ -198,8 +200,7 @@ func checkLink(root, path, target string) string {
 			return "an absolute link: use a path relative to this file"
 		}
 		dest = filepath.Join(filepath.Dir(path), filepath.FromSlash(file))
-		r, err := filepath.Rel(root, dest)
-		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		if _, in := fsid.Within(root, dest); !in {
 			return "leads outside the repository"
 		}
 		if _, err := os.Stat(dest); err != nil {
