@@ -276,21 +276,29 @@ func (s *Session) writeTranscript(event string, in baseInput) (path string, clea
 	if err != nil {
 		return "", func() {}, err
 	}
-	path = filepath.Join(dir, "transcript-"+strconv.FormatUint(transcriptSeq.Add(1), 10)+".jsonl")
+	if path, err = createTranscript(dir, content); err != nil {
+		return "", func() {}, err
+	}
+	return path, func() { os.Remove(path) }, nil
+}
+
+// createTranscript creates a new transcript file (0600) in dir holding
+// content; nothing is left behind when it fails.
+func createTranscript(dir string, content []byte) (string, error) {
+	path := filepath.Join(dir, "transcript-"+strconv.FormatUint(transcriptSeq.Add(1), 10)+".jsonl")
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return "", func() {}, fmt.Errorf("create transcript: %w", err)
+		return "", fmt.Errorf("create transcript: %w", err)
 	}
-	cleanup = func() { os.Remove(path) }
 	_, err = f.Write(content)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		cleanup()
-		return "", func() {}, fmt.Errorf("write transcript: %w", err)
+		_ = os.Remove(path)
+		return "", fmt.Errorf("write transcript: %w", err)
 	}
-	return path, cleanup, nil
+	return path, nil
 }
 
 // emptyTranscript returns the session's empty transcript file, the
@@ -321,14 +329,8 @@ func (s *Session) emptyTranscript() (string, error) {
 	if path != "" {
 		_ = os.Remove(path)
 	}
-	path = filepath.Join(dir, "transcript-"+strconv.FormatUint(transcriptSeq.Add(1), 10)+".jsonl")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return "", fmt.Errorf("create transcript: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		_ = os.Remove(path)
-		return "", fmt.Errorf("write transcript: %w", err)
+	if path, err = createTranscript(dir, nil); err != nil {
+		return "", err
 	}
 	s.empty = path
 	return path, nil
