@@ -55,6 +55,16 @@ func (e *CorruptError) Error() string {
 // Unwrap returns ErrCorrupt.
 func (e *CorruptError) Unwrap() error { return ErrCorrupt }
 
+// movedError is the *CorruptError of a quarantine attempt: moved to dst,
+// or kept in place with qerr as the reason when the rename failed.
+func (s *Store) movedError(why, dst string, qerr error, write bool) *CorruptError {
+	e := &CorruptError{Path: s.path, Why: why, MovedTo: dst, Write: write}
+	if qerr != nil {
+		e.Kept = qerr.Error()
+	}
+	return e
+}
+
 // readOnlyKept is CorruptError.Kept for a read-only Load.
 const readOnlyKept = "read-only"
 

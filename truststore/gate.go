@@ -320,13 +320,10 @@ func (g *Gate) refuseWrite() error {
 	if g.store == nil {
 		return errFeatureOff
 	}
-	if g.StoreStatus() != StatusCorrupt {
-		return nil
-	}
 	if err := g.StoreError(); err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
-	return fmt.Errorf("%w: the trust store was unreadable; nothing was written", ErrCorrupt)
+	return nil
 }
 
 // Grant writes recs to the trust file unless the gate refuses (see

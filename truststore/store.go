@@ -133,11 +133,7 @@ func (s *Store) Load() (*State, error) {
 	case errors.As(err, &ce):
 		dst, qerr := s.quarantineLocked()
 		s.setStamp(s.currentID())
-		cerr := &CorruptError{Path: s.path, Why: ce.why, MovedTo: dst}
-		if qerr != nil {
-			cerr.Kept = qerr.Error()
-		}
-		return newState(StatusCorrupt, nil), cerr
+		return newState(StatusCorrupt, nil), s.movedError(ce.why, dst, qerr, false)
 	default:
 		s.setStamp(s.currentID())
 		return newState(StatusCorrupt, nil), fmt.Errorf("load %s: %w", s.path, err)
@@ -397,11 +393,7 @@ func (s *Store) update(fn func([]Record) ([]Record, bool)) error {
 		st = newState(StatusMissing, nil)
 	case errors.As(err, &ce):
 		dst, qerr := s.quarantine(ce.why)
-		cerr := &CorruptError{Path: s.path, Why: ce.why, MovedTo: dst, Write: true}
-		if qerr != nil {
-			cerr.Kept = qerr.Error()
-		}
-		return cerr
+		return s.movedError(ce.why, dst, qerr, true)
 	default:
 		return fmt.Errorf("read %s: %w", s.path, err)
 	}

@@ -29,19 +29,21 @@ func Hold(p Pins, workspaceRoot string, c *HashCache) bool {
 			r.Close() // uncached: this call opened it (a cached root is shared)
 		}
 	}()
+	root := func() (*os.Root, error) { // opened on first need
+		var err error
+		if r == nil {
+			r, err = c.root(workspaceRoot)
+		}
+		return r, err
+	}
 	for rel, want := range p.Scripts {
 		if !cleanRel(rel) {
 			return false
 		}
 		full := filepath.Join(workspaceRoot, filepath.FromSlash(rel))
 		if p.Dirs[rel] {
-			if r == nil {
-				var err error
-				if r, err = c.root(workspaceRoot); err != nil {
-					return false
-				}
-			}
-			if !dirHolds(r, workspaceRoot, rel, p.Links[rel], want, c) {
+			dr, err := root()
+			if err != nil || !dirHolds(dr, workspaceRoot, rel, p.Links[rel], want, c) {
 				return false
 			}
 			continue
@@ -71,12 +73,10 @@ func Hold(p Pins, workspaceRoot string, c *HashCache) bool {
 		if target, ok := p.Links[rel]; ok {
 			got, id, err = linkedHash(full, target, c)
 		} else {
-			if r == nil {
-				if r, err = c.root(workspaceRoot); err != nil {
-					return false
-				}
+			var fr *os.Root
+			if fr, err = root(); err == nil {
+				got, id, err = pinnedHash(fr, rel, c)
 			}
-			got, id, err = pinnedHash(r, rel, c)
 		}
 		if err != nil || got != want {
 			return false

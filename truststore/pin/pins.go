@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 )
 
@@ -48,14 +49,7 @@ func (p Pins) Paths() []string {
 }
 
 // DirList returns the paths of Dirs, sorted (nil when none).
-func (p Pins) DirList() []string {
-	var out []string
-	for d := range p.Dirs {
-		out = append(out, d)
-	}
-	sort.Strings(out)
-	return out
-}
+func (p Pins) DirList() []string { return slices.Sorted(maps.Keys(p.Dirs)) }
 
 // Validate checks the shape of pins read from the trust file or granted.
 func (p Pins) Validate() error {

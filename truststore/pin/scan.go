@@ -129,13 +129,11 @@ var (
 		"pwsh": true, "osascript": true, "tclsh": true}
 	// inlineOpts make an interpreter's next word code, not a file.
 	inlineOpts = map[string]bool{"-e": true, "-c": true, "-p": true, "-m": true, "--eval": true, "--print": true, "-E": true}
-	// commandPrefixes keep the next word in command position.
-	commandPrefixes = map[string]bool{"exec": true, "env": true, "nohup": true, "time": true, "command": true, "builtin": true,
-		"nice": true, "sudo": true, "doas": true, "then": true, "do": true, "else": true, "elif": true, "if": true,
-		"while": true, "until": true, "!": true, "{": true, "}": true, "setsid": true, "stdbuf": true, "chrt": true, "ionice": true,
-		"timeout": true, "xargs": true, "npx": true, "bunx": true, "pnpx": true, "uvx": true, "flock": true, "nocorrect": true}
-	// wrappers are the commandPrefixes that run their operand as a program
-	// found on PATH or by path, as opposed to shell keywords.
+	// shellKeywords keep the next word in command position.
+	shellKeywords = map[string]bool{"then": true, "do": true, "else": true, "elif": true, "if": true,
+		"while": true, "until": true, "!": true, "{": true, "}": true}
+	// wrappers keep the next word in command position too, and run it as
+	// a program found on PATH or by path.
 	wrappers = map[string]bool{"exec": true, "env": true, "nohup": true, "time": true, "command": true, "builtin": true,
 		"nice": true, "sudo": true, "doas": true, "setsid": true, "stdbuf": true, "chrt": true, "ionice": true,
 		"timeout": true, "xargs": true, "npx": true, "bunx": true, "pnpx": true, "uvx": true, "flock": true, "nocorrect": true}
@@ -146,6 +144,10 @@ var (
 	// testSyntax are the closing words of `[ … ]` and `[[ … ]]`.
 	testSyntax = map[string]bool{"]": true, "]]": true}
 )
+
+// isCommandPrefix reports whether w keeps the next word in command
+// position: a shell keyword or a wrapper.
+func isCommandPrefix(w string) bool { return shellKeywords[w] || wrappers[w] }
 
 func isInterpreter(name string) bool {
 	return interpreters[name] || shellNames[name] || strings.HasPrefix(name, "python") || strings.HasPrefix(name, "node")
@@ -219,7 +221,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 				sc.word(shellWord{text: w.text[k+1:], glob: w.glob}, bases, true, false, depth)
 				continue
 			}
-			if commandPrefixes[w.text] {
+			if isCommandPrefix(w.text) {
 				wrapped = wrapped || wrappers[w.text]
 				continue
 			}
@@ -504,7 +506,7 @@ func (sc *scanner) sourced(rel string, content []byte, c *cand) {
 				vars[n] = ok && rest == ""
 				continue
 			}
-			if commandPrefixes[w.text] {
+			if isCommandPrefix(w.text) {
 				continue
 			}
 			cmdPos, name = false, w.text
