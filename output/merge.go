@@ -149,7 +149,8 @@ func Merge(event string, answers []Answer) Merged {
 // d.BlockOnEveryEvent (spark, hooks-v2-handbook §1.3) an answer that blocks
 // (exit 2, decision:"block", a deny) makes the merged result blocked on
 // every event, with its reason as BlockReason, and on the tool events
-// (PreToolUse, PostToolUse) a block is a deny with that reason, so exit 2
+// (isToolEvent: PreToolUse, PermissionRequest, PostToolUse,
+// PostToolUseFailure) a block is a deny with that reason, so exit 2
 // and decision:"block" give the same merged result. A nil d is zcode.
 func MergeFor(d *hook.Dialect, event string, answers []Answer) Merged {
 	every := d != nil && d.BlockOnEveryEvent
