@@ -74,7 +74,9 @@ func TestReplayFirstRoundOnlyInitialisesTheCursor(t *testing.T) {
 		t.Fatalf("after reopen asked %s", asked[4])
 	}
 	// Exactly one run: the event of t1, once; nothing of the first round.
-	time.Sleep(100 * time.Millisecond)
+	// Its dispatch may come after the reopen: wait for it (a shared
+	// machine can take seconds), then check there is only it.
+	waitRuns(t, b2, "", 0, func(rs []store.Run) bool { return len(rs) > 0 })
 	runs, _, err := b2.DB().ListRuns(bg, store.RunFilter{})
 	if err != nil || len(runs) != 1 || runs[0].TurnID != "t1" {
 		t.Fatalf("runs: %s %v", dump(runs), err)
