@@ -33,6 +33,9 @@ type dispatcher struct {
 	// ready is closed once Server.conn is set: the library starts reading
 	// inside NewConn, before Serve can store the connection.
 	ready chan struct{}
+	// term is closed when the server is terminated (Serve's ctx): a drain
+	// then stops waiting out its grace and cancels at once.
+	term <-chan struct{}
 
 	mu       sync.Mutex
 	inflight map[string]*job // by request id, for $/cancelRequest
@@ -190,8 +193,9 @@ func (d *dispatcher) cancelRequest(id jsonrpc2.ID) bool {
 	return true
 }
 
-// drain waits up to grace for queued and running requests, then cancels
-// what is left and waits for it to reply.
+// drain waits up to grace for queued and running requests (less when the
+// server is terminated meanwhile: d.term), then cancels what is left and
+// waits for it to reply.
 func (d *dispatcher) drain(grace time.Duration) {
 	done := make(chan struct{})
 	go func() { d.wg.Wait(); close(done) }()
@@ -200,6 +204,7 @@ func (d *dispatcher) drain(grace time.Duration) {
 		case <-done:
 			return
 		case <-time.After(grace):
+		case <-d.term:
 		}
 	}
 	d.mu.Lock()

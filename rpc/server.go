@@ -104,6 +104,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		exitCode: make(chan int, 1),
 	}
 	s.d = newDispatcher(s, opts.Workers, opts.QueueSize)
+	s.d.term = ctx.Done()
 	in, closeIn := pollable(r)
 	defer closeIn()
 	s.stream = &objectStream{f: newFramer(opts.Framing, in, w), log: opts.Logger}
