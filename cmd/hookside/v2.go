@@ -94,13 +94,6 @@ func v2ExitFor(err error) int {
 	return exitError
 }
 
-func printJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(v)
-}
-
 var v2RunsShort = map[string]string{
 	"list":   "list runs, newest first (--status, --hook, --event, --session, --since, --until; pages of --limit)",
 	"get":    "show one run",
@@ -163,7 +156,7 @@ func runV2Runs(action string, c v2Common, p v2bridge.RunsListParams, pos []strin
 			return v2Fail(stderr, prefix, err)
 		}
 		if c.json {
-			printJSON(stdout, res)
+			writeJSON(stdout, res)
 			return exitOK
 		}
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
@@ -195,7 +188,7 @@ func runV2Runs(action string, c v2Common, p v2bridge.RunsListParams, pos []strin
 		return v2Fail(stderr, prefix, err)
 	}
 	if c.json {
-		printJSON(stdout, res)
+		writeJSON(stdout, res)
 		return exitOK
 	}
 	printRun(stdout, res.Run)
@@ -332,7 +325,7 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 		}
 	}
 	if c.json {
-		printJSON(stdout, out)
+		writeJSON(stdout, out)
 	} else {
 		switch {
 		case !res.Enqueued:

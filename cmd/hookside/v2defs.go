@@ -82,7 +82,7 @@ func v2OpCmd(group string, op v2Op, stdout, stderr io.Writer) *cobra.Command {
 			return v2OpFail(stdout, stderr, prefix, c.json, err)
 		}
 		if c.json || op.text == nil {
-			printJSON(stdout, res)
+			writeJSON(stdout, res)
 		} else {
 			op.text(stdout, res)
 		}
@@ -96,7 +96,7 @@ func v2OpFail(stdout, stderr io.Writer, prefix string, asJSON bool, err error) i
 	we := rpc.V2WireError(err)
 	rpc.LogV2Detail(slog.Default(), err) // shown with -v
 	if asJSON {
-		printJSON(stdout, map[string]any{"error": map[string]any{"code": we.Code, "message": we.Message, "data": we.Data}})
+		writeJSON(stdout, map[string]any{"error": map[string]any{"code": we.Code, "message": we.Message, "data": we.Data}})
 	}
 	fmt.Fprintf(stderr, "%s: %s [code %d]\n", prefix, we.Message, we.Code)
 	return v2ExitFor(err)
