@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -159,8 +158,7 @@ func runV2Runs(action string, c v2Common, p v2bridge.RunsListParams, pos []strin
 			writeJSON(stdout, res)
 			return exitOK
 		}
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "RUN\tSTATUS\tEVENT\tHOOK\tSESSION\tATTEMPTS\tERROR\tCREATED")
+		tw := newTable(stdout, "RUN\tSTATUS\tEVENT\tHOOK\tSESSION\tATTEMPTS\tERROR\tCREATED")
 		for _, r := range res.Runs {
 			test := ""
 			if r.IsTestRun {

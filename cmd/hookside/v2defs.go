@@ -302,13 +302,21 @@ func v2OpGroup(name, short, long string, ops []v2Op, stdout, stderr io.Writer) *
 	return groupCmd(name, short, long, stdout, stderr, subs...)
 }
 
+// newTable starts a column-aligned table on w (two spaces between
+// columns) and writes its tab-separated header line; the caller writes
+// the rows the same way and calls Flush.
+func newTable(w io.Writer, header string) *tabwriter.Writer {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, header)
+	return tw
+}
+
 func printDefinitions(w io.Writer, ds []store.Definition) {
 	if len(ds) == 0 {
 		fmt.Fprintln(w, "no definitions")
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tEVENT\tACTION\tENABLED\tREV\tNAME")
+	tw := newTable(w, "ID\tEVENT\tACTION\tENABLED\tREV\tNAME")
 	for _, d := range ds {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%d\t%s\n", dispText(d.ID), d.EventName, actionType(d.Action), d.Enabled, d.Revision, dispText(d.Name))
 	}
@@ -344,8 +352,7 @@ func printBindings(w io.Writer, bs []v2bridge.BindingView) {
 		fmt.Fprintln(w, "no bindings")
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tHOOK\tSCOPE\tSCOPE ID\tENABLED\tSTATE\tSHADOWED BY")
+	tw := newTable(w, "ID\tHOOK\tSCOPE\tSCOPE ID\tENABLED\tSTATE\tSHADOWED BY")
 	for _, b := range bs {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\t%s\n", b.ID, dispText(b.HookID), b.ScopeKind, dispText(b.ScopeID), b.Enabled, b.State, strings.Join(b.ShadowedBy, ","))
 	}
