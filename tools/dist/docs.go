@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strconv"
 )
 
@@ -19,12 +18,12 @@ var completionFiles = map[string]string{
 	"powershell": "hookside.ps1",
 }
 
-// genDocs runs hookBin, this machine's hookside of the release ("" = build
+// genDocs runs hostBin, this machine's hookside of the release ("" = build
 // one with the release's stamp into a temporary directory), and writes from
 // it, below dir: completions/hookside.{bash,zsh,fish,ps1}
 // (`hookside completion <shell>`) and man/man1/hookside*.1 (`hookside man`,
 // dated from the commit time through SOURCE_DATE_EPOCH). It returns the
-// archive entries for them, sorted by name.
+// archive entries for them (writeArchive sorts them with the others).
 func genDocs(rel release, dir, hostBin string) ([]entry, error) {
 	tmp, err := os.MkdirTemp("", "hookside-dist-")
 	if err != nil {
@@ -73,6 +72,5 @@ func genDocs(rel release, dir, hostBin string) ([]entry, error) {
 	for _, p := range pages {
 		entries = append(entries, entry{name: "man/man1/" + filepath.Base(p), src: p, mode: 0o644})
 	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].name < entries[j].name })
 	return entries, nil
 }
