@@ -34,58 +34,56 @@ var stdinIsTTY = func() bool { return isatty.IsTerminal(os.Stdin.Fd()) }
 var stdinReader io.Reader = os.Stdin
 
 func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int {
-	workspace, projectConfig, all, bundle, asJSON := &o.workspace, &o.projectConfig, &o.all, &o.bundle, &o.asJSON
-	homeDir, userConfig, policyFlag, hooksEnabled, sf := &o.homeDir, &o.userConfig, &o.policy, &o.hooksEnabled, &o.sf
 	digests := o.digests
 	if o.cwd != "" {
-		if *workspace != "" && *workspace != o.cwd {
+		if o.workspace != "" && o.workspace != o.cwd {
 			fmt.Fprintln(stderr, "hookside hooks trust: --cwd and --workspace name different workspaces; give one")
 			return exitUsage
 		}
-		*workspace = o.cwd
+		o.workspace = o.cwd
 	}
-	policy, ok := truststore.ParsePolicy(*policyFlag)
+	policy, ok := truststore.ParsePolicy(o.policy)
 	if !ok {
-		fmt.Fprintf(stderr, "hookside hooks trust: --policy %q is not user_decides, deny or allow_trusted_only\n", *policyFlag)
+		fmt.Fprintf(stderr, "hookside hooks trust: --policy %q is not user_decides, deny or allow_trusted_only\n", o.policy)
 		return exitUsage
 	}
-	if *all && len(digests) > 0 {
+	if o.all && len(digests) > 0 {
 		fmt.Fprintln(stderr, "hookside hooks trust: --all and --digest exclude each other")
 		return exitUsage
 	}
-	if action == "grant" && *all && *bundle == "" {
+	if action == "grant" && o.all && o.bundle == "" {
 		fmt.Fprintln(stderr, "hookside hooks trust grant --all needs --bundle-digest (from `hookside hooks trust status`), so that you grant exactly what you reviewed")
 		return exitUsage
 	}
-	if (action == "grant" || action == "revoke") && !*all && len(digests) == 0 {
+	if (action == "grant" || action == "revoke") && !o.all && len(digests) == 0 {
 		fmt.Fprintf(stderr, "hookside hooks trust %s: name --digest D (repeatable) or --all\n", action)
 		return exitUsage
 	}
-	if *homeDir == "" {
-		*homeDir = home.Default()
+	if o.homeDir == "" {
+		o.homeDir = home.Default()
 	}
-	if *userConfig == "" {
-		*userConfig = home.ConfigPath(*homeDir)
+	if o.userConfig == "" {
+		o.userConfig = home.ConfigPath(o.homeDir)
 	}
-	if *workspace == "" {
-		*workspace = "."
+	if o.workspace == "" {
+		o.workspace = "."
 	}
-	target, err := truststore.ResolveTarget(*workspace)
+	target, err := truststore.ResolveTarget(o.workspace)
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks trust:", err)
 		return exitError
 	}
 	if target.Dir == "" {
-		if *projectConfig != "" {
+		if o.projectConfig != "" {
 			fmt.Fprintf(stderr, "hookside hooks trust: --project-config needs a local workspace, not %s\n", target.ID)
 			return exitUsage
 		}
-		return trustRemote(action, target, *homeDir, *userConfig, digests, *all, *asJSON, stdout, stderr)
+		return trustRemote(action, target, o.homeDir, o.userConfig, digests, o.all, o.asJSON, stdout, stderr)
 	}
 	rs, _, err := runner.Open(runner.SessionOptions{
-		ID: "cli-trust", Cwd: target.Dir, WorkspaceID: target.ID, UserConfigPath: *userConfig,
-		Profile: sf.profile, UserDir: sf.userDir(),
-		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: *homeDir, ProjectConfigPath: *projectConfig, HooksEnabled: *hooksEnabled, Store: truststore.Options{ReadOnly: action == "status"}},
+		ID: "cli-trust", Cwd: target.Dir, WorkspaceID: target.ID, UserConfigPath: o.userConfig,
+		Profile: o.sf.profile, UserDir: o.sf.userDir(),
+		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: o.homeDir, ProjectConfigPath: o.projectConfig, HooksEnabled: o.hooksEnabled, Store: truststore.Options{ReadOnly: action == "status"}},
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks trust:", cliOpenError(err, target.Dir))
@@ -123,20 +121,20 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 	}
 	switch action {
 	case "status":
-		return printTrustStatus(stdout, st, *asJSON)
+		return printTrustStatus(stdout, st, o.asJSON)
 	case "review":
-		return trustReview(rs, w, sh, st, hint, *asJSON, stdout, stderr)
+		return trustReview(rs, w, sh, st, hint, o.asJSON, stdout, stderr)
 	case "grant":
-		sel, code := selectDeclarations(w, st, digests, *all, *bundle, hint, stderr)
+		sel, code := selectDeclarations(w, st, digests, o.all, o.bundle, hint, stderr)
 		if code != 0 {
 			return code
 		}
-		return trustGrant(rs, w, sh, sel, *asJSON, stdout, stderr)
+		return trustGrant(rs, w, sh, sel, o.asJSON, stdout, stderr)
 	default: // revoke
-		if *all {
+		if o.all {
 			digests = rs.Gate().Records()
 		}
-		return trustRevoke(rs.Gate(), target.ID, digests, *asJSON, stdout, stderr)
+		return trustRevoke(rs.Gate(), target.ID, digests, o.asJSON, stdout, stderr)
 	}
 }
 
