@@ -229,22 +229,21 @@ type hooksRunOptions struct {
 }
 
 func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) int {
-	event, inputPath, asJSON, turnID := &o.event, &o.inputPath, &o.asJSON, &o.turnID
 	events := hook.Events
 	if sf.profile == runner.ProfileClaude {
 		events = hook.ClaudeEvents
 	}
-	if *event == "" || !slices.Contains(events, *event) {
+	if o.event == "" || !slices.Contains(events, o.event) {
 		fmt.Fprintf(stderr, "hookside hooks run: --event must be one of %s\n", strings.Join(events, ", "))
 		return exitError
 	}
 	input := []byte("{}")
-	if *inputPath != "" {
+	if o.inputPath != "" {
 		var err error
-		if *inputPath == "-" {
+		if o.inputPath == "-" {
 			input, err = io.ReadAll(os.Stdin)
 		} else {
-			input, err = os.ReadFile(*inputPath)
+			input, err = os.ReadFile(o.inputPath)
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "hookside hooks run: read input:", err)
@@ -260,7 +259,7 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 			case errors.As(err, &te):
 				why = "got a JSON " + te.Value // array, string, number or bool
 			}
-			fmt.Fprintf(stderr, "hookside hooks run: %s: the input must be a JSON object: %v\n", *inputPath, why)
+			fmt.Fprintf(stderr, "hookside hooks run: %s: the input must be a JSON object: %v\n", o.inputPath, why)
 			return exitError
 		}
 	}
@@ -276,15 +275,15 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if sf.profile == runner.ProfileClaude {
-		return runClaudeCLI(ctx, s, runner.RunRequest{Event: *event, TurnID: *turnID, Input: input}, *asJSON, hintFlags(o.flags), stdout, stderr)
+		return runClaudeCLI(ctx, s, runner.RunRequest{Event: o.event, TurnID: o.turnID, Input: input}, o.asJSON, hintFlags(o.flags), stdout, stderr)
 	}
 	outs := &runOutputs{byRun: map[string]runOutput{}}
-	m, err := s.Run(ctx, runner.RunRequest{Event: *event, TurnID: *turnID, Input: input}, outs)
+	m, err := s.Run(ctx, runner.RunRequest{Event: o.event, TurnID: o.turnID, Input: input}, outs)
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks run:", runErrText(err))
 		return exitError
 	}
-	if *asJSON {
+	if o.asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(outs.withOutput(m))
@@ -293,7 +292,7 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 	}
 	printSkippedForTrust(stderr, s, m.Runs, hintFlags(o.flags))
 	if len(m.Runs) == 0 {
-		if off := rootSwitchOff(s, *event); off > 0 {
+		if off := rootSwitchOff(s, o.event); off > 0 {
 			printRootSwitchOff(stderr, off, sf)
 		}
 	}
