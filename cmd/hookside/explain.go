@@ -43,16 +43,16 @@ func hooksExplainCmd(stdout, stderr io.Writer) *cobra.Command {
 		if noArgs(cmd, args, stderr) {
 			return exitError
 		}
-		return runHooksExplain(&sf, &event, &tool, &inputPath, &asJSON, stdout, stderr)
+		return runHooksExplain(&sf, event, tool, inputPath, asJSON, stdout, stderr)
 	})
 }
 
-func runHooksExplain(sf *sessionFlags, event, tool, inputPath *string, asJSON *bool, stdout, stderr io.Writer) int {
+func runHooksExplain(sf *sessionFlags, event, tool, inputPath string, asJSON bool, stdout, stderr io.Writer) int {
 	events := hook.Events
 	if sf.profile == runner.ProfileClaude {
 		events = hook.ClaudeEvents
 	}
-	if *event == "" || !slices.Contains(events, *event) {
+	if event == "" || !slices.Contains(events, event) {
 		fmt.Fprintf(stderr, "hookside hooks explain: --event must be one of %s\n", strings.Join(events, ", "))
 		return exitError
 	}
@@ -62,11 +62,11 @@ func runHooksExplain(sf *sessionFlags, event, tool, inputPath *string, asJSON *b
 		return exitError
 	}
 	defer s.Close()
-	x := s.Explain(*event, *tool)
+	x := s.Explain(event, tool)
 	if sf.profile == runner.ProfileClaude {
-		in, err := claudeExplainInput(*inputPath, *tool)
+		in, err := claudeExplainInput(inputPath, tool)
 		if err == nil {
-			x, err = s.ExplainClaude(*event, in)
+			x, err = s.ExplainClaude(event, in)
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "hookside hooks explain:", err)
@@ -77,7 +77,7 @@ func runHooksExplain(sf *sessionFlags, event, tool, inputPath *string, asJSON *b
 	// not among the configuration's diagnostics Explain re-reads.
 	_, envDiags := runner.EnvSwitch()
 	x.Diagnostics = append(envDiags, x.Diagnostics...)
-	if *asJSON {
+	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(x)

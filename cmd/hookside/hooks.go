@@ -492,12 +492,12 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 		if noArgs(cmd, args, stderr) {
 			return exitUsage
 		}
-		return runHooksList(&sf, &event, &asJSON, stdout, stderr)
+		return runHooksList(&sf, event, asJSON, stdout, stderr)
 	})
 }
 
-func runHooksList(sf *sessionFlags, event *string, asJSON *bool, stdout, stderr io.Writer) int {
-	if *event != "" && !hook.IsEvent(*event) {
+func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io.Writer) int {
+	if event != "" && !hook.IsEvent(event) {
 		fmt.Fprintf(stderr, "hookside hooks list: --event must be one of %s\n", strings.Join(hook.Events, ", "))
 		return exitUsage
 	}
@@ -520,7 +520,7 @@ func runHooksList(sf *sessionFlags, event *string, asJSON *bool, stdout, stderr 
 	}
 	var sel []listedHook
 	for _, h := range hooks {
-		if *event == "" || h.Event == *event {
+		if event == "" || h.Event == event {
 			lh := listedHook{Hook: h}
 			if ev, ok := trust[h.ID]; ok && h.Source.Kind == hook.SourceWorkspace {
 				lh.TrustState, lh.TrustReason = string(ev.State), ev.Reason
@@ -528,7 +528,7 @@ func runHooksList(sf *sessionFlags, event *string, asJSON *bool, stdout, stderr 
 			sel = append(sel, lh)
 		}
 	}
-	if *asJSON {
+	if asJSON {
 		if sel == nil {
 			sel = []listedHook{}
 		}
@@ -541,7 +541,7 @@ func runHooksList(sf *sessionFlags, event *string, asJSON *bool, stdout, stderr 
 		return exitOK
 	}
 	printDiagnostics(stderr, diags)
-	off := rootSwitchOff(s, *event)
+	off := rootSwitchOff(s, event)
 	if len(sel) == 0 && off == 0 {
 		fmt.Fprintln(stdout, "no hooks configured")
 		return exitOK
