@@ -54,7 +54,7 @@ func against(e *env, binB, initB string, rounds int, w io.Writer) error {
 			d, _, err := cf.floorRun(e)
 			return d, err
 		}}}
-		cpu := startCPU(a.pid(), b.pid())
+		cpu := startCPU(a.pid(), b.pid(), cf.pid())
 		cmp, err := interleave(fmt.Sprintf("against-%d", n), "", cs, 20, e.scale(rounds), 20)
 		cpuLine := cpu.result(20 + e.scale(rounds)*20)
 		a.stop()

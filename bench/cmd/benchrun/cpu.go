@@ -36,31 +36,34 @@ func procCPU(pid int) (ns int64, ok bool) {
 	return ns, true
 }
 
-// cpuMeter measures the CPU time of two processes over the same events.
+// cpuMeter measures the CPU time of the two builds and of the C floor over
+// the same events.
 type cpuMeter struct {
-	pidA, pidB int
-	a0, b0     int64
-	ok         bool
+	pids [3]int // A, B, C floor
+	t0   [3]int64
+	ok   bool
 }
 
-func startCPU(pidA, pidB int) *cpuMeter {
-	m := &cpuMeter{pidA: pidA, pidB: pidB}
-	var okA, okB bool
-	m.a0, okA = procCPU(pidA)
-	m.b0, okB = procCPU(pidB)
-	m.ok = okA && okB
+func startCPU(pidA, pidB, pidFloor int) *cpuMeter {
+	m := &cpuMeter{pids: [3]int{pidA, pidB, pidFloor}, ok: true}
+	for i, p := range m.pids {
+		var ok bool
+		m.t0[i], ok = procCPU(p)
+		m.ok = m.ok && ok
+	}
 	return m
 }
 
-// result returns "CPU per event A ÷ B r (A x, B y)" for events events
-// each, or "" where CPU time cannot be read.
+// result returns "CPU per event A ÷ B r (A x, B y, C floor z)" for events
+// events each, or "" where CPU time cannot be read.
 func (m *cpuMeter) result(events int) string {
-	a1, okA := procCPU(m.pidA)
-	b1, okB := procCPU(m.pidB)
-	if !m.ok || !okA || !okB || events == 0 || b1 == m.b0 {
-		return ""
+	var per [3]time.Duration
+	for i, p := range m.pids {
+		t1, ok := procCPU(p)
+		if !m.ok || !ok || events == 0 || t1 == m.t0[i] {
+			return ""
+		}
+		per[i] = time.Duration((t1 - m.t0[i]) / int64(events))
 	}
-	a := time.Duration((a1 - m.a0) / int64(events))
-	b := time.Duration((b1 - m.b0) / int64(events))
-	return fmt.Sprintf(" · CPU per event A ÷ B %.2f× (A %s, B %s)", float64(a)/float64(b), fmtUs(us(a)), fmtUs(us(b)))
+	return fmt.Sprintf(" · CPU per event A ÷ B %.2f× (A %s, B %s, C floor %s)", float64(per[0])/float64(per[1]), fmtUs(us(per[0])), fmtUs(us(per[1])), fmtUs(us(per[2])))
 }
