@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"strings"
+
+	"github.com/hookside/hookside/internal/fsid"
 )
 
 // CorruptError is what Load, Grant and Revoke return for a corrupt trust
@@ -76,22 +78,7 @@ func (s *Store) movedAside(why, dst string) {
 }
 
 // notRegular words a trust file that is not a regular file.
-func notRegular(m fs.FileMode) string {
-	kind := "special file"
-	switch {
-	case m&fs.ModeSymlink != 0:
-		kind = "symlink"
-	case m.IsDir():
-		kind = "directory"
-	case m&fs.ModeNamedPipe != 0:
-		kind = "named pipe"
-	case m&fs.ModeSocket != 0:
-		kind = "socket"
-	case m&fs.ModeDevice != 0:
-		kind = "device"
-	}
-	return "a " + kind + ", not a regular file"
-}
+func notRegular(m fs.FileMode) string { return fsid.Kind(m) + ", not a regular file" }
 
 // jsonWhy words a decoding error: truncated, not JSON, or the wrong shape.
 func jsonWhy(err error) string {

@@ -50,17 +50,56 @@ var (
 	ErrSymlink = errors.New("is a symlink")
 )
 
-// readRegular reads all of f, which must be a regular file of at most max
-// bytes. It returns the content and the stat result of the open file.
-// Errors: ErrNotRegular, ErrTooLarge (wrapped, with the size) or an I/O
-// error.
-func readRegular(f *os.File, max int64) ([]byte, fs.FileInfo, error) {
+// NotRegularError is ErrNotRegular (errors.Is matches it) with the path
+// and the type of what is there. Its text names both, e.g.
+// "/home/u/.hookside/config.json is a directory, not a file".
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	if e.Mode.IsDir() {
+		return e.Path + " is a directory, not a file"
+	}
+	return e.Path + " is " + Kind(e.Mode) + ", not a regular file"
+}
+
+// Unwrap returns ErrNotRegular.
+func (e *NotRegularError) Unwrap() error { return ErrNotRegular }
+
+// Kind words the type in m with its article: "a directory", "a symlink",
+// "a named pipe", "a socket", "a device", "a special file", or "a regular
+// file".
+func Kind(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "a regular file"
+	case m&fs.ModeSymlink != 0:
+		return "a symlink"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
+
+// readRegular reads all of f (named path in errors), which must be a
+// regular file of at most max bytes. It returns the content and the stat
+// result of the open file. Errors: *NotRegularError, ErrTooLarge (wrapped,
+// with the size) or an I/O error.
+func readRegular(f *os.File, path string, max int64) ([]byte, fs.FileInfo, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fi, fmt.Errorf("%w (%s)", ErrNotRegular, fi.Mode().Type())
+		return nil, fi, &NotRegularError{Path: path, Mode: fi.Mode()}
 	}
 	if fi.Size() > max {
 		return nil, fi, fmt.Errorf("%w: %d bytes, larger than the %d-byte limit", ErrTooLarge, fi.Size(), max)
@@ -82,7 +121,7 @@ func ReadFile(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, _, err := readRegular(f, max)
+	data, _, err := readRegular(f, path, max)
 	return data, err
 }
 
@@ -94,7 +133,7 @@ func ReadInRoot(r *os.Root, rel string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, _, err := readRegular(f, max)
+	data, _, err := readRegular(f, filepath.Join(r.Name(), rel), max)
 	return data, err
 }
 

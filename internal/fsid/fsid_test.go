@@ -62,7 +62,7 @@ func TestReadRegularBounds(t *testing.T) {
 	if _, err := ReadFile(p, 4); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("over the bound: %v", err)
 	}
-	if _, err := ReadFile(dir, 5); !errors.Is(err, ErrNotRegular) {
+	if _, err := ReadFile(dir, 5); !errors.Is(err, ErrNotRegular) || err.Error() != dir+" is a directory, not a file" {
 		t.Fatalf("directory: %v", err)
 	}
 	if _, err := ReadFile(filepath.Join(dir, "missing"), 5); !IsNotExist(err) {

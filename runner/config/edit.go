@@ -106,7 +106,7 @@ func Disable(h hook.Hook, userLimits hook.Limits, reviewed func(current hook.Hoo
 		return err
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file", path)
+		return &fsid.NotRegularError{Path: path, Mode: fi.Mode()}
 	}
 	f, err := fsid.OpenNoFollow(path)
 	if err != nil {

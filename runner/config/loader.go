@@ -328,7 +328,7 @@ func readStamped(path string, st stamp, code, severity string) ([]byte, *hook.Di
 	case !st.exists:
 		return nil, nil
 	case !st.id.Mode.IsRegular():
-		return fail(fmt.Sprintf("not a regular file (%s)", st.id.Mode.Type()))
+		return fail((&fsid.NotRegularError{Path: path, Mode: st.id.Mode}).Error())
 	case st.id.Size > hook.MaxConfigFileBytes:
 		return fail(fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", st.id.Size, hook.MaxConfigFileBytes))
 	}

@@ -66,6 +66,18 @@ func TestLoad(t *testing.T) {
 		}
 	})
 
+	t.Run("user_config_is_a_directory", func(t *testing.T) {
+		e := newEnv(t, "")
+		if err := os.Mkdir(e.user, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		s := load(t, e.loader())
+		want := e.user + " is a directory, not a file"
+		if len(s.Diagnostics) != 1 || s.Diagnostics[0].Code != hook.CodeReadError || s.Diagnostics[0].Message != want {
+			t.Fatalf("diags %+v, want one %s %q", s.Diagnostics, hook.CodeReadError, want)
+		}
+	})
+
 	t.Run("user_hooks_on_with_enabled", func(t *testing.T) {
 		s := load(t, newEnv(t, userOn).loader())
 		if !eq(commands(s.Hooks), []string{"user-pre", "user-stop"}) || !s.RootEnabled || len(s.Diagnostics) != 0 {

@@ -172,6 +172,9 @@ func (w *Workspace) read(root *os.Root, path, what string) ([]byte, bool) {
 	case fsid.IsEscape(err):
 		w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: hook.CodeOutsideRoot, Severity: hook.SeverityWarning,
 			Source: path, Message: fmt.Sprintf("%s leads outside the workspace root %s (symlink); not read", path, w.Root)})
+	case errors.As(err, new(*fsid.NotRegularError)): // its text names the file
+		w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: hook.CodeReadError, Severity: hook.SeverityError,
+			Source: path, Message: err.Error()})
 	default:
 		w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: hook.CodeReadError, Severity: hook.SeverityError,
 			Source: path, Message: fmt.Sprintf("%s: %v", what, err)})

@@ -319,3 +319,24 @@ func TestLoaderRediscoversWorkspace(t *testing.T) {
 		})
 	}
 }
+
+// A workspace config path that is a directory is one read error whose
+// message names the file and says what it is (not its mode bits).
+func TestDiscoverConfigIsDirectory(t *testing.T) {
+	repo := t.TempDir()
+	mkGit(t, repo)
+	for _, rel := range []string{"zcode.json", filepath.Join(".zcode", "config.json"), "extra.json"} {
+		if err := os.MkdirAll(filepath.Join(repo, rel), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := discover(repo, "extra.json", true)
+	if len(w.Diagnostics) != 3 {
+		t.Fatalf("diagnostics %+v, want 3", w.Diagnostics)
+	}
+	for _, d := range w.Diagnostics {
+		if d.Code != hook.CodeReadError || !strings.Contains(d.Message, d.Source+" is a directory, not a file") {
+			t.Errorf("%+v: want %s naming %s as a directory", d, hook.CodeReadError, d.Source)
+		}
+	}
+}
