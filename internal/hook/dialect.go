@@ -241,6 +241,19 @@ func ProfileNames() []string {
 // HasEvent reports whether the dialect's files may declare event.
 func (d *Dialect) HasEvent(event string) bool { return slices.Contains(d.Events, event) }
 
+// IsKnownType reports whether t is a handler type of some dialect: one of
+// the HandlerTypes or HostTypes of Zcode, Spark, Plugin or Claude
+// (process, command, http, prompt, agent, mcp_tool). A known type that a
+// file's dialect does not run is refused as such, not as a misspelling.
+func IsKnownType(t HookType) bool {
+	for _, d := range []*Dialect{Zcode, Spark, Plugin, Claude} {
+		if d.Runs(t) || slices.Contains(d.HostTypes, t) {
+			return true
+		}
+	}
+	return false
+}
+
 // Runs reports whether declarations of type t run in this dialect.
 func (d *Dialect) Runs(t HookType) bool { return slices.Contains(d.HandlerTypes, t) }
 

@@ -43,6 +43,18 @@ func handlerKeys(d *hook.Dialect) []string {
 	return entryKeys
 }
 
+// anyDialectKey reports whether key is a declaration key of some dialect.
+func anyDialectKey(key string) bool {
+	return slices.Contains(entryKeys, key) || slices.Contains(claudeEntryKeys, key)
+}
+
+// refusedType reports whether declaration n names, as a string, a known
+// handler type (hook.IsKnownType) that dialect d does not run.
+func refusedType(d *hook.Dialect, n *jnode) bool {
+	t := n.get("type")
+	return t.present() && t.kind == jString && hook.IsKnownType(hook.HookType(t.str)) && !d.Runs(hook.HookType(t.str))
+}
+
 // unknownKeys reports every key of object n that is not in known, and is
 // not skip(key) (nil: none skipped), as CodeIgnoredField at the key's
 // position. where is the text the parser's other messages of n start with.

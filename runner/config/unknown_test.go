@@ -72,6 +72,8 @@ func TestUnknownKeyWarnsWithSuggestion(t *testing.T) {
 			`2:47 Stop[0][0]: unknown key "header" is ignored; did you mean "headers"?`, 1},
 		{"spark entry", hook.Spark, claude("", `, "tiemout": 5`),
 			`3:44 PreToolUse[0][0]: unknown key "tiemout" is ignored; did you mean "timeout"?`, 1},
+		{"zcode refused type keeps its typo", nil, `{"hooks": {"events": {"Stop": [{"hooks": [` + "\n" + `  {"type": "prompt", "prompt": "p", "modle": "m"}]}]}}}`,
+			`2:37 Stop[0][0]: unknown key "modle" is ignored`, 0},
 		{"plugin entry", hook.Plugin, claude("", `, "Async": true`),
 			`3:44 PreToolUse[0][0]: unknown key "Async" is ignored; did you mean "async"?`, 1},
 	}
@@ -140,6 +142,56 @@ func TestEveryKnownKeyIsQuiet(t *testing.T) {
 			_, ds := ParseSettingsFile(d, "s.json", []byte(doc), hook.SourceUser)
 			unknown(t, ds)
 		})
+	}
+}
+
+// TestRefusedTypeIsOneDiagnostic: a declaration whose type is a handler
+// type of some dialect but not of its file's (a Claude Code prompt hook in
+// a zcode file, a process hook in spark settings, …) gets exactly one
+// diagnostic, at its type: its type's own fields are not also reported as
+// unknown keys, nor its timeout key as the other dialect's.
+func TestRefusedTypeIsOneDiagnostic(t *testing.T) {
+	fields := map[hook.HookType]string{
+		hook.TypeProcess: `"command": "true", "args": ["a"], "timeoutMs": 1000, "maxOutputBytes": 10`,
+		hook.TypeCommand: `"command": "true", "timeout": 1, "timeoutMs": 1000, "async": true, "asyncRewake": true, "rewakeMessage": "m"`,
+		hook.TypeHTTP:    `"url": "http://127.0.0.1/h", "headers": {}, "allowedEnvVars": [], "timeout": 5`,
+		hook.TypePrompt:  `"prompt": "done?", "model": "m", "continueOnBlock": true, "timeout": 30, "statusMessage": "s"`,
+		hook.TypeAgent:   `"prompt": "check", "model": "m", "timeout": 60, "once": true`,
+		hook.TypeMCPTool: `"server": "s", "tool": "t", "input": {"a": "b"}, "timeout": 5, "if": "Bash(*)"`,
+	}
+	types := []hook.HookType{hook.TypeProcess, hook.TypeCommand, hook.TypeHTTP, hook.TypePrompt, hook.TypeAgent, hook.TypeMCPTool}
+	refused := 0
+	for _, d := range []*hook.Dialect{hook.Zcode, hook.Spark, hook.Plugin, hook.Claude} {
+		for _, ty := range types {
+			if !hook.IsKnownType(ty) {
+				t.Fatalf("%s is not a known type", ty)
+			}
+			if d.Runs(ty) || ty == hook.TypeCommand {
+				continue
+			}
+			refused++
+			t.Run(d.Name+"/"+string(ty), func(t *testing.T) {
+				entry := `{"type": "` + string(ty) + `", ` + fields[ty] + `}`
+				var ds []hook.Diagnostic
+				var n int
+				if d == hook.Zcode {
+					f, got := ParseFile("c.json", []byte(`{"hooks": {"events": {"Stop": [{"hooks": [`+"\n"+entry+`]}]}}}`), hook.SourceUser)
+					ds, n = got, len(f.Hooks)
+				} else {
+					f, got := ParseSettingsFile(d, "c.json", []byte(`{"hooks": {"Stop": [{"hooks": [`+"\n"+entry+`]}]}}`), hook.SourceUser)
+					ds, n = got, len(f.Hooks)
+				}
+				if n != 0 || len(ds) != 1 || !strings.HasPrefix(ds[0].Source, "c.json:2:10") || !strings.Contains(ds[0].Message, `"`+string(ty)+`"`) {
+					t.Fatalf("%d hooks, diagnostics %+v; want none loaded and one diagnostic at the type (c.json:2:10)", n, ds)
+				}
+			})
+		}
+	}
+	if refused < 10 {
+		t.Fatalf("only %d refused (dialect, type) pairs; the dialects' type tables moved?", refused)
+	}
+	if hook.IsKnownType("prompts") {
+		t.Error(`"prompts" is not a known type`)
 	}
 }
 
@@ -212,5 +264,35 @@ func TestCorpusHasNoUnknownKeys(t *testing.T) {
 	}
 	if parsed < 100 {
 		t.Fatalf("only %d configuration files parsed; the corpus moved?", parsed)
+	}
+}
+
+// TestOnFailureWarnsItHasNoEffect: Claude Code's onFailure on a handler of
+// a Claude Code–shaped file gives one config_ignored_field warning at the
+// key saying hookside does not act on it, and the hook still loads; in a
+// zcode file it is an unknown key like any other.
+func TestOnFailureWarnsItHasNoEffect(t *testing.T) {
+	for _, d := range []*hook.Dialect{hook.Claude, hook.Spark, hook.Plugin, hook.Zcode} {
+		t.Run(d.Name, func(t *testing.T) {
+			entry := `{"type": "command", "command": "./guard.sh", "onFailure": "block"}`
+			var ds []hook.Diagnostic
+			var n int
+			want := `c.json:2:48 PreToolUse[0][0]: onFailure has no effect in hookside`
+			if d == hook.Zcode {
+				f, got := ParseFile("c.json", []byte(`{"hooks": {"events": {"PreToolUse": [{"hooks": [`+"\n"+`  `+entry+`]}]}}}`), hook.SourceUser)
+				ds, n = got, len(f.Hooks)
+				want = `c.json:2:48 PreToolUse[0][0]: unknown key "onFailure" is ignored`
+			} else {
+				f, got := ParseSettingsFile(d, "c.json", []byte(`{"hooks": {"PreToolUse": [{"hooks": [`+"\n"+`  `+entry+`]}]}}`), hook.SourceUser)
+				ds, n = got, len(f.Hooks)
+			}
+			got := ignored(t, ds)
+			if len(ds) != 1 || len(got) != 1 || !strings.HasPrefix(got[0], want) {
+				t.Fatalf("diagnostics %+v, want one config_ignored_field starting %q", ds, want)
+			}
+			if n != 1 {
+				t.Errorf("%d hooks loaded, want 1", n)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -194,9 +195,18 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 		return bad(n, "hook must be an object, got %s", n.kind)
 	}
 	other := d.OtherTimeoutKey()
-	p.unknownKeys(where, n, handlerKeys(d), func(k string) bool { return k == other })
-	if v := n.get(other); v.present() {
+	// A declaration refused for its type gets that one diagnostic: its keys
+	// that some dialect knows (the type's own fields) are not reported too.
+	refused := refusedType(d, n)
+	p.unknownKeys(where, n, handlerKeys(d), func(k string) bool { return k == other || refused && anyDialectKey(k) })
+	if v := n.get(other); v.present() && !refused {
 		p.report(hook.CodeIgnoredField, hook.SeverityWarning, v.off, "%s: %s is ignored in %s; use %s", where, other, fileKind(d), timeoutName(d))
+	}
+	// Claude Code's onFailure ("block": a hook that cannot start, times out
+	// or exits with an unexpected code blocks the action) is accepted as a
+	// known key of Claude Code–shaped files, but hookside does not act on it.
+	if i := slices.IndexFunc(n.fields, func(f jfield) bool { return f.key == "onFailure" }); i >= 0 && d.ClaudeShaped && !refused {
+		p.report(hook.CodeIgnoredField, hook.SeverityWarning, n.fields[i].off, "%s: onFailure has no effect in hookside: a hook that fails to start, times out or exits with an unexpected code is handled as without it", where)
 	}
 	t := n.get("type")
 	switch {
@@ -215,6 +225,8 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 		return p.httpHandler(where, n, event, mi, hi)
 	case hook.IsDelegated(hook.HookType(t.str)) && d.Runs(hook.HookType(t.str)):
 		return p.delegatedHandler(where, n, event, hook.HookType(t.str), mi, hi)
+	case t.str != string(hook.TypeProcess) && t.str != string(hook.TypeCommand) && hook.IsKnownType(hook.HookType(t.str)):
+		return bad(t, "hook type %q does not run in %s (want %q or %q)", t.str, fileKind(d), hook.TypeProcess, hook.TypeCommand)
 	case t.str != string(hook.TypeProcess) && t.str != string(hook.TypeCommand):
 		return bad(t, "unknown type %q (want %q or %q)", t.str, hook.TypeProcess, hook.TypeCommand)
 	}
