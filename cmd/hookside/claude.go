@@ -24,9 +24,7 @@ func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest,
 		return exitError
 	}
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(m)
+		writeJSON(stdout, m)
 	} else {
 		printClaudeMerged(stdout, m)
 	}

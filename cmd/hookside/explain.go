@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -78,9 +77,7 @@ func runHooksExplain(sf *sessionFlags, event, tool, inputPath string, asJSON boo
 	_, envDiags := runner.EnvSwitch()
 	x.Diagnostics = append(envDiags, x.Diagnostics...)
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(x)
+		writeJSON(stdout, x)
 		return exitOK
 	}
 	printDiagnostics(stderr, x.Diagnostics)

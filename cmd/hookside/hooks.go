@@ -284,9 +284,7 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 		return exitError
 	}
 	if o.asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(outs.withOutput(m))
+		writeJSON(stdout, outs.withOutput(m))
 	} else {
 		printMerged(termSafe{stdout}, m, outs)
 	}
@@ -535,9 +533,7 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 		if diags == nil {
 			diags = []hook.Diagnostic{}
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(map[string]any{"hooks": sel, "diagnostics": diags, "rootSwitch": rootSwitchOf(s, sf)})
+		writeJSON(stdout, map[string]any{"hooks": sel, "diagnostics": diags, "rootSwitch": rootSwitchOf(s, sf)})
 		return exitOK
 	}
 	printDiagnostics(stderr, diags)

@@ -81,6 +81,9 @@ func quoteText(s string) string {
 	return b.String()
 }
 
+// writeJSON is the one writer of every --json output: v as indented JSON
+// and a newline, with <, > and & written as themselves (encoding/json's
+// default HTML escaping would turn a hook's "a < b" into "a \u003c b").
 func writeJSON(w io.Writer, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
@@ -69,8 +68,7 @@ func versionCmd(stdout, stderr io.Writer) *cobra.Command {
 func printVersion(stdout io.Writer, asJSON bool) int {
 	v := currentVersion()
 	if asJSON {
-		b, _ := json.Marshal(v)
-		fmt.Fprintf(stdout, "%s\n", b)
+		writeJSON(stdout, v)
 		return exitOK
 	}
 	fmt.Fprintf(stdout, "hookside %s (commit %s, protocol %s, %s, %s)\n", v.Version, v.Commit, v.ProtocolVersion, v.GoVersion, v.Target)
