@@ -4,11 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/truststore"
 )
 
 // wsFile is a workspace config with one PreToolUse hook running command.
@@ -337,6 +339,45 @@ func TestDiscoverConfigIsDirectory(t *testing.T) {
 	for _, d := range w.Diagnostics {
 		if d.Code != hook.CodeReadError || !strings.Contains(d.Message, d.Source+" is a directory, not a file") {
 			t.Errorf("%+v: want %s naming %s as a directory", d, hook.CodeReadError, d.Source)
+		}
+	}
+}
+
+// TestUserLimitsAreInWorkspaceDigests: a workspace declaration that sets
+// no timeoutMs / maxOutputBytes of its own (nor its file) resolves them
+// from the user config, and the resolved values are inputs of its trust
+// digest (lifecycle-hooks-and-workspace-trust §"按什么摘要信任"), so changing
+// the user's hooks.timeoutMs or maxOutputBytes changes that digest (a
+// granted declaration becomes stale_digest); a declaration with its own
+// values, or in a file with hooks.timeoutMs, keeps its digest.
+func TestUserLimitsAreInWorkspaceDigests(t *testing.T) {
+	repo := t.TempDir()
+	mkGit(t, repo)
+	wf(t, filepath.Join(repo, "zcode.json"), `{"hooks":{"events":{"Stop":[{"hooks":[
+  {"type":"command","command":"inherits"},
+  {"type":"command","command":"own","timeoutMs":7000,"maxOutputBytes":100}]}]}}}`)
+	wf(t, filepath.Join(repo, ".zcode", "config.json"), `{"hooks":{"timeoutMs":9000,"maxOutputBytes":200,"events":{"Stop":[{"hooks":[
+  {"type":"command","command":"file-level"}]}]}}}`)
+	digests := func(l hook.Limits) map[string]string {
+		w := DiscoverWorkspace(WorkspaceOptions{Cwd: repo, RootOn: true, UserLimits: l.Or(hook.Limits{})})
+		out := map[string]string{}
+		for _, h := range w.Hooks {
+			out[h.Command] = truststore.Digest(h) + " " + strconv.Itoa(h.TimeoutMs)
+		}
+		return out
+	}
+	a := digests(hook.Limits{TimeoutMs: 5000})
+	b := digests(hook.Limits{TimeoutMs: 6000})
+	c := digests(hook.Limits{TimeoutMs: 5000, MaxOutputBytes: 1000})
+	if len(a) != 3 {
+		t.Fatalf("declarations %v", a)
+	}
+	if a["inherits"] == b["inherits"] || a["inherits"] == c["inherits"] || !strings.HasSuffix(a["inherits"], " 5000") {
+		t.Errorf("inherits: %q, %q, %q; want the user's limits resolved and digested", a["inherits"], b["inherits"], c["inherits"])
+	}
+	for _, k := range []string{"own", "file-level"} {
+		if a[k] != b[k] || a[k] != c[k] {
+			t.Errorf("%s: digest moved with the user's limits: %q, %q, %q", k, a[k], b[k], c[k])
 		}
 	}
 }
