@@ -143,7 +143,9 @@ func runV2Runs(action string, c v2Common, p v2bridge.RunsListParams, pos []strin
 			return exitUsage
 		}
 	}
-	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true})
+	// list and get only read: a missing home or database stays missing.
+	readOnly := action == "list" || action == "get"
+	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true, NoCreate: readOnly})
 	if err != nil {
 		return v2Fail(stderr, prefix, err)
 	}

@@ -48,7 +48,8 @@ const v2BindsLong = "Hooks V2 bindings (where a definition applies: application,
 // calls the bridge; result is printed as JSON with --json, else by text.
 type v2Op struct {
 	use, short string
-	args       int // positional arguments (the id)
+	args       int  // positional arguments (the id)
+	readOnly   bool // a missing home or database stays missing (v2bridge.Options.NoCreate)
 	flags      func(cmd *cobra.Command)
 	call       func(ctx context.Context, b *v2bridge.Bridge, args []string) (any, error)
 	text       func(w io.Writer, result any)
@@ -72,7 +73,7 @@ func v2OpCmd(group string, op v2Op, stdout, stderr io.Writer) *cobra.Command {
 			}
 			return exitUsage
 		}
-		b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true})
+		b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true, NoCreate: op.readOnly})
 		if err != nil {
 			return v2OpFail(stdout, stderr, prefix, c.json, err)
 		}
@@ -144,7 +145,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 		}
 	}
 	ops := []v2Op{
-		{use: "list [--event NAME]", short: "list definitions (of one lifecycle event)",
+		{use: "list [--event NAME]", short: "list definitions (of one lifecycle event)", readOnly: true,
 			flags: func(cmd *cobra.Command) {
 				cmd.Flags().StringVar(&event, "event", "", "only definitions of this lifecycle event `NAME`")
 				_ = cmd.RegisterFlagCompletionFunc("event", fixedValues(expr.Events()...))
@@ -153,7 +154,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				return b.ListDefinitions(ctx, event)
 			},
 			text: func(w io.Writer, r any) { printDefinitions(w, r.(v2bridge.ListDefinitionsResult).Definitions) }},
-		{use: "get ID", short: "show one definition", args: 1,
+		{use: "get ID", short: "show one definition", args: 1, readOnly: true,
 			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
 				return b.GetDefinition(ctx, a[0])
 			},
@@ -210,7 +211,7 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 		_ = cmd.RegisterFlagCompletionFunc("scope", fixedValues(store.ScopeApplication, store.ScopeWorkspace, store.ScopeAgent, store.ScopeSession))
 	}
 	ops := []v2Op{
-		{use: "list [--hook ID]", short: "list bindings (of one definition), application → workspace → agent → session",
+		{use: "list [--hook ID]", short: "list bindings (of one definition), application → workspace → agent → session", readOnly: true,
 			flags: func(cmd *cobra.Command) {
 				cmd.Flags().StringVar(&hookID, "hook", "", "only bindings of this definition `ID`")
 			},
@@ -219,7 +220,7 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				return map[string]any{"bindings": bs}, err
 			},
 			text: func(w io.Writer, r any) { printBindings(w, r.(map[string]any)["bindings"].([]v2bridge.BindingView)) }},
-		{use: "get ID", short: "show one binding", args: 1,
+		{use: "get ID", short: "show one binding", args: 1, readOnly: true,
 			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
 				bd, err := b.GetBinding(ctx, a[0])
 				if err != nil {
