@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -53,6 +54,9 @@ type v2Op struct {
 	flags      func(cmd *cobra.Command)
 	call       func(ctx context.Context, b *v2bridge.Bridge, args []string) (any, error)
 	text       func(w io.Writer, result any)
+	// hint, when set, is a line printed on stderr after a failure
+	// (what to do next); "" prints nothing.
+	hint func(err error) string
 }
 
 // v2OpCmd builds the command of op under group ("definitions", "bindings").
@@ -80,7 +84,13 @@ func v2OpCmd(group string, op v2Op, stdout, stderr io.Writer) *cobra.Command {
 		defer b.Close(0)
 		res, err := op.call(context.Background(), b, args)
 		if err != nil {
-			return v2OpFail(stdout, stderr, prefix, c.json, err)
+			code := v2OpFail(stdout, stderr, prefix, c.json, err)
+			if op.hint != nil {
+				if h := op.hint(err); h != "" {
+					fmt.Fprintf(stderr, "%s: %s\n", prefix, h)
+				}
+			}
+			return code
 		}
 		if c.json || op.text == nil {
 			writeJSON(stdout, res)
@@ -268,7 +278,14 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				if enp == nil && hash == nil {
 					return nil, &v2bridge.InvalidError{Field: "--enabled", Reason: "name --enabled=true|false and/or --authorize HASH"}
 				}
-				return b.UpdateBinding(ctx, a[0], enp, hash)
+				return b.UpdateBindingChecked(ctx, a[0], enp, hash)
+			},
+			hint: func(err error) string {
+				var hm *v2bridge.HashMismatchError
+				if !errors.As(err, &hm) {
+					return ""
+				}
+				return "review the definition and its current executionHash: hookside v2 definitions get " + shellQuote(hm.HookID)
 			},
 			text: func(w io.Writer, r any) {
 				bd := r.(v2bridge.BindingView)

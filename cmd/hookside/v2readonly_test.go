@@ -68,3 +68,64 @@ func TestV2ReadOnlyCommandsCreateNothing(t *testing.T) {
 		t.Errorf("a write did not create the database: %v", err)
 	}
 }
+
+// TestV2BindingsUpdateWrongHashRefused: `bindings update --authorize` with
+// a hash other than the definition's current one fails -32016, exit 1
+// (as a refused retry or a stale trust grant), names both hashes and the
+// command that shows the current one, and changes nothing: an active
+// binding stays active, a needs_review one stays enabled with
+// --enabled=false given alongside. The right hash then activates it.
+func TestV2BindingsUpdateWrongHashRefused(t *testing.T) {
+	home := t.TempDir()
+	write := fileWriter(t)
+	def := write("def.json", `{"id":"note","name":"N","eventName":"turn.completed","action":{"type":"command","hook":{"type":"command","command":"echo hi"}}}`)
+	if code, errs := v2cli(t, home, nil, "definitions", "create", "--file", def); code != 0 {
+		t.Fatalf("create: exit %d %s", code, errs)
+	}
+	var bd struct{ ID, State string }
+	if code, errs := v2cli(t, home, &bd, "bindings", "create", "--hook", "note", "--scope", "application", "--json"); code != 0 || bd.State != "active" {
+		t.Fatalf("binding create: exit %d %+v %s", code, bd, errs)
+	}
+	state := func() (string, bool) {
+		var got struct {
+			Binding struct {
+				State   string
+				Enabled bool
+			}
+		}
+		if code, errs := v2cli(t, home, &got, "bindings", "get", bd.ID, "--json"); code != 0 {
+			t.Fatalf("get: exit %d %s", code, errs)
+		}
+		return got.Binding.State, got.Binding.Enabled
+	}
+	var cur struct{ Definition struct{ ExecutionHash string } }
+	v2cli(t, home, &cur, "definitions", "get", "note", "--json")
+
+	var e wireErr
+	code, errs := v2cli(t, home, &e, "bindings", "update", bd.ID, "--authorize", "deadbeef", "--json")
+	if code != exitError || e.Error.Code != -32016 || e.Error.Data["given"] != "deadbeef" || e.Error.Data["executionHash"] != cur.Definition.ExecutionHash ||
+		!strings.Contains(errs, `authorize hash "deadbeef" is not the current execution hash of definition note (`+cur.Definition.ExecutionHash+")") ||
+		!strings.Contains(errs, "hookside v2 definitions get note") {
+		t.Errorf("wrong hash on an active binding: exit %d %+v\n%s", code, e, errs)
+	}
+	if s, en := state(); s != "active" || !en {
+		t.Errorf("after the refused authorization: %s enabled %v, want active", s, en)
+	}
+
+	// After an executing change the binding needs review; a wrong hash
+	// with --enabled=false is refused as a whole.
+	patch := write("patch.json", `{"action":{"type":"command","hook":{"type":"command","command":"echo bye"}}}`)
+	if code, errs := v2cli(t, home, nil, "definitions", "update", "note", "--file", patch); code != 0 {
+		t.Fatalf("update: exit %d %s", code, errs)
+	}
+	if code, errs := v2cli(t, home, nil, "bindings", "update", bd.ID, "--enabled=false", "--authorize", cur.Definition.ExecutionHash); code != exitError || !strings.Contains(errs, "not changed") {
+		t.Errorf("the old hash: exit %d %s", code, errs)
+	}
+	if s, en := state(); s != "needs_review" || !en {
+		t.Errorf("after the refused authorization: %s enabled %v, want needs_review, enabled", s, en)
+	}
+	v2cli(t, home, &cur, "definitions", "get", "note", "--json")
+	if code, out, errs := runCLI("v2", "bindings", "update", bd.ID, "--authorize", cur.Definition.ExecutionHash, "--home", home); code != 0 || !strings.Contains(out, "active") {
+		t.Errorf("the current hash: exit %d %s %s", code, out, errs)
+	}
+}
