@@ -98,7 +98,9 @@ func TestV2BindingsUpdateWrongHashRefused(t *testing.T) {
 		}
 		return got.Binding.State, got.Binding.Enabled
 	}
-	var cur struct{ Definition struct{ ExecutionHash string } }
+	var cur struct {
+		Definition struct{ ExecutionHash string }
+	}
 	v2cli(t, home, &cur, "definitions", "get", "note", "--json")
 
 	var e wireErr
