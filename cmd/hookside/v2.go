@@ -253,24 +253,23 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 		fmt.Fprintf(stderr, "%s: --wait must not be negative (got %v)\n", prefix, *wait)
 		return exitUsage
 	}
-	var raw []byte
-	var err error
-	if *file == "-" {
-		raw, err = io.ReadAll(stdinReader)
-	} else {
-		raw, err = os.ReadFile(*file)
-	}
+	f, err := readV2File(*file, "--file")
 	if err != nil {
+		var ie *v2bridge.InvalidError
+		if errors.As(err, &ie) {
+			fmt.Fprintf(stderr, "%s: %s\n", prefix, ie.Reason)
+			return exitUsage
+		}
 		fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
 		return exitError
 	}
 	var p v2bridge.EmitParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		fmt.Fprintf(stderr, "%s: %s: %v\n", prefix, *file, err)
+	if err := json.Unmarshal(f.raw, &p); err != nil {
+		fmt.Fprintf(stderr, "%s: %s\n", prefix, f.decodeError(err))
 		return exitUsage
 	}
 	if _, err := v2bridge.BuildEnvelope(p, time.Now()); err != nil {
-		return v2Fail(stderr, prefix, err)
+		return v2Fail(stderr, prefix, f.locate(err, ""))
 	}
 	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), ClaimSessionID: p.Session.ID,
 		ResolveAtEmit: true, Store: store.Options{OneConnection: true}})

@@ -131,3 +131,61 @@ func TestV2BindingsUpdateWrongHashRefused(t *testing.T) {
 		t.Errorf("the current hash: exit %d %s %s", code, out, errs)
 	}
 }
+
+// TestV2FileErrorsNamePosition: every JSON file a v2 command reads reports
+// a problem with its content as file:line:col of the offending byte or
+// value — a truncated file at its end, a type error at the value, an
+// invalid definition field at that field, a missing required key at the
+// object lacking it — in the text, the --json error and for stdin.
+func TestV2FileErrorsNamePosition(t *testing.T) {
+	home := t.TempDir()
+	write := fileWriter(t)
+	def := write("def.json", `{"id":"note","name":"N","eventName":"turn.completed","action":{"type":"command","hook":{"type":"command","command":"echo hi"}}}`)
+	if code, errs := v2cli(t, home, nil, "definitions", "create", "--file", def); code != 0 {
+		t.Fatalf("create: exit %d %s", code, errs)
+	}
+	truncated := write("truncated.json", "{\n  \"id\": \"seed\",\n  \"eventName\": \"turn.completed\",\n")
+	typeErr := write("type.json", "{\n  \"id\": \"seed\",\n  \"eventName\": \"turn.completed\",\n  \"timeoutMs\": \"fast\",\n"+
+		"  \"action\": {\"type\": \"command\", \"hook\": {\"type\": \"command\", \"command\": \"true\"}}\n}\n")
+	badEnum := write("enum.json", "{\"id\": \"seed\", \"name\": \"S\", \"eventName\": \"turn.completed\",\n \"action\": {\n   \"type\": \"bogus\"}}")
+	patch := write("patch.json", "{\n\t\"concurrencyPolicy\": \"sometimes\"\n}")
+	evTrunc := write("ev-truncated.json", `{"eventName": "turn.completed", "session": {"id": "s1"`)
+	evType := write("ev-type.json", "{\"eventName\": \"turn.completed\",\n  \"session\": {\"id\": 5}}")
+	evMissing := write("ev-missing.json", "{\"eventName\": \"turn.completed\",\n  \"session\": {\"title\": \"no id\"}}")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"definitions", "create", "--file", truncated}, exitUsage, truncated + ":4:1: invalid JSON: unexpected end of JSON input"},
+		{[]string{"definitions", "upsert", "--file", truncated}, exitUsage, truncated + ":4:1: invalid JSON"},
+		{[]string{"definitions", "update", "note", "--file", truncated}, exitUsage, truncated + ":4:1: invalid JSON"},
+		{[]string{"definitions", "create", "--file", typeErr}, exitUsage, "definition.timeoutMs: " + typeErr + ":4:16: invalid_type: timeoutMs must be an integer"},
+		{[]string{"definitions", "upsert", "--file", typeErr}, exitUsage, "definition.timeoutMs: " + typeErr + ":4:16: invalid_type"},
+		{[]string{"definitions", "create", "--file", badEnum}, exitUsage, "definition.action.type: " + badEnum + ":3:12: invalid_enum"},
+		{[]string{"definitions", "update", "note", "--file", patch}, exitUsage, "patch.concurrencyPolicy: " + patch + ":2:23: "},
+		{[]string{"emit", "--file", evTrunc}, exitUsage, "hookside v2 emit: " + evTrunc + ":1:55: invalid JSON: unexpected end of JSON input"},
+		{[]string{"emit", "--file", evType}, exitUsage, "hookside v2 emit: " + evType + ":2:21: session.id must be a string, got number"},
+		{[]string{"emit", "--file", evMissing}, exitUsage, "session.id: " + evMissing + ":2:14: required"},
+	} {
+		code, stdout, stderr := runCLI(append(append([]string{"v2"}, c.args...), "--home", home)...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("v2 %v: exit %d (want %d), stderr does not contain %q:\n%s%s", c.args, code, c.code, c.want, stdout, stderr)
+		}
+	}
+	var e wireErr
+	if code, _ := v2cli(t, home, &e, "definitions", "create", "--file", typeErr, "--json"); code != exitUsage ||
+		!strings.Contains(e.Error.Message, typeErr+":4:16: ") || e.Error.Data["field"] != "definition.timeoutMs" {
+		t.Errorf("--json: exit %d %+v", code, e)
+	}
+	old := stdinReader
+	defer func() { stdinReader = old }()
+	stdinReader = strings.NewReader("{\"id\":\n")
+	if code, _, stderr := runCLI("v2", "definitions", "create", "--file", "-", "--home", home); code != exitUsage || !strings.Contains(stderr, "<stdin>:2:1: invalid JSON") {
+		t.Errorf("stdin: exit %d %s", code, stderr)
+	}
+	// An unreadable file is not a position problem: emit exits 1 as before.
+	if code, _, stderr := runCLI("v2", "emit", "--file", filepath.Join(t.TempDir(), "none.json"), "--home", home); code != exitError || !strings.Contains(stderr, "none.json") {
+		t.Errorf("missing event file: exit %d %s", code, stderr)
+	}
+}

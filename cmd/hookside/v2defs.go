@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -113,29 +112,6 @@ func v2OpFail(stdout, stderr io.Writer, prefix string, asJSON bool, err error) i
 	return v2ExitFor(err)
 }
 
-// readJSONFile reads a JSON document from path ("-" = stdin).
-func readJSONFile(path, flag string) (json.RawMessage, error) {
-	if path == "" {
-		return nil, &v2bridge.InvalidError{Field: flag, Reason: "required (a JSON file, or - for stdin)"}
-	}
-	var raw []byte
-	var err error
-	if path == "-" {
-		raw, err = io.ReadAll(stdinReader)
-	} else {
-		raw, err = os.ReadFile(path)
-	}
-	if err != nil {
-		return nil, &v2bridge.InvalidError{Field: flag, Reason: err.Error()}
-	}
-	if !json.Valid(raw) {
-		var v any
-		err := json.Unmarshal(raw, &v)
-		return nil, &v2bridge.InvalidError{Field: flag, Reason: fmt.Sprintf("%s is not JSON: %v", path, err)}
-	}
-	return raw, nil
-}
-
 func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 	var event, file string
 	fileFlag := func(what string) func(*cobra.Command) {
@@ -145,13 +121,19 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 		}
 	}
 	// withFile reads --file before call gets it.
-	withFile := func(call func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, args []string) (any, error)) func(context.Context, *v2bridge.Bridge, []string) (any, error) {
+	// An invalid field of it names its place in the file (v2File.locate):
+	// the file is the definition (create, upsert) or the patch (update).
+	withFile := func(doc string, call func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, args []string) (any, error)) func(context.Context, *v2bridge.Bridge, []string) (any, error) {
 		return func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
-			raw, err := readJSONFile(file, "--file")
-			if err != nil {
+			f, err := readV2File(file, "--file")
+			var ie *v2bridge.InvalidError
+			if err != nil && !errors.As(err, &ie) {
+				return nil, &v2bridge.InvalidError{Field: "--file", Reason: err.Error()}
+			} else if err != nil {
 				return nil, err
 			}
-			return call(ctx, b, raw, a)
+			res, err := call(ctx, b, f.raw, a)
+			return res, f.locate(err, doc)
 		}
 	}
 	ops := []v2Op{
@@ -171,7 +153,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 			text: func(w io.Writer, r any) { printDefinition(w, r.(v2bridge.DefinitionResult).Definition) }},
 		{use: "create --file def.json", short: "validate and store a definition (revision 1; id generated unless given)",
 			flags: fileFlag("the definition"),
-			call: withFile(func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
+			call: withFile("definition", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
 				return b.CreateDefinition(ctx, raw)
 			}),
 			text: func(w io.Writer, r any) {
@@ -180,7 +162,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 			}},
 		{use: "update ID --file patch.json", short: "change a definition (present keys replace, null removes)", args: 1,
 			flags: fileFlag("the patch"),
-			call: withFile(func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, a []string) (any, error) {
+			call: withFile("patch", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, a []string) (any, error) {
 				return b.UpdateDefinition(ctx, a[0], raw)
 			}),
 			text: func(w io.Writer, r any) {
@@ -190,7 +172,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 			}},
 		{use: "upsert --file def.json", short: "create the definition, or replace the stored one with its id (outcome created, updated or unchanged)",
 			flags: fileFlag("the definition (its id required)"),
-			call: withFile(func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
+			call: withFile("definition", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
 				return b.UpsertDefinition(ctx, raw)
 			}),
 			text: func(w io.Writer, r any) {
