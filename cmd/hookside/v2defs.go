@@ -29,7 +29,9 @@ const v2DefsLong = "Hooks V2 definitions (what to do on a lifecycle event), as t
 	"update ID --file patch.json (present keys replace, null removes an optional key), delete ID\n" +
 	"(its bindings go too; its runs stay), upsert --file def.json (create, or replace the stored\n" +
 	"definition with that id: what a host seeding its definitions at start-up calls; outcome\n" +
-	"created, updated or unchanged; enabled, when omitted, keeps the stored value).\n\n" +
+	"created, updated or unchanged; enabled, when omitted, keeps the stored value).\n" +
+	"A problem in the file is reported at file:line:col. list and get create nothing: without a\n" +
+	"home or database they show no records.\n\n" +
 	"Errors carry the protocol's codes (-32602 invalid params with the field, -32013 not found,\n" +
 	"-32016 conflict, -32014 database unavailable); --json prints {\"error\": {code, message, data}}.\n" +
 	"Exit status: 0 ok, 1 error (conflict), 2 usage (invalid input), 3 not found, 4 database unavailable."
@@ -37,12 +39,15 @@ const v2DefsLong = "Hooks V2 definitions (what to do on a lifecycle event), as t
 const v2BindsLong = "Hooks V2 bindings (where a definition applies: application, workspace, agent or session),\n" +
 	"as the v2/bindings/* requests: list [--hook ID], get ID, create --hook ID --scope KIND [--scope-id ID]\n" +
 	"(enabled and authorized with the definition's current execution hash), update ID [--enabled=B]\n" +
-	"[--authorize HASH] (re-authorize after the definition changed: needs_review -> active), delete ID,\n" +
-	"upsert (the flags of create; an existing binding is returned unchanged, neither re-enabled nor\n" +
-	"re-authorized; outcome created or unchanged).\n\n" +
+	"[--authorize HASH] (re-authorize after the definition changed: needs_review -> active; HASH must be\n" +
+	"the definition's current executionHash, as definitions get shows it, else the update is refused,\n" +
+	"exit 1, and nothing changes), delete ID, upsert (the flags of create; an existing binding is\n" +
+	"returned unchanged, neither re-enabled nor re-authorized; outcome created or unchanged).\n" +
+	"list and get create nothing: without a home or database they show no records.\n\n" +
 	"Errors carry the protocol's codes (-32602 invalid params with the field, -32013 not found,\n" +
 	"-32016 conflict, -32014 database unavailable); --json prints {\"error\": {code, message, data}}.\n" +
-	"Exit status: 0 ok, 1 error (conflict), 2 usage (invalid input), 3 not found, 4 database unavailable."
+	"Exit status: 0 ok, 1 error (conflict, a refused --authorize), 2 usage (invalid input), 3 not found,\n" +
+	"4 database unavailable."
 
 // v2Op is one definitions/bindings action: its command line and how it
 // calls the bridge; result is printed as JSON with --json, else by text.
@@ -246,7 +251,7 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 			flags: func(cmd *cobra.Command) {
 				enabledCmd = cmd
 				cmd.Flags().BoolVar(&enabled, "enabled", true, "enable (true) or disable (false) the binding")
-				cmd.Flags().StringVar(&authorize, "authorize", "", "authorize the definition's execution `HASH` (as v2/definitions/get shows it)")
+				cmd.Flags().StringVar(&authorize, "authorize", "", "authorize the definition's current execution `HASH` (as definitions get shows it; another is refused)")
 			},
 			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
 				var hash *string
