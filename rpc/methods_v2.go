@@ -24,7 +24,10 @@ const (
 	// (§11.2). data = {runId, status}.
 	CodeRunState = -32015
 	// CodeConflict: a binding for that hook and scope, or a definition with
-	// that id, already exists.
+	// that id, already exists; or an authorization named a hash that is not
+	// the definition's current one where that is refused
+	// (v2bridge.UpdateBindingChecked: data = {bindingId, hookId,
+	// executionHash, given}).
 	CodeConflict = -32016
 )
 
@@ -170,6 +173,7 @@ func v2Error(err error) error {
 	var ie *v2bridge.InvalidError
 	var rse *store.RunStateError
 	var ce *v2bridge.ConflictError
+	var hm *v2bridge.HashMismatchError
 	var re *Error
 	switch {
 	case errors.As(err, &re):
@@ -186,6 +190,9 @@ func v2Error(err error) error {
 		return &Error{Code: CodeRunState, Message: rse.Error(), Data: map[string]string{"runId": rse.RunID, "status": rse.Status}}
 	case errors.As(err, &ce):
 		return &Error{Code: CodeConflict, Message: ce.Error()}
+	case errors.As(err, &hm):
+		return &Error{Code: CodeConflict, Message: hm.Error(),
+			Data: map[string]string{"bindingId": hm.BindingID, "hookId": hm.HookID, "executionHash": hm.Current, "given": hm.Given}}
 	case errors.Is(err, v2bridge.ErrConflict):
 		return &Error{Code: CodeConflict, Message: "conflict: the record already exists; use update or upsert"}
 	case errors.Is(err, v2bridge.ErrUnavailable):

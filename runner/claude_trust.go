@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/truststore"
 	"github.com/hookside/hookside/truststore/pin"
 )
@@ -53,8 +54,7 @@ func settingTypeDiagnostic(p string, data []byte, te *json.UnmarshalTypeError) h
 	if i := bytes.LastIndex(data[:min(off, len(data))], []byte(`"`+te.Field+`"`)); i >= 0 {
 		off = i
 	}
-	line, col := 1+bytes.Count(data[:off], []byte("\n")), off-bytes.LastIndexByte(data[:off], '\n')
 	return hook.Diagnostic{Code: CodeClaudeSettingType, Severity: hook.SeverityError,
-		Source:  fmt.Sprintf("%s:%d:%d", p, line, col),
+		Source:  jsonpos.At(p, data, off),
 		Message: fmt.Sprintf("%s must be %s, got %s; this file's hook switches are ignored", te.Field, te.Type, te.Value)}
 }

@@ -51,10 +51,23 @@ func (b *Bridge) CreateBinding(ctx context.Context, hookID, scopeKind, scopeID s
 // intent that does not match and drops trust (needs_review); no authorize
 // keeps trust while the hash still matches (a non-executing change).
 func (b *Bridge) UpdateBinding(ctx context.Context, id string, enabled *bool, authorizeHash *string) (BindingView, error) {
+	return b.updateBinding(ctx, id, store.BindingPatch{Enabled: enabled, Authorize: authorizeHash})
+}
+
+// UpdateBindingChecked is UpdateBinding for a hash a person typed (the
+// CLI): an authorizeHash other than the definition's current execution
+// hash is refused with a *HashMismatchError (errors.Is ErrHashMismatch)
+// and nothing is changed, enabled included, where UpdateBinding would
+// take it as the §7.3 explicit intent and drop the binding's trust.
+func (b *Bridge) UpdateBindingChecked(ctx context.Context, id string, enabled *bool, authorizeHash *string) (BindingView, error) {
+	return b.updateBinding(ctx, id, store.BindingPatch{Enabled: enabled, Authorize: authorizeHash, RequireCurrent: true})
+}
+
+func (b *Bridge) updateBinding(ctx context.Context, id string, patch store.BindingPatch) (BindingView, error) {
 	if id == "" {
 		return BindingView{}, invalid("id", "required")
 	}
-	bd, err := b.db.UpdateBinding(ctx, id, store.BindingPatch{Enabled: enabled, Authorize: authorizeHash})
+	bd, err := b.db.UpdateBinding(ctx, id, patch)
 	if err != nil {
 		return BindingView{}, storeErr(err, "id")
 	}

@@ -37,6 +37,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -102,6 +103,13 @@ type Options struct {
 	// NoPipeline opens the database for API calls only: no dispatcher,
 	// workers or timers (CLI runs list/get/retry/cancel).
 	NoPipeline bool
+	// NoCreate is for callers that only read (CLI list and get): a
+	// missing home or database is left missing, and the bridge answers
+	// from an empty database in memory instead (every list empty, every
+	// get ErrNotFound; the same validation and result shapes as a real
+	// one), discarded at Close. An existing database is opened as usual.
+	// NoCreate implies NoPipeline.
+	NoCreate bool
 	// ClaimSessionID, when set, restricts this bridge's workers to runs of
 	// that session and turns off the backlog dispatch (the CLI's in-process
 	// pipeline for its own event: it must not pick up, and then abandon on
@@ -235,10 +243,22 @@ func Open(opts Options) (*Bridge, error) {
 		if opts.Home == "" {
 			return nil, fmt.Errorf("%w: no home directory", ErrUnavailable)
 		}
-		if err := os.MkdirAll(opts.Home, 0o700); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
-		}
 		path = home.DBPath(opts.Home)
+		if !opts.NoCreate {
+			if err := os.MkdirAll(opts.Home, 0o700); err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+			}
+		}
+	}
+	wakeDir := filepath.Dir(path)
+	if opts.NoCreate {
+		opts.NoPipeline = true
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			// One connection: every connection to ":memory:" is a
+			// database of its own.
+			path, wakeDir = store.MemoryPath, ""
+			opts.Store.OneConnection = true
+		}
 	}
 	db, err := store.Open(path, opts.Store)
 	if err != nil {
@@ -257,7 +277,7 @@ func Open(opts Options) (*Bridge, error) {
 		inflight:     map[string]*inflightRun{},
 		local:        map[string]store.Event{},
 		notes:        make(chan store.Run, 4096),
-		wake:         newWaker(filepath.Dir(path)),
+		wake:         newWaker(wakeDir),
 	}
 	b.notesWG.Add(1)
 	go b.notifier()

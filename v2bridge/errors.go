@@ -16,7 +16,15 @@ var (
 	ErrConflict = store.ErrConflict
 	// ErrRunState: retry/cancel refused in the run's state (§11.2).
 	ErrRunState = errors.New("run state does not allow this operation")
+	// ErrHashMismatch: UpdateBindingChecked refused a hash that is not the
+	// definition's current execution hash (-32016); the error is a
+	// *HashMismatchError.
+	ErrHashMismatch = store.ErrHashMismatch
 )
+
+// HashMismatchError is UpdateBindingChecked's refusal: it names the
+// binding, its definition, the current hash and the given one.
+type HashMismatchError = store.HashMismatchError
 
 // ConflictError is a create that would duplicate a stored definition id or
 // a binding's (hook, scope kind, scope id) (§7.1). Its message names the
@@ -98,7 +106,7 @@ func storeErr(err error, field string) error {
 		return nil
 	case errors.As(err, &rse):
 		return fmt.Errorf("%w: %w", ErrRunState, err)
-	case errors.Is(err, store.ErrNotFound), errors.As(err, &ce):
+	case errors.Is(err, store.ErrNotFound), errors.As(err, &ce), errors.Is(err, store.ErrHashMismatch):
 		return err
 	case errors.Is(err, store.ErrConflict):
 		return &ConflictError{}

@@ -41,7 +41,12 @@ type waker struct {
 	w *fsnotify.Watcher
 }
 
+// newWaker is the waker of the database in dbDir; with dbDir "" (a
+// database in memory, which no other process sees) it does nothing.
 func newWaker(dbDir string) *waker {
+	if dbDir == "" {
+		return &waker{}
+	}
 	return &waker{path: filepath.Join(dbDir, WakeDirName, WakeFileName)}
 }
 
@@ -63,6 +68,9 @@ func (k *waker) touch() {
 }
 
 func (k *waker) write() {
+	if k.path == "" {
+		return
+	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.f == nil {
@@ -84,6 +92,9 @@ func (k *waker) write() {
 // watch calls wake for every change of the wake file until stop is closed.
 // It returns false when the watch cannot be set up.
 func (k *waker) watch(wake func(), logf func(msg string, args ...any)) bool {
+	if k.path == "" {
+		return false
+	}
 	dir := filepath.Dir(k.path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		logf("v2 wake-up watch unavailable; other processes' work is noticed at the maintenance tick", "err", err)

@@ -34,7 +34,8 @@ Exit status: 0 ok, 1 error, 2 usage, 3 not found, 4 database unavailable.`
 
 func v2Cmd(stdout, stderr io.Writer) *cobra.Command {
 	runs := groupCmd("runs", "list, show, retry or cancel V2 runs (runs list|get|retry|cancel)",
-		"List, show, retry (failed/blocked/cancelled/outcome_unknown) or cancel (queued) V2 runs.\n\n"+
+		"List, show, retry (failed/blocked/cancelled/outcome_unknown) or cancel (queued) V2 runs.\n"+
+			"list and get create nothing: without a home or database they show no runs.\n\n"+
 			"Exit status: 0 ok, 1 error, 2 usage, 3 not found, 4 database unavailable.", stdout, stderr,
 		v2RunsCmd("list", stdout, stderr), v2RunsCmd("get", stdout, stderr),
 		v2RunsCmd("retry", stdout, stderr), v2RunsCmd("cancel", stdout, stderr))
@@ -109,7 +110,8 @@ func v2RunsCmd(action string, stdout, stderr io.Writer) *cobra.Command {
 		use = "list [--status S] [--hook ID] [--event NAME] [--session ID] [--limit N] [--cursor C]"
 	}
 	cmd := &cobra.Command{Use: use, Short: v2RunsShort[action],
-		Long: "List, show, retry (failed/blocked/cancelled/outcome_unknown) or cancel (queued) V2 runs."}
+		Long: "List, show, retry (failed/blocked/cancelled/outcome_unknown) or cancel (queued) V2 runs.\n" +
+			"list and get create nothing: without a home or database they show no runs."}
 	fs := cmd.Flags()
 	c.register(fs)
 	if action == "list" {
@@ -143,7 +145,9 @@ func runV2Runs(action string, c v2Common, p v2bridge.RunsListParams, pos []strin
 			return exitUsage
 		}
 	}
-	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true})
+	// list and get only read: a missing home or database stays missing.
+	readOnly := action == "list" || action == "get"
+	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true, NoCreate: readOnly})
 	if err != nil {
 		return v2Fail(stderr, prefix, err)
 	}
@@ -231,7 +235,8 @@ func v2EmitCmd(stdout, stderr io.Writer) *cobra.Command {
 			"payload, …; \"-\" reads stdin) and run the pipeline in this process: the event is durable\n" +
 			"before anything runs; command actions of its runs execute here, and the command waits until\n" +
 			"they are finished. Notification, sound and tool actions need a connected host: they stay\n" +
-			"queued for a hookside app-server whose host declared them.",
+			"queued for a hookside app-server whose host declared them. A problem in the file is reported\n" +
+			"at file:line:col.",
 	}
 	fs := cmd.Flags()
 	c.register(fs)
@@ -251,24 +256,23 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 		fmt.Fprintf(stderr, "%s: --wait must not be negative (got %v)\n", prefix, *wait)
 		return exitUsage
 	}
-	var raw []byte
-	var err error
-	if *file == "-" {
-		raw, err = io.ReadAll(stdinReader)
-	} else {
-		raw, err = os.ReadFile(*file)
-	}
+	f, err := readV2File(*file, "--file")
 	if err != nil {
+		var ie *v2bridge.InvalidError
+		if errors.As(err, &ie) {
+			fmt.Fprintf(stderr, "%s: %s\n", prefix, ie.Reason)
+			return exitUsage
+		}
 		fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
 		return exitError
 	}
 	var p v2bridge.EmitParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		fmt.Fprintf(stderr, "%s: %s: %v\n", prefix, *file, err)
+	if err := json.Unmarshal(f.raw, &p); err != nil {
+		fmt.Fprintf(stderr, "%s: %s\n", prefix, f.decodeError(err))
 		return exitUsage
 	}
 	if _, err := v2bridge.BuildEnvelope(p, time.Now()); err != nil {
-		return v2Fail(stderr, prefix, err)
+		return v2Fail(stderr, prefix, f.locate(err, ""))
 	}
 	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), ClaimSessionID: p.Session.ID,
 		ResolveAtEmit: true, Store: store.Options{OneConnection: true}})

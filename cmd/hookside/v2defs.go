@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -29,7 +29,9 @@ const v2DefsLong = "Hooks V2 definitions (what to do on a lifecycle event), as t
 	"update ID --file patch.json (present keys replace, null removes an optional key), delete ID\n" +
 	"(its bindings go too; its runs stay), upsert --file def.json (create, or replace the stored\n" +
 	"definition with that id: what a host seeding its definitions at start-up calls; outcome\n" +
-	"created, updated or unchanged; enabled, when omitted, keeps the stored value).\n\n" +
+	"created, updated or unchanged; enabled, when omitted, keeps the stored value).\n" +
+	"A problem in the file is reported at file:line:col. list and get create nothing: without a\n" +
+	"home or database they show no records.\n\n" +
 	"Errors carry the protocol's codes (-32602 invalid params with the field, -32013 not found,\n" +
 	"-32016 conflict, -32014 database unavailable); --json prints {\"error\": {code, message, data}}.\n" +
 	"Exit status: 0 ok, 1 error (conflict), 2 usage (invalid input), 3 not found, 4 database unavailable."
@@ -37,21 +39,28 @@ const v2DefsLong = "Hooks V2 definitions (what to do on a lifecycle event), as t
 const v2BindsLong = "Hooks V2 bindings (where a definition applies: application, workspace, agent or session),\n" +
 	"as the v2/bindings/* requests: list [--hook ID], get ID, create --hook ID --scope KIND [--scope-id ID]\n" +
 	"(enabled and authorized with the definition's current execution hash), update ID [--enabled=B]\n" +
-	"[--authorize HASH] (re-authorize after the definition changed: needs_review -> active), delete ID,\n" +
-	"upsert (the flags of create; an existing binding is returned unchanged, neither re-enabled nor\n" +
-	"re-authorized; outcome created or unchanged).\n\n" +
+	"[--authorize HASH] (re-authorize after the definition changed: needs_review -> active; HASH must be\n" +
+	"the definition's current executionHash, as definitions get shows it, else the update is refused,\n" +
+	"exit 1, and nothing changes), delete ID, upsert (the flags of create; an existing binding is\n" +
+	"returned unchanged, neither re-enabled nor re-authorized; outcome created or unchanged).\n" +
+	"list and get create nothing: without a home or database they show no records.\n\n" +
 	"Errors carry the protocol's codes (-32602 invalid params with the field, -32013 not found,\n" +
 	"-32016 conflict, -32014 database unavailable); --json prints {\"error\": {code, message, data}}.\n" +
-	"Exit status: 0 ok, 1 error (conflict), 2 usage (invalid input), 3 not found, 4 database unavailable."
+	"Exit status: 0 ok, 1 error (conflict, a refused --authorize), 2 usage (invalid input), 3 not found,\n" +
+	"4 database unavailable."
 
 // v2Op is one definitions/bindings action: its command line and how it
 // calls the bridge; result is printed as JSON with --json, else by text.
 type v2Op struct {
 	use, short string
-	args       int // positional arguments (the id)
+	args       int  // positional arguments (the id)
+	readOnly   bool // a missing home or database stays missing (v2bridge.Options.NoCreate)
 	flags      func(cmd *cobra.Command)
 	call       func(ctx context.Context, b *v2bridge.Bridge, args []string) (any, error)
 	text       func(w io.Writer, result any)
+	// hint, when set, is a line printed on stderr after a failure
+	// (what to do next); "" prints nothing.
+	hint func(err error) string
 }
 
 // v2OpCmd builds the command of op under group ("definitions", "bindings").
@@ -72,14 +81,20 @@ func v2OpCmd(group string, op v2Op, stdout, stderr io.Writer) *cobra.Command {
 			}
 			return exitUsage
 		}
-		b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true})
+		b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true, NoCreate: op.readOnly})
 		if err != nil {
 			return v2OpFail(stdout, stderr, prefix, c.json, err)
 		}
 		defer b.Close(0)
 		res, err := op.call(context.Background(), b, args)
 		if err != nil {
-			return v2OpFail(stdout, stderr, prefix, c.json, err)
+			code := v2OpFail(stdout, stderr, prefix, c.json, err)
+			if op.hint != nil {
+				if h := op.hint(err); h != "" {
+					fmt.Fprintf(stderr, "%s: %s\n", prefix, h)
+				}
+			}
+			return code
 		}
 		if c.json || op.text == nil {
 			writeJSON(stdout, res)
@@ -102,29 +117,6 @@ func v2OpFail(stdout, stderr io.Writer, prefix string, asJSON bool, err error) i
 	return v2ExitFor(err)
 }
 
-// readJSONFile reads a JSON document from path ("-" = stdin).
-func readJSONFile(path, flag string) (json.RawMessage, error) {
-	if path == "" {
-		return nil, &v2bridge.InvalidError{Field: flag, Reason: "required (a JSON file, or - for stdin)"}
-	}
-	var raw []byte
-	var err error
-	if path == "-" {
-		raw, err = io.ReadAll(stdinReader)
-	} else {
-		raw, err = os.ReadFile(path)
-	}
-	if err != nil {
-		return nil, &v2bridge.InvalidError{Field: flag, Reason: err.Error()}
-	}
-	if !json.Valid(raw) {
-		var v any
-		err := json.Unmarshal(raw, &v)
-		return nil, &v2bridge.InvalidError{Field: flag, Reason: fmt.Sprintf("%s is not JSON: %v", path, err)}
-	}
-	return raw, nil
-}
-
 func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 	var event, file string
 	fileFlag := func(what string) func(*cobra.Command) {
@@ -134,17 +126,23 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 		}
 	}
 	// withFile reads --file before call gets it.
-	withFile := func(call func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, args []string) (any, error)) func(context.Context, *v2bridge.Bridge, []string) (any, error) {
+	// An invalid field of it names its place in the file (v2File.locate):
+	// the file is the definition (create, upsert) or the patch (update).
+	withFile := func(doc string, call func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, args []string) (any, error)) func(context.Context, *v2bridge.Bridge, []string) (any, error) {
 		return func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
-			raw, err := readJSONFile(file, "--file")
-			if err != nil {
+			f, err := readV2File(file, "--file")
+			var ie *v2bridge.InvalidError
+			if err != nil && !errors.As(err, &ie) {
+				return nil, &v2bridge.InvalidError{Field: "--file", Reason: err.Error()}
+			} else if err != nil {
 				return nil, err
 			}
-			return call(ctx, b, raw, a)
+			res, err := call(ctx, b, f.raw, a)
+			return res, f.locate(err, doc)
 		}
 	}
 	ops := []v2Op{
-		{use: "list [--event NAME]", short: "list definitions (of one lifecycle event)",
+		{use: "list [--event NAME]", short: "list definitions (of one lifecycle event)", readOnly: true,
 			flags: func(cmd *cobra.Command) {
 				cmd.Flags().StringVar(&event, "event", "", "only definitions of this lifecycle event `NAME`")
 				_ = cmd.RegisterFlagCompletionFunc("event", fixedValues(expr.Events()...))
@@ -153,14 +151,14 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				return b.ListDefinitions(ctx, event)
 			},
 			text: func(w io.Writer, r any) { printDefinitions(w, r.(v2bridge.ListDefinitionsResult).Definitions) }},
-		{use: "get ID", short: "show one definition", args: 1,
+		{use: "get ID", short: "show one definition", args: 1, readOnly: true,
 			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
 				return b.GetDefinition(ctx, a[0])
 			},
 			text: func(w io.Writer, r any) { printDefinition(w, r.(v2bridge.DefinitionResult).Definition) }},
 		{use: "create --file def.json", short: "validate and store a definition (revision 1; id generated unless given)",
 			flags: fileFlag("the definition"),
-			call: withFile(func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
+			call: withFile("definition", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
 				return b.CreateDefinition(ctx, raw)
 			}),
 			text: func(w io.Writer, r any) {
@@ -169,7 +167,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 			}},
 		{use: "update ID --file patch.json", short: "change a definition (present keys replace, null removes)", args: 1,
 			flags: fileFlag("the patch"),
-			call: withFile(func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, a []string) (any, error) {
+			call: withFile("patch", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, a []string) (any, error) {
 				return b.UpdateDefinition(ctx, a[0], raw)
 			}),
 			text: func(w io.Writer, r any) {
@@ -179,7 +177,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 			}},
 		{use: "upsert --file def.json", short: "create the definition, or replace the stored one with its id (outcome created, updated or unchanged)",
 			flags: fileFlag("the definition (its id required)"),
-			call: withFile(func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
+			call: withFile("definition", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
 				return b.UpsertDefinition(ctx, raw)
 			}),
 			text: func(w io.Writer, r any) {
@@ -210,7 +208,7 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 		_ = cmd.RegisterFlagCompletionFunc("scope", fixedValues(store.ScopeApplication, store.ScopeWorkspace, store.ScopeAgent, store.ScopeSession))
 	}
 	ops := []v2Op{
-		{use: "list [--hook ID]", short: "list bindings (of one definition), application → workspace → agent → session",
+		{use: "list [--hook ID]", short: "list bindings (of one definition), application → workspace → agent → session", readOnly: true,
 			flags: func(cmd *cobra.Command) {
 				cmd.Flags().StringVar(&hookID, "hook", "", "only bindings of this definition `ID`")
 			},
@@ -219,7 +217,7 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				return map[string]any{"bindings": bs}, err
 			},
 			text: func(w io.Writer, r any) { printBindings(w, r.(map[string]any)["bindings"].([]v2bridge.BindingView)) }},
-		{use: "get ID", short: "show one binding", args: 1,
+		{use: "get ID", short: "show one binding", args: 1, readOnly: true,
 			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
 				bd, err := b.GetBinding(ctx, a[0])
 				if err != nil {
@@ -253,7 +251,7 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 			flags: func(cmd *cobra.Command) {
 				enabledCmd = cmd
 				cmd.Flags().BoolVar(&enabled, "enabled", true, "enable (true) or disable (false) the binding")
-				cmd.Flags().StringVar(&authorize, "authorize", "", "authorize the definition's execution `HASH` (as v2/definitions/get shows it)")
+				cmd.Flags().StringVar(&authorize, "authorize", "", "authorize the definition's current execution `HASH` (as definitions get shows it; another is refused)")
 			},
 			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
 				var hash *string
@@ -267,7 +265,14 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				if enp == nil && hash == nil {
 					return nil, &v2bridge.InvalidError{Field: "--enabled", Reason: "name --enabled=true|false and/or --authorize HASH"}
 				}
-				return b.UpdateBinding(ctx, a[0], enp, hash)
+				return b.UpdateBindingChecked(ctx, a[0], enp, hash)
+			},
+			hint: func(err error) string {
+				var hm *v2bridge.HashMismatchError
+				if !errors.As(err, &hm) {
+					return ""
+				}
+				return "review the definition and its current executionHash: hookside v2 definitions get " + shellQuote(hm.HookID)
 			},
 			text: func(w io.Writer, r any) {
 				bd := r.(v2bridge.BindingView)

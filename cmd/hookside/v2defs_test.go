@@ -68,7 +68,7 @@ func TestV2DefinitionsAndBindingsCLI(t *testing.T) {
 	if code, errs := v2cli(t, home, &e, "definitions", "create", "--file", bad, "--json"); code != exitUsage || e.Error.Code != -32602 || e.Error.Data["field"] != "definition.action.type" {
 		t.Errorf("invalid create: exit %d %+v %s", code, e, errs)
 	}
-	if code, errs := v2cli(t, home, nil, "definitions", "create", "--file", write("nojson.json", "nope")); code != exitUsage || !strings.Contains(errs, "is not JSON") {
+	if code, errs := v2cli(t, home, nil, "definitions", "create", "--file", write("nojson.json", "nope")); code != exitUsage || !strings.Contains(errs, "nojson.json:1:2: invalid JSON") {
 		t.Errorf("not JSON: exit %d %s", code, errs)
 	}
 	var list struct{ Definitions []struct{ ID string } }

@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonpos"
 )
 
 // This file holds the small JSON reader the parsers share: it turns a
@@ -105,7 +104,7 @@ func parseTree(data []byte) (*jnode, error) {
 	if err := json.Unmarshal(body, &probe); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return nil, &syntaxError{off: syntaxErrorOffset(body, se) + base, msg: se.Error()}
+			return nil, &syntaxError{off: jsonpos.SyntaxErrorOffset(body, se) + base, msg: se.Error()}
 		}
 		return nil, err
 	}
@@ -192,34 +191,6 @@ func (t *treeBuilder) value() (*jnode, error) {
 	return n, nil
 }
 
-// lineCol converts a byte offset in data to a 1-based line and a 1-based
-// column counted in characters (UTF-8 runes; invalid bytes count one each).
-// Offsets past the end point just after the last byte.
-func lineCol(data []byte, off int) (line, col int) {
-	if off > len(data) {
-		off = len(data)
-	}
-	if off < 0 {
-		off = 0
-	}
-	prefix := data[:off]
-	line = 1 + bytes.Count(prefix, []byte{'\n'})
-	lastNL := bytes.LastIndexByte(prefix, '\n')
-	col = 1 + utf8.RuneCount(prefix[lastNL+1:])
-	return line, col
-}
-
-// syntaxErrorOffset returns the offset of the byte a *json.SyntaxError is
-// about: the decoder's Offset counts the offending byte as read, except for
-// "unexpected end of JSON input", where it is the end.
-func syntaxErrorOffset(data []byte, se *json.SyntaxError) int {
-	off := int(se.Offset)
-	if off > 0 && off <= len(data) && !strings.Contains(se.Error(), "unexpected end") {
-		off--
-	}
-	return off
-}
-
 // duplicateKeys reports every key an object of the tree names a second
 // time, at the later key: the last one wins (jnode.get), so an earlier
 // declaration is silently replaced unless the user is told.
@@ -240,7 +211,7 @@ func (p *parser) duplicateKeys(n *jnode) {
 		for _, f := range n.fields {
 			if first != nil {
 				if off, dup := first[f.key]; dup {
-					line, col := lineCol(p.data, off)
+					line, col := jsonpos.LineCol(p.data, off)
 					p.report(hook.CodeDuplicateKey, hook.SeverityWarning, f.off,
 						"duplicate key %q (first at line %d, column %d): the last one wins, the earlier value is ignored", f.key, line, col)
 				} else {

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonpos"
 	hmatcher "github.com/hookside/hookside/matcher"
 )
 
@@ -43,8 +43,7 @@ func (p *parser) reject(off int, event string, mi, hi int, code, command, format
 }
 
 func (p *parser) at(off int) string {
-	line, col := lineCol(p.data, off)
-	return p.path + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col)
+	return jsonpos.At(p.path, p.data, off)
 }
 
 func (p *parser) report(code, severity string, off int, format string, args ...any) {

@@ -53,7 +53,35 @@ type BindingPatch struct {
 	// (needs_review) rather than silently kept. When nil, existing trust is
 	// kept (it stays valid only while the hash still matches).
 	Authorize *string
+	// RequireCurrent, with Authorize set, refuses an Authorize other than
+	// the definition's current execution hash: UpdateBinding then changes
+	// nothing and fails with a *HashMismatchError, instead of dropping the
+	// binding's trust. For a hash a person typed, where a typo must not
+	// pass for a deliberate downgrade.
+	RequireCurrent bool
 }
+
+// ErrHashMismatch: an authorization with RequireCurrent named a hash
+// other than the definition's current execution hash; the error is a
+// *HashMismatchError.
+var ErrHashMismatch = errors.New("store: not the current execution hash")
+
+// HashMismatchError is a refused authorization (BindingPatch.RequireCurrent):
+// the binding was not changed. errors.Is(err, ErrHashMismatch) holds.
+type HashMismatchError struct {
+	BindingID string
+	HookID    string // the binding's definition
+	Current   string // the definition's execution hash
+	Given     string // the hash the caller authorized
+}
+
+func (e *HashMismatchError) Error() string {
+	return fmt.Sprintf("binding %s not changed: authorize hash %q is not the current execution hash of definition %s (%s)",
+		e.BindingID, e.Given, e.HookID, e.Current)
+}
+
+// Is makes errors.Is(err, ErrHashMismatch) hold.
+func (e *HashMismatchError) Is(target error) bool { return target == ErrHashMismatch }
 
 func scopeOrder(kind string) int {
 	switch kind {
@@ -172,6 +200,9 @@ func (db *DB) UpdateBinding(ctx context.Context, id string, patch BindingPatch) 
 			var hash string
 			if err := tx.QueryRowContext(ctx, `SELECT execution_hash FROM hook_definitions WHERE id = ?`, cur.HookID).Scan(&hash); err != nil {
 				return err
+			}
+			if patch.RequireCurrent && *patch.Authorize != hash {
+				return &HashMismatchError{BindingID: id, HookID: cur.HookID, Current: hash, Given: *patch.Authorize}
 			}
 			var trusted, trustedAt any
 			if *patch.Authorize == hash {

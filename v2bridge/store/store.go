@@ -54,6 +54,10 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
+// MemoryPath opens an empty database held in memory, gone at Close. Each
+// connection to it is a database of its own, so it needs OneConnection.
+const MemoryPath = ":memory:"
+
 // Sentinel errors. Callers branch on them with errors.Is.
 var (
 	// ErrCorrupt: the file is not an SQLite database or is damaged
@@ -259,6 +263,9 @@ func (db *DB) closePools() error {
 // restrictFiles makes the database and its -wal/-shm files owner-only
 // (best effort: missing files and foreign owners are ignored).
 func restrictFiles(path string) {
+	if path == MemoryPath {
+		return
+	}
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o077 != 0 {
 			_ = os.Chmod(p, st.Mode().Perm()&0o700)

@@ -220,6 +220,19 @@ func TestDefinitions(t *testing.T) {
 		if b := must[Binding](t)(db.UpdateBinding(bg, b2.ID, BindingPatch{Enabled: &on})); b.State != BindingActive {
 			t.Fatalf("toggle: %s", b.State)
 		}
+		// RequireCurrent refuses the wrong hash and changes nothing, enabled
+		// included; the right one passes.
+		_, err = db.UpdateBinding(bg, b2.ID, BindingPatch{Enabled: &off, Authorize: &wrong, RequireCurrent: true})
+		var hm *HashMismatchError
+		if !errors.As(err, &hm) || !errors.Is(err, ErrHashMismatch) || hm.Current != right || hm.Given != wrong || hm.BindingID != b2.ID {
+			t.Fatalf("RequireCurrent with the wrong hash: %v", err)
+		}
+		if b := must[Binding](t)(db.GetBinding(bg, b2.ID)); b.State != BindingActive || !b.Enabled {
+			t.Fatalf("after the refused authorization: %+v", b)
+		}
+		if b := must[Binding](t)(db.UpdateBinding(bg, b2.ID, BindingPatch{Authorize: &right, RequireCurrent: true})); b.State != BindingActive {
+			t.Fatalf("RequireCurrent with the right hash: %s", b.State)
+		}
 	})
 
 	t.Run("condition_null_removes_it", func(t *testing.T) {

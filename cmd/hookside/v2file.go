@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"strings"
+
+	"github.com/hookside/hookside/internal/jsonpos"
+	"github.com/hookside/hookside/v2bridge"
+)
+
+// The JSON files of `hookside v2` (definitions create|update|upsert --file,
+// emit --file) are reported like a broken hook configuration: every error
+// about the file's content starts with "file:line:col: " of the byte or
+// value it is about (stdin is named "<stdin>").
+
+// v2File is a JSON file read by a v2 command: its name for messages and
+// its bytes.
+type v2File struct {
+	name string
+	raw  []byte
+}
+
+// readV2File reads path ("-" = stdin) for flag. No path, or a file that is
+// not JSON, is an *InvalidError on flag, the latter with the position of
+// the syntax error; an unreadable file is the *fs.PathError.
+func readV2File(path, flag string) (v2File, error) {
+	if path == "" {
+		return v2File{}, &v2bridge.InvalidError{Field: flag, Reason: "required (a JSON file, or - for stdin)"}
+	}
+	f := v2File{name: path}
+	var err error
+	if path == "-" {
+		f.name = "<stdin>"
+		f.raw, err = io.ReadAll(stdinReader)
+	} else {
+		f.raw, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return v2File{}, err
+	}
+	if !json.Valid(f.raw) {
+		var v any
+		return v2File{}, &v2bridge.InvalidError{Field: flag, Reason: f.decodeError(json.Unmarshal(f.raw, &v))}
+	}
+	return f, nil
+}
+
+// decodeError is the text of err, from decoding f: "file:line:col: " and
+// what is wrong, in JSON terms ("session.id must be a string, got number").
+func (f v2File) decodeError(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	off, ok := jsonpos.ErrorOffset(f.raw, err)
+	switch {
+	case !ok:
+		return f.name + ": " + err.Error()
+	case errors.As(err, &se):
+		return fmt.Sprintf("%s: invalid JSON: %v", jsonpos.At(f.name, f.raw, off), se)
+	case errors.As(err, &te) && te.Field != "":
+		return fmt.Sprintf("%s: %s must be %s, got %s", jsonpos.At(f.name, f.raw, off), te.Field, jsonKind(te.Type), te.Value)
+	case errors.As(err, &te):
+		return fmt.Sprintf("%s: must be %s, got %s", jsonpos.At(f.name, f.raw, off), jsonKind(te.Type), te.Value)
+	}
+	return f.name + ": " + err.Error()
+}
+
+// jsonKind names the JSON value a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "a " + t.String()
+}
+
+// locate adds f's position to err when it is an *InvalidError on a field
+// of the file's document (Field prefix itself, or under prefix + "."; ""
+// = the document's own fields): the value's "file:line:col: ", or that of
+// its nearest enclosing value present in the file (a required key that is
+// missing points at the object that lacks it). Other errors are returned
+// as they are.
+func (f v2File) locate(err error, prefix string) error {
+	var ie *v2bridge.InvalidError
+	if !errors.As(err, &ie) {
+		return err
+	}
+	path, ok := ie.Field, prefix == ""
+	if !ok {
+		path, ok = strings.CutPrefix(ie.Field, prefix)
+		ok = ok && (path == "" || path[0] == '.')
+		path = strings.TrimPrefix(path, ".")
+	}
+	if !ok {
+		return err
+	}
+	for {
+		if off, found := jsonpos.PathOffset(f.raw, path); found {
+			return &v2bridge.InvalidError{Field: ie.Field, Reason: jsonpos.At(f.name, f.raw, off) + ": " + ie.Reason, Data: ie.Data}
+		}
+		i := strings.LastIndexAny(path, ".[")
+		if i < 0 {
+			if path == "" {
+				return err
+			}
+			i = 0
+		}
+		path = path[:i]
+	}
+}

@@ -1,0 +1,213 @@
+// Package jsonpos finds where in a JSON document something is, for
+// diagnostics of the form "path:line:col: message": the 1-based line and
+// column of a byte offset, the offset a decoding error is about, and the
+// offset of the value at a field path ("action.hook.command",
+// "condition.conditions[1].op"). Used by the hook configuration loader
+// (runner/config) and by the V2 CLI for the files it reads.
+package jsonpos
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// LineCol converts a byte offset in data to a 1-based line and a 1-based
+// column counted in characters (UTF-8 runes; invalid bytes count one each).
+// Offsets past the end point just after the last byte.
+func LineCol(data []byte, off int) (line, col int) {
+	if off > len(data) {
+		off = len(data)
+	}
+	if off < 0 {
+		off = 0
+	}
+	prefix := data[:off]
+	line = 1 + bytes.Count(prefix, []byte{'\n'})
+	lastNL := bytes.LastIndexByte(prefix, '\n')
+	col = 1 + utf8.RuneCount(prefix[lastNL+1:])
+	return line, col
+}
+
+// At is "name:line:col" of offset off in data.
+func At(name string, data []byte, off int) string {
+	line, col := LineCol(data, off)
+	return name + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col)
+}
+
+// SyntaxErrorOffset returns the offset of the byte a *json.SyntaxError is
+// about: the decoder's Offset counts the offending byte as read, except for
+// "unexpected end of JSON input", where it is the end.
+func SyntaxErrorOffset(data []byte, se *json.SyntaxError) int {
+	off := int(se.Offset)
+	if off > 0 && off <= len(data) && !strings.Contains(se.Error(), "unexpected end") {
+		off--
+	}
+	return off
+}
+
+// TypeErrorOffset returns the offset of the value a *json.UnmarshalTypeError
+// from decoding data is about: its first byte (the decoder's Offset is
+// just after the value's first token). data must be valid JSON, as it is
+// whenever json.Unmarshal reports a type error.
+func TypeErrorOffset(data []byte, te *json.UnmarshalTypeError) int {
+	w := newWalker(data)
+	for {
+		_, start, err := w.next()
+		if err != nil || w.prev >= int(te.Offset) {
+			return min(start, len(data))
+		}
+	}
+}
+
+// ErrorOffset returns the offset a *json.SyntaxError or
+// *json.UnmarshalTypeError (anywhere in err's chain) from decoding data is
+// about; ok is false for other errors.
+func ErrorOffset(data []byte, err error) (off int, ok bool) {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return SyntaxErrorOffset(data, se), true
+	case errors.As(err, &te):
+		return TypeErrorOffset(data, te), true
+	}
+	return 0, false
+}
+
+// PathOffset returns the offset of the value at path in data: object keys
+// joined by ".", array elements as "[i]" ("" is the document itself). A key
+// may itself contain dots. ok is false when data has no value there (or is
+// not valid JSON up to it).
+func PathOffset(data []byte, path string) (off int, ok bool) {
+	w := newWalker(data)
+	tok, start, err := w.next()
+	if err != nil {
+		return 0, false
+	}
+	off, ok, _ = w.find(tok, start, path)
+	return off, ok
+}
+
+// walker reads data's tokens and knows where each starts.
+type walker struct {
+	data []byte
+	dec  *json.Decoder
+	prev int // the offset just after the last token read
+}
+
+func newWalker(data []byte) *walker {
+	return &walker{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+}
+
+// next reads one token and returns it with its offset.
+func (w *walker) next() (json.Token, int, error) {
+	start := w.prev
+	for start < len(w.data) && strings.IndexByte(" \t\r\n,:", w.data[start]) >= 0 {
+		start++
+	}
+	tok, err := w.dec.Token()
+	w.prev = int(w.dec.InputOffset())
+	return tok, start, err
+}
+
+// find looks for rest inside the value whose first token tok is at start.
+// When it is not found, the whole value has been read.
+func (w *walker) find(tok json.Token, start int, rest string) (int, bool, error) {
+	if rest == "" {
+		return start, true, nil
+	}
+	switch tok {
+	case json.Delim('{'):
+		for {
+			kt, _, err := w.next()
+			if err != nil || kt == json.Delim('}') {
+				return 0, false, err
+			}
+			vt, vs, err := w.next()
+			if err != nil {
+				return 0, false, err
+			}
+			if sub, match := member(rest, kt.(string)); match {
+				if off, found, err := w.find(vt, vs, sub); found || err != nil {
+					return off, found, err
+				}
+			} else if err := w.skip(vt); err != nil {
+				return 0, false, err
+			}
+		}
+	case json.Delim('['):
+		idx, sub, match := element(rest)
+		for i := 0; ; i++ {
+			et, es, err := w.next()
+			if err != nil || et == json.Delim(']') {
+				return 0, false, err
+			}
+			if match && i == idx {
+				if off, found, err := w.find(et, es, sub); found || err != nil {
+					return off, found, err
+				}
+			} else if err := w.skip(et); err != nil {
+				return 0, false, err
+			}
+		}
+	}
+	return 0, false, nil // a scalar has no members
+}
+
+// skip reads the rest of the value whose first token is tok.
+func (w *walker) skip(tok json.Token) error {
+	if tok != json.Delim('{') && tok != json.Delim('[') {
+		return nil
+	}
+	for depth := 1; depth > 0; {
+		t, _, err := w.next()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+	return nil
+}
+
+// member reports whether path starts with the object key k, and the path
+// inside k's value.
+func member(path, k string) (string, bool) {
+	if !strings.HasPrefix(path, k) {
+		return "", false
+	}
+	switch rest := path[len(k):]; {
+	case rest == "":
+		return "", true
+	case rest[0] == '.':
+		return rest[1:], true
+	case rest[0] == '[':
+		return rest, true
+	}
+	return "", false
+}
+
+// element parses a leading "[i]" of path: the index and the path inside
+// that element.
+func element(path string) (int, string, bool) {
+	if !strings.HasPrefix(path, "[") {
+		return 0, "", false
+	}
+	end := strings.IndexByte(path, ']')
+	if end < 0 {
+		return 0, "", false
+	}
+	i, err := strconv.Atoi(path[1:end])
+	if err != nil || i < 0 {
+		return 0, "", false
+	}
+	return i, strings.TrimPrefix(path[end+1:], "."), true
+}
