@@ -228,10 +228,14 @@ func handlerKey(h *hook.Hook) string {
 	return "command\x00" + h.Command + "\x00" + strings.Join(h.Args, "\x00")
 }
 
-// claudeSwitches reads the settings switches of the session's files.
+// claudeSwitches returns the settings switches of the session's files as
+// they are now (switchCache: read again only when a file changed).
 func (s *Session) claudeSwitches() claudeSwitches {
-	sw, _ := readClaudeSwitches(claudeSettingsFiles(s.opts, s.dialect))
-	return sw
+	managed, user, project, local := claudeSettingsFiles(s.opts, s.dialect)
+	return s.switches.get([4]string{managed, user, project, local}, func() claudeSwitches {
+		sw, _ := readClaudeSwitches(managed, user, project, local)
+		return sw
+	})
 }
 
 func (s *Session) claudeSkip(h *hook.Hook, event, reason string, obs Observer) (output.ClaudeAnswer, output.Run) {
@@ -349,7 +353,7 @@ func (s *Session) claudeSpawn(ctx context.Context, h *hook.Hook, rc *claudeRunCt
 		return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}
 	}
 	spec := exec.Spec{
-		Argv: argv, CmdLine: cmdLine, Dir: rc.cwd, Env: env,
+		Argv: argv, Path: s.shellPath(&hc, argv), CmdLine: cmdLine, Dir: rc.cwd, Env: env,
 		Stdin:          claudeStdin(rc.in, rc.event, s.opts.ID, transcript, rc.cwd, s.opts.Mode),
 		Timeout:        time.Duration(h.TimeoutMs) * time.Millisecond,
 		KillGrace:      exec.KillGrace,

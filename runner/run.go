@@ -445,6 +445,7 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 	}
 	spec := exec.Spec{
 		Argv:           argv,
+		Path:           s.shellPath(h, argv),
 		CmdLine:        cmdLine,
 		Dir:            s.opts.Cwd,
 		Env:            env,

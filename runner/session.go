@@ -164,6 +164,9 @@ type Session struct {
 	// claude is the claude profile's state (claudeSt).
 	claudeOnce sync.Once
 	claude     *claudeState
+	switches   switchCache // the claude profile's settings switches
+	shOnce     sync.Once
+	sh         string          // the shell of command hooks, found in PATH (shellPath)
 	watch      *admissionWatch // nil without OnAdmissionUpdated or fsnotify
 
 	tmpMu  sync.Mutex

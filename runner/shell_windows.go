@@ -51,6 +51,10 @@ func shellArgv(sh hook.Shell, command string, refuse func() []string) ([]string,
 	return wc.Argv, wc.CmdLine, nil
 }
 
+// shellPath is "": the Windows command line is resolved by shellArgv
+// (Git Bash, %ComSpec%) at every run.
+func (s *Session) shellPath(*hook.Hook, []string) string { return "" }
+
 // checkProcessArgv refuses cmd.exe metacharacters in the arguments of a
 // process hook whose executable resolves (PATH and PATHEXT, as the
 // spawner looks it up) to a .cmd or .bat file (hook.CheckBatchArgs).

@@ -51,6 +51,9 @@ type Spec struct {
 	// the PATH of the hookside process (not of Env) when it has no "/",
 	// exactly like exec.Command; it is never split or handed to a shell.
 	Argv []string
+	// Path, when not "", is the executable to start, already resolved:
+	// Argv[0] is then passed to the process as it is and not looked up.
+	Path string
 	// CmdLine, when not "", is on Windows the whole command line the
 	// process receives (SysProcAttr.CmdLine) instead of one quoted from
 	// Argv; Argv[0] still names the executable, Argv[1:] are then only

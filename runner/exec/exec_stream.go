@@ -56,6 +56,9 @@ func begin(ctx context.Context, spec Spec) (res Result, lim limits, ok bool) {
 // its stdin, stdout and stderr.
 func newCmd(spec Spec, p *execPipes) *osexec.Cmd {
 	cmd := osexec.Command(spec.Argv[0], spec.Argv[1:]...)
+	if spec.Path != "" {
+		cmd.Path, cmd.Err = spec.Path, nil
+	}
 	cmd.Dir = spec.Dir
 	cmd.Env = spec.Env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.inR, p.outW, p.errW

@@ -454,3 +454,18 @@ func TestExecChildThatLeftTheGroupCannotHoldThePipes(t *testing.T) {
 		t.Errorf("returned after %v, want about PipeDrainTimeout (%v)", elapsed, PipeDrainTimeout)
 	}
 }
+
+// TestSpecPathStartsItWithArgvAsGiven checks that Spec.Path names the
+// program while Argv[0] reaches it unchanged (a shell found once in PATH
+// still sees "sh" as $0), on the pidfd path and on the portable one (the
+// only one on macOS).
+func TestSpecPathStartsItWithArgvAsGiven(t *testing.T) {
+	for _, portable := range []bool{false, true} {
+		portableCleanup.Store(portable)
+		res := Run(context.Background(), Spec{Path: "/bin/sh", Argv: []string{"not-in-path", "-c", `printf %s "$0"`}})
+		portableCleanup.Store(false)
+		if res.StartErr != nil || res.ExitCode != 0 || string(res.Stdout) != "not-in-path" {
+			t.Fatalf("portable %v: StartErr %v, exit %d, stdout %q; want $0 = not-in-path", portable, res.StartErr, res.ExitCode, res.Stdout)
+		}
+	}
+}

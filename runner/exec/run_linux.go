@@ -83,7 +83,9 @@ func runPoll(ctx context.Context, spec Spec) Result {
 		return notStarted(res, start, fmt.Errorf("start hook %q: %w", spec.Argv[0], err))
 	}
 	path := spec.Argv[0]
-	if !strings.Contains(path, "/") {
+	if spec.Path != "" {
+		path = spec.Path
+	} else if !strings.Contains(path, "/") {
 		// exec.Command's rule: a bare name is looked up in hookside's PATH.
 		lp, err := osexec.LookPath(path)
 		if err != nil {

@@ -15,8 +15,14 @@ import (
 // default). It is how a change to the spawn path is kept or dropped: only
 // what moves A ÷ B is kept. Where /proc is readable it also prints the CPU
 // time each hookside spent per event (its own threads, not its hooks'): a
-// figure a loaded machine disturbs less than latency.
-func against(e *env, binB, initB string, rounds int, w io.Writer) error {
+// figure a loaded machine disturbs less than latency. profile "claude"
+// runs both builds in a claude-profile session (claudeHookside: command
+// hooks, which Claude Code's contract runs through a shell, so the C
+// floor's ratio is not comparable there; A ÷ B is).
+func against(e *env, binB, initB, profile string, rounds int, w io.Writer) error {
+	if profile != "zcode" && profile != "claude" {
+		return fmt.Errorf("-against-profile %q: want zcode or claude", profile)
+	}
 	var extra map[string]any
 	if initB != "" {
 		if err := json.Unmarshal([]byte(initB), &extra); err != nil {
@@ -25,14 +31,19 @@ func against(e *env, binB, initB string, rounds int, w io.Writer) error {
 	}
 	h := hookSpec{argv: []string{e.hookBin}}
 	for _, n := range []int{1, 4} {
-		cfg := userConfig(h, n, false, "Bash")
-		a, err := e.hookside("A", cfg, nil)
+		start := func(name string, extra map[string]any) (*peer, error) {
+			if profile == "claude" {
+				return e.claudeHookside(name, e.hookBin, n, extra)
+			}
+			return e.hookside(name, userConfig(h, n, false, "Bash"), extra)
+		}
+		a, err := start("A", nil)
 		if err != nil {
 			return err
 		}
 		binA := e.bin
 		e.bin = binB
-		b, err := e.hookside("B", cfg, extra)
+		b, err := start("B", extra)
 		e.bin = binA
 		if err != nil {
 			a.stop()

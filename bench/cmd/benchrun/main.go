@@ -59,6 +59,7 @@ func main() {
 	againstBin := flag.String("against", "", "instead of the figures: compare -bin with this build on 1 and 4 sequential hooks, interleaved with the C floor, and print the ratios")
 	againstInit := flag.String("against-init", "", "with -against: a JSON object merged into the other build's initialize params")
 	againstRounds := flag.Int("against-rounds", 21, "with -against: rounds of 20 events per contender")
+	againstProfile := flag.String("against-profile", "zcode", "with -against: the session profile, zcode (process hooks in config.json) or claude (command hooks in a Claude Code settings.json with a 150-rule permissions list, Claude-shaped input)")
 	flag.Parse()
 
 	start := time.Now()
@@ -73,7 +74,7 @@ func main() {
 	if *againstBin != "" {
 		b, err := filepath.Abs(*againstBin)
 		if err == nil {
-			err = against(e, b, *againstInit, *againstRounds, os.Stdout)
+			err = against(e, b, *againstInit, *againstProfile, *againstRounds, os.Stdout)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "benchrun:", err)

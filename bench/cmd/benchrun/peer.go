@@ -24,6 +24,8 @@ type peer struct {
 	r      *bufio.Reader
 	stderr *bytes.Buffer
 	id     int
+	// claude: hooks/run sends Claude Code's input shape (tool_name, …).
+	claude bool
 	// firstErr is the first error reply seen by pipelinedReqs.
 	firstErr string
 }
@@ -244,6 +246,11 @@ func (e *env) hookside(name string, cfg map[string]any, initParams map[string]an
 
 // handshake sends initialize, initialized and session/open s1.
 func (e *env) handshake(p *peer, initParams map[string]any) error {
+	return e.handshakeSession(p, initParams, nil)
+}
+
+// handshakeSession is handshake with more session/open params.
+func (e *env) handshakeSession(p *peer, initParams, sessionParams map[string]any) error {
 	params := map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "benchrun"}}
 	for k, v := range initParams {
 		params[k] = v
@@ -252,7 +259,11 @@ func (e *env) handshake(p *peer, initParams map[string]any) error {
 		return err
 	}
 	_ = p.send([]byte(`{"jsonrpc":"2.0","method":"initialized"}` + "\n"))
-	_, err := p.call("session/open", map[string]any{"sessionId": "s1", "cwd": e.cwd})
+	open := map[string]any{"sessionId": "s1", "cwd": e.cwd}
+	for k, v := range sessionParams {
+		open[k] = v
+	}
+	_, err := p.call("session/open", open)
 	return err
 }
 
@@ -261,10 +272,65 @@ func runReq(id int, tool string) []byte {
 	return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"hooks/run","params":{"sessionId":"s1","event":"PreToolUse","turnId":"t1","input":{"toolName":%q,"toolInput":{"command":"ls -la"},"toolCallId":"c%d"}}}`+"\n", id, tool, id))
 }
 
+// claudeRunReq is runReq for a claude-profile session.
+func claudeRunReq(id int, tool string) []byte {
+	return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"hooks/run","params":{"sessionId":"s1","event":"PreToolUse","input":{"tool_name":%q,"tool_input":{"command":"ls -la"},"tool_use_id":"c%d"}}}`+"\n", id, tool, id))
+}
+
 // hooksRun sends one hooks/run and returns the elapsed time.
 func (p *peer) hooksRun(tool string) (time.Duration, []byte, error) {
 	p.id++
+	if p.claude {
+		return p.roundTrip(claudeRunReq(p.id, tool))
+	}
 	return p.roundTrip(runReq(p.id, tool))
+}
+
+// claudeHookside starts `bin app-server --stdio` with a claude-profile
+// session s1 whose Claude Code home holds a settings.json with n copies of
+// the command hook command on PreToolUse/Bash, next to a permissions list
+// of 150 rules (a settings file as people keep them: the runner reads it
+// for its switches), last modified an hour ago.
+func (e *env) claudeHookside(name, command string, n int, initParams map[string]any) (*peer, error) {
+	home, err := os.MkdirTemp(e.tmp, "home-")
+	if err != nil {
+		return nil, err
+	}
+	claudeHome := filepath.Join(home, "claude")
+	if err := os.Mkdir(claudeHome, 0o700); err != nil {
+		return nil, err
+	}
+	hooks := make([]any, n)
+	for i := range hooks {
+		hooks[i] = map[string]any{"type": "command", "command": command}
+	}
+	allow := make([]string, 150)
+	for i := range allow {
+		allow[i] = fmt.Sprintf("Bash(npm run script-%d:*)", i)
+	}
+	b, _ := json.Marshal(map[string]any{
+		"permissions": map[string]any{"allow": allow},
+		"hooks":       map[string]any{"PreToolUse": []any{map[string]any{"matcher": "Bash", "hooks": hooks}}},
+	})
+	settings := filepath.Join(claudeHome, "settings.json")
+	if err := os.WriteFile(settings, b, 0o600); err != nil {
+		return nil, err
+	}
+	// Last edited an hour ago, as a settings file in use usually was.
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(settings, old, old); err != nil {
+		return nil, err
+	}
+	p, err := startPeer(name, e.cwd, childEnv(e.userHome, "HOOKSIDE_HOME="+home), e.bin, "app-server", "--stdio", "--log-level", "warn")
+	if err != nil {
+		return nil, err
+	}
+	p.claude = true
+	if err := e.handshakeSession(p, initParams, map[string]any{"profile": "claude", "claudeHomeDir": claudeHome}); err != nil {
+		p.stop()
+		return nil, err
+	}
+	return p, nil
 }
 
 // cfloorPeer starts the C spawn floor (bench/floor/floor.c) for argv.
