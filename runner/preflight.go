@@ -32,9 +32,11 @@ var scriptExts = map[string]bool{
 // script argument — an argument with a script extension that, resolved
 // against the session directory, lies under the workspace root, the
 // session directory or the user's home — does not exist. nil when neither.
-func (s *Session) checkProcess(argv []string) error {
+// path is where a bare name was found in PATH (absolute; exec.Spec.Path,
+// so that the spawn does not search PATH again), "" otherwise.
+func (s *Session) checkProcess(argv []string) (path string, err error) {
 	if len(argv) == 0 {
-		return nil
+		return "", nil
 	}
 	name := argv[0]
 	if strings.ContainsAny(name, `/\`) {
@@ -43,10 +45,12 @@ func (s *Session) checkProcess(argv []string) error {
 			p = filepath.Join(s.opts.Cwd, p)
 		}
 		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("executable %s does not exist", p)
+			return "", fmt.Errorf("executable %s does not exist", p)
 		}
-	} else if _, err := osexec.LookPath(name); err != nil && !errors.Is(err, osexec.ErrDot) {
-		return fmt.Errorf("executable %q is not in PATH", name)
+	} else if lp, err := osexec.LookPath(name); err != nil && !errors.Is(err, osexec.ErrDot) {
+		return "", fmt.Errorf("executable %q is not in PATH", name)
+	} else if err == nil && filepath.IsAbs(lp) {
+		path = lp
 	}
 	roots := []string{s.opts.Cwd, s.wsRoot()}
 	if h, err := os.UserHomeDir(); err == nil {
@@ -64,10 +68,10 @@ func (s *Session) checkProcess(argv []string) error {
 			continue
 		}
 		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("script %s does not exist", p)
+			return "", fmt.Errorf("script %s does not exist", p)
 		}
 	}
-	return nil
+	return path, nil
 }
 
 func (s *Session) wsRoot() string {
@@ -104,7 +108,7 @@ func (s *Session) processDiagnostics(hooks []hook.Hook) []hook.Diagnostic {
 		if err != nil {
 			continue
 		}
-		if err := s.checkProcess(argv); err != nil {
+		if _, err := s.checkProcess(argv); err != nil {
 			src := h.At
 			if src == "" {
 				src = h.Source.Path

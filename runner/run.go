@@ -410,10 +410,14 @@ func logFailure(h *hook.Hook, event string, run output.Run, stderr []byte) {
 // starts it in the background when h.Async).
 func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdinContext) (output.ProcessResult, []byte, []byte) {
 	argv, cmdLine, env, err := s.commandLine(h)
+	path := ""
 	if err == nil && h.Type == hook.TypeProcess {
-		if perr := s.checkProcess(argv); perr != nil {
+		var perr error
+		if path, perr = s.checkProcess(argv); perr != nil {
 			err = fmt.Errorf("hook %s: %w", h.ID, perr)
 		}
+	} else if err == nil {
+		path = s.shellPath(h, argv)
 	}
 	if err != nil {
 		return output.ProcessResult{ExitCode: -1, SpawnError: err.Error()}, nil, nil
@@ -445,7 +449,7 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 	}
 	spec := exec.Spec{
 		Argv:           argv,
-		Path:           s.shellPath(h, argv),
+		Path:           path,
 		CmdLine:        cmdLine,
 		Dir:            s.opts.Cwd,
 		Env:            env,
