@@ -26,10 +26,15 @@ type job struct {
 
 // dispatcher gets every incoming request and notification from the
 // stream, on the goroutine reading it, one message at a time (Handle); work
-// goes to a bounded pool so the read loop never blocks on a hook.
+// goes to a bounded pool so the read loop never blocks on a hook. The pool
+// is last in, first out: the worker that finished last takes the next
+// request, so requests that come one at a time run on one goroutine whose
+// stack is grown and in the caches (a channel's receivers take turns:
+// each request would land on another of the pool's stacks, cold, and grow
+// it again after the collector shrank it).
 type dispatcher struct {
 	s     *Server
-	queue chan *job
+	queue chan *job // requests waiting for a worker
 	// ready is closed once Server.conn is set: the library starts reading
 	// inside NewConn, before Serve can store the connection.
 	ready chan struct{}
@@ -41,17 +46,19 @@ type dispatcher struct {
 	inflight map[string]*job // by request id, for $/cancelRequest
 	wg       sync.WaitGroup  // queued + running jobs
 	workers  sync.WaitGroup
+	idle     []*worker // parked workers, the last to park at the end (under mu)
+	started  int       // workers started, at most max (under mu)
+	max      int
 	pending  sync.WaitGroup // deferred replies not yet written
 	stopped  bool
 }
 
+// worker is one goroutine of the pool; jobs hands it its next request
+// (nil: stop).
+type worker struct{ jobs chan *job }
+
 func newDispatcher(s *Server, workers, queueSize int) *dispatcher {
-	d := &dispatcher{s: s, queue: make(chan *job, queueSize), inflight: map[string]*job{}, ready: make(chan struct{})}
-	d.workers.Add(workers)
-	for range workers {
-		go d.worker()
-	}
-	return d
+	return &dispatcher{s: s, queue: make(chan *job, queueSize), inflight: map[string]*job{}, ready: make(chan struct{}), max: workers}
 }
 
 // Handle takes one incoming message (it also implements jsonrpc2.Handler;
@@ -113,19 +120,53 @@ func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 	}
 	d.inflight[key] = j
 	d.wg.Add(1)
-	d.mu.Unlock()
+	if n := len(d.idle); n > 0 {
+		w := d.idle[n-1]
+		d.idle = d.idle[:n-1]
+		d.mu.Unlock()
+		w.jobs <- j
+		return
+	}
+	if d.started < d.max {
+		d.started++
+		d.workers.Add(1)
+		d.mu.Unlock()
+		go d.work(&worker{jobs: make(chan *job, 1)}, j)
+		return
+	}
+	// Every worker is busy: the job waits. Queued under mu, so that a
+	// worker parking (it looks at the queue under mu) cannot miss it.
 	select {
 	case d.queue <- j:
+		d.mu.Unlock()
 	default:
+		d.mu.Unlock()
 		d.finish(j)
 		d.replyErr(req, &Error{Code: CodeServerOverloaded, Message: "server overloaded: the work queue is full; retry later"})
 	}
 }
 
-func (d *dispatcher) worker() {
+// work runs j, then the queued jobs, then parks w until Handle hands it
+// another job or stop ends it.
+func (d *dispatcher) work(w *worker, j *job) {
 	defer d.workers.Done()
-	for j := range d.queue {
+	for j != nil {
 		d.run(j)
+		d.mu.Lock()
+		select {
+		case j = <-d.queue:
+			d.mu.Unlock()
+			continue
+		default:
+		}
+		if d.stopped {
+			// stop has waited for the last job and takes no more.
+			d.mu.Unlock()
+			return
+		}
+		d.idle = append(d.idle, w)
+		d.mu.Unlock()
+		j = <-w.jobs
 	}
 }
 
@@ -225,7 +266,13 @@ func (d *dispatcher) stop() {
 	d.stopped = true
 	d.mu.Unlock()
 	d.wg.Wait()
-	close(d.queue)
+	d.mu.Lock()
+	idle := d.idle
+	d.idle = nil
+	d.mu.Unlock()
+	for _, w := range idle {
+		w.jobs <- nil
+	}
 	d.workers.Wait()
 }
 
