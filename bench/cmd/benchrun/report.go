@@ -172,8 +172,11 @@ const method = `## How it is measured
 - The host view (fig. "host") runs a real hook script (bash + jq; python3) under hookside and
   under the C floor, interleaved: hookside's cost is the ratio − 1, a share of the hook's own
   run time (spawn, interpreter start, run, exit, as the C floor measures it).
-- Comparisons are interleaved in one run: event by event A B C A B C … (the first contender
-  rotating), in R rounds of K events after a warm-up. **Ratio = median over rounds of
+- Comparisons are interleaved in one run: event by event, each turn (one event of every
+  contender) in a shuffled order (fixed seed), so that each contender follows every other
+  about as often — an event runs slower after one that leaves the caches cold or its threads
+  busy, and a fixed cycle would always put the same contender before it — in R rounds of K
+  events after a warm-up. **Ratio = median over rounds of
   (round median of A ÷ round median of B); the range is the smallest and largest per-round
   ratio.** Absolute times are p50 over all samples. Drift on a shared machine moves all
   contenders of a round together, so the ratios survive noise that the absolute times do not.

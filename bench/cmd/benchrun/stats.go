@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sort"
 	"time"
 )
@@ -64,9 +65,13 @@ func (c *comparison) get(name string) *series {
 }
 
 // interleave runs warm events on every contender, then rounds×perRound
-// events each, alternating contenders event by event (A B C A B C …, the
-// starting contender rotating) so that drift on a shared machine hits all
-// of them alike.
+// events each, alternating contenders event by event so that drift on a
+// shared machine hits all of them alike. Each turn (one event of every
+// contender) takes the contenders in a shuffled order (a fixed seed, so
+// runs are repeatable): each contender follows every other about as often.
+// A fixed cycle would put the same contender before each one at every
+// turn, and an event runs slower after a contender that leaves the caches
+// cold or its threads still busy (the Node runner after its reply).
 func interleave(id, label string, cs []contender, warm, rounds, perRound int) (*comparison, error) {
 	for _, c := range cs {
 		for range warm {
@@ -81,13 +86,18 @@ func interleave(id, label string, cs []contender, warm, rounds, perRound int) (*
 		cmp.Series = append(cmp.Series, &series{Name: c.name})
 		_ = i
 	}
+	rng := rand.New(rand.NewPCG(uint64(len(cs)), uint64(perRound)))
+	order := make([]int, len(cs))
 	for range rounds {
 		for i := range per {
 			per[i] = per[i][:0]
 		}
-		for j := range perRound {
-			for k := range cs {
-				i := (j + k) % len(cs)
+		for range perRound {
+			for k := range order {
+				order[k] = k
+			}
+			rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+			for _, i := range order {
 				d, err := cs[i].do()
 				if err != nil {
 					return nil, err
