@@ -345,6 +345,9 @@ func (s *Server) hooksRun(ctx context.Context, p hooksRunParams) (any, error) {
 		}
 		return nil, InvalidParams("input", err.Error())
 	}
+	if mm, ok := m.(output.Merged); ok {
+		return mergedResult{mm}, nil
+	}
 	return m, nil
 }
 

@@ -265,24 +265,35 @@ func (s *objectStream) Close() error {
 }
 
 // writeResult writes a success response. Responses and notifications are
-// written directly (one json.Marshal of the payload): the library's own
-// path marshals results two more times and builds a map per notification,
-// and it adds nothing here since the library does not track our replies.
+// written directly (one json.Marshal of the payload, or the result's own
+// appendResult): the library's own path marshals results two more times
+// and builds a map per notification, and it adds nothing here since the
+// library does not track our replies.
 // Server→client requests still go through the library (it matches the
 // host's answers to them).
 func (s *objectStream) writeResult(id jsonrpc2.ID, res any) error {
-	var body []byte
-	if res == nil {
-		body = []byte("null")
-	} else {
-		var err error
-		if body, err = json.Marshal(res); err != nil {
-			return err
-		}
-	}
 	idb, err := id.MarshalJSON()
 	if err != nil {
 		return err
+	}
+	var body []byte
+	switch r := res.(type) {
+	case nil:
+		body = []byte("null")
+	case resultAppender:
+		// Encoded in place, after the envelope's head.
+		frame := make([]byte, 0, 1024)
+		frame = append(frame, `{"jsonrpc":"2.0","id":`...)
+		frame = append(frame, idb...)
+		frame = append(frame, `,"result":`...)
+		if frame, err = r.appendResult(frame); err != nil {
+			return err
+		}
+		return s.f.WriteFrame(append(frame, '}'))
+	default:
+		if body, err = json.Marshal(res); err != nil {
+			return err
+		}
 	}
 	frame := make([]byte, 0, len(body)+len(idb)+36)
 	frame = append(frame, `{"jsonrpc":"2.0","id":`...)
