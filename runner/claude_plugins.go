@@ -73,7 +73,11 @@ func readClaudeSettings(path string) claudeSettings {
 }
 
 // claudeSettingsFiles returns the managed, user, project and local
-// settings files of a claude session ("" = none).
+// settings files of a claude session whose switches and enabledPlugins
+// apply ("" = none). Without workspace hooks (WorkspaceOptions.Feature
+// off: a host with no trust review) the project and local files are "":
+// a repository's settings never change which of the user's hooks and
+// plugins run there (PROTOCOL.md §2 session/open.workspaceHooks).
 func claudeSettingsFiles(opts SessionOptions, d *hook.Dialect) (managed, user, project, local string) {
 	if opts.UserDir != "" {
 		user = filepath.Join(opts.UserDir, d.UserSettingsFile)
@@ -82,7 +86,7 @@ func claudeSettingsFiles(opts SessionOptions, d *hook.Dialect) (managed, user, p
 	if managed == "" {
 		managed = d.ManagedSettingsPath
 	}
-	if len(d.WorkspaceFiles) == 2 {
+	if len(d.WorkspaceFiles) == 2 && opts.Workspace.Feature {
 		project = filepath.Join(opts.Cwd, filepath.FromSlash(d.WorkspaceFiles[0]))
 		local = filepath.Join(opts.Cwd, filepath.FromSlash(d.WorkspaceFiles[1]))
 	}
