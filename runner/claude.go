@@ -143,13 +143,33 @@ type claudeSwitches struct {
 	// settings (user, project, local and plugin hooks off); ManagedDisable:
 	// set in managed settings (every hook off).
 	DisableAll, ManagedDisable bool
-	// DisabledBy is the workspace settings file (project or local) whose
-	// disableAllHooks: true decided DisableAll; "" when none did.
+	// DisabledIn is the settings file (user, project or local) whose
+	// disableAllHooks: true decided DisableAll; "" when DisableAll is false.
+	DisabledIn string
+	// DisabledBy is DisabledIn when it is a workspace settings file
+	// (project or local); "" otherwise.
 	DisabledBy string
 	// ManagedOnly: allowManagedHooksOnly in managed settings.
 	ManagedOnly bool
+	// Managed is the managed settings file that was read ("" = none).
+	Managed string
 	// AllowedURLs / AllowedEnvVars: the merged arrays (nil = unset).
 	AllowedURLs, AllowedEnvVars []string
+	// Diags are the CodeClaudeSettingType errors of this reading.
+	Diags []hook.Diagnostic
+}
+
+// diagnostics returns the problems a reading of the switches reports, at
+// session/open, `hooks list` and `hooks explain` alike: the
+// CodeClaudeSettingType errors, then the
+// CodeClaudeHooksDisabledByWorkspace warning when a workspace settings
+// file's disableAllHooks switches the user's hooks off.
+func (sw claudeSwitches) diagnostics() []hook.Diagnostic {
+	out := append([]hook.Diagnostic{}, sw.Diags...)
+	if sw.DisabledBy != "" && !sw.ManagedDisable {
+		out = append(out, disabledByWorkspace(sw.DisabledBy))
+	}
+	return out
 }
 
 type settingsKeys struct {
@@ -160,11 +180,11 @@ type settingsKeys struct {
 }
 
 // readClaudeSwitches reads the switches from the managed, user, project
-// and local settings files (absent or unreadable files count as empty;
-// their parse errors are reported by the loader). A file whose switch has
-// the wrong JSON type counts as empty too; diags has its
-// CodeClaudeSettingType error (settingTypeDiagnostic).
-func readClaudeSwitches(managed, user, project, local string) (sw claudeSwitches, diags []hook.Diagnostic) {
+// and local settings files ("" = not read; absent or unreadable files
+// count as empty; their parse errors are reported by the loader). A file
+// whose switch has the wrong JSON type counts as empty too; sw.Diags has
+// its CodeClaudeSettingType error (settingTypeDiagnostic).
+func readClaudeSwitches(managed, user, project, local string) (sw claudeSwitches) {
 	read := func(p string) (settingsKeys, bool) {
 		var k settingsKeys
 		if p == "" {
@@ -177,7 +197,7 @@ func readClaudeSwitches(managed, user, project, local string) (sw claudeSwitches
 		if err := json.Unmarshal(data, &k); err != nil {
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) {
-				diags = append(diags, settingTypeDiagnostic(p, data, te))
+				sw.Diags = append(sw.Diags, settingTypeDiagnostic(p, data, te))
 			}
 			return k, false
 		}
@@ -192,6 +212,7 @@ func readClaudeSwitches(managed, user, project, local string) (sw claudeSwitches
 		}
 	}
 	if k, ok := read(managed); ok {
+		sw.Managed = managed
 		sw.ManagedDisable = k.DisableAllHooks != nil && *k.DisableAllHooks
 		sw.ManagedOnly = k.AllowManagedHooksOnly != nil && *k.AllowManagedHooksOnly
 		merge(k)
@@ -200,7 +221,10 @@ func readClaudeSwitches(managed, user, project, local string) (sw claudeSwitches
 		if k, ok := read(p); ok {
 			if k.DisableAllHooks != nil {
 				sw.DisableAll = *k.DisableAllHooks
-				sw.DisabledBy = ""
+				sw.DisabledIn, sw.DisabledBy = "", ""
+				if sw.DisableAll {
+					sw.DisabledIn = p
+				}
 				if sw.DisableAll && p != user {
 					sw.DisabledBy = p
 				}
@@ -208,7 +232,7 @@ func readClaudeSwitches(managed, user, project, local string) (sw claudeSwitches
 			merge(k)
 		}
 	}
-	return sw, diags
+	return sw
 }
 
 // transcriptFor returns the transcript a hook of any dialect gets: the

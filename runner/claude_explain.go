@@ -48,6 +48,7 @@ func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanatio
 		cwd = c
 	}
 	sw := s.claudeSwitches()
+	x.Diagnostics = append(sw.diagnostics(), x.Diagnostics...)
 	cst := s.claudeSt()
 	seen := map[string]string{}
 	order := 0
@@ -73,10 +74,10 @@ func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanatio
 			stop(WhyMatcher, fmt.Sprintf("matcher %q does not match %s %q", deref(h.Matcher), field, value))
 			continue
 		case sw.ManagedDisable:
-			stop(WhyHooksDisabled, "disableAllHooks is set in managed settings")
+			stop(WhyHooksDisabled, "disableAllHooks is true in the managed settings "+sw.Managed+": no hook runs")
 			continue
-		case (sw.DisableAll || sw.ManagedOnly) && !isManaged(h):
-			stop(WhyHooksDisabled, "disableAllHooks or allowManagedHooksOnly: only managed hooks run")
+		case (sw.DisableAll || sw.ManagedOnly) && !isManaged(h) && !s.managedPlugin(h):
+			stop(WhyHooksDisabled, hooksDisabledDetail(sw))
 			continue
 		case h.If != "":
 			if ok, why := claudeIfMatches(event, h.If, in, cwd, s.opts.Cwd); !ok {
@@ -99,6 +100,21 @@ func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanatio
 		}
 	}
 	return x, nil
+}
+
+// hooksDisabledDetail says which file keeps a non-managed hook from
+// running: the file whose disableAllHooks decided (a workspace one named
+// as such), else the managed settings' allowManagedHooksOnly.
+func hooksDisabledDetail(sw claudeSwitches) string {
+	const managedRun = "only managed hooks (and plugins the managed settings force on) run"
+	switch {
+	case sw.DisabledBy != "":
+		return "disableAllHooks is true in " + sw.DisabledBy + ", a workspace settings file: " + managedRun
+	case sw.DisableAll:
+		return "disableAllHooks is true in " + sw.DisabledIn + ": " + managedRun
+	default:
+		return "allowManagedHooksOnly is true in the managed settings " + sw.Managed + ": " + managedRun
+	}
 }
 
 func deref(p *string) string {

@@ -98,3 +98,64 @@ func TestClaudeWorkspaceOffIgnoresProjectSettings(t *testing.T) {
 		t.Errorf("with workspace hooks the local disableAllHooks applies: blocked %v, runs %s, notice %+v", m.Blocked, claudeOutcomes(m), m.DisabledNotice)
 	}
 }
+
+// TestClaudeSwitchDiagnosticsListedAndExplained: Hooks (`hooks list`) and
+// ExplainClaude (`hooks explain`) report the settings switches' diagnostics
+// as session/open does — claude_hooks_disabled_by_workspace naming the
+// workspace file, claude_setting_type at file:line:col — read from the
+// files as they are now; the explanation of a hook disableAllHooks or
+// allowManagedHooksOnly keeps off names the file that decided, and a
+// plugin the managed settings force on would run, as RunClaude runs it.
+func TestClaudeSwitchDiagnosticsListedAndExplained(t *testing.T) {
+	e := newClaudeEnv(t)
+	writeJSON(t, filepath.Join(e.claudeHome, "settings.json"), handlers("PreToolUse", "Bash", sh("exit 2")))
+	local := filepath.Join(e.cwd, ".claude", "settings.local.json")
+	writeJSON(t, local, map[string]any{"disableAllHooks": true})
+	s := e.open(t, SessionOptions{})
+	const bash = `{"tool_name":"Bash"}`
+
+	if _, d := s.Hooks(); !hasCode(d, hook.CodeClaudeHooksDisabledByWorkspace, local) {
+		t.Errorf("Hooks: no %s for %s in %+v", hook.CodeClaudeHooksDisabledByWorkspace, local, d)
+	}
+	x, err := s.ExplainClaude(hook.PreToolUse, json.RawMessage(bash))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasCode(x.Diagnostics, hook.CodeClaudeHooksDisabledByWorkspace, local) {
+		t.Errorf("ExplainClaude: no %s for %s in %+v", hook.CodeClaudeHooksDisabledByWorkspace, local, x.Diagnostics)
+	}
+	if en := explainEntry(t, x, "exit 2"); en.WouldRun || en.Reason != WhyHooksDisabled || !strings.Contains(en.Detail, local) {
+		t.Errorf("explain does not name %s: %+v", local, en)
+	}
+
+	if err := os.WriteFile(local, []byte("{\n  \"disableAllHooks\": \"yes\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, d := s.Hooks(); !hasCode(d, CodeClaudeSettingType, local+":2:3") || hasCode(d, hook.CodeClaudeHooksDisabledByWorkspace, "") {
+		t.Errorf("Hooks after the type error: %+v", d)
+	}
+	x, _ = s.ExplainClaude(hook.PreToolUse, json.RawMessage(bash))
+	if !hasCode(x.Diagnostics, CodeClaudeSettingType, local+":2:3") {
+		t.Errorf("ExplainClaude after the type error: %+v", x.Diagnostics)
+	}
+	if en := explainEntry(t, x, "exit 2"); !en.WouldRun {
+		t.Errorf("the ignored file still keeps the hook off: %+v", en)
+	}
+
+	// allowManagedHooksOnly with a plugin the managed settings force on.
+	if err := os.Remove(local); err != nil {
+		t.Fatal(err)
+	}
+	installPlugins(t, e, map[string]string{"vetted@corp": "user"})
+	writeJSON(t, filepath.Join(e.claudeHome, "settings.json"), handlers("UserPromptSubmit", "", sh("echo user")))
+	writeJSON(t, e.managed, map[string]any{"allowManagedHooksOnly": true, "enabledPlugins": map[string]any{"vetted@corp": true}})
+	s = e.open(t, SessionOptions{})
+	m := runClaude(t, s, hook.UserPromptSubmit, `{"prompt":"hi"}`)
+	x, _ = s.ExplainClaude(hook.UserPromptSubmit, json.RawMessage(`{"prompt":"hi"}`))
+	if en := explainEntry(t, x, "echo user"); en.WouldRun || !strings.Contains(en.Detail, "allowManagedHooksOnly is true in the managed settings "+e.managed) {
+		t.Errorf("user hook under allowManagedHooksOnly: %+v", en)
+	}
+	if en := explainEntry(t, x, "sh ${CLAUDE_PLUGIN_ROOT}/hooks/ctx.sh"); !en.WouldRun || strings.Join(m.AdditionalContext, ",") != "vetted" {
+		t.Errorf("force-enabled plugin: explained %+v, ran %q", en, m.AdditionalContext)
+	}
+}

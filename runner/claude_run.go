@@ -233,9 +233,18 @@ func handlerKey(h *hook.Hook) string {
 func (s *Session) claudeSwitches() claudeSwitches {
 	managed, user, project, local := claudeSettingsFiles(s.opts, s.dialect)
 	return s.switches.get([4]string{managed, user, project, local}, func() claudeSwitches {
-		sw, _ := readClaudeSwitches(managed, user, project, local)
-		return sw
+		return readClaudeSwitches(managed, user, project, local)
 	})
+}
+
+// claudeSwitchDiagnostics returns the diagnostics of the settings switches
+// as the files are now (claudeSwitches.diagnostics); nil outside the
+// claude profile.
+func (s *Session) claudeSwitchDiagnostics() []hook.Diagnostic {
+	if s.dialect.Name != ProfileClaude {
+		return nil
+	}
+	return s.claudeSwitches().diagnostics()
 }
 
 func (s *Session) claudeSkip(h *hook.Hook, event, reason string, obs Observer) (output.ClaudeAnswer, output.Run) {

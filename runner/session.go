@@ -282,11 +282,7 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		lopts.PluginDirs, lopts.WorkspacePluginDirs, plugins, pdiags = resolveClaudePlugins(opts, dialect)
 		lopts.WorkspaceRoot, lopts.WorkspacePluginOrder = opts.Cwd, len(dialect.WorkspaceFiles)
 		early = append(early, pdiags...)
-		sw, swDiags := readClaudeSwitches(claudeSettingsFiles(opts, dialect))
-		early = append(early, swDiags...)
-		if sw.DisabledBy != "" && !sw.ManagedDisable {
-			early = append(early, disabledByWorkspace(sw.DisabledBy))
-		}
+		early = append(early, readClaudeSwitches(claudeSettingsFiles(opts, dialect)).diagnostics()...)
 	}
 	s := &Session{
 		opts:          opts,
@@ -515,7 +511,9 @@ func (s *Session) current() (*config.Set, map[string]*eventPlan) {
 }
 
 // Hooks returns the session's hooks in run order and the current
-// configuration diagnostics, re-reading changed files first.
+// configuration diagnostics (on the claude profile those of the settings
+// switches first, as session/open reports them), re-reading changed files
+// first.
 func (s *Session) Hooks() ([]hook.Hook, []hook.Diagnostic) {
 	s.mu.Lock()
 	s.lastCheck = time.Time{}
@@ -524,8 +522,8 @@ func (s *Session) Hooks() ([]hook.Hook, []hook.Diagnostic) {
 	s.mu.Lock()
 	ws, found := s.ws, s.found
 	s.mu.Unlock()
-	diags := append(append([]hook.Diagnostic{}, set.Diagnostics...), found.Diagnostics...)
-	diags = append(diags, s.processDiagnostics(allHooks(set.Hooks, ws))...)
+	diags := append(s.claudeSwitchDiagnostics(), set.Diagnostics...)
+	diags = append(append(diags, found.Diagnostics...), s.processDiagnostics(allHooks(set.Hooks, ws))...)
 	return set.Hooks, diags
 }
 

@@ -43,6 +43,40 @@ func listDiagnostics(t *testing.T, e cliEnv, args ...string) []string {
 	return got
 }
 
+// TestClaudeListExplainReportSwitches: `hooks list` and `hooks explain`
+// under --profile claude report a workspace file's disableAllHooks
+// (claude_hooks_disabled_by_workspace, naming the file) and a wrongly typed
+// switch (claude_setting_type at file:line:col), as session/open and
+// `hooks run` do; explain names the file that keeps the guard off.
+func TestClaudeListExplainReportSwitches(t *testing.T) {
+	e, flags, local, _ := claudeGuardEnv(t, `{"disableAllHooks": true}`)
+	want := "claude_hooks_disabled_by_workspace " + local
+	if got := listDiagnostics(t, e, flags...); !strings.Contains(strings.Join(got, "\n"), want) {
+		t.Errorf("hooks list --json diagnostics %q lack %q", got, want)
+	}
+	_, _, errs := e.hookside(t, "", append([]string{"hooks", "list"}, flags...)...)
+	if !strings.Contains(errs, local+": warning:") || !strings.Contains(errs, "[claude_hooks_disabled_by_workspace]") {
+		t.Errorf("hooks list stderr:\n%s", errs)
+	}
+	_, out, errs := e.hookside(t, "", append([]string{"hooks", "explain", "--event", "PreToolUse", "--tool", "Bash"}, flags...)...)
+	if !strings.Contains(errs, "[claude_hooks_disabled_by_workspace]") ||
+		!strings.Contains(out, "why not: hooks_disabled — disableAllHooks is true in "+local+", a workspace settings file") {
+		t.Errorf("hooks explain:\n%s%s", out, errs)
+	}
+
+	writeFiles(t, map[string]string{local: `{"disableAllHooks": "yes"}`})
+	want = "claude_setting_type " + local + ":1:2"
+	if got := listDiagnostics(t, e, flags...); !strings.Contains(strings.Join(got, "\n"), want) {
+		t.Errorf("hooks list --json diagnostics %q lack %q", got, want)
+	}
+	for _, cmd := range [][]string{{"hooks", "list"}, {"hooks", "explain", "--event", "PreToolUse", "--tool", "Bash"}} {
+		_, _, errs := e.hookside(t, "", append(cmd, flags...)...)
+		if !strings.Contains(errs, local+":1:2: error: disableAllHooks must be bool") {
+			t.Errorf("%s stderr lacks the claude_setting_type error:\n%s", strings.Join(cmd, " "), errs)
+		}
+	}
+}
+
 // TestClaudeWorkspaceHooksOffKeepsGuard: with --workspace-hooks=false the
 // project's settings files are not read for switches: the user's guard
 // runs (exit 2, blocked) although settings.local.json says
