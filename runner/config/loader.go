@@ -19,7 +19,9 @@ type LoaderOptions struct {
 	// diagnostic. Made absolute with filepath.Abs.
 	UserConfigPath string
 	// PluginDirs are plugin roots; each may hold hooks/hooks.json (absent =
-	// no hooks, no diagnostic). Made absolute; duplicates are dropped.
+	// no hooks, no diagnostic). A root that does not exist or is not a
+	// directory is a hook.CodePluginDirNotFound warning (so is one of
+	// WorkspacePluginDirs). Made absolute; duplicates are dropped.
 	PluginDirs []string
 	// Internal hooks run after every other source. The Loader copies the
 	// slice; an empty ID becomes "internal:<Name>#<Event>[<MatcherIndex>][<HookIndex>]",
@@ -135,6 +137,7 @@ type pluginSource struct {
 	root, hooksPath, manifestPath string
 	workspace                     bool // a WorkspacePluginDirs entry
 	loaded                        bool
+	rootProblem                   string // why root is not a usable directory; "" = it is
 	hooksSt, manifestSt           stamp
 	parsed                        parsedPlugin
 }
@@ -241,9 +244,9 @@ func (l *Loader) Load() (*Set, error) {
 		}
 	}
 	for _, p := range l.plugins {
-		hs, ms := statStamp(p.hooksPath), statStamp(p.manifestPath)
-		if !p.loaded || hs != p.hooksSt || ms != p.manifestSt {
-			p.load(hs, ms)
+		rp, hs, ms := rootProblem(p.root), statStamp(p.hooksPath), statStamp(p.manifestPath)
+		if !p.loaded || rp != p.rootProblem || hs != p.hooksSt || ms != p.manifestSt {
+			p.load(rp, hs, ms)
 			changed = true
 		}
 	}
@@ -293,9 +296,34 @@ func loadStamped[F any](u *stampedSource[F], st stamp, parse func(string, []byte
 	u.file, u.diags = parse(u.path, data, hook.SourceUser)
 }
 
-func (p *pluginSource) load(hs, ms stamp) {
-	p.loaded, p.hooksSt, p.manifestSt = true, hs, ms
+// rootProblem says why the plugin root dir cannot hold a plugin (a
+// diagnostic message whose source is dir): it does not exist, is not a
+// directory, or cannot be examined. "" when it is a directory.
+func rootProblem(dir string) string {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "the plugin directory does not exist"
+	case err != nil:
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return "the plugin directory cannot be examined: " + err.Error()
+	case !fi.IsDir():
+		return "the plugin directory is " + fsid.Kind(fi.Mode()) + ", not a directory"
+	}
+	return ""
+}
+
+func (p *pluginSource) load(rp string, hs, ms stamp) {
+	p.loaded, p.rootProblem, p.hooksSt, p.manifestSt = true, rp, hs, ms
 	p.parsed = parsedPlugin{}
+	if rp != "" {
+		p.parsed.diags = []hook.Diagnostic{{Code: hook.CodePluginDirNotFound, Severity: hook.SeverityWarning, Source: p.root,
+			Message: rp + "; its hooks do not load"}}
+		return
+	}
 	data, d := readStamped(p.hooksPath, hs, hook.CodeReadError, hook.SeverityError)
 	if d != nil {
 		p.parsed.diags = []hook.Diagnostic{*d}

@@ -141,9 +141,36 @@ func TestLoad(t *testing.T) {
 	})
 
 	t.Run("plugin_without_hooks_file_is_fine", func(t *testing.T) {
-		l := NewLoader(LoaderOptions{PluginDirs: []string{t.TempDir(), filepath.Join(t.TempDir(), "gone")}})
+		l := NewLoader(LoaderOptions{PluginDirs: []string{t.TempDir()}})
 		if s := load(t, l); len(s.Hooks) != 0 || len(s.Diagnostics) != 0 {
 			t.Fatalf("set %+v", s)
+		}
+	})
+
+	t.Run("missing_plugin_dir_warns_until_it_appears", func(t *testing.T) {
+		base := t.TempDir()
+		gone, file := filepath.Join(base, "gone"), filepath.Join(base, "file")
+		writeFile(t, base, "file", "{}")
+		l := NewLoader(LoaderOptions{PluginDirs: []string{gone, file}})
+		s := load(t, l)
+		if !eq(codes(s.Diagnostics), []string{hook.CodePluginDirNotFound, hook.CodePluginDirNotFound}) {
+			t.Fatalf("diags %+v", s.Diagnostics)
+		}
+		for i, want := range []struct{ src, msg string }{
+			{gone, "the plugin directory does not exist; its hooks do not load"},
+			{file, "the plugin directory is a regular file, not a directory; its hooks do not load"},
+		} {
+			if d := s.Diagnostics[i]; d.Source != want.src || d.Message != want.msg || d.Severity != hook.SeverityWarning {
+				t.Errorf("diag %d = %+v, want source %q message %q", i, d, want.src, want.msg)
+			}
+		}
+		if again := load(t, l); again != s {
+			t.Fatal("nothing changed, yet the set was rebuilt")
+		}
+		writeFile(t, gone, "hooks/hooks.json", pluginPre)
+		s = load(t, l)
+		if !eq(commands(s.Hooks), []string{"plugin-pre"}) || !eq(codes(s.Diagnostics), []string{hook.CodePluginDirNotFound}) {
+			t.Fatalf("after creating the plugin: hooks %v diags %+v", commands(s.Hooks), s.Diagnostics)
 		}
 	})
 
