@@ -6,27 +6,28 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
 )
 
 // runClaudeCLI runs one event of a claude-profile session and prints the
-// merged answer (docs/compatibility.md "The claude profile"). Exit status:
-// 2 when the event's action is blocked, else 0. Workspace hooks skipped
-// for trust are listed on stderr with a review command repeating hint
-// (hintFlags), as on the zcode profile.
+// merged answer (docs/compatibility.md "The claude profile"); --json is the
+// hooks/run result with each run's stdout and stderr previews, as on the
+// zcode profile. Exit status: 2 when the event's action is blocked, else
+// 0. Workspace hooks skipped for trust are listed on stderr with a review
+// command repeating hint (hintFlags), as on the zcode profile.
 func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest, asJSON bool, hint string, stdout, stderr io.Writer) int {
-	m, err := s.RunClaude(ctx, req, nil)
+	outs := &runOutputs{byRun: map[string]runOutput{}}
+	m, err := s.RunClaude(ctx, req, outs)
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks run:", runErrText(err))
 		return exitError
 	}
 	if asJSON {
-		writeJSON(stdout, m)
+		writeJSON(stdout, claudeMergedWithOutput{ClaudeMerged: m, Runs: outs.runs(m.Runs)})
 	} else {
-		printClaudeMerged(stdout, m)
+		printClaudeMerged(termSafe{stdout}, m, outs)
 	}
 	printSkippedForTrust(stderr, s, m.Runs, hint)
 	if m.Blocked {
@@ -35,47 +36,51 @@ func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest,
 	return exitOK
 }
 
-// printClaudeMerged prints a claude-profile answer for people.
-func printClaudeMerged(w io.Writer, m output.ClaudeMerged) {
+// claudeMergedWithOutput is the claude-profile hooks/run result with each
+// run's stdout and stderr previews (`hooks run --profile claude --json`).
+type claudeMergedWithOutput struct {
+	output.ClaudeMerged
+	Runs []runWithOutput `json:"runs"`
+}
+
+// printClaudeMerged prints a claude-profile answer for people, text from
+// hooks redacted as printMerged's is; failed, timed-out and blocked runs
+// are followed by their stdout and stderr previews.
+func printClaudeMerged(w io.Writer, m output.ClaudeMerged, outs *runOutputs) {
+	rd := func(p *string) string { return output.Redact(str(p)) }
 	fmt.Fprintf(w, "%s: %d hook(s)\n", m.Event, len(m.Runs))
 	if m.PermissionDecision != nil {
 		fmt.Fprintf(w, "permissionDecision: %s", *m.PermissionDecision)
-		if r := str(m.PermissionDecisionReason); r != "" {
+		if r := rd(m.PermissionDecisionReason); r != "" {
 			fmt.Fprintf(w, " (%s)", r)
 		}
 		fmt.Fprintln(w)
 	}
 	if p := m.Permission; p != nil {
-		fmt.Fprintf(w, "permission: %s %s\n", p.Behavior, p.Message)
+		fmt.Fprintf(w, "permission: %s %s\n", p.Behavior, output.Redact(p.Message))
 	}
 	if m.Blocked {
 		printBlocked(w, str(m.BlockReason))
 	}
 	if m.Stop != nil {
-		fmt.Fprintf(w, "stop: continue=%v (%d/%d consecutive) %s\n", m.Stop.ContinueTurn, m.Stop.Consecutive, m.Stop.Limit, str(m.Stop.Continuation))
+		fmt.Fprintf(w, "stop: continue=%v (%d/%d consecutive) %s\n", m.Stop.ContinueTurn, m.Stop.Consecutive, m.Stop.Limit, rd(m.Stop.Continuation))
 	}
 	for _, f := range m.Feedback {
-		fmt.Fprintf(w, "feedback for the model: %s\n", f)
+		fmt.Fprintf(w, "feedback for the model: %s\n", output.Redact(f))
 	}
 	for _, c := range m.AdditionalContext {
-		fmt.Fprintf(w, "context: %s\n", c)
+		fmt.Fprintf(w, "context: %s\n", output.Redact(c))
 	}
 	if !m.Continue {
-		fmt.Fprintf(w, "continue: false (%s)\n", str(m.StopReason))
+		fmt.Fprintf(w, "continue: false (%s)\n", rd(m.StopReason))
 	}
 	for _, e := range m.HookErrors {
-		fmt.Fprintf(w, "hook error: %s\n", e)
+		fmt.Fprintf(w, "hook error: %s\n", output.Redact(e))
 	}
 	for _, e := range m.EnvExports {
-		fmt.Fprintf(w, "env: %s\n", e)
+		fmt.Fprintf(w, "env: %s\n", output.Redact(e))
 	}
-	for _, r := range m.Runs {
-		line := fmt.Sprintf("  %s %s", r.Outcome, r.HookID)
-		if r.Reason != "" {
-			line += " (" + r.Reason + ")"
-		}
-		fmt.Fprintln(w, strings.TrimRight(line, " "))
-	}
+	printRuns(w, m.Runs, outs)
 }
 
 // claudeExplainInput reads the event input for `hooks explain --profile

@@ -377,15 +377,24 @@ type runWithOutput struct {
 }
 
 func (o *runOutputs) withOutput(m output.Merged) mergedWithOutput {
-	runs := make([]runWithOutput, len(m.Runs))
-	for i, r := range m.Runs {
-		runs[i] = runWithOutput{Run: r, runOutput: o.get(r.RunID)}
+	return mergedWithOutput{Merged: m, Runs: o.runs(m.Runs)}
+}
+
+// runs is runs with each one's stdout and stderr previews.
+func (o *runOutputs) runs(runs []output.Run) []runWithOutput {
+	out := make([]runWithOutput, len(runs))
+	for i, r := range runs {
+		out[i] = runWithOutput{Run: r, runOutput: o.get(r.RunID)}
 	}
-	return mergedWithOutput{Merged: m, Runs: runs}
+	return out
 }
 
 // printMerged prints a merged result for people; failed, timed-out and
-// blocked runs are followed by their stdout and stderr previews.
+// blocked runs are followed by their stdout and stderr previews. Text that
+// comes from hooks (reasons, messages, context, updatedInput, errors and
+// warnings) is redacted as the previews are (output.Redact): an exit-2
+// block reason is the hook's stderr, shown right above its redacted
+// preview. The --json result keeps it as the host gets it.
 func printMerged(w io.Writer, m output.Merged, outs *runOutputs) {
 	skipped := 0
 	for _, r := range m.Runs {
@@ -397,7 +406,7 @@ func printMerged(w io.Writer, m output.Merged, outs *runOutputs) {
 	if m.Decision != nil {
 		fmt.Fprintf(w, "decision: %s", *m.Decision)
 		if r := str(m.DecisionReason); r != "" {
-			fmt.Fprintf(w, " (%s)", r)
+			fmt.Fprintf(w, " (%s)", output.Redact(r))
 		}
 		fmt.Fprintln(w)
 	}
@@ -405,34 +414,41 @@ func printMerged(w io.Writer, m output.Merged, outs *runOutputs) {
 		printBlocked(w, str(m.BlockReason))
 	}
 	if len(m.UpdatedInput) > 0 && string(m.UpdatedInput) != "null" {
-		fmt.Fprintf(w, "updatedInput: %s\n", m.UpdatedInput)
+		fmt.Fprintf(w, "updatedInput: %s\n", output.Redact(string(m.UpdatedInput)))
 	}
 	if !m.Continue {
-		fmt.Fprintf(w, "continue: false (%s)\n", str(m.StopReason))
+		fmt.Fprintf(w, "continue: false (%s)\n", output.Redact(str(m.StopReason)))
 	}
 	for _, sm := range m.SystemMessages {
-		fmt.Fprintf(w, "systemMessage: %s\n", sm)
+		fmt.Fprintf(w, "systemMessage: %s\n", output.Redact(sm))
 	}
 	if m.ModelContext != nil {
-		fmt.Fprintf(w, "modelContext:\n%s\n", indent(*m.ModelContext))
+		fmt.Fprintf(w, "modelContext:\n%s\n", indent(output.Redact(*m.ModelContext)))
 	}
 	if m.Stop != nil {
 		fmt.Fprintf(w, "stop: continueTurn=%v limit=%d stopHookActive=%v\n", m.Stop.ContinueTurn, m.Stop.Limit, m.Stop.StopHookActive)
 	}
-	for _, r := range m.Runs {
+	printRuns(w, m.Runs, outs)
+}
+
+// printRuns prints one line per run (outcome, exit code, duration, hook
+// id, its error or reason, redacted) and its warnings; failed,
+// timed-out and blocked runs are followed by their output previews.
+func printRuns(w io.Writer, runs []output.Run, outs *runOutputs) {
+	for _, r := range runs {
 		code := "-"
 		if r.ExitCode != nil {
 			code = fmt.Sprint(*r.ExitCode)
 		}
 		fmt.Fprintf(w, "  %-13s exit %-3s %5dms  %s", r.Outcome, code, r.DurationMs, r.HookID)
 		if r.Error != "" {
-			fmt.Fprintf(w, "  (%s)", r.Error)
+			fmt.Fprintf(w, "  (%s)", output.Redact(r.Error))
 		} else if r.Reason != "" {
-			fmt.Fprintf(w, "  (%s)", r.Reason)
+			fmt.Fprintf(w, "  (%s)", output.Redact(r.Reason))
 		}
 		fmt.Fprintln(w)
 		for _, warn := range r.Warnings {
-			fmt.Fprintf(w, "      warning: %s\n", warn)
+			fmt.Fprintf(w, "      warning: %s\n", output.Redact(warn))
 		}
 		switch r.Outcome {
 		case output.OutcomeFailed, output.OutcomeTimedOut, output.OutcomeBlocked:
@@ -443,14 +459,15 @@ func printMerged(w io.Writer, m output.Merged, outs *runOutputs) {
 	}
 }
 
-// printBlocked prints the block line: its reason, or that the hook gave
-// none (an exit 2 with empty stderr, a decision without a reason).
+// printBlocked prints the block line: its reason (redacted), or that the
+// hook gave none (an exit 2 with empty stderr, a decision without a
+// reason).
 func printBlocked(w io.Writer, reason string) {
 	if reason == "" {
 		fmt.Fprintln(w, "blocked (no reason given: the blocking hook printed nothing on stderr and no reason)")
 		return
 	}
-	fmt.Fprintf(w, "blocked: %s\n", reason)
+	fmt.Fprintf(w, "blocked: %s\n", output.Redact(reason))
 }
 
 // printStream prints one output preview, indented under its run.

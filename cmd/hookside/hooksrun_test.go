@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -154,5 +156,63 @@ func TestProcessHookMissingScript(t *testing.T) {
 	_, _, errs = e.hookside(t, "", "hooks", "list")
 	if n := strings.Count(errs, "[process_hook_not_found]"); n != 4 {
 		t.Errorf("hooks list: %d diagnostics, want 4:\n%s", n, errs)
+	}
+}
+
+// TestHooksRunRedactsReasons: the text output of `hooks run` redacts what
+// hooks said — the decision and block reasons above the redacted stderr
+// preview — on the zcode and claude profiles; --json keeps the reasons as
+// the host gets them (they are what the model is told) and redacts only
+// the stdout and stderr previews, on both profiles.
+func TestHooksRunRedactsReasons(t *testing.T) {
+	const secrets = "password=hunter22 sk-abcdefghijklmnop1234 ghp_abcdefghijklmnopqrstuvwxyz0123"
+	const redacted = "password=[REDACTED] [REDACTED] [REDACTED]"
+	guard := "echo out-api_key=xyz12345; echo '" + secrets + "' >&2; exit 2"
+	e := newCLIEnv(t)
+	e.userConfig(t, oneHook("PreToolUse", map[string]any{"type": "command", "command": guard}))
+	ch := filepath.Join(e.root, "claudehome")
+	in := filepath.Join(e.root, "in.json")
+	writeFiles(t, map[string]string{
+		filepath.Join(ch, "settings.json"): `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":` + strconv.Quote(guard) + `}]}]}}`,
+		in:                                 `{"tool_name":"Bash","tool_input":{"command":"ls"}}`,
+	})
+	for _, profile := range [][]string{{"--profile", "zcode"}, {"--profile", "claude", "--claude-home", ch}} {
+		args := append([]string{"hooks", "run", "--event", "PreToolUse", "--input", in}, profile...)
+		code, out, errs := e.hookside(t, "", args...)
+		if code != 2 {
+			t.Fatalf("%v: exit %d, want 2\n%s%s", profile, code, out, errs)
+		}
+		if strings.Contains(out, "hunter22") || strings.Contains(out, "sk-abcdef") || strings.Contains(out, "ghp_") || strings.Contains(out, "xyz12345") {
+			t.Errorf("%v: text output shows a secret:\n%s", profile, out)
+		}
+		for _, want := range []string{"deny (" + redacted + ")", "blocked: " + redacted, "exit 2", "stderr:\n        " + redacted, "out-api_key=[REDACTED]"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: text output lacks %q:\n%s", profile, want, out)
+			}
+		}
+
+		code, out, errs = e.hookside(t, "", append(args, "--json")...)
+		if code != 2 {
+			t.Fatalf("%v --json: exit %d\n%s%s", profile, code, out, errs)
+		}
+		var m struct {
+			DecisionReason           string `json:"decisionReason"`
+			PermissionDecisionReason string `json:"permissionDecisionReason"`
+			BlockReason              string `json:"blockReason"`
+			Runs                     []struct {
+				Outcome string `json:"outcome"`
+				Stdout  string `json:"stdout"`
+				Stderr  string `json:"stderr"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatalf("%v: %v\n%s", profile, err, out)
+		}
+		if m.BlockReason != secrets || m.DecisionReason+m.PermissionDecisionReason != secrets {
+			t.Errorf("%v: --json reasons %q / %q, want the hook's own %q", profile, m.DecisionReason+m.PermissionDecisionReason, m.BlockReason, secrets)
+		}
+		if len(m.Runs) != 1 || m.Runs[0].Outcome != "blocked" || m.Runs[0].Stdout != "out-api_key=[REDACTED]\n" || m.Runs[0].Stderr != redacted+"\n" {
+			t.Errorf("%v: --json runs %+v, want one blocked run with redacted stdout and stderr", profile, m.Runs)
+		}
 	}
 }
