@@ -21,7 +21,8 @@ const trustLong = "Review and grant workspace (project) hooks. Without an action
 	"D is a list number from status, a full digest, or a unique prefix of at least 6 hex characters.\n" +
 	"The workspace is --cwd DIR (as the other hooks commands) or --workspace PATH|IDENTITY (the same,\n" +
 	"also taking a workspace identity local:|remote:|ssh:|container:|wsl:…); default the current directory.\n" +
-	"Exit status: 0 done, 1 error, 2 usage, 3 trust store corrupt (grant refused); revoke exits 1 when a named digest had no record."
+	"Exit status: 0 done, 1 error, 2 usage, 3 trust store corrupt (grant, revoke and review: nothing is written;\n" +
+	"status only reports it, exit 0); revoke exits 1 when a named digest had no record."
 
 const trustUse = "[--cwd DIR|--workspace PATH|IDENTITY] [--project-config FILE] [--digest D]… [--all --bundle-digest B] [--json]"
 
