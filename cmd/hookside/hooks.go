@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/runner/exec"
@@ -249,17 +250,8 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 			fmt.Fprintln(stderr, "hookside hooks run: read input:", err)
 			return exitError
 		}
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(input, &obj); err != nil || obj == nil {
-			var why any = err
-			var te *json.UnmarshalTypeError
-			switch {
-			case err == nil:
-				why = "got null"
-			case errors.As(err, &te):
-				why = "got a JSON " + te.Value // array, string, number or bool
-			}
-			fmt.Fprintf(stderr, "hookside hooks run: %s: the input must be a JSON object: %v\n", o.inputPath, why)
+		if msg := inputObjectError(o.inputPath, input); msg != "" {
+			fmt.Fprintln(stderr, "hookside hooks run:", msg)
 			return exitError
 		}
 	}
@@ -298,6 +290,33 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 		return 2
 	}
 	return exitOK
+}
+
+// inputObjectError is why input, read from path ("-" = stdin), is not a
+// JSON object, at its "file:line:col" (internal/jsonpos): the syntax error,
+// or the kind of value it is ("got a JSON array", "got null"). "" when it
+// is an object.
+func inputObjectError(path string, input []byte) string {
+	name := path
+	if path == "-" {
+		name = "<stdin>"
+	}
+	var obj map[string]json.RawMessage
+	err := json.Unmarshal(input, &obj)
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case err == nil && obj != nil:
+		return ""
+	case errors.As(err, &se):
+		return fmt.Sprintf("%s: invalid JSON: %v", jsonpos.At(name, input, jsonpos.SyntaxErrorOffset(input, se)), se)
+	case errors.As(err, &te):
+		return fmt.Sprintf("%s: the input must be a JSON object: got a JSON %s", jsonpos.At(name, input, jsonpos.TypeErrorOffset(input, te)), te.Value)
+	case err == nil:
+		off, _ := jsonpos.PathOffset(input, "")
+		return fmt.Sprintf("%s: the input must be a JSON object: got null", jsonpos.At(name, input, off))
+	}
+	return fmt.Sprintf("%s: the input must be a JSON object: %v", name, err)
 }
 
 // runErrText is a failed run's message: a run stopped by SIGINT/SIGTERM

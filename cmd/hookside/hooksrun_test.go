@@ -216,3 +216,26 @@ func TestHooksRunRedactsReasons(t *testing.T) {
 		}
 	}
 }
+
+// TestRunInputJSONErrorPosition: a --input that is not JSON, or not an
+// object, is named with the line and column of the problem (of the file,
+// or <stdin> for -), and nothing runs.
+func TestRunInputJSONErrorPosition(t *testing.T) {
+	e := newCLIEnv(t)
+	in := filepath.Join(e.root, "bad.json")
+	writeFiles(t, map[string]string{in: "{\n  \"tool_name\": \"Bash\",\n  \"x\": ,\n}"})
+	code, _, errs := e.hookside(t, "", "hooks", "run", "--event", "PreToolUse", "--input", in)
+	if want := in + ":3:8: invalid JSON: invalid character ','"; code != 1 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr %q, want exit 1 and %q", code, errs, want)
+	}
+	for stdin, want := range map[string]string{
+		`{"a": tru}`: "<stdin>:1:10: invalid JSON: invalid character '}' in literal true",
+		"\n  [1]":    "<stdin>:2:3: the input must be a JSON object: got a JSON array",
+		" null":      "<stdin>:1:2: the input must be a JSON object: got null",
+	} {
+		code, _, errs := e.hookside(t, stdin, "hooks", "run", "--event", "PreToolUse", "--input", "-")
+		if code != 1 || !strings.Contains(errs, want) {
+			t.Errorf("stdin %q: exit %d, stderr %q, want exit 1 and %q", stdin, code, errs, want)
+		}
+	}
+}
