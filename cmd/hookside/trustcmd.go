@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"regexp"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -81,23 +84,62 @@ func trustActionCmd(action string, stdout, stderr io.Writer) *cobra.Command {
 	o.sf.registerProfile(fs)
 	completeSession(cmd)
 	return setRun(cmd, func(args []string) int {
-		act := action
-		if act == "" {
-			act = "status"
-			if len(args) > 0 {
-				if args[0] == "help" {
-					_ = cmd.Help()
-					return exitOK
-				}
-				fmt.Fprintf(stderr, "hookside hooks trust: unknown action %q (want status, review, grant or revoke)\n", args[0])
-				return exitUsage
-			}
+		if o.asJSON {
+			return trustJSONErrors(stdout, stderr, func(stdout, stderr io.Writer) int { return runTrustAction(cmd, action, args, &o, fs, stdout, stderr) })
 		}
+		return runTrustAction(cmd, action, args, &o, fs, stdout, stderr)
+	})
+}
+
+// runTrustAction runs action ("" = the one args name, default status).
+func runTrustAction(cmd *cobra.Command, action string, args []string, o *trustOptions, fs *pflag.FlagSet, stdout, stderr io.Writer) int {
+	act := action
+	if act == "" {
+		act = "status"
 		if len(args) > 0 {
-			fmt.Fprintf(stderr, "hookside hooks trust: unexpected argument %q\n", args[0])
+			if args[0] == "help" {
+				_ = cmd.Help()
+				return exitOK
+			}
+			fmt.Fprintf(stderr, "hookside hooks trust: unknown action %q (want status, review, grant or revoke)\n", args[0])
 			return exitUsage
 		}
-		o.flags = fs
-		return runHooksTrust(act, &o, stdout, stderr)
-	})
+	}
+	if len(args) > 0 {
+		fmt.Fprintf(stderr, "hookside hooks trust: unexpected argument %q\n", args[0])
+		return exitUsage
+	}
+	o.flags = fs
+	return runHooksTrust(act, o, stdout, stderr)
+}
+
+// trustPrefix is the "hookside hooks trust[ ACTION]: " of its messages.
+var trustPrefix = regexp.MustCompile(`^\s*hookside hooks trust(?: (?:status|review|grant|revoke))?: `)
+
+// trustJSONErrors runs run for `hooks trust … --json`: a failure (exit
+// status other than 0) that printed no result on stdout prints
+// {"error": {"message"}} there, the message being what it wrote on stderr
+// without the command's prefix, as the v2 commands print their errors.
+// stderr gets the message as without --json.
+func trustJSONErrors(stdout, stderr io.Writer, run func(stdout, stderr io.Writer) int) int {
+	out := &countWriter{w: stdout}
+	var msg bytes.Buffer
+	code := run(out, io.MultiWriter(stderr, &msg))
+	if code != exitOK && out.n == 0 {
+		text := strings.TrimSpace(trustPrefix.ReplaceAllString(msg.String(), ""))
+		writeJSON(stdout, map[string]any{"error": map[string]any{"message": text}})
+	}
+	return code
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
 }
