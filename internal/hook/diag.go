@@ -106,9 +106,10 @@ const (
 	// (severity warning). The hook stays configured; each run of it fails
 	// with the same message instead of starting.
 	CodeProcessNotFound = "process_hook_not_found"
-	// CodePluginDirNotFound: a plugin root the host or the command line
-	// names (session/open pluginDirs, --plugin-dir) does not exist or is
-	// not a directory (severity warning). Source is the absolute path; the
-	// plugin contributes no hooks until the directory appears.
+	// CodePluginDirNotFound: a plugin root named by the host, the command
+	// line or a workspace file (session/open pluginDirs, --plugin-dir,
+	// plugins.dirs) does not exist or is not a directory (severity
+	// warning). Source is the absolute path; the plugin contributes no
+	// hooks until the directory appears.
 	CodePluginDirNotFound = "plugin_dir_not_found"
 )

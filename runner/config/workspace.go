@@ -204,7 +204,7 @@ func (w *Workspace) add(d *hook.Dialect, root *os.Root, path string, order int, 
 		if !filepath.IsAbs(pd) {
 			pd = filepath.Join(filepath.Dir(path), pd)
 		}
-		w.addPlugin(root, pd, fileOn)
+		w.addPlugin(root, pd, rel, fileOn)
 	}
 	return f.Enabled != nil && *f.Enabled
 }
@@ -217,13 +217,20 @@ func (w *Workspace) append(hooks []hook.Hook, rel string, order int, on bool, fi
 	}
 }
 
-// addPlugin reads a plugin directory named by a workspace file: its
-// hooks/hooks.json declarations become workspace declarations, governed by
-// trust and their own enabled only.
-func (w *Workspace) addPlugin(root *os.Root, dir string, fileOn *[]bool) {
+// addPlugin reads a plugin directory named by the plugins.dirs of the
+// workspace file from (relative to the root): its hooks/hooks.json
+// declarations become workspace declarations, governed by trust and their
+// own enabled only. A directory that does not exist or is not one is a
+// hook.CodePluginDirNotFound warning.
+func (w *Workspace) addPlugin(root *os.Root, dir, from string, fileOn *[]bool) {
 	path := filepath.Join(dir, filepath.FromSlash(PluginHooksFile))
+	n := len(w.Diagnostics)
 	data, ok := w.read(root, path, "workspace plugin "+dir)
 	if !ok {
+		if rp := rootProblem(dir); rp != "" && len(w.Diagnostics) == n {
+			w.Diagnostics = append(w.Diagnostics, hook.Diagnostic{Code: hook.CodePluginDirNotFound, Severity: hook.SeverityWarning, Source: dir,
+				Message: rp + " (plugins.dirs of " + from + "); its hooks do not load"})
+		}
 		return
 	}
 	order := len(w.Files)

@@ -195,6 +195,15 @@ func TestDiscoverPluginDirs(t *testing.T) {
 	if got, want := relPaths(w), []string{"zcode.json", "plug/hooks/hooks.json", "../outside-plug/hooks/hooks.json"}; !slices.Equal(got, want) {
 		t.Fatalf("files %q, want %q", got, want)
 	}
+	// The directory that is not there is named, with the file naming it.
+	gone := "/nonexistent-plugin-dir"
+	if !filepath.IsAbs(gone) { // Windows: relative to the file's directory
+		gone = filepath.Join(repo, gone)
+	}
+	if len(w.Diagnostics) != 1 || w.Diagnostics[0].Code != hook.CodePluginDirNotFound || w.Diagnostics[0].Source != gone ||
+		w.Diagnostics[0].Message != "the plugin directory does not exist (plugins.dirs of zcode.json); its hooks do not load" {
+		t.Fatalf("diagnostics %+v, want one plugin_dir_not_found for /nonexistent-plugin-dir", w.Diagnostics)
+	}
 	for i, h := range w.Hooks {
 		if h.Source.Kind != hook.SourceWorkspace || !strings.HasPrefix(h.ID, "workspace:") {
 			t.Errorf("plugin decl %d is %s (%s), want a workspace declaration", i, h.Source.Kind, h.ID)
