@@ -196,7 +196,7 @@ func (s *Session) trustNotice(event string, runs []output.Run) *output.TrustNoti
 		Message: fmt.Sprintf("%d workspace hook(s) guarding %s did not run because they are not trusted (%s); what they check was not checked. Review them to run them again.",
 			len(noticed), event, noticed[0].TrustState),
 		Hooks:         noticed,
-		ReviewCommand: "hookside hooks trust review" + s.profileFlag() + " --workspace " + shellWord(s.opts.WorkspaceID),
+		ReviewCommand: s.ReviewCommand(),
 		ReviewMethod:  "workspaceHooks/review/start",
 	}
 }
@@ -221,25 +221,4 @@ func (s *Session) SkippedWorkspaceHooks(runs []output.Run) []output.NoticedHook 
 		out = append(out, output.NoticedHook{HookID: r.HookID, Digest: d.Digest, TrustState: state, Reason: reason})
 	}
 	return out
-}
-
-// profileFlag is " --profile <name>" for a session whose profile is not
-// the default zcode one, so a printed review command reads the same
-// declarations; "" for zcode.
-func (s *Session) profileFlag() string {
-	if s.dialect.Name == "" || s.dialect.Name == ProfileZcode {
-		return ""
-	}
-	return " --profile " + s.dialect.Name
-}
-
-// shellWord quotes s for a POSIX shell when it holds anything but
-// letters, digits and / . - _ : characters.
-func shellWord(w string) string {
-	if w != "" && strings.IndexFunc(w, func(r rune) bool {
-		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-	}) < 0 {
-		return w
-	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }

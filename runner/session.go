@@ -326,7 +326,7 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		pending, stale := st.Counts[string(truststore.PendingTrust)], st.Counts[string(truststore.StaleDigest)]
 		if pending+stale > 0 {
 			diags = append(diags, hook.Diagnostic{Code: truststore.CodePendingTrust, Severity: hook.SeverityWarning,
-				Message: fmt.Sprintf("%d workspace hook declaration(s) in %s wait for trust and will not run (pending_trust %d, stale_digest %d); review them (hookside hooks trust review%s, or workspaceHooks/review/start)", pending+stale, s.ws.Root, pending, stale, s.profileFlag())})
+				Message: fmt.Sprintf("%d workspace hook declaration(s) in %s wait for trust and will not run (pending_trust %d, stale_digest %d); review them (%s, or workspaceHooks/review/start)", pending+stale, s.ws.Root, pending, stale, s.ReviewCommand())})
 		}
 	}
 	s.startWatch()

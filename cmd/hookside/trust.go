@@ -445,14 +445,8 @@ func parseSelection(s string, n int) ([]int, error) {
 	return out, nil
 }
 
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+// shellQuote quotes s for a POSIX shell (runner.ShellWord).
+func shellQuote(s string) string { return runner.ShellWord(s) }
 
 // trustRemote handles an identity without local files: status lists its
 // records; revoke deletes them; grant needs the files and is refused.

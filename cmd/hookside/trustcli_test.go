@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookside/hookside/runner"
 )
 
 // trustCLIEnv is a workspace with two Stop declarations in a non-default
@@ -151,7 +153,8 @@ func TestHooksListTrustState(t *testing.T) {
 
 // TestStaleGuardNoticeInReply: a trusted PreToolUse guard whose script is
 // edited goes stale and is skipped; the hooks/run result (hooks run --json)
-// carries a trustNotice naming it, its state and the review to run.
+// carries a trustNotice naming it, its state and the review to run (with
+// the home in use).
 func TestStaleGuardNoticeInReply(t *testing.T) {
 	e := newCLIEnv(t)
 	script := filepath.Join(e.ws, "guard.sh")
@@ -186,7 +189,9 @@ func TestStaleGuardNoticeInReply(t *testing.T) {
 	if len(hooks) != 1 || hooks[0].(map[string]any)["trustState"] != "stale_digest" || hooks[0].(map[string]any)["digest"] != st.Declarations[0].Digest {
 		t.Errorf("notice hooks %v", hooks)
 	}
-	if n["reviewCommand"] != "hookside hooks trust review --workspace "+e.ws || n["reviewMethod"] != "workspaceHooks/review/start" {
+	// The command names the home: pasted into a shell without this one's
+	// environment, it reviews the same trust file.
+	if n["reviewCommand"] != "hookside hooks trust review --home "+runner.ShellWord(e.home)+" --workspace "+runner.ShellWord(e.ws) || n["reviewMethod"] != "workspaceHooks/review/start" {
 		t.Errorf("notice %v", n)
 	}
 	if msg, _ := n["message"].(string); !strings.Contains(msg, "not trusted") {

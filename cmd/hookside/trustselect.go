@@ -3,10 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/hookside/hookside/runner"
 	"github.com/spf13/pflag"
 )
 
@@ -86,7 +86,7 @@ func resolveDigest(a string, listed, pool []string, keep bool) (string, error) {
 // is added by the caller.
 func hintFlags(fs *pflag.FlagSet) string {
 	paths := map[string]bool{"home": true, "user-config": true, "spark-user-dir": true, "claude-home": true, "project-config": true}
-	var b strings.Builder
+	var flags []runner.ReviewFlag
 	for _, name := range []string{"home", "user-config", "profile", "spark-user-dir", "claude-home", "project-config", "policy", "hooks-enabled"} {
 		f := fs.Lookup(name)
 		if f == nil || !f.Changed {
@@ -95,18 +95,13 @@ func hintFlags(fs *pflag.FlagSet) string {
 		v := f.Value.String()
 		if f.Value.Type() == "bool" {
 			if v == "true" {
-				fmt.Fprintf(&b, " --%s", name)
+				flags = append(flags, runner.ReviewFlag{Name: name, Bool: true})
 			}
 			continue
 		}
-		if paths[name] && v != "" {
-			if a, err := filepath.Abs(v); err == nil {
-				v = a
-			}
-		}
-		fmt.Fprintf(&b, " --%s %s", name, shellQuote(v))
+		flags = append(flags, runner.ReviewFlag{Name: name, Value: v, Path: paths[name]})
 	}
-	return b.String()
+	return runner.ReviewFlagText(flags)
 }
 
 // digestExit is the exit status of a resolveDigests error.

@@ -43,8 +43,13 @@ func Default() string {
 	if h := os.Getenv(envHome); h != "" {
 		return h
 	}
-	return defaultFor(runtime.GOOS, os.Getenv)
+	return Builtin()
 }
+
+// Builtin returns the platform's default home, Default without
+// $HOOKSIDE_HOME: the home a command line pasted into another shell uses
+// when it names no --home.
+func Builtin() string { return defaultFor(runtime.GOOS, os.Getenv) }
 
 // defaultFor is Default without $HOOKSIDE_HOME, for goos with environment
 // getenv.
