@@ -141,6 +141,8 @@ func (s *Server) sessionOpen(_ context.Context, p sessionOpenParams) (*sessionOp
 		OnClaudeWake: func(r output.ClaudeAsyncResult) {
 			s.notifyOpt("hook/asyncRewake", asyncRewake{SessionID: sid, Result: r})
 		},
+		// A file that breaks after this reply: a `diagnostic` notification.
+		OnDiagnostic: func(d hook.Diagnostic) { s.diagnostic(sid, d) },
 		Workspace: runner.WorkspaceOptions{
 			Feature: p.WorkspaceHooks, Policy: policy, Home: home, ProjectConfigPath: p.ProjectConfigPath,
 			HooksEnabled: p.HooksEnabled,

@@ -92,6 +92,16 @@ type SessionOptions struct {
 	// Delegate the types stay skipped (CodeClaudeDelegatedType).
 	DelegatedTypes []hook.HookType
 	Delegate       DelegateFunc
+	// OnDiagnostic, when set, is called with each diagnostic that a
+	// reload of the session's configuration files finds and the previous
+	// reading did not have (PROTOCOL.md §7 `diagnostic`): a file broken,
+	// or broken differently, after NewSession reported its diagnostics.
+	// While a file stays broken its diagnostic is not repeated; once
+	// fixed, the same problem is reported again when it comes back. It is
+	// called from the goroutine that noticed the change (a run, a hooks
+	// list, the admission watch), before that call returns, and must not
+	// block.
+	OnDiagnostic func(hook.Diagnostic)
 }
 
 // WorkspaceOptions configure workspace hooks (lifecycle-hooks-and-workspace-trust
@@ -157,6 +167,12 @@ type Session struct {
 	// security version and workspace of the last recount
 	countedVersion uint64
 	countedWS      *truststore.Workspace
+
+	// diagMu orders OnDiagnostic reports; reported are the diagnostics of
+	// the reading of Set.Version diagVersion, the last one reported.
+	diagMu      sync.Mutex
+	diagVersion uint64
+	reported    map[hook.Diagnostic]bool
 
 	// claudePlugins are a claude session's plugins by root
 	// (resolveClaudePlugins).
@@ -282,7 +298,6 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		lopts.PluginDirs, lopts.WorkspacePluginDirs, plugins, pdiags = resolveClaudePlugins(opts, dialect)
 		lopts.WorkspaceRoot, lopts.WorkspacePluginOrder = opts.Cwd, len(dialect.WorkspaceFiles)
 		early = append(early, pdiags...)
-		early = append(early, readClaudeSwitches(claudeSettingsFiles(opts, dialect)).diagnostics()...)
 	}
 	s := &Session{
 		opts:          opts,
@@ -318,8 +333,11 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		WorkspaceID: opts.WorkspaceID, Root: s.ws.Root, Policy: opts.Workspace.Policy,
 		Feature: opts.Workspace.Feature, Dir: home.SecurityDir(opts.Workspace.Home, set.StorageDir), Store: opts.Workspace.Store,
 	})
-	diags := append(append(early, s.set.Diagnostics...), s.found.Diagnostics...)
-	diags = append(diags, s.processDiagnostics(allHooks(set.Hooks, s.ws))...)
+	diags := append(early, s.fileDiagnostics(s.set, s.found, s.ws)...)
+	s.diagVersion, s.reported = set.Version, make(map[hook.Diagnostic]bool, len(diags))
+	for _, d := range diags {
+		s.reported[d] = true
+	}
 	s.logLoaded(set)
 	if st := s.WorkspaceStatus(); st.Feature {
 		// The same numbers as counts: enabled declarations waiting for trust.
@@ -495,19 +513,26 @@ func trustWorkspace(found *config.Workspace, plugins []hook.Hook) *truststore.Wo
 }
 
 // current returns the configuration, re-checking the files on disk at most
-// once per ConfigCheckInterval.
+// once per ConfigCheckInterval. When the files changed, the new
+// diagnostics are reported (reportReload) before it returns.
 func (s *Session) current() (*config.Set, map[string]*eventPlan) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	now := time.Now()
+	reloaded := false
 	if now.Sub(s.lastCheck) >= ConfigCheckInterval {
 		if set, err := s.loader.Load(); err == nil {
+			reloaded = set != s.userSet
 			s.install(set, now)
 		} else {
 			s.lastCheck = now
 		}
 	}
-	return s.set, s.plans
+	set, plans := s.set, s.plans
+	s.mu.Unlock()
+	if reloaded {
+		s.reportReload()
+	}
+	return set, plans
 }
 
 // Hooks returns the session's hooks in run order and the current
@@ -522,9 +547,7 @@ func (s *Session) Hooks() ([]hook.Hook, []hook.Diagnostic) {
 	s.mu.Lock()
 	ws, found := s.ws, s.found
 	s.mu.Unlock()
-	diags := append(s.claudeSwitchDiagnostics(), set.Diagnostics...)
-	diags = append(append(diags, found.Diagnostics...), s.processDiagnostics(allHooks(set.Hooks, ws))...)
-	return set.Hooks, diags
+	return set.Hooks, s.fileDiagnostics(set, found, ws)
 }
 
 // Close stops the session's background (async) hooks: their process groups

@@ -1,0 +1,48 @@
+package runner
+
+import (
+	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/runner/config"
+	"github.com/hookside/hookside/truststore"
+)
+
+// fileDiagnostics are the problems of the configuration files as set,
+// found and ws read them: a claude session's settings switches as the
+// files are now (claudeSwitchDiagnostics), the loader's (user, settings
+// and plugin files), workspace discovery's, and the process hooks that
+// cannot start (CodeProcessNotFound).
+func (s *Session) fileDiagnostics(set *config.Set, found *config.Workspace, ws *truststore.Workspace) []hook.Diagnostic {
+	diags := append(s.claudeSwitchDiagnostics(), set.Diagnostics...)
+	diags = append(diags, found.Diagnostics...)
+	return append(diags, s.processDiagnostics(allHooks(set.Hooks, ws))...)
+}
+
+// reportReload passes to OnDiagnostic each diagnostic of the session's
+// current reading of its files that the last reported reading did not
+// have, then makes the current reading the reported one. A reading is
+// reported once (Set.Version); the diagnostics NewSession returned are
+// the first reading's. A broken file's hooks are then already out of the
+// plans, as they are for a file broken at open: a file that cannot be
+// parsed contributes no hooks until it can be again.
+func (s *Session) reportReload() {
+	if s.opts.OnDiagnostic == nil {
+		return
+	}
+	s.diagMu.Lock()
+	defer s.diagMu.Unlock()
+	s.mu.Lock()
+	set, found, ws := s.set, s.found, s.ws
+	s.mu.Unlock()
+	if set.Version <= s.diagVersion {
+		return
+	}
+	diags := s.fileDiagnostics(set, found, ws)
+	now := make(map[hook.Diagnostic]bool, len(diags))
+	for _, d := range diags {
+		if !now[d] && !s.reported[d] {
+			s.opts.OnDiagnostic(d)
+		}
+		now[d] = true
+	}
+	s.diagVersion, s.reported = set.Version, now
+}

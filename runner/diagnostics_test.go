@@ -1,0 +1,98 @@
+package runner
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hookside/hookside/internal/hook"
+)
+
+// TestReloadDiagnostics: a user config that breaks after NewSession is
+// reported once through OnDiagnostic with the code and file:line:col
+// session/open would give, its hooks leave the plans (as for a file
+// broken at open), a reload caused by another file does not repeat it,
+// and once the file is fixed, breaking it again reports it again.
+func TestReloadDiagnostics(t *testing.T) {
+	home, cwd, plugin := t.TempDir(), t.TempDir(), t.TempDir()
+	cfg := filepath.Join(home, "config.json")
+	good := `{"hooks": {"enabled": true, "events": {"PreToolUse": [{"hooks": [{"type": "command", "command": "exit 2"}]}]}}}`
+	broken := good[:len(good)-1] + ",}"
+	pluginHooks := filepath.Join(plugin, "hooks", "hooks.json")
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(cfg, good)
+	write(pluginHooks, `{"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "true"}]}]}}`)
+
+	var mu sync.Mutex
+	var got []hook.Diagnostic
+	s, diags, err := Open(SessionOptions{ID: "s", Cwd: cwd, PluginDirs: []string{plugin}, Workspace: WorkspaceOptions{Home: home},
+		OnDiagnostic: func(d hook.Diagnostic) { mu.Lock(); got = append(got, d); mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if len(diags) != 0 {
+		t.Fatalf("open diagnostics %v", diags)
+	}
+	// userHooks is the user hooks now, after a reload (Hooks re-reads).
+	userHooks := func() int {
+		hooks, _ := s.Hooks()
+		n := 0
+		for _, h := range hooks {
+			if h.Source.Kind == hook.SourceUser {
+				n++
+			}
+		}
+		return n
+	}
+	pushed := func() []hook.Diagnostic {
+		mu.Lock()
+		defer mu.Unlock()
+		out := got
+		got = nil
+		return out
+	}
+	if userHooks() != 1 || len(pushed()) != 0 {
+		t.Fatal("good file: want the guard and no diagnostic")
+	}
+
+	write(cfg, broken)
+	if n := userHooks(); n != 0 {
+		t.Fatalf("broken file: %d user hooks, want none (as at open)", n)
+	}
+	p := pushed()
+	at := fmt.Sprintf("%s:1:%d", cfg, strings.Index(broken, ",}")+2) // the "}" after the comma
+	if len(p) != 1 || p[0].Code != hook.CodeParseError || p[0].Severity != hook.SeverityError || p[0].Source != at {
+		t.Fatalf("broken file: pushed %v; want one %s at %s", p, hook.CodeParseError, at)
+	}
+	// The diagnostic is the one a session opened on the broken file reports.
+	s2, open2, _ := Open(SessionOptions{ID: "s2", Cwd: cwd, Workspace: WorkspaceOptions{Home: home}})
+	s2.Close()
+	if len(open2) != 1 || open2[0] != p[0] {
+		t.Fatalf("session/open on the broken file: %v; pushed %v", open2, p[0])
+	}
+
+	write(pluginHooks, `{"hooks": {"PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "true"}]}]}}`)
+	if userHooks(); len(pushed()) != 0 {
+		t.Fatal("another file's reload repeated the diagnostic")
+	}
+	write(cfg, good)
+	if n := userHooks(); n != 1 || len(pushed()) != 0 {
+		t.Fatalf("fixed: %d user hooks, want 1 and no diagnostic", n)
+	}
+	write(cfg, broken)
+	if userHooks(); len(pushed()) != 1 {
+		t.Fatal("broken again: want the diagnostic pushed again")
+	}
+}
