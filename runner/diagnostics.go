@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"log/slog"
+
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
@@ -17,17 +19,14 @@ func (s *Session) fileDiagnostics(set *config.Set, found *config.Workspace, ws *
 	return append(diags, s.processDiagnostics(allHooks(set.Hooks, ws))...)
 }
 
-// reportReload passes to OnDiagnostic each diagnostic of the session's
-// current reading of its files that the last reported reading did not
-// have, then makes the current reading the reported one. A reading is
-// reported once (Set.Version); the diagnostics NewSession returned are
-// the first reading's. A broken file's hooks are then already out of the
+// reportReload logs (warning) and passes to OnDiagnostic each diagnostic
+// of the session's current reading of its files that the last reported
+// reading did not have, then makes the current reading the reported one.
+// A reading is reported once (Set.Version); the diagnostics NewSession
+// returned are the first reading's. A broken file's hooks are then already out of the
 // plans, as they are for a file broken at open: a file that cannot be
 // parsed contributes no hooks until it can be again.
 func (s *Session) reportReload() {
-	if s.opts.OnDiagnostic == nil {
-		return
-	}
 	s.diagMu.Lock()
 	defer s.diagMu.Unlock()
 	s.mu.Lock()
@@ -40,7 +39,11 @@ func (s *Session) reportReload() {
 	now := make(map[hook.Diagnostic]bool, len(diags))
 	for _, d := range diags {
 		if !now[d] && !s.reported[d] {
-			s.opts.OnDiagnostic(d)
+			slog.Warn("configuration problem found on reload", "session", s.opts.ID,
+				"code", d.Code, "severity", d.Severity, "source", d.Source, "message", d.Message)
+			if s.opts.OnDiagnostic != nil {
+				s.opts.OnDiagnostic(d)
+			}
 		}
 		now[d] = true
 	}
