@@ -8,8 +8,8 @@ import (
 	"github.com/hookside/hookside/truststore"
 )
 
-// ReviewCommandName is the command a printed review line starts with.
-const ReviewCommandName = "hookside hooks trust review"
+// reviewCommandName is the command a printed review line starts with.
+const reviewCommandName = "hookside hooks trust review"
 
 // ReviewFlag is one flag of a printed `hookside hooks trust` command line
 // (lifecycle-hooks-and-workspace-trust §"信任存在哪、怎样审查": 提示去跑 hooks
@@ -68,7 +68,7 @@ func ShellWord(w string) string {
 // --hooks-enabled when the root switch's host layer is on, then
 // --workspace and the session's workspace identity.
 func (s *Session) ReviewCommand() string {
-	return ReviewCommandName + ReviewFlagText(s.reviewFlags()) + " --workspace " + ShellWord(s.opts.WorkspaceID)
+	return reviewCommandName + ReviewFlagText(s.reviewFlags()) + " --workspace " + ShellWord(s.opts.WorkspaceID)
 }
 
 // reviewFlags lists the flags of ReviewCommand before --workspace, in the
