@@ -182,23 +182,51 @@ type lspFramer struct {
 	// stream is scanned for the next "Content-Length:" (a body without a
 	// trailing newline shares its line with the next header).
 	resync bool
+	// pending is a header line split off the bytes glued before it, read
+	// before the next line of the stream.
+	pending string
 }
 
-// afterGlued returns the first header line of a block from
-// "Content-Length:" on when what precedes it cannot be a header name: the
-// tail of a body longer than its Content-Length said, without a newline,
-// glued to the next frame's header (the short body was already answered
-// -32700). Other lines are returned unchanged.
-func afterGlued(line string) string {
-	i := strings.Index(strings.ToLower(line), "content-length:")
-	if i <= 0 {
-		return line
+// gluedHeader splits the first line of a header block where
+// "Content-Length:" follows other text with no ':' before it: that text is
+// the tail of a body longer than its Content-Length said (or other bytes
+// that are no frame), glued to the next frame's header because it ended
+// without a newline. It returns the line from "Content-Length:" on and
+// whether there was such text; leading white space alone is not. A line
+// whose header name comes first (a value mentioning content-length) is not
+// glued.
+func gluedHeader(line string) (string, bool) {
+	i := indexContentLength(line)
+	if i <= 0 || strings.TrimSpace(line[:i]) == "" {
+		return line, false
 	}
-	name, _, _ := strings.Cut(line[:i], ":")
-	if isToken(strings.TrimSpace(name)) {
-		return line // a header whose value mentions content-length
+	if name, _, ok := strings.Cut(line[:i], ":"); ok && isToken(strings.TrimSpace(name)) {
+		return line, false
 	}
-	return line[i:]
+	return line[i:], true
+}
+
+// indexContentLength returns the byte offset of the first
+// "Content-Length:" in line, in any ASCII case, or -1. Other bytes,
+// invalid UTF-8 included, are compared as they are.
+func indexContentLength(line string) int {
+	const name = "content-length:"
+	for i := 0; i+len(name) <= len(line); i++ {
+		j := 0
+		for ; j < len(name); j++ {
+			c := line[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != name[j] {
+				break
+			}
+		}
+		if j == len(name) {
+			return i
+		}
+	}
+	return -1
 }
 
 // isToken reports whether s is an RFC 9110 token (a header field name).
@@ -211,21 +239,50 @@ func isToken(s string) bool {
 	return s != ""
 }
 
+// startOfBlock checks the first line of a header block. Bytes glued
+// before a "Content-Length:" are answered (errBadHeader) and the header is
+// read next; a JSON line (a peer speaking NDJSON) is answered on its own;
+// any other line that is no header line is answered once and the stream is
+// resynchronised at the next "Content-Length:".
+func (f *lspFramer) startOfBlock(line string, tooLong bool) error {
+	rest, glued := gluedHeader(line)
+	if tooLong {
+		// Only the line's tail was kept: any header in it was glued.
+		i := indexContentLength(line)
+		rest, glued = line[max(i, 0):], i >= 0
+	}
+	switch {
+	case glued:
+		f.pending = rest
+		return fmt.Errorf("%w: the bytes before a Content-Length header were dropped (the rest of a body longer than its Content-Length?)", errBadHeader)
+	case tooLong:
+		f.resync = true
+		return fmt.Errorf("%w: a line over 64 KiB where a header block should start; dropped up to the next Content-Length header", errBadHeader)
+	case strings.HasPrefix(strings.TrimSpace(line), "{"):
+		// Each such line is answered at once.
+		return fmt.Errorf("%w: a JSON line without Content-Length headers (this connection uses --framing content-length)", errBadHeader)
+	}
+	if name, _, ok := strings.Cut(line, ":"); !ok || !isToken(strings.TrimSpace(name)) {
+		f.resync = true
+		return fmt.Errorf("%w: a line that is no header line where a header block should start; dropped up to the next Content-Length header", errBadHeader)
+	}
+	return nil
+}
+
 // maxHeaderLine bounds one header line (the reader's buffer size).
 const maxHeaderLine = 64 << 10
 
 // headerLine reads one header line without its line ending. A line over
-// maxHeaderLine is drained to its end and reported too long.
+// maxHeaderLine is read to its end and reported too long, with its last
+// maxHeaderLine bytes (where a glued "Content-Length:" would be).
 func (f *lspFramer) headerLine() (line string, tooLong bool, err error) {
 	var b []byte
 	for {
 		chunk, err := f.r.ReadSlice('\n')
-		if !tooLong {
-			if len(b)+len(chunk) > maxHeaderLine {
-				tooLong, b = true, nil
-			} else {
-				b = append(b, chunk...)
-			}
+		b = append(b, chunk...)
+		if len(b) > maxHeaderLine {
+			tooLong = true
+			b = append(b[:0], b[len(b)-maxHeaderLine:]...)
 		}
 		if err == bufio.ErrBufferFull {
 			continue
@@ -240,8 +297,12 @@ func (f *lspFramer) headerLine() (line string, tooLong bool, err error) {
 // ReadFrame reads one frame. A header block it cannot parse is
 // errBadHeader: when its Content-Length was readable the body is skipped,
 // otherwise the stream is resynchronised at the next "Content-Length:". A
-// Content-Length over MaxFrameBytes is errFrameTooLarge at once, before the
-// rest of its header block and its body, which the next call discards.
+// block whose first line is no header line (the rest of a body longer than
+// its Content-Length, or other stray bytes) is errBadHeader at once, and
+// those bytes are dropped up to the next "Content-Length:", so the next
+// frame is served however the bytes arrive. A Content-Length over
+// MaxFrameBytes is errFrameTooLarge at once, before the rest of its header
+// block and its body, which the next call discards.
 func (f *lspFramer) ReadFrame() ([]byte, error) {
 	for f.headerRest {
 		line, _, err := f.headerLine()
@@ -260,19 +321,25 @@ func (f *lspFramer) ReadFrame() ([]byte, error) {
 	length := -1
 	sawHeader, bad, lengthBad := false, false, false
 	for {
-		line, tooLong, err := f.headerLine()
-		if err != nil {
-			if err == io.EOF && (sawHeader || strings.TrimSpace(line) != "") {
-				return nil, io.ErrUnexpectedEOF
+		line, tooLong := f.pending, false
+		if line != "" {
+			f.pending = ""
+		} else {
+			var err error
+			line, tooLong, err = f.headerLine()
+			if err != nil {
+				if err == io.EOF && (sawHeader || strings.TrimSpace(line) != "") {
+					return nil, io.ErrUnexpectedEOF
+				}
+				return nil, err
 			}
-			return nil, err
 		}
 		if f.resync {
-			i := strings.Index(strings.ToLower(line), "content-length:")
+			i := indexContentLength(line)
 			if i < 0 {
 				continue
 			}
-			line, f.resync = line[i:], false
+			line, tooLong, f.resync = line[i:], false, false
 		}
 		if line == "" && !tooLong {
 			if !sawHeader {
@@ -280,13 +347,10 @@ func (f *lspFramer) ReadFrame() ([]byte, error) {
 			}
 			break
 		}
-		if !sawHeader && !tooLong {
-			line = afterGlued(line)
-		}
-		if !sawHeader && !tooLong && strings.HasPrefix(strings.TrimSpace(line), "{") {
-			// A JSON line where a header should start: the peer speaks
-			// NDJSON. Each such line is answered at once.
-			return nil, fmt.Errorf("%w: a JSON line without Content-Length headers (this connection uses --framing content-length)", errBadHeader)
+		if !sawHeader {
+			if err := f.startOfBlock(line, tooLong); err != nil {
+				return nil, err
+			}
 		}
 		sawHeader = true
 		name, value, ok := strings.Cut(line, ":")

@@ -3,8 +3,11 @@ package rpc
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // FuzzLSPFramer: any byte stream read as Content-Length frames ends (EOF
@@ -20,6 +23,9 @@ func FuzzLSPFramer(f *testing.F) {
 		"\r\n\r\n" + `{"a":1}` + "\n",
 		"Content-Length: 99999999999\r\n\r\n",
 		`x"y:z Content-Length: 3` + "\r\n\r\n[1]",
+		"Content-Length: 2\r\n\r\n{}garbageContent-Length: 2\r\n\r\n{}",
+		"Content-Length: 2\r\n\r\n{}garbage\r\nContent-Length: 2\r\n\r\n{}",
+		"Content-Length: 2\r\n\r\n{}abcContent-Length: 2\r\n\r\n{}",
 	} {
 		f.Add([]byte(s))
 	}
@@ -39,6 +45,44 @@ func FuzzLSPFramer(f *testing.F) {
 			if len(b) > MaxFrameBytes || len(b) > len(in) {
 				t.Fatalf("frame of %d bytes from %d", len(b), len(in))
 			}
+		}
+	})
+}
+
+// FuzzLSPFramerServesTheFrameAfterStrayBytes: whatever bytes without ':'
+// or "content-length" follow a body longer than its Content-Length, read
+// one byte at a time (as if each byte came in its own write), the next
+// well-formed frame is the last one read, after at most one errBadHeader
+// per line of those bytes (and one more for the part glued to the header).
+func FuzzLSPFramerServesTheFrameAfterStrayBytes(f *testing.F) {
+	for _, s := range []string{"garbage", "garbage\r\n", "abc", "a\r\n\r\nb\nc", "{x\n{y", "X-", " ", "\r"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, stray []byte) {
+		if bytes.IndexByte(stray, ':') >= 0 || strings.Contains(strings.ToLower(string(stray)), "content-length") {
+			t.Skip("bytes that could be a header")
+		}
+		body := `{"jsonrpc":"2.0","id":2,"method":"x"}`
+		in := "Content-Length: 2\r\n\r\n{}" + string(stray) + fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body)
+		fr := newFramer(FramingContentLength, iotest.OneByteReader(strings.NewReader(in)), io.Discard)
+		var last string
+		bad := 0
+		for {
+			b, err := fr.ReadFrame()
+			if errors.Is(err, errBadHeader) {
+				bad++
+				continue
+			}
+			if err != nil {
+				break
+			}
+			last = string(b)
+		}
+		if last != body {
+			t.Fatalf("last frame %q, want the well-formed frame", last)
+		}
+		if lines := bytes.Count(stray, []byte("\n")) + 1; bad > lines {
+			t.Fatalf("%d -32700 replies for %d lines of stray bytes", bad, lines)
 		}
 	})
 }

@@ -123,24 +123,66 @@ func TestContentLengthAbsurdLengthAnsweredThenEOFExitsCleanly(t *testing.T) {
 // usable length is -32700 and the stream resynchronises at the next
 // Content-Length (a body without a newline shares its line with it); with a
 // readable length and a bad line, the body is skipped; the rest of a body
-// longer than its Content-Length is dropped up to the next header.
+// longer than its Content-Length is answered -32700 once and dropped up to
+// the next header.
 func TestContentLengthRecoversAfterMalformedHeaders(t *testing.T) {
 	c := startLSPServer(t)
-	for i, bad := range []string{
-		"Content-Lenght 40\r\n\r\n" + `{"jsonrpc":"2.0","id":99,"method":"x"}`,
-		"Content-Length: abc\r\n\r\n" + `{"id":98}` + "\n\n",
-		"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
-		"Content-Length: 12\r\nno colon here\r\n\r\n" + `{"id":97}   `,
-		"Content-Length: 1\r\n" + strings.Repeat("x", 100<<10) + "\r\n\r\n{",
-		`{"jsonrpc":"2.0","id":96,"method":"initialize"}` + "\n",               // an NDJSON peer
-		"Content-Length: 5\r\n\r\n" + `{"jsonrpc":"2.0","id":95,"method":"x"}`, // a body longer than its length: the rest is glued to the next header
+	for i, bad := range []struct {
+		in      string
+		replies int // -32700 replies before the next frame's
+	}{
+		{"Content-Lenght 40\r\n\r\n" + `{"jsonrpc":"2.0","id":99,"method":"x"}`, 1},
+		{"Content-Length: abc\r\n\r\n" + `{"id":98}` + "\n\n", 1},
+		{"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}", 1},
+		{"Content-Length: 12\r\nno colon here\r\n\r\n" + `{"id":97}   `, 1},
+		{"Content-Length: 1\r\n" + strings.Repeat("x", 100<<10) + "\r\n\r\n{", 1},
+		{`{"jsonrpc":"2.0","id":96,"method":"initialize"}` + "\n", 1},               // an NDJSON peer
+		{"Content-Length: 5\r\n\r\n" + `{"jsonrpc":"2.0","id":95,"method":"x"}`, 2}, // the short body, then the rest glued to the next header
 	} {
-		c.write(bad + c.frame(fmt.Sprintf(lspInit, i+1)))
-		if m := c.read(); errCode(m) != CodeParseError || m["id"] != nil {
-			t.Fatalf("case %d: want -32700 id null, got %v", i, m)
+		c.write(bad.in + c.frame(fmt.Sprintf(lspInit, i+1)))
+		for range bad.replies {
+			if m := c.read(); errCode(m) != CodeParseError || m["id"] != nil {
+				t.Fatalf("case %d: want -32700 id null, got %v", i, m)
+			}
 		}
 		m := c.read()
 		if m["id"] != float64(i+1) {
+			t.Fatalf("case %d: want the next frame answered, got %v", i, m)
+		}
+	}
+}
+
+// TestContentLengthServesTheFrameAfterAnOverlongBody: the bytes after a
+// body longer than its Content-Length are answered -32700 once (id null)
+// and dropped; the well-formed frame sent after them in a separate write is
+// served, whether the stray bytes ended with a newline or not, and whatever
+// they look like.
+func TestContentLengthServesTheFrameAfterAnOverlongBody(t *testing.T) {
+	c := startLSPServer(t)
+	c.write(c.frame(fmt.Sprintf(lspInit, 1)))
+	if m := c.read(); m["result"] == nil {
+		t.Fatalf("initialize: %v", m)
+	}
+	for i, tail := range []string{
+		"garbage",
+		"garbage\r\n",
+		"abc",
+		"garbage\r\nmore: garbage\r\nand more\r\n\r\n",
+		`,"id":7}`,
+		"X-",
+		strings.Repeat("g", 100<<10),
+		strings.Repeat("g", 100<<10) + "\r\n",
+	} {
+		c.write("Content-Length: 2\r\n\r\n{}" + tail)
+		if m := c.read(); errCode(m) != CodeInvalidRequest {
+			t.Fatalf("case %d: want -32600 for {}, got %v", i, m)
+		}
+		id := i + 10
+		c.write(c.frame(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"hooks/list","params":{"sessionId":"none"}}`, id)))
+		if m := c.read(); errCode(m) != CodeParseError || m["id"] != nil {
+			t.Fatalf("case %d: want -32700 id null for the stray bytes, got %v", i, m)
+		}
+		if m := c.read(); m["id"] != float64(id) {
 			t.Fatalf("case %d: want the next frame answered, got %v", i, m)
 		}
 	}
