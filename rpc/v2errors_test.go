@@ -89,3 +89,18 @@ func TestLogV2DetailKeepsTheDriverText(t *testing.T) {
 		t.Errorf("internal: %+v", we)
 	}
 }
+
+// TestV2EmitPayloadOfTheWrongTypeNamesPayload: a payload that is a
+// string, boolean, number or array is -32602 with field "payload" (the
+// string and boolean ones once named eventName).
+func TestV2EmitPayloadOfTheWrongTypeNamesPayload(t *testing.T) {
+	c := initialized(t, t.TempDir(), t.TempDir())
+	for _, pl := range []any{"str", strings.Repeat("s", 40), true, 5, []any{1}} {
+		r := c.call("v2/events/emit", map[string]any{"eventName": "turn.completed", "session": map[string]any{"id": "s1"}, "payload": pl})
+		e, _ := r["error"].(map[string]any)
+		data, _ := e["data"].(map[string]any)
+		if errCode(r) != CodeInvalidParams || data["field"] != "payload" || !strings.HasPrefix(fmt.Sprint(e["message"]), "invalid params: payload: must be an object") {
+			t.Errorf("payload %v: %v", pl, r)
+		}
+	}
+}

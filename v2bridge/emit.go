@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
@@ -52,6 +53,12 @@ func (p *EmitParams) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(aux.Payload, &p.Payload); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
+			// te.Offset counts from the payload's start: make it count
+			// from b's, so that positions derived from it (the RPC
+			// error's field, the CLI's line:col) are the payload's.
+			if start, ok := jsonpos.PathOffset(b, "payload"); ok {
+				te.Offset += int64(start)
+			}
 			if te.Field == "" {
 				te.Field = "payload"
 			} else {

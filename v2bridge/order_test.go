@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/v2bridge/store"
 )
 
@@ -118,5 +119,23 @@ func TestEmitParamsPayloadTypeErrorNamesTheField(t *testing.T) {
 	err = json.Unmarshal([]byte(`{"eventName":"turn.failed","session":{"id":5}}`), &p)
 	if !errors.As(err, &te) || te.Field != "session.id" {
 		t.Fatalf("%#v", err)
+	}
+}
+
+// TestEmitParamsPayloadTypeErrorIsAtThePayload: decoding params whose
+// payload is no object is a type error on "payload" whose offset is the
+// payload value's in the whole params (not counted from the payload).
+func TestEmitParamsPayloadTypeErrorIsAtThePayload(t *testing.T) {
+	for _, pl := range []string{`"str"`, `true`, `false`, `12`, `[1]`} {
+		raw := `{"eventName": "turn.completed",` + "\n" + `  "payload": ` + pl + `}`
+		var p EmitParams
+		err := json.Unmarshal([]byte(raw), &p)
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) || te.Field != "payload" {
+			t.Fatalf("payload %s: %v", pl, err)
+		}
+		if got := jsonpos.TypeErrorOffset([]byte(raw), te); got != strings.Index(raw, pl) {
+			t.Errorf("payload %s: the error is at offset %d, want %d (the payload's)", pl, got, strings.Index(raw, pl))
+		}
 	}
 }

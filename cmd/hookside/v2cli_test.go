@@ -152,6 +152,8 @@ func TestV2FileErrorsNamePosition(t *testing.T) {
 	evTrunc := write("ev-truncated.json", `{"eventName": "turn.completed", "session": {"id": "s1"`)
 	evType := write("ev-type.json", "{\"eventName\": \"turn.completed\",\n  \"session\": {\"id\": 5}}")
 	evMissing := write("ev-missing.json", "{\"eventName\": \"turn.completed\",\n  \"session\": {\"title\": \"no id\"}}")
+	evPayload := write("ev-payload.json", "{\"eventName\": \"turn.completed\",\n  \"payload\": \"str\"}")
+	evPayloadBool := write("ev-payload-bool.json", "{\"eventName\": \"turn.completed\", \"payload\": true}")
 	for _, c := range []struct {
 		args []string
 		code int
@@ -167,6 +169,8 @@ func TestV2FileErrorsNamePosition(t *testing.T) {
 		{[]string{"emit", "--file", evTrunc}, exitUsage, "hookside v2 emit: " + evTrunc + ":1:55: invalid JSON: unexpected end of JSON input"},
 		{[]string{"emit", "--file", evType}, exitUsage, "hookside v2 emit: " + evType + ":2:21: session.id must be a string, got number"},
 		{[]string{"emit", "--file", evMissing}, exitUsage, "session.id: " + evMissing + ":2:14: required"},
+		{[]string{"emit", "--file", evPayload}, exitUsage, "hookside v2 emit: " + evPayload + ":2:14: payload must be an object, got string"},
+		{[]string{"emit", "--file", evPayloadBool}, exitUsage, "hookside v2 emit: " + evPayloadBool + ":1:44: payload must be an object, got bool"},
 	} {
 		code, stdout, stderr := runCLI(append(append([]string{"v2"}, c.args...), "--home", home)...)
 		if code != c.code || !strings.Contains(stderr, c.want) {
