@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookside/hookside/internal/jsonhtml"
 	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
@@ -188,8 +189,11 @@ func (b *Bridge) doCommand(ctx context.Context, run store.Run, def *expr.Definit
 			return failed(CodeActionFailed, err.Error())
 		}
 	}
+	// Hook scripts read <, > and & as themselves, not \u003c.
 	stdin, _ := json.Marshal(env)
+	stdin = jsonhtml.Unescape(stdin)
 	mappedJSON, _ := json.Marshal(input)
+	mappedJSON = jsonhtml.Unescape(mappedJSON)
 	envv := append(os.Environ(), "HOOKSIDE_V2_RUN_ID="+run.ID, "HOOKSIDE_V2_EVENT_ID="+run.EventID,
 		"HOOKSIDE_V2_HOOK_ID="+run.HookID, "HOOKSIDE_V2_EVENT_NAME="+env.EventName,
 		"HOOKSIDE_V2_WORKSPACE="+env.PrimaryWorkspaceID)

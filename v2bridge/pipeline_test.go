@@ -1013,3 +1013,19 @@ func TestRunsListLimitZeroAndBadCursor(t *testing.T) {
 		t.Fatalf("bad cursor: %v", err)
 	}
 }
+
+// TestCommandInputIsNotHTMLEscaped: a command action reads <, > and & as
+// themselves on stdin (the envelope) and in HOOKSIDE_V2_INPUT_FILE, not as
+// encoding/json's \u003c escapes.
+func TestCommandInputIsNotHTMLEscaped(t *testing.T) {
+	home := t.TempDir()
+	b := openBridge(t, home, nil)
+	mkDef(t, b, `{"name":"c","eventName":"turn.failed","inputMapping":{"m":{"template":"<${payload.message}>"}},"action":{"type":"command","hook":{"type":"command","command":"cat > stdin.json; cp \"$HOOKSIDE_V2_INPUT_FILE\" input.json"}}}`, true)
+	waitStatus(t, b, emitTurn(t, b, "turn.failed", "t1", map[string]any{"message": "a<&>b"}).EventID, store.RunSucceeded, 5*time.Second)
+	for name, want := range map[string]string{"stdin.json": `"payload":{"message":"a<&>b"}`, "input.json": `{"m":"<a<&>b>"}`} {
+		got, err := os.ReadFile(filepath.Join(home, name))
+		if err != nil || !strings.Contains(string(got), want) || strings.Contains(string(got), `\u00`) {
+			t.Errorf("%s: %s (%v), want it to contain %s", name, got, err, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/hookside/hookside/internal/jsonhtml"
 )
 
 // dispText returns s for a terminal: unchanged when every rune is
@@ -83,12 +86,17 @@ func quoteText(s string) string {
 
 // writeJSON is the one writer of every --json output: v as indented JSON
 // and a newline, with <, > and & written as themselves (encoding/json's
-// default HTML escaping would turn a hook's "a < b" into "a \u003c b").
+// default HTML escaping would turn a hook's "a < b" into "a \u003c b"),
+// also inside MarshalJSON output and stored JSON (a V2 definition's
+// action, a run's summaries).
 func writeJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
+	if enc.Encode(v) == nil {
+		_, _ = w.Write(jsonhtml.Unescape(b.Bytes()))
+	}
 }
 
 // termSafe is a writer for text built from what hooks printed or answered

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hookside/hookside/internal/home"
+	"github.com/hookside/hookside/internal/jsonhtml"
 	"github.com/hookside/hookside/v2bridge"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
@@ -210,10 +211,10 @@ func printRun(w io.Writer, r store.Run) {
 		fmt.Fprintf(w, "duration   %d ms\n", *r.DurationMs)
 	}
 	if len(r.InputSummary) > 0 {
-		fmt.Fprintf(w, "input      %s\n", r.InputSummary)
+		fmt.Fprintf(w, "input      %s\n", jsonhtml.Unescape(r.InputSummary))
 	}
 	if len(r.OutputSummary) > 0 {
-		fmt.Fprintf(w, "output     %s\n", r.OutputSummary)
+		fmt.Fprintf(w, "output     %s\n", jsonhtml.Unescape(r.OutputSummary))
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookside/hookside/internal/jsonhtml"
 	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/v2bridge"
 	"github.com/hookside/hookside/v2bridge/expr"
@@ -339,7 +340,7 @@ func printDefinition(w io.Writer, d store.Definition) {
 		raw  json.RawMessage
 	}{{"condition", d.Condition}, {"action", d.Action}, {"inputMapping", d.InputMapping}, {"retryPolicy", d.RetryPolicy}} {
 		if len(f.raw) > 0 && string(f.raw) != "null" && string(f.raw) != "{}" {
-			fmt.Fprintf(w, "%-13s %s\n", f.name, dispText(string(f.raw)))
+			fmt.Fprintf(w, "%-13s %s\n", f.name, dispText(string(jsonhtml.Unescape(f.raw))))
 		}
 	}
 }

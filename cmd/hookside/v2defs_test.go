@@ -149,3 +149,35 @@ func TestV2DefinitionsAndBindingsCLI(t *testing.T) {
 		t.Errorf("text create: %d %s", code, out)
 	}
 }
+
+// TestV2OutputIsNotHTMLEscaped: `v2 definitions get` (text and --json)
+// and a run's summaries in `v2 runs get` show <, > and & as themselves,
+// also inside the stored action JSON.
+func TestV2OutputIsNotHTMLEscaped(t *testing.T) {
+	home := t.TempDir()
+	def := fileWriter(t)("def.json", `{"id":"esc","name":"e<&>","eventName":"turn.completed","inputMapping":{"m":{"template":"<${payload.message}>"}},`+
+		`"action":{"type":"command","hook":{"type":"command","command":"cat > /dev/null && true"}}}`)
+	if code, errs := v2cli(t, home, nil, "definitions", "create", "--file", def); code != 0 {
+		t.Fatalf("create: exit %d %s", code, errs)
+	}
+	for _, args := range [][]string{{"definitions", "get", "esc"}, {"definitions", "get", "esc", "--json"}} {
+		_, out, errs := runCLI(append(append([]string{"v2"}, args...), "--home", home)...)
+		if !strings.Contains(out, `cat > /dev/null && true`) || strings.Contains(out, `\u00`) {
+			t.Errorf("v2 %v:\n%s%s", args, out, errs)
+		}
+	}
+	if code, _, errs := runCLI("v2", "bindings", "create", "--hook", "esc", "--scope", "application", "--home", home); code != 0 {
+		t.Fatalf("bind: exit %d %s", code, errs)
+	}
+	ev := fileWriter(t)("ev.json", `{"eventName":"turn.completed","session":{"id":"s1"},"turn":{"id":"t1"},"payload":{"message":"m<&>"}}`)
+	var emitted struct{ Runs []struct{ ID string } }
+	if code, errs := v2cli(t, home, &emitted, "emit", "--file", ev, "--json"); code != 0 || len(emitted.Runs) != 1 {
+		t.Fatalf("emit: exit %d %+v %s", code, emitted, errs)
+	}
+	for _, args := range [][]string{{"runs", "get", emitted.Runs[0].ID}, {"runs", "get", emitted.Runs[0].ID, "--json"}} {
+		_, out, errs := runCLI(append(append([]string{"v2"}, args...), "--home", home)...)
+		if !strings.Contains(out, `<m<&>>`) || strings.Contains(out, `\u00`) {
+			t.Errorf("v2 %v:\n%s%s", args, out, errs)
+		}
+	}
+}
