@@ -115,6 +115,7 @@ func v2OpFail(stdout, stderr io.Writer, prefix string, asJSON bool, err error) i
 		writeJSON(stdout, map[string]any{"error": map[string]any{"code": we.Code, "message": we.Message, "data": we.Data}})
 	}
 	fmt.Fprintf(stderr, "%s: %s [code %d]\n", prefix, we.Message, we.Code)
+	problemLines(stderr, err)
 	return v2ExitFor(err)
 }
 

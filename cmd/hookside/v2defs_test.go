@@ -181,3 +181,39 @@ func TestV2OutputIsNotHTMLEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestV2DefinitionsCreateReportsEveryProblem: a definition file with two
+// problems prints both on stderr, each at its file:line:col, and --json
+// gives each problem its "at"; a missing name is "required", not "got 0".
+func TestV2DefinitionsCreateReportsEveryProblem(t *testing.T) {
+	home := t.TempDir()
+	bad := fileWriter(t)("bad.json", "{\"id\": \"bad\", \"name\": \"x\",\n \"eventName\": \"turn.completed\",\n \"timeoutMs\": \"fast\",\n"+
+		" \"action\": {\"type\": \"notification\", \"title\": \"hi\"}\n}\n")
+	code, errs := v2cli(t, home, nil, "definitions", "create", "--file", bad)
+	for _, want := range []string{bad + ":4:46: error invalid_type: action.title", bad + ":3:15: error invalid_type: timeoutMs"} {
+		if code != exitUsage || !strings.Contains(errs, want) {
+			t.Errorf("exit %d, stderr lacks %q:\n%s", code, want, errs)
+		}
+	}
+	var e struct {
+		Error struct {
+			Data struct {
+				Details struct {
+					Problems []struct{ Path, Code, At string }
+				}
+			}
+		}
+	}
+	if code, _ := v2cli(t, home, &e, "definitions", "create", "--file", bad, "--json"); code != exitUsage || len(e.Error.Data.Details.Problems) != 2 {
+		t.Fatalf("--json: exit %d %+v", code, e)
+	}
+	for _, p := range e.Error.Data.Details.Problems {
+		if want := map[string]string{"action.title": bad + ":4:46", "timeoutMs": bad + ":3:15"}[p.Path]; p.At != want {
+			t.Errorf("problem %s at %q, want %q", p.Path, p.At, want)
+		}
+	}
+	noName := fileWriter(t)("noname.json", `{"eventName":"turn.completed","action":{"type":"sound"}}`)
+	if code, errs := v2cli(t, home, nil, "definitions", "create", "--file", noName); code != exitUsage || !strings.Contains(errs, "required: name is required") || strings.Contains(errs, "got 0") {
+		t.Errorf("no name: exit %d %s", code, errs)
+	}
+}

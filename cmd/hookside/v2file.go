@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/v2bridge"
+	"github.com/hookside/hookside/v2bridge/expr"
 )
 
 // The JSON files of `hookside v2` (definitions create|update|upsert --file,
@@ -96,8 +97,9 @@ func jsonKind(t reflect.Type) string {
 // of the file's document (Field prefix itself, or under prefix + "."; ""
 // = the document's own fields): the value's "file:line:col: ", or that of
 // its nearest enclosing value present in the file (a required key that is
-// missing points at the object that lacks it). Other errors are returned
-// as they are.
+// missing points at the object that lacks it). Every validation problem
+// in its data gets its position too (locatedProblem.At). Other errors are
+// returned as they are.
 func (f v2File) locate(err error, prefix string) error {
 	var ie *v2bridge.InvalidError
 	if !errors.As(err, &ie) {
@@ -112,17 +114,67 @@ func (f v2File) locate(err error, prefix string) error {
 	if !ok {
 		return err
 	}
+	out := &v2bridge.InvalidError{Field: ie.Field, Reason: ie.Reason, Data: ie.Data}
+	if at, found := f.at(path); found {
+		out.Reason = at + ": " + ie.Reason
+	}
+	if data, isMap := ie.Data.(map[string]any); isMap {
+		if ps, isProblems := data["problems"].([]expr.Problem); isProblems && prefix != "" {
+			located := make([]locatedProblem, len(ps))
+			for i, p := range ps {
+				located[i].Problem = p
+				located[i].At, _ = f.at(p.Path)
+			}
+			out.Data = map[string]any{"problems": located}
+		}
+	}
+	return out
+}
+
+// locatedProblem is a validation problem of a definition read from a file,
+// with "file:line:col" of its value (or of the nearest enclosing value in
+// the file) in at.
+type locatedProblem struct {
+	expr.Problem
+	At string `json:"at,omitempty"`
+}
+
+// at is "file:line:col" of the value at path in f (object keys joined by
+// ".", elements as "[i]"), or of its nearest enclosing value present in
+// the file; found is false when not even the document is there.
+func (f v2File) at(path string) (string, bool) {
 	for {
 		if off, found := jsonpos.PathOffset(f.raw, path); found {
-			return &v2bridge.InvalidError{Field: ie.Field, Reason: jsonpos.At(f.name, f.raw, off) + ": " + ie.Reason, Data: ie.Data}
+			return jsonpos.At(f.name, f.raw, off), true
 		}
 		i := strings.LastIndexAny(path, ".[")
 		if i < 0 {
 			if path == "" {
-				return err
+				return "", false
 			}
 			i = 0
 		}
 		path = path[:i]
+	}
+}
+
+// problemLines writes, when err carries more than one located validation
+// problem, one line per problem: "  file:line:col: severity code: message".
+func problemLines(w io.Writer, err error) {
+	var ie *v2bridge.InvalidError
+	if !errors.As(err, &ie) {
+		return
+	}
+	data, _ := ie.Data.(map[string]any)
+	ps, _ := data["problems"].([]locatedProblem)
+	if len(ps) < 2 {
+		return
+	}
+	for _, p := range ps {
+		at := p.At
+		if at == "" {
+			at = p.Path
+		}
+		fmt.Fprintf(w, "  %s: %s %s: %s\n", at, p.Severity, p.Code, p.Message)
 	}
 }

@@ -126,7 +126,9 @@ func (v *validator) rangeInt(path string, p *int, lo, hi int) {
 }
 
 func (v *validator) definition(d *Definition) {
-	if n := jsLen(d.Name); n < 1 || n > MaxNameLen {
+	if n := jsLen(d.Name); n == 0 {
+		v.errorf("name", CodeRequired, "name is required (1 to %d characters)", MaxNameLen)
+	} else if n > MaxNameLen {
 		v.errorf("name", CodeOutOfRange, "name must be 1 to %d characters, got %d", MaxNameLen, n)
 	}
 	if n := jsLen(d.Description); n > MaxDescriptionLen {

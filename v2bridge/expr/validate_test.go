@@ -40,7 +40,7 @@ func TestValidate(t *testing.T) {
 		mut             func(d *Definition)
 		path, code, sev string
 	}{
-		{"name_required", func(d *Definition) { d.Name = "" }, "name", CodeOutOfRange, SeverityError},
+		{"name_required", func(d *Definition) { d.Name = "" }, "name", CodeRequired, SeverityError},
 		{"name_at_most_120", func(d *Definition) { d.Name = long }, "name", CodeOutOfRange, SeverityError},
 		{"name_counts_utf16_units", func(d *Definition) { d.Name = strings.Repeat("😀", 61) }, "name", CodeOutOfRange, SeverityError},
 		{"description_at_most_2000", func(d *Definition) { d.Description = strings.Repeat("x", 2001) }, "description", CodeOutOfRange, SeverityError},
