@@ -185,7 +185,7 @@ func v2Error(err error) error {
 		}
 		return e
 	case errors.Is(err, v2bridge.ErrNotFound):
-		return &Error{Code: CodeNotFound, Message: "not found: " + err.Error()}
+		return &Error{Code: CodeNotFound, Message: "not found: " + v2bridge.PlainText(err)}
 	case errors.As(err, &rse):
 		return &Error{Code: CodeRunState, Message: rse.Error(), Data: map[string]string{"runId": rse.RunID, "status": rse.Status}}
 	case errors.As(err, &ce):

@@ -104,3 +104,26 @@ func TestV2EmitPayloadOfTheWrongTypeNamesPayload(t *testing.T) {
 		}
 	}
 }
+
+// TestV2NotFoundAndInvalidArgumentsCarryNoStoreText: an unknown run,
+// definition or binding is -32013 "not found: run x", and an unknown
+// status filter -32602 naming the statuses, without the store's wording.
+func TestV2NotFoundAndInvalidArgumentsCarryNoStoreText(t *testing.T) {
+	c := initialized(t, t.TempDir(), t.TempDir())
+	for _, tc := range []struct {
+		method string
+		params map[string]any
+		code   int
+		want   string
+	}{
+		{"v2/runs/get", map[string]any{"id": "x"}, CodeNotFound, "not found: run x"},
+		{"v2/definitions/get", map[string]any{"id": "nope"}, CodeNotFound, "not found: definition nope"},
+		{"v2/runs/list", map[string]any{"status": "bogus"}, CodeInvalidParams, `invalid params: status: unknown status "bogus" (want queued, running,`},
+	} {
+		r := c.call(tc.method, tc.params)
+		if errCode(r) != tc.code || !strings.HasPrefix(fmt.Sprint(r["error"].(map[string]any)["message"]), tc.want) {
+			t.Errorf("%s: %v, want %d %q", tc.method, r, tc.code, tc.want)
+		}
+		noDriverText(t, tc.method, r)
+	}
+}

@@ -3,6 +3,7 @@ package v2bridge
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hookside/hookside/v2bridge/store"
 )
@@ -111,7 +112,25 @@ func storeErr(err error, field string) error {
 	case errors.Is(err, store.ErrConflict):
 		return &ConflictError{}
 	case errors.Is(err, store.ErrInvalid):
-		return &InvalidError{Field: field, Reason: err.Error()}
+		return &InvalidError{Field: field, Reason: PlainText(err)}
 	}
 	return dbError(err)
+}
+
+// PlainText is err's text without the store's wording of ErrNotFound and
+// the invalid-argument error ("store: not found", "store: invalid
+// argument"), which names an internal layer: "run x: store: not found" is
+// "run x", "store: invalid argument: status \"bogus\"" is "status
+// \"bogus\"". The error code already says which of them it is.
+func PlainText(err error) string {
+	msg := err.Error()
+	for _, s := range []error{store.ErrNotFound, store.ErrInvalid} {
+		w := s.Error()
+		msg = strings.ReplaceAll(msg, ": "+w, "")
+		msg = strings.ReplaceAll(msg, w+": ", "")
+		if msg == w {
+			msg = strings.TrimPrefix(w, "store: ")
+		}
+	}
+	return msg
 }

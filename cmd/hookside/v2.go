@@ -150,14 +150,14 @@ func runV2Runs(action string, c v2Common, p v2bridge.RunsListParams, pos []strin
 	readOnly := action == "list" || action == "get"
 	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true, NoCreate: readOnly})
 	if err != nil {
-		return v2Fail(stderr, prefix, err)
+		return v2OpFail(stdout, stderr, prefix, c.json, err)
 	}
 	defer b.Close(0)
 	ctx := context.Background()
 	if action == "list" {
 		res, err := b.ListRuns(ctx, p)
 		if err != nil {
-			return v2Fail(stderr, prefix, err)
+			return v2OpFail(stdout, stderr, prefix, c.json, err)
 		}
 		if c.json {
 			writeJSON(stdout, res)
@@ -188,7 +188,7 @@ func runV2Runs(action string, c v2Common, p v2bridge.RunsListParams, pos []strin
 		res, err = b.CancelRun(ctx, pos[0])
 	}
 	if err != nil {
-		return v2Fail(stderr, prefix, err)
+		return v2OpFail(stdout, stderr, prefix, c.json, err)
 	}
 	if c.json {
 		writeJSON(stdout, res)

@@ -217,3 +217,27 @@ func TestV2DefinitionsCreateReportsEveryProblem(t *testing.T) {
 		t.Errorf("no name: exit %d %s", code, errs)
 	}
 }
+
+// TestV2RunsErrorsCarryTheirCode: `v2 runs get|retry|cancel` of an unknown
+// run says "not found: run x [code -32013]" (exit 3; --json: the error
+// object on stdout) and an unknown --status is [code -32602] (exit 2),
+// without the store's wording.
+func TestV2RunsErrorsCarryTheirCode(t *testing.T) {
+	home := t.TempDir()
+	def := fileWriter(t)("def.json", `{"id":"note","name":"N","eventName":"turn.completed","action":{"type":"sound"}}`)
+	if code, errs := v2cli(t, home, nil, "definitions", "create", "--file", def); code != 0 {
+		t.Fatalf("create: exit %d %s", code, errs)
+	}
+	for _, args := range [][]string{{"runs", "get", "x"}, {"runs", "retry", "x"}, {"runs", "cancel", "x"}} {
+		if code, errs := v2cli(t, home, nil, args...); code != exitNotFound || !strings.Contains(errs, "not found: run x [code -32013]") || strings.Contains(errs, "store:") {
+			t.Errorf("v2 %v: exit %d %s", args, code, errs)
+		}
+	}
+	var e wireErr
+	if code, _ := v2cli(t, home, &e, "runs", "get", "x", "--json"); code != exitNotFound || e.Error.Code != -32013 || e.Error.Message != "not found: run x" {
+		t.Errorf("--json: exit %d %+v", code, e)
+	}
+	if code, errs := v2cli(t, home, nil, "runs", "list", "--status", "bogus"); code != exitUsage || !strings.Contains(errs, `unknown status "bogus"`) || !strings.Contains(errs, "[code -32602]") || strings.Contains(errs, "store:") {
+		t.Errorf("--status bogus: exit %d %s", code, errs)
+	}
+}

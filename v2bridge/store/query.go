@@ -75,7 +75,7 @@ func (db *DB) ListRuns(ctx context.Context, f RunFilter) (runs []Run, nextCursor
 	add := func(cond string, a ...any) { where = append(where, cond); args = append(args, a...) }
 	if f.Status != "" {
 		if !validRunStatus(f.Status) {
-			return nil, "", fmt.Errorf("%w: status %q", ErrInvalid, f.Status)
+			return nil, "", fmt.Errorf("%w: unknown status %q (want queued, running, succeeded, failed, skipped, blocked, cancelled or outcome_unknown)", ErrInvalid, f.Status)
 		}
 		add("status = ?", f.Status)
 	}
