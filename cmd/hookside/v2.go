@@ -237,7 +237,10 @@ func v2EmitCmd(stdout, stderr io.Writer) *cobra.Command {
 			"before anything runs; command actions of its runs execute here, and the command waits until\n" +
 			"they are finished. Notification, sound and tool actions need a connected host: they stay\n" +
 			"queued for a hookside app-server whose host declared them. A problem in the file is reported\n" +
-			"at file:line:col.",
+			"at file:line:col.\n\n" +
+			"Exit status: 0 when the command runs finished (whatever their outcome, printed per run), 1 when\n" +
+			"--wait expired first (runs still running are cancelled and recorded outcome_unknown, others\n" +
+			"left queued; the event stays written), 130 on SIGINT/SIGTERM, 2 usage, 4 database unavailable.",
 	}
 	fs := cmd.Flags()
 	c.register(fs)
@@ -346,8 +349,11 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 	if out.WaitingForHost > 0 {
 		fmt.Fprintf(stderr, "%s: %d run(s) need a host action (notification, sound or tool): they stay queued until a hookside app-server with a connected host that declared them runs on this home, for at most the host claim timeout (default %v, $%s), then they are skipped\n", prefix, out.WaitingForHost, v2bridge.DefaultHostClaimTimeout, v2bridge.EnvHostClaimMs)
 	}
-	if interrupted {
+	switch {
+	case interrupted:
 		return exitInterrupted
+	case res.Enqueued && !done:
+		return exitError // --wait expired before the command runs finished
 	}
 	return exitOK
 }

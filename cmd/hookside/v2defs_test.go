@@ -241,3 +241,27 @@ func TestV2RunsErrorsCarryTheirCode(t *testing.T) {
 		t.Errorf("--status bogus: exit %d %s", code, errs)
 	}
 }
+
+// TestV2EmitWaitExpiredExits1: when --wait expires with a command run
+// still running, emit cancels it (outcome_unknown), says so and exits 1;
+// the event stays written.
+func TestV2EmitWaitExpiredExits1(t *testing.T) {
+	home := t.TempDir()
+	write := fileWriter(t)
+	def := write("slow.json", `{"id":"slow","name":"slow","eventName":"turn.completed","timeoutMs":60000,"action":{"type":"command","hook":{"type":"command","command":"sleep 30"}}}`)
+	if code, errs := v2cli(t, home, nil, "definitions", "create", "--file", def); code != 0 {
+		t.Fatalf("create: exit %d %s", code, errs)
+	}
+	if code, _, errs := runCLI("v2", "bindings", "create", "--hook", "slow", "--scope", "application", "--home", home); code != 0 {
+		t.Fatalf("bind: exit %d %s", code, errs)
+	}
+	ev := write("ev.json", `{"eventName":"turn.completed","session":{"id":"s"},"turn":{"id":"w1"},"payload":{}}`)
+	var out struct {
+		Enqueued bool
+		Runs     []struct{ Status string }
+	}
+	code, errs := v2cli(t, home, &out, "emit", "--file", ev, "--wait", "500ms", "--json")
+	if code != exitError || !out.Enqueued || len(out.Runs) != 1 || out.Runs[0].Status != "outcome_unknown" || !strings.Contains(errs, "--wait expired") {
+		t.Fatalf("exit %d %+v %s", code, out, errs)
+	}
+}
