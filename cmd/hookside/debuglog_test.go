@@ -155,3 +155,12 @@ func TestVerboseFlag(t *testing.T) {
 		t.Errorf("debug lines without -v:\n%s", errs)
 	}
 }
+
+// TestLogLevelErrorNamesTheLevels: an unknown --log-level names the
+// accepted levels, not slog's parser.
+func TestLogLevelErrorNamesTheLevels(t *testing.T) {
+	code, _, errs := runCLI("app-server", "--stdio", "--log-level", "bogus", "--home", t.TempDir())
+	if code != exitUsage || !strings.Contains(errs, `--log-level: want debug, info, warn or error, not "bogus"`) || strings.Contains(errs, "slog") {
+		t.Fatalf("exit %d %s", code, errs)
+	}
+}

@@ -39,7 +39,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
-		return nil, fmt.Errorf("--log-level: %w", err)
+		return nil, fmt.Errorf("--log-level: want debug, info, warn or error, not %q", level)
 	}
 	opts := &slog.HandlerOptions{Level: lv}
 	switch strings.ToLower(format) {
