@@ -32,12 +32,7 @@ func (p hookCompletedParams) appendJSON(b []byte) []byte {
 	b = appendString(append(b, `,"hookId":`...), p.HookID)
 	b = appendString(append(b, `,"event":`...), p.Event)
 	b = appendString(append(b, `,"outcome":`...), string(p.Outcome))
-	b = append(b, `,"exitCode":`...)
-	if p.ExitCode == nil {
-		b = append(b, "null"...)
-	} else {
-		b = strconv.AppendInt(b, int64(*p.ExitCode), 10)
-	}
+	b = appendIntPtr(append(b, `,"exitCode":`...), p.ExitCode)
 	b = strconv.AppendInt(append(b, `,"durationMs":`...), p.DurationMs, 10)
 	b = appendString(append(b, `,"stdoutPreview":`...), p.StdoutPreview)
 	b = appendString(append(b, `,"stderrPreview":`...), p.StderrPreview)
@@ -55,6 +50,14 @@ func (p hookCompletedParams) appendJSON(b []byte) []byte {
 		b = append(b, ']')
 	}
 	return append(b, '}')
+}
+
+// appendIntPtr appends *n, or null.
+func appendIntPtr(b []byte, n *int) []byte {
+	if n == nil {
+		return append(b, "null"...)
+	}
+	return strconv.AppendInt(b, int64(*n), 10)
 }
 
 // appendString appends s as encoding/json writes it: printable ASCII

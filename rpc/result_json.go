@@ -71,12 +71,7 @@ func appendRun(b []byte, r *output.Run) []byte {
 	b = appendString(append(b, `,"hookId":`...), r.HookID)
 	b = appendString(append(b, `,"source":`...), r.Source)
 	b = appendString(append(b, `,"outcome":`...), string(r.Outcome))
-	b = append(b, `,"exitCode":`...)
-	if r.ExitCode == nil {
-		b = append(b, "null"...)
-	} else {
-		b = strconv.AppendInt(b, int64(*r.ExitCode), 10)
-	}
+	b = appendIntPtr(append(b, `,"exitCode":`...), r.ExitCode)
 	b = strconv.AppendInt(append(b, `,"durationMs":`...), r.DurationMs, 10)
 	b = strconv.AppendBool(append(b, `,"stdoutTruncated":`...), r.StdoutTruncated)
 	b = strconv.AppendBool(append(b, `,"stderrTruncated":`...), r.StderrTruncated)
