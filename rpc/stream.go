@@ -276,32 +276,29 @@ func (s *objectStream) writeResult(id jsonrpc2.ID, res any) error {
 	if err != nil {
 		return err
 	}
-	var body []byte
-	switch r := res.(type) {
-	case nil:
-		body = []byte("null")
-	case resultAppender:
-		// Encoded in place, after the envelope's head.
-		frame := make([]byte, 0, 1024)
-		frame = append(frame, `{"jsonrpc":"2.0","id":`...)
-		frame = append(frame, idb...)
-		frame = append(frame, `,"result":`...)
-		if frame, err = r.appendResult(frame); err != nil {
-			return err
+	// A resultAppender encodes itself in place, after the envelope's head.
+	r, inPlace := res.(resultAppender)
+	body, size := []byte("null"), 1024
+	if !inPlace {
+		if res != nil {
+			if body, err = json.Marshal(res); err != nil {
+				return err
+			}
 		}
-		return s.f.WriteFrame(append(frame, '}'))
-	default:
-		if body, err = json.Marshal(res); err != nil {
-			return err
-		}
+		size = len(body)
 	}
-	frame := make([]byte, 0, len(body)+len(idb)+36)
+	frame := make([]byte, 0, size+len(idb)+36)
 	frame = append(frame, `{"jsonrpc":"2.0","id":`...)
 	frame = append(frame, idb...)
 	frame = append(frame, `,"result":`...)
-	frame = append(frame, body...)
-	frame = append(frame, '}')
-	return s.f.WriteFrame(frame)
+	if inPlace {
+		if frame, err = r.appendResult(frame); err != nil {
+			return err
+		}
+	} else {
+		frame = append(frame, body...)
+	}
+	return s.f.WriteFrame(append(frame, '}'))
 }
 
 // writeError writes an error response (with data, when e has some).
