@@ -200,7 +200,7 @@ func gluedHeader(line string) (string, bool) {
 	if i <= 0 || strings.TrimSpace(line[:i]) == "" {
 		return line, false
 	}
-	if name, _, ok := strings.Cut(line[:i], ":"); ok && isToken(strings.TrimSpace(name)) {
+	if isHeaderLine(line[:i]) {
 		return line, false
 	}
 	return line[i:], true
@@ -229,6 +229,13 @@ func indexContentLength(line string) int {
 	return -1
 }
 
+// isHeaderLine reports whether line starts with a header field name and
+// its ':'.
+func isHeaderLine(line string) bool {
+	name, _, ok := strings.Cut(line, ":")
+	return ok && isToken(strings.TrimSpace(name))
+}
+
 // isToken reports whether s is an RFC 9110 token (a header field name).
 func isToken(s string) bool {
 	for _, c := range []byte(s) {
@@ -245,11 +252,14 @@ func isToken(s string) bool {
 // any other line that is no header line is answered once and the stream is
 // resynchronised at the next "Content-Length:".
 func (f *lspFramer) startOfBlock(line string, tooLong bool) error {
-	rest, glued := gluedHeader(line)
+	var rest string
+	var glued bool
 	if tooLong {
 		// Only the line's tail was kept: any header in it was glued.
 		i := indexContentLength(line)
 		rest, glued = line[max(i, 0):], i >= 0
+	} else {
+		rest, glued = gluedHeader(line)
 	}
 	switch {
 	case glued:
@@ -262,7 +272,7 @@ func (f *lspFramer) startOfBlock(line string, tooLong bool) error {
 		// Each such line is answered at once.
 		return fmt.Errorf("%w: a JSON line without Content-Length headers (this connection uses --framing content-length)", errBadHeader)
 	}
-	if name, _, ok := strings.Cut(line, ":"); !ok || !isToken(strings.TrimSpace(name)) {
+	if !isHeaderLine(line) {
 		f.resync = true
 		return fmt.Errorf("%w: a line that is no header line where a header block should start; dropped up to the next Content-Length header", errBadHeader)
 	}
