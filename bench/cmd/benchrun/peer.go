@@ -233,11 +233,17 @@ func (e *env) hookside(name string, cfg map[string]any, initParams map[string]an
 			return nil, err
 		}
 	}
+	return e.startSession(name, home, initParams, nil)
+}
+
+// startSession starts `bin app-server --stdio` on home, initializes it and
+// opens session s1 (handshakeSession).
+func (e *env) startSession(name, home string, initParams, sessionParams map[string]any) (*peer, error) {
 	p, err := startPeer(name, e.cwd, childEnv(e.userHome, "HOOKSIDE_HOME="+home), e.bin, "app-server", "--stdio", "--log-level", "warn")
 	if err != nil {
 		return nil, err
 	}
-	if err := e.handshake(p, initParams); err != nil {
+	if err := e.handshakeSession(p, initParams, sessionParams); err != nil {
 		p.stop()
 		return nil, err
 	}
@@ -321,15 +327,11 @@ func (e *env) claudeHookside(name, command string, n int, initParams map[string]
 	if err := os.Chtimes(settings, old, old); err != nil {
 		return nil, err
 	}
-	p, err := startPeer(name, e.cwd, childEnv(e.userHome, "HOOKSIDE_HOME="+home), e.bin, "app-server", "--stdio", "--log-level", "warn")
+	p, err := e.startSession(name, home, initParams, map[string]any{"profile": "claude", "claudeHomeDir": claudeHome})
 	if err != nil {
 		return nil, err
 	}
 	p.claude = true
-	if err := e.handshakeSession(p, initParams, map[string]any{"profile": "claude", "claudeHomeDir": claudeHome}); err != nil {
-		p.stop()
-		return nil, err
-	}
 	return p, nil
 }
 
