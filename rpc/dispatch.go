@@ -57,8 +57,8 @@ type dispatcher struct {
 // (nil: stop).
 type worker struct{ jobs chan *job }
 
-func newDispatcher(s *Server, workers, queueSize int) *dispatcher {
-	return &dispatcher{s: s, queue: make(chan *job, queueSize), inflight: map[string]*job{}, ready: make(chan struct{}), max: workers}
+func newDispatcher(s *Server, workers, queueSize int, term <-chan struct{}) *dispatcher {
+	return &dispatcher{s: s, queue: make(chan *job, queueSize), inflight: map[string]*job{}, ready: make(chan struct{}), term: term, max: workers}
 }
 
 // Handle takes one incoming message (it also implements jsonrpc2.Handler;

@@ -103,8 +103,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		sessions: map[string]*session{},
 		exitCode: make(chan int, 1),
 	}
-	s.d = newDispatcher(s, opts.Workers, opts.QueueSize)
-	s.d.term = ctx.Done()
+	s.d = newDispatcher(s, opts.Workers, opts.QueueSize, ctx.Done())
 	in, closeIn := pollable(r)
 	defer closeIn()
 	s.stream = &objectStream{f: newFramer(opts.Framing, in, w), log: opts.Logger}
