@@ -1,11 +1,10 @@
 package runner
 
 import (
-	"errors"
-	"io/fs"
-	"os"
 	"sync"
 	"time"
+
+	"github.com/hookside/hookside/internal/fsid"
 )
 
 // racyWindow is how long after a settings file's modification time its
@@ -16,16 +15,16 @@ const racyWindow = 2 * time.Second
 // switchCache is a claude session's last reading of its four settings
 // files (managed, user, project, local: claudeSettingsFiles) and the
 // switches decoded from them. Each run stats the four files; only when one
-// of them was created, removed, replaced or written since (another file,
-// size, modification time or mode) are they read and decoded again. A
-// settings file with a permissions list is several KiB of JSON, decoded
-// on every hooks/run otherwise. The switches stay live: an edit counts
-// from the next run, as without the cache.
+// of them was created, removed, replaced or written since (another
+// fsid.ID) are they read and decoded again. A settings file with a
+// permissions list is several KiB of JSON, decoded on every hooks/run
+// otherwise. The switches stay live: an edit counts from the next run, as
+// without the cache.
 type switchCache struct {
 	mu    sync.Mutex
-	ok    bool // sw is the reading of files as infos describe them
+	ok    bool // sw is the reading of files as ids describe them
 	paths [4]string
-	infos [4]os.FileInfo // nil: the file did not exist
+	ids   [4]fsid.ID // zero: the file did not exist
 	sw    claudeSwitches
 }
 
@@ -33,46 +32,29 @@ type switchCache struct {
 // since they were read, else read's.
 func (c *switchCache) get(paths [4]string, read func() claudeSwitches) claudeSwitches {
 	now := time.Now()
-	var infos [4]os.FileInfo
+	var ids [4]fsid.ID
 	stable := true
 	for i, p := range paths {
 		if p == "" {
 			continue
 		}
-		fi, err := os.Stat(p)
+		id, err := fsid.Stat(p)
 		switch {
 		case err == nil:
-			infos[i] = fi
-			stable = stable && now.Sub(fi.ModTime()) >= racyWindow
-		case !errors.Is(err, fs.ErrNotExist):
+			ids[i] = id
+			stable = stable && now.Sub(time.Unix(0, id.Mtime)) >= racyWindow
+		case !fsid.IsNotExist(err):
 			stable = false // unreadable now: no reading to keep
 		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.ok && stable && c.paths == paths && sameInfos(c.infos, infos) {
+	if c.ok && stable && c.paths == paths && c.ids == ids {
 		return c.sw
 	}
 	// Stat before reading: an edit made while reading changes the file's
-	// stamp, so the next run reads again.
+	// identity, so the next run reads again.
 	c.sw = read()
-	c.paths, c.infos, c.ok = paths, infos, stable
+	c.paths, c.ids, c.ok = paths, ids, stable
 	return c.sw
-}
-
-// sameInfos reports whether two stats of the same paths show the same
-// files, unchanged.
-func sameInfos(a, b [4]os.FileInfo) bool {
-	for i := range a {
-		switch {
-		case a[i] == nil || b[i] == nil:
-			if a[i] != b[i] {
-				return false
-			}
-		case !os.SameFile(a[i], b[i]) || a[i].Size() != b[i].Size() ||
-			!a[i].ModTime().Equal(b[i].ModTime()) || a[i].Mode() != b[i].Mode():
-			return false
-		}
-	}
-	return true
 }

@@ -244,7 +244,11 @@ func (l *Loader) Load() (*Set, error) {
 		}
 	}
 	for _, p := range l.plugins {
-		rp, hs, ms := rootProblem(p.root), statStamp(p.hooksPath), statStamp(p.manifestPath)
+		hs, ms := statStamp(p.hooksPath), statStamp(p.manifestPath)
+		rp := ""
+		if !hs.exists && !ms.exists { // a file found in it proves the root a directory
+			rp = rootProblem(p.root)
+		}
 		if !p.loaded || rp != p.rootProblem || hs != p.hooksSt || ms != p.manifestSt {
 			p.load(rp, hs, ms)
 			changed = true

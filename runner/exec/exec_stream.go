@@ -55,9 +55,12 @@ func begin(ctx context.Context, spec Spec) (res Result, lim limits, ok bool) {
 // newCmd returns the command that runs spec with the child ends of p as
 // its stdin, stdout and stderr.
 func newCmd(spec Spec, p *execPipes) *osexec.Cmd {
-	cmd := osexec.Command(spec.Argv[0], spec.Argv[1:]...)
+	var cmd *osexec.Cmd
 	if spec.Path != "" {
-		cmd.Path, cmd.Err = spec.Path, nil
+		// Already resolved: exec.Command would search PATH for Argv[0] again.
+		cmd = &osexec.Cmd{Path: spec.Path, Args: spec.Argv}
+	} else {
+		cmd = osexec.Command(spec.Argv[0], spec.Argv[1:]...)
 	}
 	cmd.Dir = spec.Dir
 	cmd.Env = spec.Env
