@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -50,9 +51,14 @@ func sweepStale(base string) {
 		if !ok || !e.IsDir() || pid == os.Getpid() {
 			continue
 		}
-		if t, err := proc.ProcStartTime(pid); err == nil && t.UnixMilli() == start {
+		t, err := proc.ProcStartTime(pid)
+		switch {
+		case err == nil && t.UnixMilli() == start:
 			continue // its process still runs
+		case err != nil && !errors.Is(err, proc.ErrNoProcess):
+			continue // cannot tell (access denied): keep it, as truststore's lock does
 		}
+		// Gone, or its pid now names another process.
 		_ = os.RemoveAll(filepath.Join(base, e.Name()))
 	}
 }
