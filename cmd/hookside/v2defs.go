@@ -133,10 +133,11 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 	withFile := func(doc string, call func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, args []string) (any, error)) func(context.Context, *v2bridge.Bridge, []string) (any, error) {
 		return func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
 			f, err := readV2File(file, "--file")
-			var ie *v2bridge.InvalidError
-			if err != nil && !errors.As(err, &ie) {
-				return nil, &v2bridge.InvalidError{Field: "--file", Reason: err.Error()}
-			} else if err != nil {
+			if err != nil {
+				var ie *v2bridge.InvalidError
+				if !errors.As(err, &ie) {
+					err = &v2bridge.InvalidError{Field: "--file", Reason: err.Error()}
+				}
 				return nil, err
 			}
 			res, err := call(ctx, b, f.raw, a)
