@@ -466,5 +466,5 @@ func hintWord(p string) string {
 	if !printable(p) {
 		return dispText(p)
 	}
-	return shellQuote(p)
+	return runner.ShellWord(p)
 }

@@ -104,7 +104,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		BundleDigest: sh.BundleDigest, Counts: w.Counts,
 		Declarations: rs.DescribeWorkspace(w, sh),
 	}
-	hint := hintFlags(o.flags) + " --workspace " + shellQuote(st.WorkspaceID)
+	hint := hintFlags(o.flags) + " --workspace " + runner.ShellWord(st.WorkspaceID)
 	if len(digests) > 0 {
 		listed := make([]string, len(st.Declarations))
 		for i, d := range st.Declarations {
@@ -444,9 +444,6 @@ func parseSelection(s string, n int) ([]int, error) {
 	sort.Ints(out)
 	return out, nil
 }
-
-// shellQuote quotes s for a POSIX shell (runner.ShellWord).
-func shellQuote(s string) string { return runner.ShellWord(s) }
 
 // trustRemote handles an identity without local files: status lists its
 // records; revoke deletes them; grant needs the files and is refused.

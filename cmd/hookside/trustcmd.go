@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -113,8 +114,11 @@ func runTrustAction(cmd *cobra.Command, action string, args []string, o *trustOp
 	return runHooksTrust(act, o, stdout, stderr)
 }
 
-// trustPrefix is the "hookside hooks trust[ ACTION]: " of its messages.
-var trustPrefix = regexp.MustCompile(`^\s*hookside hooks trust(?: (?:status|review|grant|revoke))?: `)
+// trustPrefix is the "hookside hooks trust[ ACTION]: " of its messages,
+// compiled on first use (only a failing `hooks trust --json` needs it).
+var trustPrefix = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*hookside hooks trust(?: (?:status|review|grant|revoke))?: `)
+})
 
 // trustJSONErrors runs run for `hooks trust … --json`: a failure (exit
 // status other than 0) that printed no result on stdout prints
@@ -126,7 +130,7 @@ func trustJSONErrors(stdout, stderr io.Writer, run func(stdout, stderr io.Writer
 	var msg bytes.Buffer
 	code := run(out, io.MultiWriter(stderr, &msg))
 	if code != exitOK && out.n == 0 {
-		text := strings.TrimSpace(trustPrefix.ReplaceAllString(msg.String(), ""))
+		text := strings.TrimSpace(trustPrefix().ReplaceAllString(msg.String(), ""))
 		writeJSON(stdout, map[string]any{"error": map[string]any{"message": text}})
 	}
 	return code

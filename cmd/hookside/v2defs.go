@@ -14,6 +14,7 @@ import (
 
 	"github.com/hookside/hookside/internal/jsonhtml"
 	"github.com/hookside/hookside/rpc"
+	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/v2bridge"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
@@ -133,10 +134,11 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 	withFile := func(doc string, call func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, args []string) (any, error)) func(context.Context, *v2bridge.Bridge, []string) (any, error) {
 		return func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
 			f, err := readV2File(file, "--file")
-			var ie *v2bridge.InvalidError
-			if err != nil && !errors.As(err, &ie) {
-				return nil, &v2bridge.InvalidError{Field: "--file", Reason: err.Error()}
-			} else if err != nil {
+			if err != nil {
+				var ie *v2bridge.InvalidError
+				if !errors.As(err, &ie) {
+					err = &v2bridge.InvalidError{Field: "--file", Reason: err.Error()}
+				}
 				return nil, err
 			}
 			res, err := call(ctx, b, f.raw, a)
@@ -165,7 +167,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 			}),
 			text: func(w io.Writer, r any) {
 				d := r.(v2bridge.DefinitionResult).Definition
-				fmt.Fprintf(w, "created %s (revision %d); bind it: hookside v2 bindings create --hook %s --scope application\n", d.ID, d.Revision, shellQuote(d.ID))
+				fmt.Fprintf(w, "created %s (revision %d); bind it: hookside v2 bindings create --hook %s --scope application\n", d.ID, d.Revision, runner.ShellWord(d.ID))
 			}},
 		{use: "update ID --file patch.json", short: "change a definition (present keys replace, null removes)", args: 1,
 			flags: fileFlag("the patch"),
@@ -274,7 +276,7 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				if !errors.As(err, &hm) {
 					return ""
 				}
-				return "review the definition and its current executionHash: hookside v2 definitions get " + shellQuote(hm.HookID)
+				return "review the definition and its current executionHash: hookside v2 definitions get " + runner.ShellWord(hm.HookID)
 			},
 			text: func(w io.Writer, r any) {
 				bd := r.(v2bridge.BindingView)
