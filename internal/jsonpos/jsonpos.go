@@ -43,11 +43,15 @@ func At(name string, data []byte, off int) string {
 // "unexpected end of JSON input", where it is the end.
 func SyntaxErrorOffset(data []byte, se *json.SyntaxError) int {
 	off := int(se.Offset)
-	if off > 0 && off <= len(data) && !strings.Contains(se.Error(), "unexpected end") {
+	if off > 0 && off <= len(data) && !Truncated(se) {
 		off--
 	}
 	return off
 }
+
+// Truncated reports whether se is encoding/json's "unexpected end of JSON
+// input": the document stops inside a value.
+func Truncated(se *json.SyntaxError) bool { return strings.Contains(se.Error(), "unexpected end") }
 
 // TypeErrorOffset returns the offset of the value a *json.UnmarshalTypeError
 // from decoding data is about: its first byte (the decoder's Offset is
