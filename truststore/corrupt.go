@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"strings"
 
 	"github.com/hookside/hookside/internal/fsid"
+	"github.com/hookside/hookside/internal/jsonpos"
 )
 
 // CorruptError is what Load, Grant and Revoke return for a corrupt trust
@@ -85,7 +85,7 @@ func jsonWhy(err error) string {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
-	case errors.Is(err, io.ErrUnexpectedEOF) || err.Error() == "unexpected end of JSON input":
+	case errors.As(err, &syn) && jsonpos.Truncated(syn):
 		return "truncated JSON: " + err.Error()
 	case errors.As(err, &syn):
 		return "not valid JSON: " + err.Error()

@@ -109,12 +109,13 @@ func (e *corruptError) Error() string { return e.why }
 // error. A corrupt one (empty, truncated, not JSON, wrong shape, wrong
 // version, not a regular file — a symlink included —, not owned by us, or
 // any permission bit beyond 0600; on Windows a DACL granting write to
-// anyone else) is renamed to <file>.corrupt-<timestamp>
-// under the lock, with one warning to the Logger, and reported as
-// StatusCorrupt with a *CorruptError (wrapping ErrCorrupt). Mode bits are not repaired: a group- or world-accessible file
-// may have been written by someone else, so it is not trusted (fail closed;
-// ARCHITECTURE.md "Reliability rules"). Any other read error also yields
-// StatusCorrupt (nothing runs) with that error, and nothing is renamed.
+// anyone else) is renamed to <file>.corrupt-<timestamp> under the lock,
+// with one warning to the Logger, and reported as StatusCorrupt with a
+// *CorruptError (wrapping ErrCorrupt). Mode bits are not repaired: a group-
+// or world-accessible file may have been written by someone else, so it is
+// not trusted (fail closed; ARCHITECTURE.md "Reliability rules"). Any other
+// read error also yields StatusCorrupt (nothing runs) with that error, and
+// nothing is renamed.
 // A ReadOnly store renames nothing either: the corrupt file stays where it
 // is until a write finds it. The State is never nil.
 func (s *Store) Load() (*State, error) {

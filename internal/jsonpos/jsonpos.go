@@ -43,11 +43,15 @@ func At(name string, data []byte, off int) string {
 // "unexpected end of JSON input", where it is the end.
 func SyntaxErrorOffset(data []byte, se *json.SyntaxError) int {
 	off := int(se.Offset)
-	if off > 0 && off <= len(data) && !strings.Contains(se.Error(), "unexpected end") {
+	if off > 0 && off <= len(data) && !Truncated(se) {
 		off--
 	}
 	return off
 }
+
+// Truncated reports whether se is encoding/json's "unexpected end of JSON
+// input": the document stops inside a value.
+func Truncated(se *json.SyntaxError) bool { return strings.Contains(se.Error(), "unexpected end") }
 
 // TypeErrorOffset returns the offset of the value a *json.UnmarshalTypeError
 // from decoding data is about: its first byte (the decoder's Offset is
@@ -88,8 +92,7 @@ func PathOffset(data []byte, path string) (off int, ok bool) {
 	if err != nil {
 		return 0, false
 	}
-	off, ok, _ = w.find(tok, start, path)
-	return off, ok
+	return w.find(tok, start, path)
 }
 
 // walker reads data's tokens and knows where each starts.
@@ -115,28 +118,28 @@ func (w *walker) next() (json.Token, int, error) {
 }
 
 // find looks for rest inside the value whose first token tok is at start.
-// When it is not found, the whole value has been read.
-func (w *walker) find(tok json.Token, start int, rest string) (int, bool, error) {
+// When it is not found, the whole value has been read, or the decoder
+// failed: a json.Decoder's error repeats on every later Token, so each
+// enclosing loop ends at its next read.
+func (w *walker) find(tok json.Token, start int, rest string) (int, bool) {
 	if rest == "" {
-		return start, true, nil
+		return start, true
 	}
 	switch tok {
 	case json.Delim('{'):
 		for {
 			kt, _, err := w.next()
 			if err != nil || kt == json.Delim('}') {
-				return 0, false, err
+				return 0, false
 			}
 			vt, vs, err := w.next()
 			if err != nil {
-				return 0, false, err
+				return 0, false
 			}
-			if sub, match := member(rest, kt.(string)); match {
-				if off, found, err := w.find(vt, vs, sub); found || err != nil {
-					return off, found, err
-				}
-			} else if err := w.skip(vt); err != nil {
-				return 0, false, err
+			if sub, match := member(rest, kt.(string)); !match {
+				w.skip(vt)
+			} else if off, found := w.find(vt, vs, sub); found {
+				return off, true
 			}
 		}
 	case json.Delim('['):
@@ -144,29 +147,28 @@ func (w *walker) find(tok json.Token, start int, rest string) (int, bool, error)
 		for i := 0; ; i++ {
 			et, es, err := w.next()
 			if err != nil || et == json.Delim(']') {
-				return 0, false, err
+				return 0, false
 			}
-			if match && i == idx {
-				if off, found, err := w.find(et, es, sub); found || err != nil {
-					return off, found, err
-				}
-			} else if err := w.skip(et); err != nil {
-				return 0, false, err
+			if !match || i != idx {
+				w.skip(et)
+			} else if off, found := w.find(et, es, sub); found {
+				return off, true
 			}
 		}
 	}
-	return 0, false, nil // a scalar has no members
+	return 0, false // a scalar has no members
 }
 
-// skip reads the rest of the value whose first token is tok.
-func (w *walker) skip(tok json.Token) error {
+// skip reads the rest of the value whose first token is tok (up to a
+// decoder error).
+func (w *walker) skip(tok json.Token) {
 	if tok != json.Delim('{') && tok != json.Delim('[') {
-		return nil
+		return
 	}
 	for depth := 1; depth > 0; {
 		t, _, err := w.next()
 		if err != nil {
-			return err
+			return
 		}
 		switch t {
 		case json.Delim('{'), json.Delim('['):
@@ -175,7 +177,6 @@ func (w *walker) skip(tok json.Token) error {
 			depth--
 		}
 	}
-	return nil
 }
 
 // member reports whether path starts with the object key k, and the path
