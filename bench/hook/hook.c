@@ -7,8 +7,11 @@
  *   hook sleepms N       read stdin, sleep N ms, print {}       (parallel probe)
  *   hook ignoreterm      ignore SIGTERM, then like sleep        (kill grace)
  *   hook capture FILE    copy stdin to FILE, print {}           (stdin capture)
+ *   hook stamp FILE      like hook, then append "START END\n" to FILE: CLOCK_MONOTONIC
+ *                        ns at main() and after its answer's write     (phases)
  */
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -27,8 +30,26 @@ static void drain(int copyfd) {
 
 static void answer(void) { (void)!write(1, "{}\n", 3); }
 
+static long long mono(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 int main(int argc, char **argv) {
+	long long start = mono();
 	const char *mode = argc > 1 ? argv[1] : "";
+	if (strcmp(mode, "stamp") == 0 && argc > 2) {
+		drain(-1);
+		answer();
+		long long end = mono();
+		char line[64];
+		int n = snprintf(line, sizeof line, "%lld %lld\n", start, end);
+		int fd = open(argv[2], O_WRONLY | O_APPEND | O_CREAT, 0644);
+		if (fd < 0 || write(fd, line, (size_t)n) != n) return 1;
+		close(fd);
+		return 0;
+	}
 	if (strcmp(mode, "capture") == 0 && argc > 2) {
 		int fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		drain(fd);

@@ -169,6 +169,12 @@ const method = `## How it is measured
   spawn in its own process group, write JSON stdin, capped stdout/stderr, timeout with
   SIGTERM→SIGKILL, JSON parse, merge). The floors and the Node runner write exactly the stdin
   hookside gives a hook (captured once at start-up), so every runner's hook reads the same bytes.
+- The phases (fig. 1p) split fig. 1's event on one clock (CLOCK_MONOTONIC, read by the
+  driver around each request and by the hook, ` + "`hook stamp FILE`" + `, at its main() and after
+  its answer): request written → the hook's main() (the runner's work before the spawn, the
+  spawn, exec, the loader), the hook itself, its answer → the runner's answer read (exit,
+  reaping, draining, answering). A runner's cost over the spawn is its phase minus the C
+  floor's.
 - The host view (fig. "host") runs a real hook script (bash + jq; python3) under hookside and
   under the C floor, interleaved: hookside's cost is the ratio − 1, a share of the hook's own
   run time (spawn, interpreter start, run, exit, as the C floor measures it).

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// figPhases splits fig. 1's event into three phases on one clock
+// (CLOCK_MONOTONIC, shared by the driver and the hook's stamp mode): the
+// request written → the hook's main() (the runner's work before the spawn,
+// the spawn, exec and the dynamic loader), the hook's main() → its
+// answer written (the hook itself, the same program for every runner), and
+// that write → the answer read by the driver (the runner's work after the
+// hook: exit, reaping, draining, answering). The contenders and their
+// order are fig. 1's; each runner's hook appends its stamps to its own
+// file. What a runner adds to the spawn shows as its phase minus the C
+// floor's.
+func figPhases(e *env) error {
+	if _, ok := monoNs(); !ok {
+		e.res.addRow(row{Figure: "1p", What: "phases of one event", Hookside: "not measured: no CLOCK_MONOTONIC shared with the hook on this OS", Met: "n/a"})
+		return nil
+	}
+	dir, err := os.MkdirTemp(e.tmp, "phases-")
+	if err != nil {
+		return err
+	}
+	stamp := func(name string) []string {
+		return []string{e.hookBin, "stamp", filepath.Join(dir, strings.ReplaceAll(name, " ", "-"))}
+	}
+	t := &trio{}
+	defer t.stop()
+	if t.hs, err = e.hookside("hookside", userConfig(hookSpec{argv: stamp("hookside")}, 1, false, "Bash"), nil); err != nil {
+		return err
+	}
+	if t.cf, err = e.cfloorPeer(1, false, 0, stamp("C floor")); err != nil {
+		return err
+	}
+	if t.fl, err = e.floorPeer(1, false, 0, stamp("Go floor")); err != nil {
+		return err
+	}
+	if t.nd, err = e.nodePeer(1, false, 0, stamp("node")); err != nil {
+		return err
+	}
+	cs := t.contenders(e, `"succeeded"`, `"answers":[{}]`)
+	marks := map[string][][2]int64{}
+	for i := range cs {
+		name, do := cs[i].name, cs[i].do
+		cs[i].do = func() (time.Duration, error) {
+			t0, _ := monoNs()
+			d, err := do()
+			t3, _ := monoNs()
+			marks[name] = append(marks[name], [2]int64{t0, t3})
+			return d, err
+		}
+	}
+	if _, err := interleave("phases", "fig. 1's event in phases", cs, 20, e.scale(11), 20); err != nil {
+		return err
+	}
+	type split struct{ pre, hook, post float64 }
+	got := map[string]split{}
+	for _, c := range cs {
+		ph, err := phasesOf(stamp(c.name)[2], marks[c.name], 20)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		got[c.name] = split{quantile(ph[0], 0.5), quantile(ph[1], 0.5), quantile(ph[2], 0.5)}
+	}
+	hs, cf := got["hookside"], got["C floor"]
+	others := func(f func(split) float64) string {
+		var parts []string
+		for _, n := range []string{"C floor", "Go floor", "node"} {
+			parts = append(parts, n+" "+fmtUs(f(got[n])))
+		}
+		return strings.Join(parts, " · ")
+	}
+	diff := func(a, b float64) string { return fmt.Sprintf("hookside − C floor %+.0f µs", a-b) }
+	for _, r := range []struct {
+		what string
+		f    func(split) float64
+	}{
+		{"before the hook: request written → the hook's main() (p50): the runner's work, the spawn, exec, the loader", func(s split) float64 { return s.pre }},
+		{"the hook: its main() → its answer written (p50; the same program under every runner)", func(s split) float64 { return s.hook }},
+		{"after the hook: its answer written → the runner's answer read (p50): exit, reaping, draining, answering", func(s split) float64 { return s.post }},
+	} {
+		e.res.addRow(row{Figure: "1p", What: r.what, Hookside: fmtUs(r.f(hs)), Baselines: others(r.f), Ratio: diff(r.f(hs), r.f(cf)), Target: "—", Met: "n/a"})
+	}
+	e.res.detail("1p", fmt.Sprintf("Fig. 1's contenders in fig. 1's shuffled order, each runner's hook (bench/hook/hook.c stamp) "+
+		"writing CLOCK_MONOTONIC at its main() and after its answer, the driver reading the same clock around each request. "+
+		"hookside's extra over the C floor at p50: %+.0f µs before the hook, %+.0f µs after it; "+
+		"the hook itself %s under hookside, %s under the C floor.",
+		hs.pre-cf.pre, hs.post-cf.post, fmtUs(hs.hook), fmtUs(cf.hook)))
+	return nil
+}
+
+// phasesOf pairs the stamp file's lines with the driver's marks (both in
+// event order) past the first warm ones and returns, in µs, per event:
+// mark → start, start → end, end → reply.
+func phasesOf(file string, marks [][2]int64, warm int) ([3][]float64, error) {
+	var ph [3][]float64
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return ph, err
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != len(marks) {
+		return ph, fmt.Errorf("%d stamps for %d events", len(lines), len(marks))
+	}
+	for i := warm; i < len(lines); i++ {
+		var start, end int64
+		if _, err := fmt.Sscan(lines[i], &start, &end); err != nil {
+			return ph, fmt.Errorf("stamp line %d: %w", i+1, err)
+		}
+		m := marks[i]
+		ph[0] = append(ph[0], float64(start-m[0])/1e3)
+		ph[1] = append(ph[1], float64(end-start)/1e3)
+		ph[2] = append(ph[2], float64(m[1]-end)/1e3)
+	}
+	return ph, nil
+}
