@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hookside/hookside/internal/hook"
 )
@@ -94,5 +95,53 @@ func TestReloadDiagnostics(t *testing.T) {
 	write(cfg, broken)
 	if userHooks(); len(pushed()) != 1 {
 		t.Fatal("broken again: want the diagnostic pushed again")
+	}
+}
+
+// TestWatchReportsBrokenFilesWithoutACall: with OnDiagnostic set, the
+// session's watch re-reads an edited user config or plugin file and
+// reports what broke without any call of the host (no Hooks, no Run).
+func TestWatchReportsBrokenFilesWithoutACall(t *testing.T) {
+	home, cwd, plugin := t.TempDir(), t.TempDir(), t.TempDir()
+	cfg := filepath.Join(home, "config.json")
+	pluginHooks := filepath.Join(plugin, "hooks", "hooks.json")
+	if err := os.WriteFile(cfg, []byte(`{"hooks": {"enabled": true}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan hook.Diagnostic, 8)
+	s, _, err := Open(SessionOptions{ID: "s", Cwd: cwd, PluginDirs: []string{plugin}, Workspace: WorkspaceOptions{Home: home},
+		OnDiagnostic: func(d hook.Diagnostic) { got <- d }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	wait := func(what, file string) {
+		t.Helper()
+		select {
+		case d := <-got:
+			if d.Code != hook.CodeParseError || !strings.HasPrefix(d.Source, file+":") {
+				t.Fatalf("%s: pushed %+v, want %s at %s", what, d, hook.CodeParseError, file)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: no diagnostic within 5 s of the edit (the watch re-reads after %s)", what, WatchDebounce)
+		}
+	}
+	if err := os.WriteFile(cfg, []byte(`{"hooks": {"enabled": true},}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wait("user config broken", cfg)
+	// A plugin directory created after the session opened: watched through
+	// its nearest existing ancestor.
+	if err := os.MkdirAll(filepath.Dir(pluginHooks), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pluginHooks, []byte(`{"hooks": `), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wait("plugin hooks file broken", pluginHooks)
+	select {
+	case d := <-got:
+		t.Fatalf("a diagnostic pushed twice or unasked: %+v", d)
+	case <-time.After(3 * WatchDebounce):
 	}
 }

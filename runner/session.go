@@ -372,10 +372,7 @@ func (s *Session) WorkspaceStatus() WorkspaceState {
 
 // workspaceState is WorkspaceStatus without reporting the counts.
 func (s *Session) workspaceState() WorkspaceState {
-	s.mu.Lock()
-	s.lastCheck = time.Time{}
-	s.mu.Unlock()
-	s.current()
+	s.reload()
 	s.mu.Lock()
 	ws := s.ws
 	s.mu.Unlock()
@@ -535,16 +532,24 @@ func (s *Session) current() (*config.Set, map[string]*eventPlan) {
 	return set, plans
 }
 
+// reload re-reads the changed configuration files now, whatever
+// ConfigCheckInterval says; a reading with new problems is reported
+// (reportReload).
+func (s *Session) reload() {
+	s.mu.Lock()
+	s.lastCheck = time.Time{}
+	s.mu.Unlock()
+	s.current()
+}
+
 // Hooks returns the session's hooks in run order and the current
 // configuration diagnostics (on the claude profile those of the settings
 // switches first, as session/open reports them), re-reading changed files
 // first.
 func (s *Session) Hooks() ([]hook.Hook, []hook.Diagnostic) {
+	s.reload()
 	s.mu.Lock()
-	s.lastCheck = time.Time{}
-	s.mu.Unlock()
-	set, _ := s.current()
-	s.mu.Lock()
+	set := s.set
 	ws, found := s.ws, s.found
 	s.mu.Unlock()
 	return set.Hooks, s.fileDiagnostics(set, found, ws)

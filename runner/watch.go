@@ -18,11 +18,14 @@ const WatchDebounce = 50 * time.Millisecond
 // admissionWatch pushes workspaceHooks/admissionUpdated when another
 // process grants or revokes (the trust file changes) or a workspace config
 // file or a pinned script is edited (lifecycle-hooks-and-workspace-trust
-// §"按什么摘要信任": 有人撤销信任、收紧策略或重载信任文件，安全版本号变化). It
-// watches the directories holding those files with fsnotify (inotify,
-// kqueue, ReadDirectoryChangesW): idle, its goroutine blocks in the
-// kernel, no timer and no poll. A file that does not exist yet is watched
-// through its nearest existing ancestor, so its creation is seen too.
+// §"按什么摘要信任": 有人撤销信任、收紧策略或重载信任文件，安全版本号变化), and
+// reports a configuration file broken by an edit (OnDiagnostic) without
+// waiting for the host's next call: the user config, the settings files
+// and the plugin files are watched too. It watches the directories holding
+// those files with fsnotify (inotify, kqueue, ReadDirectoryChangesW): idle,
+// its goroutine blocks in the kernel, no timer and no poll. A file that
+// does not exist yet is watched through its nearest existing ancestor, so
+// its creation is seen too.
 type admissionWatch struct {
 	w    *fsnotify.Watcher
 	stop chan struct{}
@@ -33,17 +36,17 @@ type admissionWatch struct {
 	want map[string]bool // paths whose events count (files and missing ancestors)
 }
 
-// startWatch starts the session's admission watch. Without workspace
-// declarations to report on or an OnAdmissionUpdated callback it does
-// nothing; when fsnotify is unavailable it logs once and the counts are
-// recomputed at the host's next call, as without a watch.
+// startWatch starts the session's watch. Without an OnAdmissionUpdated
+// callback for workspace hooks and without an OnDiagnostic callback it
+// does nothing; when fsnotify is unavailable it logs once and changes are
+// found at the host's next call, as without a watch.
 func (s *Session) startWatch() {
-	if !s.opts.Workspace.Feature || s.opts.Workspace.OnAdmissionUpdated == nil {
+	if !s.watchesAdmission() && s.opts.OnDiagnostic == nil {
 		return
 	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		slog.Warn("workspace hook watch unavailable; admission changes are reported at the next call", "session", s.opts.ID, "err", err)
+		slog.Warn("configuration watch unavailable; admission changes and broken files are reported at the next call", "session", s.opts.ID, "err", err)
 		return
 	}
 	aw := &admissionWatch{w: w, stop: make(chan struct{}), done: make(chan struct{}), dirs: map[string]bool{}}
@@ -52,12 +55,22 @@ func (s *Session) startWatch() {
 	go s.watchLoop(aw, true)
 }
 
-// watchPaths lists the files whose change can move the session's counts.
+// watchesAdmission reports whether the watch pushes admission counts.
+func (s *Session) watchesAdmission() bool {
+	return s.opts.Workspace.Feature && s.opts.Workspace.OnAdmissionUpdated != nil
+}
+
+// watchPaths lists the files whose change can move the session's counts
+// or its configuration diagnostics.
 func (s *Session) watchPaths() []string {
 	s.mu.Lock()
 	found, ws := s.found, s.ws
 	s.mu.Unlock()
-	return append(append(found.Candidates(), s.gate.WatchPaths()...), pluginWatchPaths(ws)...)
+	paths := append(found.Candidates(), s.loader.SourcePaths()...)
+	if s.watchesAdmission() {
+		paths = append(append(paths, s.gate.WatchPaths()...), pluginWatchPaths(ws)...)
+	}
+	return paths
 }
 
 // watchLoop re-evaluates WatchDebounce after the last relevant event. A
@@ -92,8 +105,10 @@ func (s *Session) watchLoop(aw *admissionWatch, pending bool) {
 			slog.Debug("workspace hook watch", "session", s.opts.ID, "err", err)
 			timer.Reset(WatchDebounce) // an overflow may have hidden a change
 		case <-timer.C:
-			if s.gate.StoreReadable() {
-				s.WorkspaceStatus() // re-discovers, re-reads, pushes when the counts moved
+			if s.watchesAdmission() && s.gate.StoreReadable() {
+				s.WorkspaceStatus() // re-reads, reports what broke, pushes when the counts moved
+			} else {
+				s.reload() // re-reads, reports what broke (reportReload)
 			}
 			if aw.update(s.watchPaths()) {
 				timer.Reset(WatchDebounce)

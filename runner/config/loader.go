@@ -271,6 +271,23 @@ func (l *Loader) Load() (*Set, error) {
 	return l.set, nil
 }
 
+// SourcePaths lists the files Load reads outside the workspace scope: the
+// user config, the managed and user settings files, and each plugin's
+// hooks file and manifest. A watch on them (and on the workspace
+// candidates) sees every edit the next Load picks up.
+func (l *Loader) SourcePaths() []string {
+	var out []string
+	for _, p := range []string{l.user.path, l.managed.path, l.userSettings.path} {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	for _, p := range l.plugins {
+		out = append(out, p.hooksPath, p.manifestPath)
+	}
+	return out
+}
+
 func (l *Loader) loadUser(st stamp) { loadStamped(&l.user, st, ParseFile) }
 
 func (l *Loader) loadSettings(src *settingsSource, st stamp) {
