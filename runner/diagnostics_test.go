@@ -100,14 +100,32 @@ func TestReloadDiagnostics(t *testing.T) {
 
 // TestWatchReportsBrokenFilesWithoutACall: with OnDiagnostic set, the
 // session's watch re-reads an edited user config or plugin file and
-// reports what broke without any call of the host (no Hooks, no Run).
+// reports what broke without any call of the host (no Hooks, no Run),
+// whether the file is written in place or replaced by a rename (an
+// editor's atomic save, after which the file is watched again).
 func TestWatchReportsBrokenFilesWithoutACall(t *testing.T) {
 	home, cwd, plugin := t.TempDir(), t.TempDir(), t.TempDir()
 	cfg := filepath.Join(home, "config.json")
 	pluginHooks := filepath.Join(plugin, "hooks", "hooks.json")
-	if err := os.WriteFile(cfg, []byte(`{"hooks": {"enabled": true}}`), 0o644); err != nil {
-		t.Fatal(err)
+	good, broken := `{"hooks": {"enabled": true}}`, `{"hooks": {"enabled": true},}`
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
+	save := func(p, s string) { // write a temporary file, rename it over p
+		t.Helper()
+		write(p+".tmp", s)
+		if err := os.Rename(p+".tmp", p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(cfg, good)
+	write(pluginHooks, `{"hooks": {}}`)
 	got := make(chan hook.Diagnostic, 8)
 	s, _, err := Open(SessionOptions{ID: "s", Cwd: cwd, PluginDirs: []string{plugin}, Workspace: WorkspaceOptions{Home: home},
 		OnDiagnostic: func(d hook.Diagnostic) { got <- d }})
@@ -126,22 +144,20 @@ func TestWatchReportsBrokenFilesWithoutACall(t *testing.T) {
 			t.Fatalf("%s: no diagnostic within 5 s of the edit (the watch re-reads after %s)", what, WatchDebounce)
 		}
 	}
-	if err := os.WriteFile(cfg, []byte(`{"hooks": {"enabled": true},}`), 0o644); err != nil {
-		t.Fatal(err)
+	quiet := func(what string) {
+		t.Helper()
+		select {
+		case d := <-got:
+			t.Fatalf("%s: pushed %+v, want nothing", what, d)
+		case <-time.After(4 * WatchDebounce):
+		}
 	}
-	wait("user config broken", cfg)
-	// A plugin directory created after the session opened: watched through
-	// its nearest existing ancestor.
-	if err := os.MkdirAll(filepath.Dir(pluginHooks), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(pluginHooks, []byte(`{"hooks": `), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	wait("plugin hooks file broken", pluginHooks)
-	select {
-	case d := <-got:
-		t.Fatalf("a diagnostic pushed twice or unasked: %+v", d)
-	case <-time.After(3 * WatchDebounce):
-	}
+	write(cfg, broken)
+	wait("user config broken in place", cfg)
+	save(pluginHooks, `{"hooks": `)
+	wait("plugin hooks file broken by a rename", pluginHooks)
+	save(cfg, good)
+	quiet("user config fixed by a rename")
+	write(cfg, broken)
+	wait("user config broken again, after the rename", cfg)
 }

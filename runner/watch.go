@@ -36,6 +36,18 @@ type admissionWatch struct {
 	want map[string]bool // paths whose events count (files and missing ancestors)
 }
 
+// watchedFile reports whether w watches the file path itself now (a file
+// watch ends when the file is removed or renamed over, e.g. by an
+// editor's atomic save).
+func watchedFile(w *fsnotify.Watcher, path string) bool {
+	for _, p := range w.WatchList() {
+		if p == path {
+			return true
+		}
+	}
+	return false
+}
+
 // startWatch starts the session's watch. Without an OnAdmissionUpdated
 // callback for workspace hooks and without an OnDiagnostic callback it
 // does nothing; when fsnotify is unavailable it logs once and changes are
@@ -61,16 +73,21 @@ func (s *Session) watchesAdmission() bool {
 }
 
 // watchPaths lists the files whose change can move the session's counts
-// or its configuration diagnostics.
-func (s *Session) watchPaths() []string {
+// or its configuration diagnostics: paths are watched through their
+// directories (their creation is seen too), files — the loader's sources
+// outside the workspace — each on its own. The user config lives in the
+// home next to the V2 database, whose every write would wake a watch on
+// that directory; a source file created after the session opened is read
+// at the next call instead.
+func (s *Session) watchPaths() (paths, files []string) {
 	s.mu.Lock()
 	found, ws := s.found, s.ws
 	s.mu.Unlock()
-	paths := append(found.Candidates(), s.loader.SourcePaths()...)
+	paths = found.Candidates()
 	if s.watchesAdmission() {
 		paths = append(append(paths, s.gate.WatchPaths()...), pluginWatchPaths(ws)...)
 	}
-	return paths
+	return paths, s.loader.SourcePaths()
 }
 
 // watchLoop re-evaluates WatchDebounce after the last relevant event. A
@@ -125,13 +142,24 @@ func (aw *admissionWatch) wants(name string) bool {
 }
 
 // update watches the directories of paths (or their nearest existing
-// ancestors) and makes paths, and those missing ancestors, the names whose
-// events count. Directories already watched stay watched. It reports
-// whether it added a directory.
-func (aw *admissionWatch) update(paths []string) bool {
-	want := make(map[string]bool, len(paths)*2)
+// ancestors) and each of files that exists, and makes paths, those missing
+// ancestors and files the names whose events count. Directories already
+// watched stay watched; a file whose watch ended (removed, renamed over)
+// is watched again. It reports whether it added a directory or a file.
+func (aw *admissionWatch) update(paths, files []string) bool {
+	want := make(map[string]bool, len(paths)*2+len(files))
 	var add []string
 	aw.mu.Lock()
+	for _, f := range files {
+		f = filepath.Clean(f)
+		want[f] = true
+		if aw.dirs[filepath.Dir(f)] || watchedFile(aw.w, f) {
+			continue
+		}
+		if fi, err := os.Stat(f); err == nil && !fi.IsDir() {
+			add = append(add, f)
+		}
+	}
 	for _, p := range paths {
 		p = filepath.Clean(p)
 		want[p] = true
@@ -157,7 +185,7 @@ func (aw *admissionWatch) update(paths []string) bool {
 	added := false
 	for _, d := range add {
 		if err := aw.w.Add(d); err != nil {
-			slog.Debug("workspace hook watch: cannot watch", "dir", d, "err", err)
+			slog.Debug("configuration watch: cannot watch", "path", d, "err", err)
 			continue
 		}
 		added = true
