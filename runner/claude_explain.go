@@ -69,17 +69,15 @@ func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanatio
 			}
 			e.Detail = note
 		}
-		switch {
-		case hasMatcher && !cst.matcherMatches(event, h.Matcher, value):
+		if hasMatcher && !cst.matcherMatches(event, h.Matcher, value) {
 			stop(WhyMatcher, fmt.Sprintf("matcher %q does not match %s %q", deref(h.Matcher), field, value))
 			continue
-		case sw.ManagedDisable:
-			stop(WhyHooksDisabled, "disableAllHooks is true in the managed settings "+sw.Managed+": no hook runs")
+		}
+		if off, ok := s.switchedOff(sw, h); ok {
+			stop(WhyHooksDisabled, off.Detail)
 			continue
-		case (sw.DisableAll || sw.ManagedOnly) && !isManaged(h) && !s.managedPlugin(h):
-			stop(WhyHooksDisabled, hooksDisabledDetail(sw))
-			continue
-		case h.If != "":
+		}
+		if h.If != "" {
 			if ok, why := claudeIfMatches(event, h.If, in, cwd, s.opts.Cwd); !ok {
 				stop(WhyIf, why)
 				continue
@@ -102,19 +100,61 @@ func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanatio
 	return x, nil
 }
 
-// hooksDisabledDetail says which file keeps a non-managed hook from
-// running: the file whose disableAllHooks decided (a workspace one named
-// as such), else the managed settings' allowManagedHooksOnly.
-func hooksDisabledDetail(sw claudeSwitches) string {
+// SwitchOff is a settings switch that keeps a loaded hook from running
+// (SwitchedOff).
+type SwitchOff struct {
+	// Setting is the switch: "disableAllHooks" or "allowManagedHooksOnly".
+	Setting string
+	// File is the settings file whose value decides, as read.
+	File string
+	// Detail says it as `hooks explain` does for WhyHooksDisabled.
+	Detail string
+}
+
+// SwitchedOff returns, by hook ID, the hooks of hooks (as Hooks returns
+// them) that a settings switch keeps from running although they are
+// loaded, with the switch: what RunClaude skips as ReasonHooksDisabled.
+// Only the claude profile has such switches: disableAllHooks (in the
+// managed settings it turns every hook off; in the user, project or local
+// settings every hook but the managed ones and those of plugins the
+// managed settings force on) and the managed settings'
+// allowManagedHooksOnly (the same hooks). Nil when none is off; internal
+// hooks never are. The settings files are read again when one changed.
+func (s *Session) SwitchedOff(hooks []hook.Hook) map[string]SwitchOff {
+	if s.dialect.Name != ProfileClaude {
+		return nil
+	}
+	sw := s.claudeSwitches()
+	var out map[string]SwitchOff
+	for i := range hooks {
+		if off, ok := s.switchedOff(sw, &hooks[i]); ok {
+			if out == nil {
+				out = map[string]SwitchOff{}
+			}
+			out[hooks[i].ID] = off
+		}
+	}
+	return out
+}
+
+// switchedOff reports whether sw keeps h from running, and which switch
+// (the file whose disableAllHooks decided, a workspace one named as such,
+// else the managed settings' allowManagedHooksOnly).
+func (s *Session) switchedOff(sw claudeSwitches, h *hook.Hook) (SwitchOff, bool) {
 	const managedRun = "only managed hooks (and plugins the managed settings force on) run"
 	switch {
+	case h.Source.Kind == hook.SourceInternal:
+		return SwitchOff{}, false
+	case sw.ManagedDisable:
+		return SwitchOff{"disableAllHooks", sw.Managed, "disableAllHooks is true in the managed settings " + sw.Managed + ": no hook runs"}, true
+	case !sw.DisableAll && !sw.ManagedOnly, isManaged(h), s.managedPlugin(h):
+		return SwitchOff{}, false
 	case sw.DisabledBy != "":
-		return "disableAllHooks is true in " + sw.DisabledBy + ", a workspace settings file: " + managedRun
+		return SwitchOff{"disableAllHooks", sw.DisabledBy, "disableAllHooks is true in " + sw.DisabledBy + ", a workspace settings file: " + managedRun}, true
 	case sw.DisableAll:
-		return "disableAllHooks is true in " + sw.DisabledIn + ": " + managedRun
-	default:
-		return "allowManagedHooksOnly is true in the managed settings " + sw.Managed + ": " + managedRun
+		return SwitchOff{"disableAllHooks", sw.DisabledIn, "disableAllHooks is true in " + sw.DisabledIn + ": " + managedRun}, true
 	}
+	return SwitchOff{"allowManagedHooksOnly", sw.Managed, "allowManagedHooksOnly is true in the managed settings " + sw.Managed + ": " + managedRun}, true
 }
 
 func deref(p *string) string {

@@ -83,9 +83,10 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 			continue
 		}
 		p := pick{h: h}
+		_, off := s.switchedOff(sw, h)
 		switch {
 		case h.Source.Kind == hook.SourceInternal: // hookside's own (mailbox): always
-		case sw.ManagedDisable || ((sw.DisableAll || sw.ManagedOnly) && !isManaged(h) && !s.managedPlugin(h)):
+		case off:
 			p.reason = ReasonHooksDisabled
 		case h.If != "":
 			if ok, why := claudeIfMatches(req.Event, h.If, in, cwd, s.opts.Cwd); !ok {

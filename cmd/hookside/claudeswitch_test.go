@@ -96,3 +96,52 @@ func TestClaudeWorkspaceHooksOffKeepsGuard(t *testing.T) {
 		t.Errorf("hooks explain --workspace-hooks=false:\n%s%s", out, errs)
 	}
 }
+
+// TestClaudeListMarksSwitchedOff: `hooks list` marks each listed hook a
+// settings switch keeps from running (off=hooks_disabled, the switch and
+// its file), as it marks trust states, and --json gives offReason and
+// offDetail (as `hooks explain` words it); without the switch, or with
+// --workspace-hooks=false (the workspace file is not read), nothing is
+// marked. A user settings file's own disableAllHooks, which no warning
+// reports, is marked too.
+func TestClaudeListMarksSwitchedOff(t *testing.T) {
+	e, flags, local, _ := claudeGuardEnv(t, `{"disableAllHooks": true}`)
+	user := filepath.Join(flags[3], "settings.json") // flags[3]: the Claude home
+	list := func(extra ...string) (string, []listedHook) {
+		t.Helper()
+		args := append(append([]string{"hooks", "list"}, flags...), extra...)
+		code, out, errs := e.hookside(t, "", args...)
+		if code != 0 {
+			t.Fatalf("hooks list: exit %d\n%s%s", code, out, errs)
+		}
+		code, js, errs := e.hookside(t, "", append(args, "--json")...)
+		var l struct {
+			Hooks []listedHook `json:"hooks"`
+		}
+		if code != 0 || json.Unmarshal([]byte(js), &l) != nil || len(l.Hooks) != 1 {
+			t.Fatalf("hooks list --json: exit %d\n%s%s", code, js, errs)
+		}
+		return out, l.Hooks
+	}
+	out, hooks := list()
+	if want := "  off=hooks_disabled (disableAllHooks: true in " + local + ")\n"; !strings.Contains(out, "echo guarded >&2; exit 2"+want) {
+		t.Errorf("hooks list does not mark the switched-off guard with %q:\n%s", want, out)
+	}
+	if h := hooks[0]; h.OffReason != "hooks_disabled" || !strings.Contains(h.OffDetail, "disableAllHooks is true in "+local+", a workspace settings file") {
+		t.Errorf("hooks list --json: offReason %q, offDetail %q", h.OffReason, h.OffDetail)
+	}
+
+	if out, hooks := list("--workspace-hooks=false"); strings.Contains(out, "off=") || hooks[0].OffReason != "" || hooks[0].OffDetail != "" {
+		t.Errorf("--workspace-hooks=false: the guard runs, yet it is marked:\n%s%+v", out, hooks[0])
+	}
+
+	writeFiles(t, map[string]string{local: `{}`})
+	if out, hooks := list(); strings.Contains(out, "off=") || hooks[0].OffReason != "" {
+		t.Errorf("no switch, yet marked:\n%s%+v", out, hooks[0])
+	}
+
+	writeFiles(t, map[string]string{user: `{"disableAllHooks": true, "hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo guarded >&2; exit 2"}]}]}}`})
+	if out, hooks := list(); !strings.Contains(out, "  off=hooks_disabled (disableAllHooks: true in "+user+")") || hooks[0].OffReason != "hooks_disabled" {
+		t.Errorf("the user file's own disableAllHooks is not marked:\n%s%+v", out, hooks[0])
+	}
+}

@@ -397,12 +397,16 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 			}
 		}
 	}
+	switchedOff := s.SwitchedOff(hooks)
 	var sel []listedHook
 	for _, h := range hooks {
 		if event == "" || h.Event == event {
 			lh := listedHook{Hook: h}
 			if ev, ok := trust[h.ID]; ok && h.Source.Kind == hook.SourceWorkspace {
 				lh.TrustState, lh.TrustReason = string(ev.State), ev.Reason
+			}
+			if off, ok := switchedOff[h.ID]; ok {
+				lh.OffReason, lh.OffDetail, lh.off = runner.WhyHooksDisabled, off.Detail, off
 			}
 			sel = append(sel, lh)
 		}
@@ -444,7 +448,11 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 				trust += " (" + h.TrustReason + ")"
 			}
 		}
-		fmt.Fprintf(stdout, "%-18s %-9s %-8s matcher=%-16s timeout=%dms  %s%s\n", h.Event, h.Source.Kind, h.Type, m, h.TimeoutMs, cmd, trust)
+		off := ""
+		if h.OffReason != "" {
+			off = "  off=" + h.OffReason + " (" + h.off.Setting + ": true in " + dispText(h.off.File) + ")"
+		}
+		fmt.Fprintf(stdout, "%-18s %-9s %-8s matcher=%-16s timeout=%dms  %s%s%s\n", h.Event, h.Source.Kind, h.Type, m, h.TimeoutMs, cmd, trust, off)
 	}
 	return exitOK
 }
@@ -452,11 +460,17 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 // listedHook is one hook of `hooks list --json`: the hook and, for a
 // workspace hook, its trust state and reason (lifecycle-hooks-and-workspace-trust
 // §"信任状态"); user and plugin hooks are not behind the trust gate and
-// have neither.
+// have neither. OffReason (runner.WhyHooksDisabled, as `hooks explain`
+// gives it) and OffDetail (explain's detail: the switch and its file) are
+// set when a settings switch keeps the loaded hook from running (claude
+// profile: disableAllHooks, allowManagedHooksOnly; runner.SwitchedOff).
 type listedHook struct {
 	hook.Hook
 	TrustState  string `json:"trustState,omitempty"`
 	TrustReason string `json:"trustReason,omitempty"`
+	OffReason   string `json:"offReason,omitempty"`
+	OffDetail   string `json:"offDetail,omitempty"`
+	off         runner.SwitchOff
 }
 
 // hintWord is p for a command line to paste: shell-quoted, or, when it

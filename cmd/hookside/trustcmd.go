@@ -14,26 +14,97 @@ import (
 	"github.com/hookside/hookside/runner"
 )
 
-// trustActions are the actions of `hooks trust`, each also a subcommand.
-var trustActions = []string{"status", "review", "grant", "revoke"}
+// trustAction is one action of `hooks trust` (a subcommand): its help and
+// the flags that apply to it.
+type trustAction struct {
+	name, short string
+	// selects: takes --digest and --all (grant, revoke); bundle: takes
+	// --bundle-digest (grant --all); sel is its usage line's selection.
+	selects, bundle bool
+	sel             string
+	// all is its --all flag's help.
+	all string
+	// exit is added to each exit status's trustExits text for it ("" =
+	// nothing more); writes: it writes the trust store, so 3 applies.
+	exit   [4]string
+	writes bool
+}
 
-const trustLong = "Review and grant workspace (project) hooks. Without an action: status.\n\n" +
-	"  status   list every workspace hook declaration with its trust state\n" +
-	"  review   on a terminal, pick declarations to trust by number; otherwise print what to run\n" +
-	"  grant    trust --digest D (repeatable), or --all with the --bundle-digest shown by status\n" +
-	"  revoke   delete the trust records of --digest D (repeatable) or --all\n\n" +
-	"D is a list number from status, a full digest, or a unique prefix of at least 6 hex characters.\n" +
-	"The workspace is --cwd DIR (as the other hooks commands) or --workspace PATH|IDENTITY (the same,\n" +
-	"also taking a workspace identity local:|remote:|ssh:|container:|wsl:…); default the current directory.\n" +
-	"Exit status: 0 done, 1 error, 2 usage, 3 trust store corrupt (grant, revoke and review: nothing is written;\n" +
-	"status only reports it, exit 0); revoke exits 1 when a named digest had no record."
+// trustExits are the exit statuses of the actions (the parent's
+// trustExitHelp sums them up).
+var trustExits = [4]string{"done", "error", "usage", "trust store corrupt: nothing is written"}
 
-const trustUse = "[--cwd DIR|--workspace PATH|IDENTITY] [--project-config FILE] [--digest D]… [--all --bundle-digest B] [--json]"
+// trustActions are the actions of `hooks trust`, in the order they are
+// listed.
+var trustActions = []trustAction{
+	{name: "status", short: "list every workspace hook declaration with its trust state",
+		exit: [4]string{0: "; also with a corrupt trust store: status only reports it and leaves the file in place"}},
+	{name: "review", short: "on a terminal, pick declarations to trust by number; otherwise print what to run",
+		exit: [4]string{2: "; also the input ended after an answer that is not a selection (nothing granted)",
+			3: ", and no grant command is printed"}, writes: true},
+	{name: "grant", short: "trust --digest D (repeatable), or --all with the --bundle-digest shown by status",
+		selects: true, bundle: true, sel: "{--digest D… | --all --bundle-digest B}", all: "every declaration (needs --bundle-digest)",
+		exit: [4]string{1: "; also a D that names no declaration, or --all when the workspace changed since status showed B",
+			2: "; also neither --digest nor --all, --all without --bundle-digest, or a malformed D"}, writes: true},
+	{name: "revoke", short: "delete the trust records of --digest D (repeatable) or --all",
+		selects: true, sel: "{--digest D… | --all}", all: "every trust record of the workspace",
+		exit: [4]string{1: "; also a named digest had no trust record (the others are revoked)",
+			2: "; also neither --digest nor --all, or a malformed D"}, writes: true},
+}
+
+// The parts of the help texts the parent and its actions share.
+const (
+	trustWhereUse      = "[--cwd DIR|--workspace PATH|IDENTITY] [--project-config FILE]"
+	trustDigestHelp    = "D is a list number from status, a full digest, or a unique prefix of at least 6 hex characters."
+	trustWorkspaceHelp = "The workspace is --cwd DIR (as the other hooks commands) or --workspace PATH|IDENTITY (the same,\n" +
+		"also taking a workspace identity local:|remote:|ssh:|container:|wsl:…); default the current directory."
+	trustExitHelp = "Exit status: 0 done, 1 error, 2 usage, 3 trust store corrupt (grant, revoke and review: nothing is written;\n" +
+		"status only reports it, exit 0); revoke exits 1 when a named digest had no record."
+)
+
+// trustLong is the parent's help: the actions, then what they share.
+func trustLong() string {
+	var b strings.Builder
+	b.WriteString("Review and grant workspace (project) hooks. Without an action: status.\n\n")
+	for _, a := range trustActions {
+		fmt.Fprintf(&b, "  %-8s %s\n", a.name, a.short)
+	}
+	b.WriteString("\n" + trustDigestHelp + "\n" + trustWorkspaceHelp + "\n" + trustExitHelp + "\n")
+	b.WriteString("Each action's own flags and exit statuses: hookside hooks trust <action> --help.")
+	return b.String()
+}
+
+// long is a's help: what it does, the parent's paragraphs that apply to
+// it, and its exit statuses, one a line.
+func (a trustAction) long() string {
+	var b strings.Builder
+	b.WriteString(strings.ToUpper(a.short[:1]) + a.short[1:] + ".\n\n")
+	if a.selects {
+		b.WriteString(trustDigestHelp + "\n")
+	}
+	b.WriteString(trustWorkspaceHelp + "\n\nExit status:")
+	for code, text := range trustExits {
+		if code == exitCorrupt && !a.writes {
+			break
+		}
+		fmt.Fprintf(&b, "\n  %d  %s%s", code, text, a.exit[code])
+	}
+	return b.String()
+}
+
+// use is a's usage line.
+func (a trustAction) use() string {
+	u := a.name + " " + trustWhereUse
+	if a.sel != "" {
+		u += " " + a.sel
+	}
+	return u + " [--json]"
+}
 
 // trustCmd is `hookside hooks trust`: status without an action, and one
-// subcommand per action, all taking the same flags.
+// subcommand per action, each with the flags that apply to it.
 func trustCmd(stdout, stderr io.Writer) *cobra.Command {
-	parent := trustActionCmd("", stdout, stderr)
+	parent := trustActionCmd(trustAction{}, stdout, stderr)
 	for _, a := range trustActions {
 		parent.AddCommand(trustActionCmd(a, stdout, stderr))
 	}
@@ -51,32 +122,33 @@ type trustOptions struct {
 	flags                         *pflag.FlagSet
 }
 
-// trustActionCmd is the command of one action ("" = the parent: status,
-// or the action named by an unknown first argument, refused).
-func trustActionCmd(action string, stdout, stderr io.Writer) *cobra.Command {
+// trustActionCmd is the command of action a (the zero trustAction = the
+// parent: status, or the action named by an unknown first argument,
+// refused; it takes every flag, as it always did).
+func trustActionCmd(a trustAction, stdout, stderr io.Writer) *cobra.Command {
 	var o trustOptions
 	cmd := &cobra.Command{
-		Use:   "trust [status|review|grant|revoke] " + trustUse,
+		Use:   "trust [status|review|grant|revoke] " + trustWhereUse + " [--digest D]… [--all --bundle-digest B] [--json]",
 		Short: "review and grant workspace hooks (status, review, grant, revoke)",
-		Long:  trustLong,
+		Long:  trustLong(),
 		Args:  cobra.ArbitraryArgs,
 	}
-	if action != "" {
-		cmd.Use = action + " " + trustUse
-		cmd.Short = map[string]string{
-			"status": "list every workspace hook declaration with its trust state",
-			"review": "on a terminal, pick declarations to trust by number; otherwise print what to run",
-			"grant":  "trust --digest D (repeatable), or --all with the --bundle-digest shown by status",
-			"revoke": "delete the trust records of --digest D (repeatable) or --all",
-		}[action]
+	selects, bundle, all := true, true, "every declaration (grant needs --bundle-digest)"
+	if a.name != "" {
+		cmd.Use, cmd.Short, cmd.Long = a.use(), a.short, a.long()
+		selects, bundle, all = a.selects, a.bundle, a.all
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&o.cwd, "cwd", "", "the workspace `DIR` (default the current directory)")
 	fs.StringVar(&o.workspace, "workspace", "", "workspace `PATH` or identity local:|remote:|ssh:|container:|wsl:… (default the current directory; --cwd for a directory)")
 	fs.StringVar(&o.projectConfig, "project-config", "", "an extra project config `FILE`, added to workspace discovery (as hooks run --project-config and session/open.projectConfigPath)")
-	fs.Var(&o.digests, "digest", "declaration `D`: list number, digest or unique digest prefix (repeatable)")
-	fs.BoolVar(&o.all, "all", false, "every declaration (grant needs --bundle-digest)")
-	fs.StringVar(&o.bundle, "bundle-digest", "", "the bundle digest `B` status printed; grant --all is refused if the workspace changed since")
+	if selects {
+		fs.Var(&o.digests, "digest", "declaration `D`: list number, digest or unique digest prefix (repeatable)")
+		fs.BoolVar(&o.all, "all", false, all)
+	}
+	if bundle {
+		fs.StringVar(&o.bundle, "bundle-digest", "", "the bundle digest `B` status printed; grant --all is refused if the workspace changed since")
+	}
 	fs.BoolVar(&o.asJSON, "json", false, "machine-readable output")
 	fs.StringVar(&o.homeDir, "home", "", "hookside home `DIR` (default $HOOKSIDE_HOME or ~/.hookside)")
 	fs.StringVar(&o.userConfig, "user-config", "", "user config `FILE` (default <home>/config.json)")
@@ -86,9 +158,9 @@ func trustActionCmd(action string, stdout, stderr io.Writer) *cobra.Command {
 	completeSession(cmd)
 	return setRun(cmd, func(args []string) int {
 		if o.asJSON {
-			return trustJSONErrors(stdout, stderr, func(stdout, stderr io.Writer) int { return runTrustAction(cmd, action, args, &o, fs, stdout, stderr) })
+			return trustJSONErrors(stdout, stderr, func(stdout, stderr io.Writer) int { return runTrustAction(cmd, a.name, args, &o, fs, stdout, stderr) })
 		}
-		return runTrustAction(cmd, action, args, &o, fs, stdout, stderr)
+		return runTrustAction(cmd, a.name, args, &o, fs, stdout, stderr)
 	})
 }
 
@@ -98,11 +170,22 @@ func runTrustAction(cmd *cobra.Command, action string, args []string, o *trustOp
 	if act == "" {
 		act = "status"
 		if len(args) > 0 {
-			if args[0] == "help" {
+			name := args[0]
+			if name == "help" && len(args) == 1 {
 				_ = cmd.Help()
 				return exitOK
 			}
-			fmt.Fprintf(stderr, "hookside hooks trust: unknown action %q (want status, review, grant or revoke)\n", args[0])
+			if name == "help" { // help ACTION: the action's own help
+				name = args[1]
+				for _, sub := range cmd.Commands() {
+					if sub.Name() == name {
+						sub.InitDefaultHelpFlag() // as ACTION --help lists it
+						_ = sub.Help()
+						return exitOK
+					}
+				}
+			}
+			fmt.Fprintf(stderr, "hookside hooks trust: unknown action %q (want status, review, grant or revoke)\n", name)
 			return exitUsage
 		}
 	}

@@ -21,11 +21,14 @@ var ErrDeclarationMoved = errors.New("the declaration is no longer at that posit
 // hooks.<event>[matcherIndex].hooks[hookIndex] in a Claude Code–shaped one
 // (claudeShape) — having "enabled" set to enabled, leaving every other byte
 // of the file as it was (formatting, key order, other keys). It replaces an
-// existing "enabled" value in place or inserts `"enabled": <v>, ` right
-// after the hook object's opening brace. It is the write half of the review
-// flow's disable_selected (lifecycle-hooks-and-workspace-trust
-// §"信任存在哪、怎样审查": 关闭某条声明会把 enabled: false 写回). Errors: a
-// syntax error in data, or ErrDeclarationMoved.
+// existing "enabled" value in place or inserts "enabled" as the hook
+// object's first key, spaced as the object spaces its keys (the first key's
+// colon, afterComma): on a line of its own with the first key's indentation
+// when that key starts a line, `"enabled":false,` in a compact object. It is
+// the write half of the review flow's disable_selected
+// (lifecycle-hooks-and-workspace-trust §"信任存在哪、怎样审查": 关闭某条声明会把
+// enabled: false 写回). Errors: a syntax error in data, or
+// ErrDeclarationMoved.
 func setHookEnabled(data []byte, claudeShape bool, event string, matcherIndex, hookIndex int, enabled bool) ([]byte, error) {
 	root, err := parseTree(data)
 	if err != nil {
@@ -73,14 +76,65 @@ func setHookEnabled(data []byte, claudeShape bool, event string, matcherIndex, h
 		out = append(out, lit...)
 		return append(out, data[v.off+n:]...), nil
 	}
-	ins := `"enabled": ` + lit
-	if len(h.fields) > 0 {
-		ins += ", "
+	if len(h.fields) == 0 {
+		out = append(out, data[:h.off+1]...)
+		out = append(out, `"enabled": `+lit...)
+		return append(out, data[h.off+1:]...), nil
 	}
-	out = append(out, data[:h.off+1]...)
-	out = append(out, ins...)
-	return append(out, data[h.off+1:]...), nil
+	// The new key goes before the first one, written as the object writes
+	// its keys: the first key's colon spacing, then what follows a comma
+	// between two keys of this object.
+	first := h.fields[0]
+	colon := data[stringEnd(data, first.off):first.val.off]
+	out = append(out, data[:first.off]...)
+	out = append(out, `"enabled"`...)
+	out = append(out, colon...)
+	out = append(out, lit+","...)
+	out = append(out, afterComma(data, h)...)
+	return append(out, data[first.off:]...), nil
 }
+
+// afterComma is the whitespace the object h (with at least one key) puts
+// after a comma between two keys: the run before its second key; with one
+// key, the run before that key when it starts a line (its line break and
+// indentation), else one space when the object spaces its braces or its
+// colon, else nothing (a compact object).
+func afterComma(data []byte, h *jnode) []byte {
+	first := h.fields[0]
+	if len(h.fields) > 1 {
+		next := h.fields[1].off
+		i := next
+		for i > 0 && isJSONSpace(data[i-1]) {
+			i--
+		}
+		return data[i:next]
+	}
+	lead := data[h.off+1 : first.off]
+	if strings.ContainsAny(string(lead), "\r\n") {
+		return lead
+	}
+	colon := data[stringEnd(data, first.off):first.val.off]
+	if len(lead) > 0 || len(colon) > 1 {
+		return []byte(" ")
+	}
+	return nil
+}
+
+// stringEnd is the offset just past the JSON string starting at off (its
+// opening quote) in data, which is valid JSON.
+func stringEnd(data []byte, off int) int {
+	for i := off + 1; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(data)
+}
+
+func isJSONSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
 
 // ErrNotReviewed is returned by Disable when the declaring file no longer
 // holds the declaration as it was reviewed.
