@@ -131,6 +131,12 @@ func TestManPagesEmbedded(t *testing.T) {
 		}
 	}
 
+	if *updateMan {
+		// This binary embeds the pages as they were before the rewrite:
+		// `hookside man` is compared with the generator by the next run
+		// (make check-generated).
+		return
+	}
 	t.Setenv("SOURCE_DATE_EPOCH", "1700000000") // 2023-11-14
 	saved := version
 	version = "0.1.0-dev+44284cb929c8"
