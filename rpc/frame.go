@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Framing selects how JSON-RPC messages are delimited on the byte stream
@@ -123,54 +125,147 @@ func (f *frameWriter) Flush() error {
 	return f.send()
 }
 
+// keepFrameBuf is the largest read buffer (1 MiB) a framer keeps for the
+// next frame. The buffer of a larger frame is the caller's alone, garbage
+// once the caller is done with the frame, and that of a refused frame is
+// dropped, so one large frame does not keep a long-lived server's memory
+// up (see memoryReturn).
+const keepFrameBuf = 1 << 20
+
+// returnDelay is how long after the last large frame its memory is
+// handed back to the OS.
+const returnDelay = time.Second
+
+// memoryReturn hands the memory of large frames back to the OS
+// (debug.FreeOSMemory: a garbage collection, then all free memory
+// released) once no large frame has come for returnDelay. Left to itself
+// the Go runtime collects an idle server's garbage every 2 minutes and
+// releases it only gradually after that. Its zero value is ready; large
+// is called by the reading goroutine only.
+type memoryReturn struct {
+	t *time.Timer
+}
+
+// large notes a frame over keepFrameBuf, or a refused one.
+func (m *memoryReturn) large() {
+	if m.t == nil {
+		m.t = time.AfterFunc(returnDelay, debug.FreeOSMemory)
+		return
+	}
+	m.t.Reset(returnDelay)
+}
+
 // lineFramer implements NDJSON framing.
 type lineFramer struct {
-	r   *bufio.Reader
-	buf []byte
+	r *bufio.Reader
+	// buf holds a line of up to keepFrameBuf bytes and is kept for the
+	// next line. A longer line goes on in blocks, each keepFrameBuf bytes
+	// but the last, joined into one new buffer when the line ends, or
+	// dropped as soon as it is known to be over MaxFrameBytes: a line never
+	// holds more than MaxFrameBytes, plus its copy when it is a frame.
+	buf    []byte
+	blocks [][]byte
+	// n is the length of the line in buf and blocks.
+	n   int
+	mem memoryReturn
 	frameWriter
 }
 
+// add appends chunk to the line.
+func (f *lineFramer) add(chunk []byte) {
+	f.n += len(chunk)
+	if f.blocks == nil && len(f.buf)+len(chunk) <= cap(f.buf) {
+		f.buf = append(f.buf, chunk...) // the usual line, in a buffer kept
+		return
+	}
+	for len(chunk) > 0 {
+		last := &f.buf
+		if len(f.blocks) > 0 {
+			last = &f.blocks[len(f.blocks)-1]
+		}
+		if len(*last) == keepFrameBuf {
+			f.blocks = append(f.blocks, make([]byte, 0, keepFrameBuf))
+			continue
+		}
+		k := min(len(chunk), keepFrameBuf-len(*last))
+		if n := len(*last) + k; n > cap(*last) {
+			// Only buf grows (a block is made whole): doubling, up
+			// to keepFrameBuf.
+			grown := make([]byte, len(*last), min(max(2*cap(*last), n, 4<<10), keepFrameBuf))
+			copy(grown, *last)
+			*last = grown
+		}
+		*last = append(*last, chunk[:k]...)
+		chunk = chunk[k:]
+	}
+}
+
+// line returns the line read, trimmed, and starts the next one.
+func (f *lineFramer) line() []byte {
+	b := f.buf
+	if len(f.blocks) > 0 {
+		f.mem.large()
+		b = make([]byte, 0, f.n)
+		b = append(b, f.buf...)
+		for _, blk := range f.blocks {
+			b = append(b, blk...)
+		}
+	}
+	f.reset()
+	return bytes.TrimSpace(b)
+}
+
+// reset empties the line, dropping its blocks.
+func (f *lineFramer) reset() {
+	f.buf, f.blocks, f.n = f.buf[:0], nil, 0
+}
+
+// ReadFrame reads the next non-blank line. A line over MaxFrameBytes is
+// errFrameTooLarge: its bytes are read and dropped from the moment it is
+// known to be too large.
 func (f *lineFramer) ReadFrame() ([]byte, error) {
 	for {
-		f.buf = f.buf[:0]
 		tooLarge := false
 		for {
 			chunk, err := f.r.ReadSlice('\n')
 			if !tooLarge {
-				if len(f.buf)+len(chunk) > MaxFrameBytes {
+				if f.n+len(chunk) > MaxFrameBytes {
 					tooLarge = true
-					f.buf = f.buf[:0]
+					f.reset()
 				} else {
-					f.buf = append(f.buf, chunk...)
+					f.add(chunk)
 				}
 			}
 			if err == bufio.ErrBufferFull {
 				continue
 			}
 			if err != nil {
-				if err == io.EOF && len(bytes.TrimSpace(f.buf)) > 0 && !tooLarge {
+				if line := f.line(); err == io.EOF && len(line) > 0 && !tooLarge {
 					// A last line without "\n" still counts.
-					return bytes.TrimSpace(f.buf), nil
+					return line, nil
 				}
 				return nil, err
 			}
 			break
 		}
 		if tooLarge {
+			f.mem.large()
 			return nil, errFrameTooLarge
 		}
-		line := bytes.TrimSpace(f.buf)
-		if len(line) == 0 {
-			continue // blank lines between frames are allowed
+		if line := f.line(); len(line) > 0 {
+			return line, nil
 		}
-		return line, nil
+		// blank lines between frames are allowed
 	}
 }
 
 // lspFramer implements Content-Length framing.
 type lspFramer struct {
-	r   *bufio.Reader
+	r *bufio.Reader
+	// buf holds the body being read, kept for the next frame while its
+	// capacity is at most keepFrameBuf.
 	buf []byte
+	mem memoryReturn
 	frameWriter
 	// skip is how many bytes of a refused frame's body are still to be
 	// discarded; headerRest says the rest of its header block (up to the
@@ -395,8 +490,13 @@ func (f *lspFramer) ReadFrame() ([]byte, error) {
 		f.buf = make([]byte, length)
 	}
 	f.buf = f.buf[:length]
-	if _, err := io.ReadFull(f.r, f.buf); err != nil {
+	b := f.buf
+	if cap(f.buf) > keepFrameBuf {
+		f.buf = nil // b is the caller's
+		f.mem.large()
+	}
+	if _, err := io.ReadFull(f.r, b); err != nil {
 		return nil, err
 	}
-	return f.buf, nil
+	return b, nil
 }

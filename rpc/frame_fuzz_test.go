@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -83,6 +84,55 @@ func FuzzLSPFramerServesTheFrameAfterStrayBytes(f *testing.F) {
 		}
 		if lines := bytes.Count(stray, []byte("\n")) + 1; bad > lines {
 			t.Fatalf("%d -32700 replies for %d lines of stray bytes", bad, lines)
+		}
+	})
+}
+
+// FuzzLineFramer: any byte stream, with a run of up to 3 MiB of one byte
+// put in its middle (lines longer than the 1 MiB buffer the framer keeps
+// go on in blocks), yields its non-blank lines, trimmed, in order, and
+// after each the framer holds no more than keepFrameBuf.
+func FuzzLineFramer(f *testing.F) {
+	for _, s := range []struct {
+		in  string
+		run uint32
+	}{
+		{`{"a":1}` + "\n" + `{"b":2}`, 0},
+		{"\n \n{}\r\n", 10},
+		{`{"x":"` + "\n" + `"}`, keepFrameBuf - 7},
+		{`{"x":"` + "\n" + `"}`, keepFrameBuf - 6},
+		{"a\nb", keepFrameBuf},
+		{"a\nb", 2*keepFrameBuf + 1},
+		{"  \n  ", 3 << 20},
+	} {
+		f.Add([]byte(s.in), s.run)
+	}
+	f.Fuzz(func(t *testing.T, in []byte, run uint32) {
+		run %= 3<<20 + 1
+		mid := len(in) / 2
+		c := byte('x')
+		if mid < len(in) {
+			c = in[mid]
+		}
+		stream := slices.Concat(in[:mid], bytes.Repeat([]byte{c}, int(run)), in[mid:])
+		var want [][]byte
+		for _, l := range bytes.Split(stream, []byte("\n")) {
+			if l = bytes.TrimSpace(l); len(l) > 0 {
+				want = append(want, l)
+			}
+		}
+		fr := newFramer(FramingNDJSON, bytes.NewReader(stream), io.Discard).(*lineFramer)
+		for i := 0; ; i++ {
+			b, err := fr.ReadFrame()
+			if err == io.EOF && i == len(want) {
+				return
+			}
+			if err != nil || i >= len(want) || !bytes.Equal(b, want[i]) {
+				t.Fatalf("frame %d: %d bytes, %v; want %d of %d frames", i, len(b), err, i+1, len(want))
+			}
+			if cap(fr.buf) > keepFrameBuf || fr.blocks != nil || fr.n != 0 {
+				t.Fatalf("frame %d: the framer holds %d bytes and %d blocks", i, cap(fr.buf), len(fr.blocks))
+			}
 		}
 	})
 }
