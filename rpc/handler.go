@@ -1,13 +1,12 @@
 package rpc
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
+	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/v2bridge"
 )
 
@@ -116,98 +115,12 @@ func decodeParams(raw *json.RawMessage, v any, required bool) error {
 			if field == "" {
 				return InvalidParams("", "params must be an object")
 			}
-			if p := pathAt(*raw, te.Offset); p != "" {
+			if p := jsonpos.TypeErrorPath(*raw, te); p != "" {
 				field = p
 			}
-			return InvalidParams(field, fmt.Sprintf("must be %s, not %s", jsonKind(te.Type.Kind().String()), te.Value))
+			return InvalidParams(field, fmt.Sprintf("must be %s, not %s", jsonpos.KindName(te.Type, jsonpos.Plain), te.Value))
 		}
 		return InvalidParams("", err.Error())
 	}
 	return nil
-}
-
-// pathAt is the dotted path (env.A, pluginDirs[1]) of the value in the
-// JSON raw where encoding/json reported a type error at byte offset off
-// (its Field names the struct field only: "env" for a map entry,
-// "pluginDirs" for an array element); "" when no value is found there.
-func pathAt(raw []byte, off int64) string {
-	type level struct {
-		array   bool
-		wantKey bool
-		key     string
-		index   int
-	}
-	var stack []level
-	path := func() string {
-		var b strings.Builder
-		for i, l := range stack {
-			switch {
-			case l.array:
-				fmt.Fprintf(&b, "[%d]", l.index)
-			case i > 0:
-				b.WriteString("." + l.key)
-			default:
-				b.WriteString(l.key)
-			}
-		}
-		return b.String()
-	}
-	// valueDone: the value of the innermost object's member has ended, a
-	// key comes next.
-	valueDone := func() {
-		if n := len(stack); n > 0 && !stack[n-1].array {
-			stack[n-1].wantKey = true
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return ""
-		}
-		n := len(stack)
-		d, isDelim := tok.(json.Delim)
-		if n > 0 && !stack[n-1].array && stack[n-1].wantKey {
-			if isDelim { // '}'
-				stack = stack[:n-1]
-				valueDone()
-				continue
-			}
-			key, _ := tok.(string)
-			stack[n-1].key, stack[n-1].wantKey = key, false
-			continue
-		}
-		if isDelim && d == ']' {
-			stack = stack[:n-1]
-			valueDone()
-			continue
-		}
-		if n > 0 && stack[n-1].array {
-			stack[n-1].index++
-		}
-		if dec.InputOffset() >= off {
-			return path()
-		}
-		if isDelim { // '{' or '['
-			stack = append(stack, level{array: d == '[', wantKey: d == '{', index: -1})
-			continue
-		}
-		valueDone()
-	}
-}
-
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	case "slice", "array":
-		return "an array"
-	case "map", "struct", "ptr":
-		return "an object"
-	case "int", "int64", "int32", "uint", "uint64", "float64":
-		return "a number"
-	}
-	return goKind
 }

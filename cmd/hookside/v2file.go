@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"reflect"
 	"strings"
 
 	"github.com/hookside/hookside/internal/jsonpos"
@@ -63,34 +62,11 @@ func (f v2File) decodeError(err error) string {
 	case errors.As(err, &se):
 		return fmt.Sprintf("%s: invalid JSON: %v", jsonpos.At(f.name, f.raw, off), se)
 	case errors.As(err, &te) && te.Field != "":
-		return fmt.Sprintf("%s: %s must be %s, got %s", jsonpos.At(f.name, f.raw, off), te.Field, jsonKind(te.Type), te.Value)
+		return fmt.Sprintf("%s: %s must be %s, got %s", jsonpos.At(f.name, f.raw, off), te.Field, jsonpos.KindName(te.Type, jsonpos.Exact), te.Value)
 	case errors.As(err, &te):
-		return fmt.Sprintf("%s: must be %s, got %s", jsonpos.At(f.name, f.raw, off), jsonKind(te.Type), te.Value)
+		return fmt.Sprintf("%s: must be %s, got %s", jsonpos.At(f.name, f.raw, off), jsonpos.KindName(te.Type, jsonpos.Exact), te.Value)
 	}
 	return f.name + ": " + err.Error()
-}
-
-// jsonKind names the JSON value a Go type decodes from.
-func jsonKind(t reflect.Type) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	}
-	return "a " + t.String()
 }
 
 // locate adds f's position to err when it is an *InvalidError on a field

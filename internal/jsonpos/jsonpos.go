@@ -2,8 +2,10 @@
 // diagnostics of the form "path:line:col: message": the 1-based line and
 // column of a byte offset, the offset a decoding error is about, and the
 // offset of the value at a field path ("action.hook.command",
-// "condition.conditions[1].op"). Used by the hook configuration loader
-// (runner/config) and by the V2 CLI for the files it reads.
+// "condition.conditions[1].op") and the path of the value a type error is
+// about, and names the JSON value a Go type decodes from. Used by the hook
+// configuration loader (runner/config), by the V2 CLI for the files it
+// reads and by the JSON-RPC server for its -32602 errors.
 package jsonpos
 
 import (
@@ -67,6 +69,22 @@ func TypeErrorOffset(data []byte, te *json.UnmarshalTypeError) int {
 	}
 }
 
+// TypeErrorPath returns the path, as PathOffset takes it ("env.A",
+// "pluginDirs[1]", "nested.list[1].b"), of the value a
+// *json.UnmarshalTypeError from decoding data is about, whose Field names
+// struct fields only ("env" for an entry of a map, "pluginDirs" for an
+// element of a slice). It is "" for the document itself, and when data
+// has no value there. data must be valid JSON, as for TypeErrorOffset.
+func TypeErrorPath(data []byte, te *json.UnmarshalTypeError) string {
+	w := newWalker(data)
+	tok, _, err := w.next()
+	if err != nil {
+		return ""
+	}
+	path, _ := w.pathTo(tok, "", true, int(te.Offset))
+	return path
+}
+
 // ErrorOffset returns the offset a *json.SyntaxError or
 // *json.UnmarshalTypeError (anywhere in err's chain) from decoding data is
 // about; ok is false for other errors.
@@ -117,46 +135,90 @@ func (w *walker) next() (json.Token, int, error) {
 	return tok, start, err
 }
 
-// find looks for rest inside the value whose first token tok is at start.
-// When it is not found, the whole value has been read, or the decoder
-// failed: a json.Decoder's error repeats on every later Token, so each
-// enclosing loop ends at its next read.
-func (w *walker) find(tok json.Token, start int, rest string) (int, bool) {
-	if rest == "" {
-		return start, true
-	}
+// each calls fn for each member of the object, or element of the array,
+// whose first token tok was just read, in order, with its key (an object
+// member) or its index (an array element; i is -1 for a member) and the
+// first token of its value and that token's offset, until fn returns
+// true. fn reads the whole value (skip, or a walk of its own). each
+// reports whether fn returned true; when not, the whole value has been
+// read, or it is a scalar, or the decoder failed: a json.Decoder's error
+// repeats on every later Token, so each enclosing loop ends at its next
+// read.
+func (w *walker) each(tok json.Token, fn func(key string, i int, vt json.Token, vs int) bool) bool {
 	switch tok {
 	case json.Delim('{'):
 		for {
 			kt, _, err := w.next()
 			if err != nil || kt == json.Delim('}') {
-				return 0, false
+				return false
 			}
 			vt, vs, err := w.next()
 			if err != nil {
-				return 0, false
+				return false
 			}
-			if sub, match := member(rest, kt.(string)); !match {
-				w.skip(vt)
-			} else if off, found := w.find(vt, vs, sub); found {
-				return off, true
+			if fn(kt.(string), -1, vt, vs) {
+				return true
 			}
 		}
 	case json.Delim('['):
-		idx, sub, match := element(rest)
 		for i := 0; ; i++ {
 			et, es, err := w.next()
 			if err != nil || et == json.Delim(']') {
-				return 0, false
+				return false
 			}
-			if !match || i != idx {
-				w.skip(et)
-			} else if off, found := w.find(et, es, sub); found {
-				return off, true
+			if fn("", i, et, es) {
+				return true
 			}
 		}
 	}
-	return 0, false // a scalar has no members
+	return false
+}
+
+// find looks for rest inside the value whose first token tok is at start.
+// When it is not found, the whole value has been read (or the decoder
+// failed, see each).
+func (w *walker) find(tok json.Token, start int, rest string) (off int, found bool) {
+	if rest == "" {
+		return start, true
+	}
+	idx, inElem, isElem := element(rest)
+	found = w.each(tok, func(key string, i int, vt json.Token, vs int) bool {
+		sub, match := inElem, isElem && i == idx
+		if i < 0 {
+			sub, match = member(rest, key)
+		}
+		if !match {
+			w.skip(vt)
+			return false
+		}
+		off, found = w.find(vt, vs, sub)
+		return found
+	})
+	return off, found
+}
+
+// pathTo looks for the value whose first token ends at or after off (the
+// decoder's offset for a type error, as in TypeErrorOffset), starting with
+// the value at path whose first token tok was just read; top says it is
+// the document (whose keys have no "." before them, while a key inside
+// another value always has, even after an empty path). When it is not
+// found, the whole value has been read (or the decoder failed, see each).
+func (w *walker) pathTo(tok json.Token, path string, top bool, off int) (found string, ok bool) {
+	if w.prev >= off {
+		return path, true
+	}
+	ok = w.each(tok, func(key string, i int, vt json.Token, _ int) bool {
+		sub := path + "[" + strconv.Itoa(i) + "]"
+		if i < 0 {
+			sub = key
+			if !top {
+				sub = path + "." + key
+			}
+		}
+		found, ok = w.pathTo(vt, sub, false, off)
+		return ok
+	})
+	return found, ok
 }
 
 // skip reads the rest of the value whose first token is tok (up to a

@@ -2,6 +2,8 @@ package jsonpos
 
 import (
 	"encoding/json"
+	"errors"
+	"reflect"
 	"testing"
 )
 
@@ -85,5 +87,80 @@ func TestPathOffset(t *testing.T) {
 	}
 	if _, ok := PathOffset([]byte(`{"a": `), "a"); ok {
 		t.Error("PathOffset in a truncated document: ok")
+	}
+}
+
+// TestTypeErrorPath: a type error deep in a document names the value's
+// dotted path, map entries and array elements included (the -32602
+// data.field of docs/protocol.md).
+func TestTypeErrorPath(t *testing.T) {
+	type params struct {
+		SessionID  string            `json:"sessionId"`
+		Env        map[string]string `json:"env"`
+		PluginDirs []string          `json:"pluginDirs"`
+		Nested     struct {
+			List []map[string]int `json:"list"`
+		} `json:"nested"`
+	}
+	for _, c := range []struct{ raw, field string }{
+		{`{"sessionId":1}`, "sessionId"},
+		{`{"env":{"A":"x","B":1}}`, "env.B"},
+		{`{"env":{"A":1}}`, "env.A"},
+		{`{"env":[]}`, "env"},
+		{`{"pluginDirs":["/a",3]}`, "pluginDirs[1]"},
+		{`{"pluginDirs":[2]}`, "pluginDirs[0]"},
+		{`{"sessionId":"s","nested":{"list":[{"a":1},{"b":"x"}]}}`, "nested.list[1].b"},
+		{`{"pluginDirs":"x"}`, "pluginDirs"},
+		{` { "env" : { "k\u0041" : true } } `, "env.kA"},
+		{`[1]`, ""}, // the document itself
+	} {
+		var p params
+		var te *json.UnmarshalTypeError
+		if err := json.Unmarshal([]byte(c.raw), &p); !errors.As(err, &te) {
+			t.Fatalf("%s: %v", c.raw, err)
+		}
+		if got := TypeErrorPath([]byte(c.raw), te); got != c.field {
+			t.Errorf("%s: path %q, want %q (%v)", c.raw, got, c.field, te)
+		}
+	}
+	// An empty key is a path of its own ("" at the top, "." under it).
+	var m map[string]map[string]string
+	var te *json.UnmarshalTypeError
+	if err := json.Unmarshal([]byte(`{"":{"":1}}`), &m); !errors.As(err, &te) {
+		t.Fatal(err)
+	}
+	if got := TypeErrorPath([]byte(`{"":{"":1}}`), te); got != "." {
+		t.Errorf(`{"":{"":1}}: path %q, want "."`, got)
+	}
+	if got := TypeErrorPath([]byte(`{"a":[1,2]}`), &json.UnmarshalTypeError{Offset: 99}); got != "" {
+		t.Errorf("past the end: %q", got)
+	}
+}
+
+// TestKindName: the words for each Go type, in both wordings.
+func TestKindName(t *testing.T) {
+	type s struct{ A int }
+	for _, c := range []struct {
+		v            any
+		plain, exact string
+	}{
+		{"", "a string", "a string"},
+		{true, "a boolean", "true or false"},
+		{0, "a number", "an integer"},
+		{uint64(0), "a number", "an integer"},
+		{int8(0), "a number", "an integer"},
+		{0.5, "a number", "a number"},
+		{float32(0), "a number", "a number"},
+		{s{}, "an object", "an object"},
+		{map[string]int{}, "an object", "an object"},
+		{[]string{}, "an array", "an array"},
+		{[2]int{}, "an array", "an array"},
+		{new(*bool), "a boolean", "true or false"},
+		{make(chan int), "chan", "a chan int"},
+	} {
+		ty := reflect.TypeOf(c.v)
+		if p, e := KindName(ty, Plain), KindName(ty, Exact); p != c.plain || e != c.exact {
+			t.Errorf("%v: %q / %q, want %q / %q", ty, p, e, c.plain, c.exact)
+		}
 	}
 }
