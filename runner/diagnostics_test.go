@@ -23,15 +23,7 @@ func TestReloadDiagnostics(t *testing.T) {
 	good := `{"hooks": {"enabled": true, "events": {"PreToolUse": [{"hooks": [{"type": "command", "command": "exit 2"}]}]}}}`
 	broken := good[:len(good)-1] + ",}"
 	pluginHooks := filepath.Join(plugin, "hooks", "hooks.json")
-	write := func(p, s string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, s string) { t.Helper(); writeFileAll(t, p, s) }
 	write(cfg, good)
 	write(pluginHooks, `{"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "true"}]}]}}`)
 
@@ -108,15 +100,7 @@ func TestWatchReportsBrokenFilesWithoutACall(t *testing.T) {
 	cfg := filepath.Join(home, "config.json")
 	pluginHooks := filepath.Join(plugin, "hooks", "hooks.json")
 	good, broken := `{"hooks": {"enabled": true}}`, `{"hooks": {"enabled": true},}`
-	write := func(p, s string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, s string) { t.Helper(); writeFileAll(t, p, s) }
 	save := func(p, s string) { // write a temporary file, rename it over p
 		t.Helper()
 		write(p+".tmp", s)
@@ -160,4 +144,15 @@ func TestWatchReportsBrokenFilesWithoutACall(t *testing.T) {
 	quiet("user config fixed by a rename")
 	write(cfg, broken)
 	wait("user config broken again, after the rename", cfg)
+}
+
+// writeFileAll writes s to p, creating its directories.
+func writeFileAll(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
