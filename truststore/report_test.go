@@ -78,7 +78,7 @@ func TestDisablePreservesBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(p)
-	want := strings.Replace(disableFile, `{   "type": "process", "command": "second"`, `{"enabled": false,    "type": "process", "command": "second"`, 1)
+	want := strings.Replace(disableFile, `{   "type": "process", "command": "second"`, `{   "enabled": false, "type": "process", "command": "second"`, 1) // the object's own spacing: before the first key, between keys
 	if string(got) != want {
 		t.Fatalf("file after Disable:\n%s\nwant:\n%s", got, want)
 	}
