@@ -555,6 +555,23 @@ func (s *Session) Hooks() ([]hook.Hook, []hook.Diagnostic) {
 	return set.Hooks, s.fileDiagnostics(set, found, ws)
 }
 
+// WaitAsync waits until the session's background (async) hooks have
+// ended (each is bounded by its own timeout and kill grace), or ctx is
+// done; it reports whether they all ended. It stops nothing: Close does.
+func (s *Session) WaitAsync(ctx context.Context) bool {
+	done := make(chan struct{})
+	go func() {
+		s.async.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
 // Close stops the session's background (async) hooks: their process groups
 // get SIGTERM, then SIGKILL after exec.KillGrace. It waits for them to end.
 func (s *Session) Close() {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -197,7 +198,8 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "run one event's hooks and print the merged answer (exit 2 when blocked)",
 		Long: "Run the hooks configured for EVENT once, as app-server's hooks/run would, and print the merged\n" +
 			"answer. Exit status: 0 not blocked, 2 blocked (the host must not proceed), 1 error (usage errors\n" +
-			"included, so that 2 always means blocked).",
+			"included, so that 2 always means blocked). Async hooks it started in the background run to their\n" +
+			"end before it exits (each within its timeout; Ctrl-C stops them).",
 		Annotations: map[string]string{annUsageExit: "1"},
 	}
 	fs := cmd.Flags()
@@ -265,6 +267,10 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 	printDiagnostics(stderr, diags)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The async hooks started in the background run to their end before
+	// the command exits (Close would stop them): a host would leave them
+	// running after its reply.
+	defer waitAsync(ctx, s, stderr)
 	if sf.profile == runner.ProfileClaude {
 		return runClaudeCLI(ctx, s, runner.RunRequest{Event: o.event, TurnID: o.turnID, Input: input}, o.asJSON, hintFlags(o.flags), stdout, stderr)
 	}
@@ -289,6 +295,20 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 		return 2
 	}
 	return exitOK
+}
+
+// waitAsync waits for the session's background (async) hooks, saying so
+// on stderr when there are any; SIGINT/SIGTERM (ctx) stops the wait and
+// Close then stops them.
+func waitAsync(ctx context.Context, s *runner.Session, stderr io.Writer) {
+	quick, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	ended := s.WaitAsync(quick)
+	cancel()
+	if ended || ctx.Err() != nil {
+		return
+	}
+	fmt.Fprintln(stderr, "hookside hooks run: waiting for the async hooks to end (each within its timeout; Ctrl-C stops them)")
+	s.WaitAsync(ctx)
 }
 
 // inputObjectError is why input, read from path ("-" = stdin), is not a

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -237,5 +238,26 @@ func TestRunInputJSONErrorPosition(t *testing.T) {
 		if code != 1 || !strings.Contains(errs, want) {
 			t.Errorf("stdin %q: exit %d, stderr %q, want exit 1 and %q", stdin, code, errs, want)
 		}
+	}
+}
+
+// TestHooksRunWaitsForAsyncHooks: an async hook that `hooks run` starts in
+// the background runs to its end before the command exits (closing the
+// session would stop it), and the command says it waits.
+func TestHooksRunWaitsForAsyncHooks(t *testing.T) {
+	e := newCLIEnv(t)
+	marker := filepath.Join(t.TempDir(), "later")
+	e.userConfig(t, map[string]any{"PreToolUse": []any{map[string]any{"hooks": []any{
+		map[string]any{"type": "command", "command": "sleep 0.3; touch '" + marker + "'", "async": true},
+	}}}})
+	code, out, errs := e.hookside(t, `{"toolName":"Bash"}`, "hooks", "run", "--event", "PreToolUse", "--input", "-")
+	if code != 0 || !strings.Contains(out, "started_async") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(errs, "waiting for the async hooks") {
+		t.Errorf("stderr does not say it waits:\n%s", errs)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatal("the async hook was stopped before its end: its marker is missing")
 	}
 }
