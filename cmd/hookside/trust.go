@@ -250,7 +250,7 @@ func describePin(p pin.PinEntry) string {
 func selectDeclarations(w runner.WorkspaceState, st trustStatus, digests []string, all bool, bundle, hint string, stderr io.Writer) ([]truststore.Declaration, int) {
 	if all {
 		if bundle != st.BundleDigest {
-			fmt.Fprintf(stderr, "hookside hooks trust: the workspace changed since it was shown (bundle digest now %s, not %s); review it again: hookside hooks trust review%s\n", st.BundleDigest, bundle, hint)
+			fmt.Fprintf(stderr, "hookside hooks trust: --bundle-digest %s is not the workspace's bundle digest now (%s): mistyped, or the workspace changed since it was shown; review it again: hookside hooks trust review%s\n", bundle, st.BundleDigest, hint)
 			return nil, exitError
 		}
 		return w.Declarations, 0
