@@ -157,8 +157,11 @@ func TestExecNeverExitsIsTerminatedAtTimeout(t *testing.T) {
 }
 
 func TestExecPrintsEndlesslyIsCappedAndTerminated(t *testing.T) {
+	// A longer deadline than the other cases': the cap must be reached
+	// before it, also when a loaded machine (make test's parallel
+	// packages) is slow to start sh and then yes.
 	res, _ := execTestRun(t, context.Background(), Spec{
-		Argv: execTestSh(t, "spew.sh"), Timeout: execTestTimeout, MaxOutputBytes: 1000,
+		Argv: execTestSh(t, "spew.sh"), Timeout: 2 * time.Second, MaxOutputBytes: 1000,
 	})
 	if !res.TimedOut || res.ExitCode != -1 {
 		t.Errorf("TimedOut=%v ExitCode=%d, want true, -1", res.TimedOut, res.ExitCode)
