@@ -15,8 +15,7 @@ import (
 // answer written (the hook itself, the same program for every runner), and
 // that write → the answer read by the driver (the runner's work after the
 // hook: exit, reaping, draining, answering). The contenders and their
-// order are fig. 1's; each runner's hook appends its stamps to its own
-// file. What a runner adds to the spawn shows as its phase minus the C
+// order are fig. 1's. What a runner adds to the spawn shows as its phase minus the C
 // floor's.
 func figPhases(e *env) error {
 	if _, ok := monoNs(); !ok {
@@ -27,46 +26,49 @@ func figPhases(e *env) error {
 	if err != nil {
 		return err
 	}
-	stamp := func(name string) []string {
-		return []string{e.hookBin, "stamp", filepath.Join(dir, strings.ReplaceAll(name, " ", "-"))}
+	// One stamp file for every runner: events run one at a time, so its
+	// lines are in the order of the driver's marks.
+	stamps := filepath.Join(dir, "stamps")
+	t, err := e.startTrio(hookSpec{argv: []string{e.hookBin, "stamp", stamps}}, 1, false)
+	if err != nil {
+		return err
 	}
-	t := &trio{}
 	defer t.stop()
-	if t.hs, err = e.hookside("hookside", userConfig(hookSpec{argv: stamp("hookside")}, 1, false, "Bash"), nil); err != nil {
-		return err
-	}
-	if t.cf, err = e.cfloorPeer(1, false, 0, stamp("C floor")); err != nil {
-		return err
-	}
-	if t.fl, err = e.floorPeer(1, false, 0, stamp("Go floor")); err != nil {
-		return err
-	}
-	if t.nd, err = e.nodePeer(1, false, 0, stamp("node")); err != nil {
-		return err
-	}
 	cs := t.contenders(e, `"succeeded"`, `"answers":[{}]`)
-	marks := map[string][][2]int64{}
+	var marks [][2]int64
+	var names []string
 	for i := range cs {
 		name, do := cs[i].name, cs[i].do
 		cs[i].do = func() (time.Duration, error) {
 			t0, _ := monoNs()
 			d, err := do()
 			t3, _ := monoNs()
-			marks[name] = append(marks[name], [2]int64{t0, t3})
+			marks, names = append(marks, [2]int64{t0, t3}), append(names, name)
 			return d, err
 		}
 	}
-	if _, err := interleave("phases", "fig. 1's event in phases", cs, 20, e.scale(11), 20); err != nil {
+	const warm = 20
+	if _, err := interleave("phases", "fig. 1's event in phases", cs, warm, e.scale(11), 20); err != nil {
 		return err
+	}
+	skip := warm * len(cs) // interleave's warm-up events come first
+	ph, err := phasesOf(stamps, marks, skip)
+	if err != nil {
+		return err
+	}
+	per := map[string]*[3][]float64{}
+	for i, name := range names[skip:] {
+		if per[name] == nil {
+			per[name] = &[3][]float64{}
+		}
+		for k := range ph {
+			per[name][k] = append(per[name][k], ph[k][i])
+		}
 	}
 	type split struct{ pre, hook, post float64 }
 	got := map[string]split{}
-	for _, c := range cs {
-		ph, err := phasesOf(stamp(c.name)[2], marks[c.name], 20)
-		if err != nil {
-			return fmt.Errorf("%s: %w", c.name, err)
-		}
-		got[c.name] = split{quantile(ph[0], 0.5), quantile(ph[1], 0.5), quantile(ph[2], 0.5)}
+	for name, p := range per {
+		got[name] = split{quantile(p[0], 0.5), quantile(p[1], 0.5), quantile(p[2], 0.5)}
 	}
 	hs, cf := got["hookside"], got["C floor"]
 	others := func(f func(split) float64) string {
