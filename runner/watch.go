@@ -119,7 +119,7 @@ func (s *Session) watchLoop(aw *admissionWatch, pending bool) {
 			if !ok {
 				return
 			}
-			slog.Debug("workspace hook watch", "session", s.opts.ID, "err", err)
+			slog.Debug("configuration watch", "session", s.opts.ID, "err", err)
 			timer.Reset(WatchDebounce) // an overflow may have hidden a change
 		case <-timer.C:
 			if s.watchesAdmission() && s.gate.StoreReadable() {
