@@ -73,7 +73,8 @@ func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanatio
 			stop(WhyMatcher, fmt.Sprintf("matcher %q does not match %s %q", deref(h.Matcher), field, value))
 			continue
 		}
-		if off, ok := s.switchedOff(sw, h); ok {
+		if s.keptOff(sw, h) {
+			off, _ := sw.off()
 			stop(WhyHooksDisabled, off.Detail)
 			continue
 		}
@@ -125,9 +126,13 @@ func (s *Session) SwitchedOff(hooks []hook.Hook) map[string]SwitchOff {
 		return nil
 	}
 	sw := s.claudeSwitches()
+	off, on := sw.off()
+	if !on {
+		return nil
+	}
 	var out map[string]SwitchOff
 	for i := range hooks {
-		if off, ok := s.switchedOff(sw, &hooks[i]); ok {
+		if s.keptOff(sw, &hooks[i]) {
 			if out == nil {
 				out = map[string]SwitchOff{}
 			}
@@ -137,24 +142,37 @@ func (s *Session) SwitchedOff(hooks []hook.Hook) map[string]SwitchOff {
 	return out
 }
 
-// switchedOff reports whether sw keeps h from running, and which switch
-// (the file whose disableAllHooks decided, a workspace one named as such,
-// else the managed settings' allowManagedHooksOnly).
-func (s *Session) switchedOff(sw claudeSwitches, h *hook.Hook) (SwitchOff, bool) {
+// off is the switch of sw that keeps hooks from running (keptOff says
+// which): the managed settings' disableAllHooks, else the file whose
+// disableAllHooks decided (a workspace one named as such), else the
+// managed settings' allowManagedHooksOnly. false when none is on.
+func (sw claudeSwitches) off() (SwitchOff, bool) {
 	const managedRun = "only managed hooks (and plugins the managed settings force on) run"
 	switch {
-	case h.Source.Kind == hook.SourceInternal:
-		return SwitchOff{}, false
 	case sw.ManagedDisable:
 		return SwitchOff{"disableAllHooks", sw.Managed, "disableAllHooks is true in the managed settings " + sw.Managed + ": no hook runs"}, true
-	case !sw.DisableAll && !sw.ManagedOnly, isManaged(h), s.managedPlugin(h):
-		return SwitchOff{}, false
 	case sw.DisabledBy != "":
 		return SwitchOff{"disableAllHooks", sw.DisabledBy, "disableAllHooks is true in " + sw.DisabledBy + ", a workspace settings file: " + managedRun}, true
 	case sw.DisableAll:
 		return SwitchOff{"disableAllHooks", sw.DisabledIn, "disableAllHooks is true in " + sw.DisabledIn + ": " + managedRun}, true
+	case sw.ManagedOnly:
+		return SwitchOff{"allowManagedHooksOnly", sw.Managed, "allowManagedHooksOnly is true in the managed settings " + sw.Managed + ": " + managedRun}, true
 	}
-	return SwitchOff{"allowManagedHooksOnly", sw.Managed, "allowManagedHooksOnly is true in the managed settings " + sw.Managed + ": " + managedRun}, true
+	return SwitchOff{}, false
+}
+
+// keptOff reports whether sw's switch (off) keeps h from running: the
+// managed disableAllHooks every hook, the other switches every hook but the
+// managed ones and those of plugins the managed settings force on;
+// internal hooks never.
+func (s *Session) keptOff(sw claudeSwitches, h *hook.Hook) bool {
+	switch {
+	case h.Source.Kind == hook.SourceInternal:
+		return false
+	case sw.ManagedDisable:
+		return true
+	}
+	return (sw.DisableAll || sw.ManagedOnly) && !isManaged(h) && !s.managedPlugin(h)
 }
 
 func deref(p *string) string {

@@ -83,10 +83,9 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 			continue
 		}
 		p := pick{h: h}
-		_, off := s.switchedOff(sw, h)
 		switch {
 		case h.Source.Kind == hook.SourceInternal: // hookside's own (mailbox): always
-		case off:
+		case s.keptOff(sw, h):
 			p.reason = ReasonHooksDisabled
 		case h.If != "":
 			if ok, why := claudeIfMatches(req.Event, h.If, in, cwd, s.opts.Cwd); !ok {

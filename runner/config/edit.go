@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -85,7 +86,7 @@ func setHookEnabled(data []byte, claudeShape bool, event string, matcherIndex, h
 	// its keys: the first key's colon spacing, then what follows a comma
 	// between two keys of this object.
 	first := h.fields[0]
-	colon := data[stringEnd(data, first.off):first.val.off]
+	colon := data[first.kend:first.val.off]
 	out = append(out, data[:first.off]...)
 	out = append(out, `"enabled"`...)
 	out = append(out, colon...)
@@ -103,38 +104,18 @@ func afterComma(data []byte, h *jnode) []byte {
 	first := h.fields[0]
 	if len(h.fields) > 1 {
 		next := h.fields[1].off
-		i := next
-		for i > 0 && isJSONSpace(data[i-1]) {
-			i--
-		}
-		return data[i:next]
+		return data[len(bytes.TrimRight(data[:next], " \t\r\n")):next]
 	}
 	lead := data[h.off+1 : first.off]
-	if strings.ContainsAny(string(lead), "\r\n") {
+	if bytes.ContainsAny(lead, "\r\n") {
 		return lead
 	}
-	colon := data[stringEnd(data, first.off):first.val.off]
+	colon := data[first.kend:first.val.off]
 	if len(lead) > 0 || len(colon) > 1 {
 		return []byte(" ")
 	}
 	return nil
 }
-
-// stringEnd is the offset just past the JSON string starting at off (its
-// opening quote) in data, which is valid JSON.
-func stringEnd(data []byte, off int) int {
-	for i := off + 1; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(data)
-}
-
-func isJSONSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
 
 // ErrNotReviewed is returned by Disable when the declaring file no longer
 // holds the declaration as it was reviewed.

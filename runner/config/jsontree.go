@@ -55,9 +55,10 @@ type jnode struct {
 }
 
 type jfield struct {
-	key string
-	off int // offset of the key's opening quote
-	val *jnode
+	key  string
+	off  int // offset of the key's opening quote
+	kend int // offset just past the key's closing quote
+	val  *jnode
 }
 
 // get returns the value of key; with duplicate keys the last one wins, as in
@@ -175,11 +176,12 @@ func (t *treeBuilder) value() (*jnode, error) {
 				if !ok {
 					return nil, fmt.Errorf("object key at offset %d is not a string", koff)
 				}
+				kend := int(t.dec.InputOffset()) + t.base // the end of the key token
 				val, err := t.value()
 				if err != nil {
 					return nil, err
 				}
-				n.fields = append(n.fields, jfield{key: key, off: koff, val: val})
+				n.fields = append(n.fields, jfield{key: key, off: koff, kend: kend, val: val})
 			}
 		default:
 			return nil, fmt.Errorf("unexpected %q at offset %d", v, off)
