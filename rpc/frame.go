@@ -171,13 +171,20 @@ type lineFramer struct {
 	frameWriter
 }
 
-// add appends chunk to the line.
+// add appends chunk to the line (f.n counts it already). Its fast path,
+// the usual line in the buffer kept, is small enough to be inlined; it is
+// never taken once blocks began (a non-empty chunk: buf is full then).
 func (f *lineFramer) add(chunk []byte) {
-	f.n += len(chunk)
-	if f.blocks == nil && len(f.buf)+len(chunk) <= cap(f.buf) {
-		f.buf = append(f.buf, chunk...) // the usual line, in a buffer kept
+	if len(f.buf)+len(chunk) <= cap(f.buf) {
+		f.buf = append(f.buf, chunk...)
 		return
 	}
+	f.addBlocks(chunk)
+}
+
+// addBlocks appends chunk to a line that outgrows buf's capacity: buf
+// grows up to keepFrameBuf, the rest goes in blocks.
+func (f *lineFramer) addBlocks(chunk []byte) {
 	for len(chunk) > 0 {
 		last := &f.buf
 		if len(f.blocks) > 0 {
@@ -229,7 +236,7 @@ func (f *lineFramer) ReadFrame() ([]byte, error) {
 		for {
 			chunk, err := f.r.ReadSlice('\n')
 			if !tooLarge {
-				if f.n+len(chunk) > MaxFrameBytes {
+				if f.n += len(chunk); f.n > MaxFrameBytes {
 					tooLarge = true
 					f.reset()
 				} else {
