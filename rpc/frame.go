@@ -97,7 +97,7 @@ func (f *frameWriter) add(b []byte) {
 func (f *frameWriter) send() error {
 	_, err := f.w.Write(f.out)
 	f.out = f.out[:0]
-	if cap(f.out) > 1<<20 {
+	if cap(f.out) > keepFrameBuf {
 		f.out = nil
 	}
 	return err
@@ -129,7 +129,8 @@ func (f *frameWriter) Flush() error {
 // next frame. The buffer of a larger frame is the caller's alone, garbage
 // once the caller is done with the frame, and that of a refused frame is
 // dropped, so one large frame does not keep a long-lived server's memory
-// up (see memoryReturn).
+// up (see memoryReturn). frameWriter keeps its out buffer to the same
+// size.
 const keepFrameBuf = 1 << 20
 
 // returnDelay is how long after the last large frame its memory is
