@@ -97,7 +97,7 @@ func (f *frameWriter) add(b []byte) {
 func (f *frameWriter) send() error {
 	_, err := f.w.Write(f.out)
 	f.out = f.out[:0]
-	if cap(f.out) > 1<<20 {
+	if cap(f.out) > keepFrameBuf {
 		f.out = nil
 	}
 	return err
@@ -129,7 +129,8 @@ func (f *frameWriter) Flush() error {
 // next frame. The buffer of a larger frame is the caller's alone, garbage
 // once the caller is done with the frame, and that of a refused frame is
 // dropped, so one large frame does not keep a long-lived server's memory
-// up (see memoryReturn).
+// up (see memoryReturn). frameWriter keeps its out buffer to the same
+// size.
 const keepFrameBuf = 1 << 20
 
 // returnDelay is how long after the last large frame its memory is
@@ -171,13 +172,20 @@ type lineFramer struct {
 	frameWriter
 }
 
-// add appends chunk to the line.
+// add appends chunk to the line (f.n counts it already). Its fast path,
+// the usual line in the buffer kept, is small enough to be inlined; it is
+// never taken once blocks began (a non-empty chunk: buf is full then).
 func (f *lineFramer) add(chunk []byte) {
-	f.n += len(chunk)
-	if f.blocks == nil && len(f.buf)+len(chunk) <= cap(f.buf) {
-		f.buf = append(f.buf, chunk...) // the usual line, in a buffer kept
+	if len(f.buf)+len(chunk) <= cap(f.buf) {
+		f.buf = append(f.buf, chunk...)
 		return
 	}
+	f.addBlocks(chunk)
+}
+
+// addBlocks appends chunk to a line that outgrows buf's capacity: buf
+// grows up to keepFrameBuf, the rest goes in blocks.
+func (f *lineFramer) addBlocks(chunk []byte) {
 	for len(chunk) > 0 {
 		last := &f.buf
 		if len(f.blocks) > 0 {
@@ -229,7 +237,7 @@ func (f *lineFramer) ReadFrame() ([]byte, error) {
 		for {
 			chunk, err := f.r.ReadSlice('\n')
 			if !tooLarge {
-				if f.n+len(chunk) > MaxFrameBytes {
+				if f.n += len(chunk); f.n > MaxFrameBytes {
 					tooLarge = true
 					f.reset()
 				} else {
