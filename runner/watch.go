@@ -33,6 +33,7 @@ type admissionWatch struct {
 
 	mu   sync.Mutex
 	want map[string]bool // paths whose events count (files and missing ancestors)
+	seen map[string]bool // source files it has watched on their own
 
 	events, evals atomic.Int64 // events passed to it, re-evaluations (tests)
 }
@@ -56,7 +57,7 @@ func (s *Session) startWatch() {
 	if !s.watchesAdmission() && s.opts.OnDiagnostic == nil {
 		return
 	}
-	aw := &admissionWatch{kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	aw := &admissionWatch{kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}), seen: map[string]bool{}}
 	if err := hub.attach(aw); err != nil {
 		slog.Warn("configuration watch unavailable; admission changes and broken files are reported at the next call", "session", s.opts.ID, "err", err)
 		return
@@ -76,8 +77,9 @@ func (s *Session) watchesAdmission() bool {
 // directories (their creation is seen too), files — the loader's sources
 // outside the workspace — each on its own. The user config lives in the
 // home next to the V2 database, whose every write would wake a watch on
-// that directory; a source file created after the session opened is read
-// at the next call instead.
+// that directory; a source file that did not exist when the session
+// opened is read at the next call instead (one that existed and was
+// removed is waited for: admissionWatch.update).
 func (s *Session) watchPaths() (paths, files []string) {
 	s.mu.Lock()
 	found, ws := s.found, s.ws
@@ -132,7 +134,17 @@ func (aw *admissionWatch) wants(name string) bool {
 // update subscribes to the directories of paths (or their nearest
 // existing ancestors) and to each of files that exists, and makes paths,
 // those missing ancestors and files the names whose events count. A file
-// whose watch ended (removed, renamed over) is watched again. It reports whether a watch was added. A path that vanished between the
+// of files that was watched and is gone (removed, or renamed away) is
+// waited for through its directory (or nearest existing ancestor), with
+// only its own name (and the missing ancestors') counting, until it is
+// back; then the file is watched on its own again and the directory
+// dropped. A file that never existed is not waited for: for the user
+// config that would mean watching the home, which holds the V2 database.
+// While a directory is waited through (a removed user config, or a
+// missing <home>/security/ before the first grant), the process's watcher
+// sees that directory's other writes; watchHub drops them before any
+// session (on kqueue the wait also costs a descriptor per file in that
+// directory). It reports whether a watch was added. A path that vanished between the
 // stat and the watch's Add is planned again (twice at most); one that
 // still cannot be watched is retried at the next update.
 func (aw *admissionWatch) update(paths, files []string) bool {
@@ -172,6 +184,8 @@ func (aw *admissionWatch) plan(paths, files []string) map[string]bool {
 		want[p] = true
 		through(p)
 	}
+	aw.mu.Lock()
+	defer aw.mu.Unlock()
 	for _, f := range files {
 		f = filepath.Clean(f)
 		want[f] = true
@@ -180,11 +194,12 @@ func (aw *admissionWatch) plan(paths, files []string) map[string]bool {
 		}
 		if fi, err := os.Stat(f); err == nil && !fi.IsDir() {
 			sub[f] = true
+			aw.seen[f] = true
+		} else if aw.seen[f] {
+			through(f)
 		}
 	}
-	aw.mu.Lock()
 	aw.want = want
-	aw.mu.Unlock()
 	return sub
 }
 
