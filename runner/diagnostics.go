@@ -12,11 +12,23 @@ import (
 // found and ws read them: a claude session's settings switches as the
 // files are now (claudeSwitchDiagnostics), the loader's (user, settings
 // and plugin files), workspace discovery's, and the process hooks that
-// cannot start (CodeProcessNotFound).
+// cannot start (CodeProcessNotFound). Each diagnostic is listed once: a
+// file read in two roles (cwd the user directory's parent, e.g. claude run
+// in ~, where ~/.claude/settings.json is both the user and the project
+// settings) would otherwise give the same problem twice.
 func (s *Session) fileDiagnostics(set *config.Set, found *config.Workspace, ws *truststore.Workspace) []hook.Diagnostic {
 	diags := append(s.claudeSwitchDiagnostics(), set.Diagnostics...)
 	diags = append(diags, found.Diagnostics...)
-	return append(diags, s.processDiagnostics(allHooks(set.Hooks, ws))...)
+	diags = append(diags, s.processDiagnostics(allHooks(set.Hooks, ws))...)
+	seen := make(map[hook.Diagnostic]bool, len(diags))
+	out := diags[:0]
+	for _, d := range diags {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // reportReload logs (warning) and passes to OnDiagnostic each diagnostic

@@ -156,3 +156,34 @@ func writeFileAll(t *testing.T, p, s string) {
 		t.Fatal(err)
 	}
 }
+
+// TestHooksDiagnosticsOnce: a claude session whose cwd is the parent of
+// Claude Code's home reads <cwd>/.claude/settings.json as both the user
+// and the project settings; a problem in it is returned once by Hooks and
+// by NewSession, and pushed once.
+func TestHooksDiagnosticsOnce(t *testing.T) {
+	for _, content := range []string{`{"hooks": {},}`, `{"disableAllHooks": "yes"}`} {
+		e := newClaudeEnv(t)
+		e.claudeHome = filepath.Join(e.cwd, ".claude")
+		settings := filepath.Join(e.claudeHome, "settings.json")
+		var mu sync.Mutex
+		pushed := 0
+		s := e.open(t, SessionOptions{OnDiagnostic: func(hook.Diagnostic) { mu.Lock(); pushed++; mu.Unlock() }})
+		writeFileAll(t, settings, content)
+		_, diags := s.Hooks()
+		if len(diags) != 1 || !strings.HasPrefix(diags[0].Source, settings+":") {
+			t.Fatalf("%s: Hooks returned %v, want one diagnostic at %s", content, diags, settings)
+		}
+		mu.Lock()
+		n := pushed
+		mu.Unlock()
+		if n != 1 {
+			t.Fatalf("%s: pushed %d times, want once", content, n)
+		}
+		s2, open := NewSession(s.opts)
+		s2.Close()
+		if len(open) != 1 {
+			t.Fatalf("%s: NewSession returned %v, want one diagnostic", content, open)
+		}
+	}
+}
