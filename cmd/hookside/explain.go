@@ -55,6 +55,10 @@ func runHooksExplain(sf *sessionFlags, event, tool, inputPath string, asJSON boo
 		fmt.Fprintf(stderr, "hookside hooks explain: --event must be one of %s\n", strings.Join(events, ", "))
 		return exitError
 	}
+	if err := checkProfilePolicy(sf.profile, sf.policy); err != nil {
+		fmt.Fprintln(stderr, "hookside hooks explain:", err)
+		return exitError
+	}
 	s, _, err := sf.open()
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks explain:", err)

@@ -127,6 +127,30 @@ func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 func (m *multiFlag) Type() string       { return "value" }
 
+// policyValues and profileValues are the accepted values of --policy and
+// --profile, as the usage errors name them.
+const policyValues = "user_decides, deny or allow_trusted_only"
+
+func profileValues() string {
+	names := hook.ProfileNames()
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// checkProfilePolicy is the usage error for a --profile or --policy value
+// that is none of the accepted ones (nil when both are accepted): the
+// flag, the value and the accepted values. Every command taking the flags
+// checks it before it reads anything and exits with its usage status
+// (usageExitOf: 2, but 1 for hooks run and explain, whose 2 means blocked).
+func checkProfilePolicy(profile, policy string) error {
+	if _, ok := hook.Profile(profile); !ok {
+		return fmt.Errorf("--profile %q is not %s", profile, profileValues())
+	}
+	if _, ok := truststore.ParsePolicy(policy); !ok {
+		return fmt.Errorf("--policy %q is not %s", policy, policyValues)
+	}
+	return nil
+}
+
 func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
 	sid := f.sessionID
 	if sid == "" {
@@ -134,7 +158,7 @@ func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
 	}
 	policy, ok := truststore.ParsePolicy(f.policy)
 	if !ok {
-		return nil, nil, fmt.Errorf("--policy %q is not user_decides, deny or allow_trusted_only", f.policy)
+		return nil, nil, fmt.Errorf("--policy %q is not %s", f.policy, policyValues)
 	}
 	s, diags, err := runner.Open(runner.SessionOptions{
 		ID: sid, Cwd: f.cwd, UserConfigPath: f.userConfig, PluginDirs: f.pluginDirs,
@@ -173,7 +197,7 @@ func cliOpenError(err error, cwd string) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &perr):
-		return fmt.Errorf("--profile %q is not %s", perr.Profile, strings.Join(hook.ProfileNames(), " or "))
+		return fmt.Errorf("--profile %q is not %s", perr.Profile, profileValues())
 	case errors.Is(err, runner.ErrCwd):
 		return fmt.Errorf("--cwd %s: not a directory", cwd)
 	}
@@ -237,6 +261,10 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 	}
 	if o.event == "" || !slices.Contains(events, o.event) {
 		fmt.Fprintf(stderr, "hookside hooks run: --event must be one of %s\n", strings.Join(events, ", "))
+		return exitError
+	}
+	if err := checkProfilePolicy(sf.profile, sf.policy); err != nil {
+		fmt.Fprintln(stderr, "hookside hooks run:", err)
 		return exitError
 	}
 	input := []byte("{}")
@@ -398,6 +426,10 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io.Writer) int {
 	if event != "" && !hook.IsEvent(event) {
 		fmt.Fprintf(stderr, "hookside hooks list: --event must be one of %s\n", strings.Join(hook.Events, ", "))
+		return exitUsage
+	}
+	if err := checkProfilePolicy(sf.profile, sf.policy); err != nil {
+		fmt.Fprintln(stderr, "hookside hooks list:", err)
 		return exitUsage
 	}
 	s, _, err := sf.open()

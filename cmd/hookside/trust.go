@@ -42,11 +42,11 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		}
 		o.workspace = o.cwd
 	}
-	policy, ok := truststore.ParsePolicy(o.policy)
-	if !ok {
-		fmt.Fprintf(stderr, "hookside hooks trust: --policy %q is not user_decides, deny or allow_trusted_only\n", o.policy)
+	if err := checkProfilePolicy(o.sf.profile, o.policy); err != nil {
+		fmt.Fprintln(stderr, "hookside hooks trust:", err)
 		return exitUsage
 	}
+	policy, _ := truststore.ParsePolicy(o.policy)
 	if o.all && len(digests) > 0 {
 		fmt.Fprintln(stderr, "hookside hooks trust: --all and --digest exclude each other")
 		return exitUsage
@@ -87,10 +87,6 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks trust:", cliOpenError(err, target.Dir))
-		var perr *runner.ProfileError
-		if errors.As(err, &perr) {
-			return exitUsage
-		}
 		return exitError
 	}
 	defer rs.Close()
