@@ -105,6 +105,7 @@ func (a trustAction) use() string {
 // subcommand per action, each with the flags that apply to it.
 func trustCmd(stdout, stderr io.Writer) *cobra.Command {
 	parent := trustActionCmd(trustAction{}, stdout, stderr)
+	parent.Annotations = map[string]string{annSubWord: "action"}
 	for _, a := range trustActions {
 		parent.AddCommand(trustActionCmd(a, stdout, stderr))
 	}
@@ -185,7 +186,7 @@ func runTrustAction(cmd *cobra.Command, action string, args []string, o *trustOp
 					}
 				}
 			}
-			fmt.Fprintf(stderr, "hookside hooks trust: unknown action %q (want status, review, grant or revoke)\n", name)
+			fmt.Fprintln(stderr, unknownCommandError{cmd, name}.Error())
 			return exitUsage
 		}
 	}

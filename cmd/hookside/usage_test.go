@@ -39,3 +39,34 @@ func TestBadProfilePolicyIsUsageError(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownSubcommandWithFlags: an argument that names no subcommand of
+// a command group is reported as an unknown command of that group (its
+// valid subcommands named, exit 2) also when flags of the leaves follow it,
+// which the group itself does not take.
+func TestUnknownSubcommandWithFlags(t *testing.T) {
+	e := newCLIEnv(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"v2", "bogus", "--home", e.home}, `hookside v2: unknown command "bogus" (want definitions, bindings, runs, emit)`},
+		{[]string{"v2", "definitions", "bogus", "--file", "x.json"}, `hookside v2 definitions: unknown command "bogus" (want list, get, create, update, upsert, delete)`},
+		{[]string{"v2", "bindings", "bogus", "--json"}, `hookside v2 bindings: unknown command "bogus" (want list, get, create, upsert, update, delete)`},
+		{[]string{"v2", "runs", "bogus", "--limit", "3"}, `hookside v2 runs: unknown command "bogus" (want list, get, retry, cancel)`},
+		{[]string{"hooks", "bogus", "--event", "Stop"}, `hookside hooks: unknown command "bogus" (want run, list, explain, trust)`},
+		{[]string{"hooks", "trust", "bogus", "--no-such-flag"}, `hookside hooks trust: unknown action "bogus" (want status, review, grant or revoke)`},
+		{[]string{"hooks", "trust", "grnt", "--digest", "1"}, "Did you mean grant?"},
+		{[]string{"v2", "runs", "lisst", "--since", "x"}, "Did you mean list?"},
+	} {
+		code, out, errs := e.hookside(t, "", c.args...)
+		if code != exitUsage || out != "" || !strings.Contains(errs, c.want) || strings.Contains(errs, "unknown flag") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errs, c.want)
+		}
+	}
+	// A flag the group does not take, with no subcommand named, stays an
+	// unknown flag.
+	if code, _, errs := e.hookside(t, "", "v2", "--home", e.home); code != exitUsage || !strings.Contains(errs, "hookside v2: unknown flag: --home") {
+		t.Errorf("v2 --home: exit %d, %q", code, errs)
+	}
+}
