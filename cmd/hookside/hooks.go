@@ -74,6 +74,11 @@ func (f *sessionFlags) registerProfile(fs *pflag.FlagSet) {
 	fs.StringVar(&f.profile, "profile", "zcode", "configuration dialect `NAME`: zcode, spark or claude")
 	fs.StringVar(&f.sparkUserDir, "spark-user-dir", "", "spark user settings `DIR` (default ~/.spark; --profile spark)")
 	fs.StringVar(&f.claudeHome, "claude-home", "", "Claude Code's home `DIR`: settings.json, plugins/data/ (default ~/.claude; --profile claude)")
+}
+
+// registerTranscript adds --transcript-path, which only the commands that
+// run hooks take (hooks run).
+func (f *sessionFlags) registerTranscript(fs *pflag.FlagSet) {
 	fs.StringVar(&f.transcriptPath, "transcript-path", "", "the session transcript `FILE` given to claude-profile hooks as transcript_path (default a temporary file)")
 }
 
@@ -237,6 +242,7 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fs.Var(&sf.env, "env", "KEY=VAL added to every hook's environment (repeatable; as session/open.env)")
 	sf.registerWorkspace(fs)
 	sf.registerProfile(fs)
+	sf.registerTranscript(fs)
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
 		if noArgs(cmd, args, stderr) {

@@ -70,3 +70,28 @@ func TestUnknownSubcommandWithFlags(t *testing.T) {
 		t.Errorf("v2 --home: exit %d, %q", code, errs)
 	}
 }
+
+// TestTranscriptPathOnlyOnRun: --transcript-path is hooks run's (the
+// command that runs hooks); list, explain and trust refuse it as an
+// unknown flag, with their usage status.
+func TestTranscriptPathOnlyOnRun(t *testing.T) {
+	e := newCLIEnv(t)
+	for _, c := range []struct {
+		args []string
+		exit int
+	}{
+		{[]string{"hooks", "list"}, exitUsage},
+		{[]string{"hooks", "trust"}, exitUsage},
+		{[]string{"hooks", "trust", "status"}, exitUsage},
+		{[]string{"hooks", "trust", "grant", "--all"}, exitUsage},
+		{[]string{"hooks", "explain", "--event", "Stop"}, exitError},
+	} {
+		args := append(append([]string{}, c.args...), "--transcript-path", "t.jsonl")
+		if code, _, errs := e.hookside(t, "", args...); code != c.exit || !strings.Contains(errs, "unknown flag: --transcript-path") {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and unknown flag", args, code, errs, c.exit)
+		}
+	}
+	if code, out, errs := e.hookside(t, "", "hooks", "run", "--event", "Stop", "--transcript-path", "t.jsonl"); code != exitOK {
+		t.Errorf("hooks run --transcript-path: exit %d %s %s", code, out, errs)
+	}
+}
