@@ -143,6 +143,8 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 			groupRun(c, stderr)
 		}
 	}
+	useFromFlags(root)
+	root.SetUsageTemplate(usageTemplate(root))
 	return root
 }
 

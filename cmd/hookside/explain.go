@@ -23,7 +23,7 @@ func hooksExplainCmd(stdout, stderr io.Writer) *cobra.Command {
 	var event, tool, inputPath string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "explain --event EVENT [--tool NAME] [--input FILE|-] [--cwd DIR] [--profile zcode|spark|claude] [--json]",
+		Use:   "explain",
 		Short: "explain which hooks would run for an event (and why not)",
 		Long: "Show every configured hook (all sources, including disabled, invalid, over-limit and untrusted\n" +
 			"workspace ones) and whether it would run for EVENT (and tool NAME), and why not. Runs nothing.\n" +
@@ -37,6 +37,8 @@ func hooksExplainCmd(stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&asJSON, "json", false, "print JSON ({profile, event, tool, hooks, diagnostics})")
 	fs.StringVar(&inputPath, "input", "", "--profile claude: the event input JSON (`FILE`, or - for stdin) its matcher field, if rules and dedupe are evaluated against; --tool sets tool_name when it has none")
 	sf.registerAll(fs)
+	flagRequired(fs, "event")
+	flagUse(fs, "input", "[--input FILE|-]")
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
 		if noArgs(cmd, args, stderr) {

@@ -223,7 +223,7 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	var sf sessionFlags
 	var o hooksRunOptions
 	cmd := &cobra.Command{
-		Use:   "run --event EVENT [--cwd DIR] [--input FILE|-] [--json]",
+		Use:   "run",
 		Short: "run one event's hooks and print the merged answer (exit 2 when blocked)",
 		Long: "Run the hooks configured for EVENT once, as app-server's hooks/run would, and print the merged\n" +
 			"answer. Exit status: 0 not blocked, 2 blocked (the host must not proceed), 1 error (usage errors\n" +
@@ -234,6 +234,8 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fs := cmd.Flags()
 	fs.StringVar(&o.event, "event", "", "the `EVENT`: "+strings.Join(hook.Events, ", ")+" (--profile claude: every Claude Code event)")
 	fs.StringVar(&o.inputPath, "input", "", "`FILE` holding the event input JSON object, or - for stdin (default {})")
+	flagRequired(fs, "event")
+	flagUse(fs, "input", "[--input FILE|-]")
 	fs.BoolVar(&o.asJSON, "json", false, "print the merged result as JSON (the hooks/run result, docs/protocol.md)")
 	fs.StringVar(&o.turnID, "turn-id", "cli-turn", "turn `ID` (Stop continuations are counted per turn)")
 	sf.registerSession(fs)
@@ -412,7 +414,7 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 	var event string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "list [--cwd DIR] [--event EVENT] [--json]",
+		Use:   "list",
 		Short: "list the configured hooks in run order",
 		Long:  "List the hooks configured for a session in DIR, in run order, with their resolved timeouts.",
 	}

@@ -1,8 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"io"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // TestBadProfilePolicyIsUsageError: an unknown --profile or --policy value
@@ -94,4 +100,53 @@ func TestTranscriptPathOnlyOnRun(t *testing.T) {
 	if code, out, errs := e.hookside(t, "", "hooks", "run", "--event", "Stop", "--transcript-path", "t.jsonl"); code != exitOK {
 		t.Errorf("hooks run --transcript-path: exit %d %s %s", code, out, errs)
 	}
+}
+
+// TestUsageLinesNameEveryFlag: the usage line of every command is made
+// from its flag set: each flag it takes is in it (so v2 runs list shows
+// --since, --until and --event-id), and nothing else is, no "[flags]".
+func TestUsageLinesNameEveryFlag(t *testing.T) {
+	root := newRootCmd(io.Discard, io.Discard)
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+		if !c.HasParent() || !c.Runnable() {
+			return
+		}
+		line := c.UseLine()
+		if strings.Contains(line, "[flags]") {
+			t.Errorf("%s: usage line %q has [flags]", c.CommandPath(), line)
+		}
+		named := map[string]bool{}
+		for _, m := range regexp.MustCompile(`--([a-z][a-z0-9-]*)`).FindAllStringSubmatch(line, -1) {
+			named[m[1]] = true
+		}
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if f.Name != "help" && !named[f.Name] {
+				t.Errorf("%s: usage line %q lacks --%s", c.CommandPath(), line, f.Name)
+			}
+			delete(named, f.Name)
+		})
+		for n := range named {
+			t.Errorf("%s: usage line %q names --%s, which it does not take", c.CommandPath(), line, n)
+		}
+	}
+	walk(root)
+	if got := usageLine(t, "v2", "runs", "list"); !strings.Contains(got, "[--event-id ID] [--session ID] [--since T] [--until T]") {
+		t.Errorf("v2 runs list usage: %q", got)
+	}
+}
+
+// usageLine is the usage line of `hookside ARGS --help`, unfolded.
+func usageLine(t *testing.T, args ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	if code := run(append(args, "--help"), &out, io.Discard); code != exitOK {
+		t.Fatalf("%v --help: exit %d", args, code)
+	}
+	_, rest, _ := strings.Cut(out.String(), "Usage:\n")
+	line, _, _ := strings.Cut(rest, "\n\n")
+	return strings.Join(strings.Fields(line), " ")
 }
