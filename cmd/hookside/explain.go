@@ -35,7 +35,7 @@ func hooksExplainCmd(stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&event, "event", "", "the `EVENT`: "+strings.Join(hook.Events, ", "))
 	fs.StringVar(&tool, "tool", "", "the tool `NAME` matchers are tested against (the source on SessionStart); none = matchers not consulted")
 	fs.BoolVar(&asJSON, "json", false, "print JSON ({profile, event, tool, hooks, diagnostics})")
-	fs.StringVar(&inputPath, "input", "", "--profile claude: the event input JSON (`FILE`, or - for stdin) its matcher field, if rules and dedupe are evaluated against; --tool sets tool_name when it has none")
+	fs.StringVar(&inputPath, "input", "", "`FILE` path, or - for stdin, holding the hook input JSON object Claude Code sends for EVENT (snake_case: tool_name, tool_input, source, …); its matcher field and if rules are tested against it. --profile claude only (ignored otherwise). Absent: {}; --tool fills in tool_name when the input has none")
 	sf.registerAll(fs)
 	flagRequired(fs, "event")
 	flagUse(fs, "input", "[--input FILE|-]")

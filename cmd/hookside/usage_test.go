@@ -150,3 +150,20 @@ func usageLine(t *testing.T, args ...string) string {
 	line, _, _ := strings.Cut(rest, "\n\n")
 	return strings.Join(strings.Fields(line), " ")
 }
+
+// TestExplainInputHelp: hooks explain --help says what --input takes (a
+// file path or - for stdin), its shape (the hook input JSON object of the
+// event) and what holds without it.
+func TestExplainInputHelp(t *testing.T) {
+	var out bytes.Buffer
+	if code := run([]string{"hooks", "explain", "--help"}, &out, io.Discard); code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	_, line, _ := strings.Cut(out.String(), "      --input FILE")
+	line, _, _ = strings.Cut(line, "\n")
+	for _, want := range []string{"FILE path, or - for stdin", "hook input JSON object", "--profile claude only", "Absent: {}", "--tool fills in tool_name"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("--input help %q lacks %q", line, want)
+		}
+	}
+}
