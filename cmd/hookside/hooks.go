@@ -275,6 +275,12 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 		fmt.Fprintln(stderr, "hookside hooks run:", err)
 		return exitError
 	}
+	if d, _ := hook.Profile(sf.profile); !d.HasEvent(o.event) {
+		// The run goes on and runs nothing, as for an event without hooks
+		// (exit 0): a host of that profile never sends the event.
+		fmt.Fprintf(stderr, "hookside hooks run: the %s profile has no %s event (its events are %s): no hook runs for it\n",
+			d.Name, o.event, strings.Join(d.Events, ", "))
+	}
 	input := []byte("{}")
 	if o.inputPath != "" {
 		var err error

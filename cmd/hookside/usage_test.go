@@ -167,3 +167,18 @@ func TestExplainInputHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestRunEventNotInProfile: hooks run of an event the profile does not
+// have (spark: four events) says so on stderr and exits 0, running
+// nothing, as for an event without hooks.
+func TestRunEventNotInProfile(t *testing.T) {
+	e := newCLIEnv(t)
+	code, out, errs := e.hookside(t, "", "hooks", "run", "--profile", "spark", "--event", "SessionStart")
+	want := "hookside hooks run: the spark profile has no SessionStart event (its events are UserPromptSubmit, PreToolUse, PostToolUse, Stop): no hook runs for it"
+	if code != exitOK || !strings.Contains(errs, want) || !strings.Contains(out, "0 hook(s) ran") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 0 and %q", code, out, errs, want)
+	}
+	if _, _, errs := e.hookside(t, "", "hooks", "run", "--profile", "spark", "--event", "Stop"); strings.Contains(errs, "profile has no") {
+		t.Errorf("a spark event is said to be missing: %s", errs)
+	}
+}
