@@ -7,12 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -228,7 +225,9 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "Run the hooks configured for EVENT once, as app-server's hooks/run would, and print the merged\n" +
 			"answer. Exit status: 0 not blocked, 2 blocked (the host must not proceed), 1 error (usage errors\n" +
 			"included, so that 2 always means blocked). Async hooks it started in the background run to their\n" +
-			"end before it exits (each within its timeout; Ctrl-C stops them).",
+			"end before it exits (each within its timeout), and stderr shows each one's outcome (exit code, or\n" +
+			"timed out, and its duration in ms). SIGINT (Ctrl-C) or SIGTERM stops the ones still running, names\n" +
+			"them, and the exit status is then 130 (SIGINT) or 143 (SIGTERM), as a shell gives.",
 		Annotations: map[string]string{annUsageExit: "1"},
 	}
 	fs := cmd.Flags()
@@ -262,7 +261,7 @@ type hooksRunOptions struct {
 	flags                    *pflag.FlagSet
 }
 
-func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) int {
+func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) (code int) {
 	events := hook.Events
 	if sf.profile == runner.ProfileClaude {
 		events = hook.ClaudeEvents
@@ -307,12 +306,17 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 	}
 	defer s.Close()
 	printDiagnostics(stderr, diags)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop, caught := signalContext()
 	defer stop()
 	// The async hooks started in the background run to their end before
 	// the command exits (Close would stop them): a host would leave them
-	// running after its reply.
-	defer waitAsync(ctx, s, stderr)
+	// running after its reply. Their outcomes are shown; a signal that
+	// stopped them sets the exit status (finishAsync).
+	defer func() {
+		if sc := finishAsync(ctx, s, caught, stderr); sc != 0 {
+			code = sc
+		}
+	}()
 	if sf.profile == runner.ProfileClaude {
 		return runClaudeCLI(ctx, s, runner.RunRequest{Event: o.event, TurnID: o.turnID, Input: input}, o.asJSON, hintFlags(o.flags), stdout, stderr)
 	}
@@ -337,20 +341,6 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 		return 2
 	}
 	return exitOK
-}
-
-// waitAsync waits for the session's background (async) hooks, saying so
-// on stderr when there are any; SIGINT/SIGTERM (ctx) stops the wait and
-// Close then stops them.
-func waitAsync(ctx context.Context, s *runner.Session, stderr io.Writer) {
-	quick, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
-	ended := s.WaitAsync(quick)
-	cancel()
-	if ended || ctx.Err() != nil {
-		return
-	}
-	fmt.Fprintln(stderr, "hookside hooks run: waiting for the async hooks to end (each within its timeout; Ctrl-C stops them)")
-	s.WaitAsync(ctx)
 }
 
 // inputObjectError is why input, read from path ("-" = stdin), is not a
