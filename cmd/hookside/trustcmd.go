@@ -111,6 +111,9 @@ type trustOptions struct {
 	policy                        string
 	sf                            sessionFlags
 	flags                         *pflag.FlagSet
+	// prefix is the command path its messages begin with ("hookside
+	// hooks trust grant"; "hookside hooks trust" without an action).
+	prefix string
 }
 
 // trustActionCmd is the command of action a (the zero trustAction = the
@@ -192,10 +195,10 @@ func runTrustAction(cmd *cobra.Command, action string, args []string, o *trustOp
 		}
 	}
 	if len(args) > 0 {
-		fmt.Fprintf(stderr, "hookside hooks trust: unexpected argument %q\n", args[0])
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", cmd.CommandPath(), args[0])
 		return exitUsage
 	}
-	o.flags = fs
+	o.flags, o.prefix = fs, cmd.CommandPath()
 	return runHooksTrust(act, o, stdout, stderr)
 }
 

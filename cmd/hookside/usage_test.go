@@ -13,7 +13,8 @@ import (
 
 // TestBadProfilePolicyIsUsageError: an unknown --profile or --policy value
 // is a usage error of every command taking the flag, named with the
-// accepted values, before anything is read: exit 2 (hooks list, hooks
+// accepted values after the full path of the command, before anything is
+// read: exit 2 (hooks list, hooks
 // trust and its actions), 1 for hooks run and explain (their usage status,
 // 2 meaning blocked there).
 func TestBadProfilePolicyIsUsageError(t *testing.T) {
@@ -38,7 +39,11 @@ func TestBadProfilePolicyIsUsageError(t *testing.T) {
 		} {
 			args := append(append([]string{}, c.args...), bad.flag, "nope")
 			code, out, errs := e.hookside(t, "", args...)
+			// The full path of the command that failed (hooks trust grant).
 			prefix := "hookside " + strings.Join(c.args[:2], " ")
+			if len(c.args) > 2 && !strings.HasPrefix(c.args[2], "-") {
+				prefix += " " + c.args[2]
+			}
 			if code != c.exit || !strings.Contains(errs, prefix+": "+bad.want) || out != "" {
 				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q", args, code, out, errs, c.exit, prefix+": "+bad.want)
 			}
@@ -180,5 +185,29 @@ func TestRunEventNotInProfile(t *testing.T) {
 	}
 	if _, _, errs := e.hookside(t, "", "hooks", "run", "--profile", "spark", "--event", "Stop"); strings.Contains(errs, "profile has no") {
 		t.Errorf("a spark event is said to be missing: %s", errs)
+	}
+}
+
+// TestTrustErrorPrefixIsCommandPath: every hooks trust message on stderr
+// begins with the full path of the command that failed.
+func TestTrustErrorPrefixIsCommandPath(t *testing.T) {
+	e := newCLIEnv(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"grant"}, "hookside hooks trust grant: name --digest D (repeatable) or --all"},
+		{[]string{"revoke"}, "hookside hooks trust revoke: name --digest D (repeatable) or --all"},
+		{[]string{"grant", "--all"}, "hookside hooks trust grant: --all needs --bundle-digest"},
+		{[]string{"grant", "--digest", "7"}, "hookside hooks trust grant: --digest 7: no declaration number 7"},
+		{[]string{"revoke", "--all", "--digest", "1"}, "hookside hooks trust revoke: --all and --digest exclude each other"},
+		{[]string{"grant", "--workspace", "ssh:host/r", "--all", "--bundle-digest", "b"}, "hookside hooks trust grant: ssh:host/r is not a local directory"},
+		{[]string{"status", "--cwd", "a", "--workspace", "b"}, "hookside hooks trust status: --cwd and --workspace name different workspaces"},
+		{[]string{"--cwd", "a", "--workspace", "b"}, "hookside hooks trust: --cwd and --workspace name different workspaces"},
+	} {
+		_, _, errs := e.hookside(t, "", append([]string{"hooks", "trust"}, c.args...)...)
+		if !strings.HasPrefix(errs, c.want) {
+			t.Errorf("%v: stderr %q, want it to begin %q", c.args, errs, c.want)
+		}
 	}
 }
