@@ -95,6 +95,7 @@ func (s *Session) claudeSpawnRun(ctx context.Context, h *hook.Hook, event string
 // (deliverAsync: asyncResults of a later reply, asyncRewake wake-ups).
 func (s *Session) claudeDetach(h *hook.Hook, event string, done <-chan exec.Result, cancel context.CancelFunc, cleanup func(), timeout time.Duration) {
 	s.async.Add(1)
+	rec := s.asyncLog.start(h, event)
 	go func() {
 		defer s.async.Done()
 		defer cleanup()
@@ -113,6 +114,7 @@ func (s *Session) claudeDetach(h *hook.Hook, event string, done <-chan exec.Resu
 		if res.Canceled && expired.Load() {
 			res.Canceled, res.TimedOut = false, true
 		}
+		s.asyncLog.end(rec, res)
 		if res.Canceled {
 			return
 		}

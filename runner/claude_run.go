@@ -388,11 +388,13 @@ func (s *Session) claudeAsync(h *hook.Hook, event string, spec exec.Spec, cleanu
 			SkipReason: fmt.Sprintf("async_limit: %d background hooks of this session are still running", MaxAsyncPerSession)}
 	}
 	s.async.Add(1)
+	rec := s.asyncLog.start(h, event)
 	go func() {
 		defer s.async.Done()
 		defer func() { <-s.asyncSlots }()
 		defer cleanup()
 		res := s.opts.Spawner.Run(s.asyncCtx, spec)
+		s.asyncLog.end(rec, res)
 		if res.Canceled {
 			return
 		}

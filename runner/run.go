@@ -470,11 +470,12 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 				SkipReason: fmt.Sprintf("async_limit: %d background hooks of this session are still running", MaxAsyncPerSession)}, nil, nil
 		}
 		s.async.Add(1)
+		rec := s.asyncLog.start(h, sc.event)
 		go func() {
 			defer s.async.Done()
 			defer func() { <-s.asyncSlots }()
 			defer cleanup()
-			_ = s.opts.Spawner.Run(s.asyncCtx, spec)
+			s.asyncLog.end(rec, s.opts.Spawner.Run(s.asyncCtx, spec))
 		}()
 		return output.ProcessResult{ExitCode: -1, Async: true}, nil, nil
 	}

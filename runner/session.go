@@ -191,6 +191,7 @@ type Session struct {
 
 	async      sync.WaitGroup
 	asyncSlots chan struct{} // running background hooks, at most MaxAsyncPerSession
+	asyncLog   asyncLog      // the background hooks started, for AsyncHooks
 	asyncCtx   context.Context
 	asyncStop  context.CancelFunc
 	closedOnce sync.Once

@@ -20,7 +20,7 @@ func appServerCmd(stdout, stderr io.Writer) *cobra.Command {
 	var stdio bool
 	var framing, home, level, format string
 	cmd := &cobra.Command{
-		Use:   "app-server --stdio [--framing ndjson|content-length] [--home DIR]",
+		Use:   "app-server",
 		Short: "serve JSON-RPC 2.0 to an agent host (--stdio)",
 		Long:  "Serve JSON-RPC 2.0 (protocol \"1\", docs/protocol.md) on stdin/stdout. Logs go to stderr.",
 	}
@@ -30,6 +30,10 @@ func appServerCmd(stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&home, "home", "", "hookside home `DIR` (default $HOOKSIDE_HOME or ~/.hookside)")
 	fs.StringVar(&level, "log-level", "info", "log level: debug, info, warn, error")
 	fs.StringVar(&format, "log-format", "text", "log format: text or json")
+	flagRequired(fs, "stdio")
+	flagUse(fs, "framing", "[--framing ndjson|content-length]")
+	flagUse(fs, "log-level", "[--log-level debug|info|warn|error]")
+	flagUse(fs, "log-format", "[--log-format text|json]")
 	_ = cmd.RegisterFlagCompletionFunc("framing", fixedValues("ndjson", "content-length"))
 	_ = cmd.RegisterFlagCompletionFunc("log-level", fixedValues("debug", "info", "warn", "error"))
 	_ = cmd.RegisterFlagCompletionFunc("log-format", fixedValues("text", "json"))

@@ -64,11 +64,15 @@ func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
 	var st exitStatus
+	var uc unknownCommandError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &st):
 		return int(st)
+	case errors.As(err, &uc):
+		fmt.Fprintln(stderr, uc.Error())
+		return exitUsage
 	}
 	path := "hookside"
 	if cmd != nil {
@@ -102,6 +106,9 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	// The subcommands inherit it: `v2 bogus --home H` names the unknown
+	// command, not the flag (the flags live on the leaves).
+	root.SetFlagErrorFunc(unknownCommandFirst)
 	root.PersistentFlags().BoolVarP(&verbose, "verbose", "v", false,
 		"log to stderr what is loaded from where, admission decisions and hook processes (debug level)")
 	root.Flags().BoolVar(&showVersion, "version", false, "print the version line (as hookside version)")
@@ -136,6 +143,8 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 			groupRun(c, stderr)
 		}
 	}
+	useFromFlags(root)
+	root.SetUsageTemplate(usageTemplate(root))
 	return root
 }
 
@@ -153,19 +162,60 @@ func groupRun(cmd *cobra.Command, stderr io.Writer) *cobra.Command {
 	cmd.Args, cmd.DisableFlagsInUseLine = cobra.ArbitraryArgs, true
 	return setRun(cmd, func(args []string) int {
 		if len(args) > 0 {
-			var names []string
-			for _, s := range cmd.Commands() {
-				if s.IsAvailableCommand() {
-					names = append(names, s.Name())
-				}
-			}
-			fmt.Fprintf(stderr, "%s: unknown command %q (want %s)\n", cmd.CommandPath(), args[0], strings.Join(names, ", "))
+			fmt.Fprintln(stderr, unknownCommandError{cmd, args[0]}.Error())
 			return exitUsage
 		}
 		cmd.SetOut(stderr)
 		_ = cmd.Help()
 		return exitUsage
 	})
+}
+
+// unknownCommandError is an argument of a command with subcommands that
+// names none of them: "PATH: unknown command "NAME" (want A, B, …)".
+type unknownCommandError struct {
+	cmd  *cobra.Command
+	name string
+}
+
+func (e unknownCommandError) Error() string {
+	var names []string
+	for _, s := range e.cmd.Commands() {
+		if s.IsAvailableCommand() {
+			names = append(names, s.Name())
+		}
+	}
+	word, list := "command", strings.Join(names, ", ")
+	if w := e.cmd.Annotations[annSubWord]; w != "" && len(names) > 1 {
+		word, list = w, strings.Join(names[:len(names)-1], ", ")+" or "+names[len(names)-1]
+	}
+	msg := fmt.Sprintf("%s: unknown %s %q (want %s)", e.cmd.CommandPath(), word, e.name, list)
+	if e.cmd.SuggestionsMinimumDistance <= 0 {
+		e.cmd.SuggestionsMinimumDistance = 2 // as the root's: within 2 edits
+	}
+	if s := e.cmd.SuggestionsFor(e.name); len(s) > 0 {
+		msg += "\nDid you mean " + strings.Join(s, " or ") + "?"
+	}
+	return msg
+}
+
+// annSubWord is the annotation naming what a command's subcommands are
+// called in its unknownCommandError ("action": hooks trust), the list then
+// ending "… or LAST"; without it they are commands.
+const annSubWord = "hookside.subWord"
+
+// unknownCommandFirst is the flag error function of every command: when
+// cmd has subcommands and the first positional argument before the bad flag
+// names none of them, that argument is the error (an unknown command, as
+// without the flag), else err is.
+func unknownCommandFirst(cmd *cobra.Command, err error) error {
+	if !cmd.HasAvailableSubCommands() {
+		return err
+	}
+	if pos := cmd.Flags().Args(); len(pos) > 0 {
+		return unknownCommandError{cmd, pos[0]}
+	}
+	return err
 }
 
 // noArgs reports (on stderr) a positional argument a command does not

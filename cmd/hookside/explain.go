@@ -23,7 +23,7 @@ func hooksExplainCmd(stdout, stderr io.Writer) *cobra.Command {
 	var event, tool, inputPath string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "explain --event EVENT [--tool NAME] [--input FILE|-] [--cwd DIR] [--profile zcode|spark|claude] [--json]",
+		Use:   "explain",
 		Short: "explain which hooks would run for an event (and why not)",
 		Long: "Show every configured hook (all sources, including disabled, invalid, over-limit and untrusted\n" +
 			"workspace ones) and whether it would run for EVENT (and tool NAME), and why not. Runs nothing.\n" +
@@ -35,8 +35,10 @@ func hooksExplainCmd(stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&event, "event", "", "the `EVENT`: "+strings.Join(hook.Events, ", "))
 	fs.StringVar(&tool, "tool", "", "the tool `NAME` matchers are tested against (the source on SessionStart); none = matchers not consulted")
 	fs.BoolVar(&asJSON, "json", false, "print JSON ({profile, event, tool, hooks, diagnostics})")
-	fs.StringVar(&inputPath, "input", "", "--profile claude: the event input JSON (`FILE`, or - for stdin) its matcher field, if rules and dedupe are evaluated against; --tool sets tool_name when it has none")
+	fs.StringVar(&inputPath, "input", "", "`FILE` path, or - for stdin, holding the hook input JSON object Claude Code sends for EVENT (snake_case: tool_name, tool_input, source, …); its matcher field and if rules are tested against it. --profile claude only (ignored otherwise). Absent: {}; --tool fills in tool_name when the input has none")
 	sf.registerAll(fs)
+	flagRequired(fs, "event")
+	flagUse(fs, "input", "[--input FILE|-]")
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
 		if noArgs(cmd, args, stderr) {
@@ -53,6 +55,10 @@ func runHooksExplain(sf *sessionFlags, event, tool, inputPath string, asJSON boo
 	}
 	if event == "" || !slices.Contains(events, event) {
 		fmt.Fprintf(stderr, "hookside hooks explain: --event must be one of %s\n", strings.Join(events, ", "))
+		return exitError
+	}
+	if err := checkProfilePolicy(sf.profile, sf.policy); err != nil {
+		fmt.Fprintln(stderr, "hookside hooks explain:", err)
 		return exitError
 	}
 	s, _, err := sf.open()

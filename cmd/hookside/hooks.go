@@ -7,12 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -74,6 +71,11 @@ func (f *sessionFlags) registerProfile(fs *pflag.FlagSet) {
 	fs.StringVar(&f.profile, "profile", "zcode", "configuration dialect `NAME`: zcode, spark or claude")
 	fs.StringVar(&f.sparkUserDir, "spark-user-dir", "", "spark user settings `DIR` (default ~/.spark; --profile spark)")
 	fs.StringVar(&f.claudeHome, "claude-home", "", "Claude Code's home `DIR`: settings.json, plugins/data/ (default ~/.claude; --profile claude)")
+}
+
+// registerTranscript adds --transcript-path, which only the commands that
+// run hooks take (hooks run).
+func (f *sessionFlags) registerTranscript(fs *pflag.FlagSet) {
 	fs.StringVar(&f.transcriptPath, "transcript-path", "", "the session transcript `FILE` given to claude-profile hooks as transcript_path (default a temporary file)")
 }
 
@@ -127,6 +129,30 @@ func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 func (m *multiFlag) Type() string       { return "value" }
 
+// policyValues and profileValues are the accepted values of --policy and
+// --profile, as the usage errors name them.
+const policyValues = "user_decides, deny or allow_trusted_only"
+
+func profileValues() string {
+	names := hook.ProfileNames()
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// checkProfilePolicy is the usage error for a --profile or --policy value
+// that is none of the accepted ones (nil when both are accepted): the
+// flag, the value and the accepted values. Every command taking the flags
+// checks it before it reads anything and exits with its usage status
+// (usageExitOf: 2, but 1 for hooks run and explain, whose 2 means blocked).
+func checkProfilePolicy(profile, policy string) error {
+	if _, ok := hook.Profile(profile); !ok {
+		return fmt.Errorf("--profile %q is not %s", profile, profileValues())
+	}
+	if _, ok := truststore.ParsePolicy(policy); !ok {
+		return fmt.Errorf("--policy %q is not %s", policy, policyValues)
+	}
+	return nil
+}
+
 func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
 	sid := f.sessionID
 	if sid == "" {
@@ -134,7 +160,7 @@ func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
 	}
 	policy, ok := truststore.ParsePolicy(f.policy)
 	if !ok {
-		return nil, nil, fmt.Errorf("--policy %q is not user_decides, deny or allow_trusted_only", f.policy)
+		return nil, nil, fmt.Errorf("--policy %q is not %s", f.policy, policyValues)
 	}
 	s, diags, err := runner.Open(runner.SessionOptions{
 		ID: sid, Cwd: f.cwd, UserConfigPath: f.userConfig, PluginDirs: f.pluginDirs,
@@ -173,7 +199,7 @@ func cliOpenError(err error, cwd string) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &perr):
-		return fmt.Errorf("--profile %q is not %s", perr.Profile, strings.Join(hook.ProfileNames(), " or "))
+		return fmt.Errorf("--profile %q is not %s", perr.Profile, profileValues())
 	case errors.Is(err, runner.ErrCwd):
 		return fmt.Errorf("--cwd %s: not a directory", cwd)
 	}
@@ -194,17 +220,21 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	var sf sessionFlags
 	var o hooksRunOptions
 	cmd := &cobra.Command{
-		Use:   "run --event EVENT [--cwd DIR] [--input FILE|-] [--json]",
+		Use:   "run",
 		Short: "run one event's hooks and print the merged answer (exit 2 when blocked)",
 		Long: "Run the hooks configured for EVENT once, as app-server's hooks/run would, and print the merged\n" +
 			"answer. Exit status: 0 not blocked, 2 blocked (the host must not proceed), 1 error (usage errors\n" +
 			"included, so that 2 always means blocked). Async hooks it started in the background run to their\n" +
-			"end before it exits (each within its timeout; Ctrl-C stops them).",
+			"end before it exits (each within its timeout), and stderr shows each one's outcome (exit code, or\n" +
+			"timed out, and its duration in ms). SIGINT (Ctrl-C) or SIGTERM stops the ones still running, names\n" +
+			"them, and the exit status is then 130 (SIGINT) or 143 (SIGTERM), as a shell gives.",
 		Annotations: map[string]string{annUsageExit: "1"},
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&o.event, "event", "", "the `EVENT`: "+strings.Join(hook.Events, ", ")+" (--profile claude: every Claude Code event)")
 	fs.StringVar(&o.inputPath, "input", "", "`FILE` holding the event input JSON object, or - for stdin (default {})")
+	flagRequired(fs, "event")
+	flagUse(fs, "input", "[--input FILE|-]")
 	fs.BoolVar(&o.asJSON, "json", false, "print the merged result as JSON (the hooks/run result, docs/protocol.md)")
 	fs.StringVar(&o.turnID, "turn-id", "cli-turn", "turn `ID` (Stop continuations are counted per turn)")
 	sf.registerSession(fs)
@@ -213,6 +243,7 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fs.Var(&sf.env, "env", "KEY=VAL added to every hook's environment (repeatable; as session/open.env)")
 	sf.registerWorkspace(fs)
 	sf.registerProfile(fs)
+	sf.registerTranscript(fs)
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
 		if noArgs(cmd, args, stderr) {
@@ -230,7 +261,7 @@ type hooksRunOptions struct {
 	flags                    *pflag.FlagSet
 }
 
-func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) int {
+func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) (code int) {
 	events := hook.Events
 	if sf.profile == runner.ProfileClaude {
 		events = hook.ClaudeEvents
@@ -238,6 +269,16 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 	if o.event == "" || !slices.Contains(events, o.event) {
 		fmt.Fprintf(stderr, "hookside hooks run: --event must be one of %s\n", strings.Join(events, ", "))
 		return exitError
+	}
+	if err := checkProfilePolicy(sf.profile, sf.policy); err != nil {
+		fmt.Fprintln(stderr, "hookside hooks run:", err)
+		return exitError
+	}
+	if d, _ := hook.Profile(sf.profile); !d.HasEvent(o.event) {
+		// The run goes on and runs nothing, as for an event without hooks
+		// (exit 0): a host of that profile never sends the event.
+		fmt.Fprintf(stderr, "hookside hooks run: the %s profile has no %s event (its events are %s): no hook runs for it\n",
+			d.Name, o.event, strings.Join(d.Events, ", "))
 	}
 	input := []byte("{}")
 	if o.inputPath != "" {
@@ -265,12 +306,17 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 	}
 	defer s.Close()
 	printDiagnostics(stderr, diags)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop, caught := signalContext()
 	defer stop()
 	// The async hooks started in the background run to their end before
 	// the command exits (Close would stop them): a host would leave them
-	// running after its reply.
-	defer waitAsync(ctx, s, stderr)
+	// running after its reply. Their outcomes are shown; a signal that
+	// stopped them sets the exit status (finishAsync).
+	defer func() {
+		if sc := finishAsync(ctx, s, caught, stderr); sc != 0 {
+			code = sc
+		}
+	}()
 	if sf.profile == runner.ProfileClaude {
 		return runClaudeCLI(ctx, s, runner.RunRequest{Event: o.event, TurnID: o.turnID, Input: input}, o.asJSON, hintFlags(o.flags), stdout, stderr)
 	}
@@ -295,20 +341,6 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 		return 2
 	}
 	return exitOK
-}
-
-// waitAsync waits for the session's background (async) hooks, saying so
-// on stderr when there are any; SIGINT/SIGTERM (ctx) stops the wait and
-// Close then stops them.
-func waitAsync(ctx context.Context, s *runner.Session, stderr io.Writer) {
-	quick, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
-	ended := s.WaitAsync(quick)
-	cancel()
-	if ended || ctx.Err() != nil {
-		return
-	}
-	fmt.Fprintln(stderr, "hookside hooks run: waiting for the async hooks to end (each within its timeout; Ctrl-C stops them)")
-	s.WaitAsync(ctx)
 }
 
 // inputObjectError is why input, read from path ("-" = stdin), is not a
@@ -378,7 +410,7 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 	var event string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "list [--cwd DIR] [--event EVENT] [--json]",
+		Use:   "list",
 		Short: "list the configured hooks in run order",
 		Long:  "List the hooks configured for a session in DIR, in run order, with their resolved timeouts.",
 	}
@@ -398,6 +430,10 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io.Writer) int {
 	if event != "" && !hook.IsEvent(event) {
 		fmt.Fprintf(stderr, "hookside hooks list: --event must be one of %s\n", strings.Join(hook.Events, ", "))
+		return exitUsage
+	}
+	if err := checkProfilePolicy(sf.profile, sf.policy); err != nil {
+		fmt.Fprintln(stderr, "hookside hooks list:", err)
 		return exitUsage
 	}
 	s, _, err := sf.open()

@@ -22,7 +22,7 @@ import (
 func manCmd(root *cobra.Command, stdout, stderr io.Writer) *cobra.Command {
 	var dir string
 	cmd := &cobra.Command{
-		Use:   "man --dir DIR",
+		Use:   "man",
 		Short: "write the man pages of every command (section 1) into DIR",
 		Long: "Write the man pages of every command (hookside.1, hookside-hooks-run.1, …; section 1) into DIR,\n" +
 			"generated from the same definitions as --help and the shell completions. The date in the pages\n" +
@@ -30,6 +30,7 @@ func manCmd(root *cobra.Command, stdout, stderr io.Writer) *cobra.Command {
 			"man/man1/.",
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "the `DIR` to write the pages into (created if missing; required)")
+	flagRequired(cmd.Flags(), "dir")
 	_ = cmd.MarkFlagDirname("dir")
 	return setRun(cmd, func(args []string) int {
 		if noArgs(cmd, args, stderr) {

@@ -34,29 +34,30 @@ var stdinIsTTY = func() bool { return isatty.IsTerminal(os.Stdin.Fd()) }
 var stdinReader io.Reader = os.Stdin
 
 func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int {
+	p := o.prefix
 	digests := o.digests
 	if o.cwd != "" {
 		if o.workspace != "" && o.workspace != o.cwd {
-			fmt.Fprintln(stderr, "hookside hooks trust: --cwd and --workspace name different workspaces; give one")
+			fmt.Fprintln(stderr, p+": --cwd and --workspace name different workspaces; give one")
 			return exitUsage
 		}
 		o.workspace = o.cwd
 	}
-	policy, ok := truststore.ParsePolicy(o.policy)
-	if !ok {
-		fmt.Fprintf(stderr, "hookside hooks trust: --policy %q is not user_decides, deny or allow_trusted_only\n", o.policy)
+	if err := checkProfilePolicy(o.sf.profile, o.policy); err != nil {
+		fmt.Fprintln(stderr, p+":", err)
 		return exitUsage
 	}
+	policy, _ := truststore.ParsePolicy(o.policy)
 	if o.all && len(digests) > 0 {
-		fmt.Fprintln(stderr, "hookside hooks trust: --all and --digest exclude each other")
+		fmt.Fprintln(stderr, p+": --all and --digest exclude each other")
 		return exitUsage
 	}
 	if action == "grant" && o.all && o.bundle == "" {
-		fmt.Fprintln(stderr, "hookside hooks trust grant --all needs --bundle-digest (from `hookside hooks trust status`), so that you grant exactly what you reviewed")
+		fmt.Fprintln(stderr, p+": --all needs --bundle-digest (from `hookside hooks trust status`), so that you grant exactly what you reviewed")
 		return exitUsage
 	}
 	if (action == "grant" || action == "revoke") && !o.all && len(digests) == 0 {
-		fmt.Fprintf(stderr, "hookside hooks trust %s: name --digest D (repeatable) or --all\n", action)
+		fmt.Fprintln(stderr, p+": name --digest D (repeatable) or --all")
 		return exitUsage
 	}
 	if o.homeDir == "" {
@@ -70,15 +71,15 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 	}
 	target, err := truststore.ResolveTarget(o.workspace)
 	if err != nil {
-		fmt.Fprintln(stderr, "hookside hooks trust:", err)
+		fmt.Fprintln(stderr, p+":", err)
 		return exitError
 	}
 	if target.Dir == "" {
 		if o.projectConfig != "" {
-			fmt.Fprintf(stderr, "hookside hooks trust: --project-config needs a local workspace, not %s\n", target.ID)
+			fmt.Fprintf(stderr, "%s: --project-config needs a local workspace, not %s\n", p, target.ID)
 			return exitUsage
 		}
-		return trustRemote(action, target, o.homeDir, o.userConfig, digests, o.all, o.asJSON, stdout, stderr)
+		return trustRemote(p, action, target, o.homeDir, o.userConfig, digests, o.all, o.asJSON, stdout, stderr)
 	}
 	rs, _, err := runner.Open(runner.SessionOptions{
 		ID: "cli-trust", Cwd: target.Dir, WorkspaceID: target.ID, UserConfigPath: o.userConfig,
@@ -86,11 +87,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: o.homeDir, ProjectConfigPath: o.projectConfig, HooksEnabled: o.hooksEnabled, Store: truststore.Options{ReadOnly: action == "status"}},
 	})
 	if err != nil {
-		fmt.Fprintln(stderr, "hookside hooks trust:", cliOpenError(err, target.Dir))
-		var perr *runner.ProfileError
-		if errors.As(err, &perr) {
-			return exitUsage
-		}
+		fmt.Fprintln(stderr, p+":", cliOpenError(err, target.Dir))
 		return exitError
 	}
 	defer rs.Close()
@@ -115,7 +112,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 			known = rs.Gate().Records()
 		}
 		if digests, err = resolveDigests(digests, listed, known, action == "revoke"); err != nil {
-			fmt.Fprintln(stderr, "hookside hooks trust:", strings.Replace(err.Error(), "`hookside hooks trust status`", "`hookside hooks trust status"+hint+"`", 1))
+			fmt.Fprintln(stderr, p+":", strings.Replace(err.Error(), "`hookside hooks trust status`", "`hookside hooks trust status"+hint+"`", 1))
 			return digestExit(err)
 		}
 	}
@@ -123,18 +120,18 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 	case "status":
 		return printTrustStatus(stdout, st, o.asJSON)
 	case "review":
-		return trustReview(rs, w, sh, st, hint, o.asJSON, stdout, stderr)
+		return trustReview(p, rs, w, sh, st, hint, o.asJSON, stdout, stderr)
 	case "grant":
-		sel, code := selectDeclarations(w, st, digests, o.all, o.bundle, hint, stderr)
+		sel, code := selectDeclarations(p, w, st, digests, o.all, o.bundle, hint, stderr)
 		if code != 0 {
 			return code
 		}
-		return trustGrant(rs, w, sh, sel, o.asJSON, stdout, stderr)
+		return trustGrant(p, rs, w, sh, sel, o.asJSON, stdout, stderr)
 	default: // revoke
 		if o.all {
 			digests = rs.Gate().Records()
 		}
-		return trustRevoke(rs.Gate(), target.ID, digests, o.asJSON, stdout, stderr)
+		return trustRevoke(p, rs.Gate(), target.ID, digests, o.asJSON, stdout, stderr)
 	}
 }
 
@@ -247,10 +244,10 @@ func describePin(p pin.PinEntry) string {
 }
 
 // selectDeclarations resolves --digest / --all --bundle-digest.
-func selectDeclarations(w runner.WorkspaceState, st trustStatus, digests []string, all bool, bundle, hint string, stderr io.Writer) ([]truststore.Declaration, int) {
+func selectDeclarations(p string, w runner.WorkspaceState, st trustStatus, digests []string, all bool, bundle, hint string, stderr io.Writer) ([]truststore.Declaration, int) {
 	if all {
 		if bundle != st.BundleDigest {
-			fmt.Fprintf(stderr, "hookside hooks trust: --bundle-digest %s is not the workspace's bundle digest now (%s): mistyped, or the workspace changed since it was shown; review it again: hookside hooks trust review%s\n", bundle, st.BundleDigest, hint)
+			fmt.Fprintf(stderr, "%s: --bundle-digest %s is not the workspace's bundle digest now (%s): mistyped, or the workspace changed since it was shown; review it again: hookside hooks trust review%s\n", p, bundle, st.BundleDigest, hint)
 			return nil, exitError
 		}
 		return w.Declarations, 0
@@ -263,7 +260,7 @@ func selectDeclarations(w runner.WorkspaceState, st trustStatus, digests []strin
 	for _, dg := range digests {
 		d, ok := by[dg]
 		if !ok {
-			fmt.Fprintf(stderr, "hookside hooks trust: no declaration with digest %s in %s (see `hookside hooks trust status%s`)\n", dg, st.WorkspaceID, hint)
+			fmt.Fprintf(stderr, "%s: no declaration with digest %s in %s (see `hookside hooks trust status%s`)\n", p, dg, st.WorkspaceID, hint)
 			return nil, exitError
 		}
 		sel = append(sel, d)
@@ -271,7 +268,7 @@ func selectDeclarations(w runner.WorkspaceState, st trustStatus, digests []strin
 	return sel, 0
 }
 
-func trustGrant(rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, sel []truststore.Declaration, asJSON bool, stdout, stderr io.Writer) int {
+func trustGrant(p string, rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, sel []truststore.Declaration, asJSON bool, stdout, stderr io.Writer) int {
 	if len(sel) == 0 {
 		fmt.Fprintln(stdout, "nothing to grant")
 		return exitOK
@@ -280,7 +277,7 @@ func trustGrant(rs *runner.Session, w runner.WorkspaceState, sh *truststore.Show
 	// digest), never re-hashed.
 	err := truststore.GrantShown(rs.Gate(), rs.Options().WorkspaceID, sh, sel)
 	if err != nil {
-		fmt.Fprintln(stderr, "hookside hooks trust grant:", err)
+		fmt.Fprintln(stderr, p+":", err)
 		if errors.Is(err, truststore.ErrCorrupt) {
 			return exitCorrupt
 		}
@@ -302,10 +299,10 @@ func trustGrant(rs *runner.Session, w runner.WorkspaceState, sh *truststore.Show
 
 // trustRevoke deletes the records of digests and reports which were
 // deleted (revoked) and which had no record (unknown).
-func trustRevoke(store truststore.Writer, wsID string, digests []string, asJSON bool, stdout, stderr io.Writer) int {
+func trustRevoke(p string, store truststore.Writer, wsID string, digests []string, asJSON bool, stdout, stderr io.Writer) int {
 	revoked, err := store.Revoke(wsID, digests)
 	if err != nil {
-		fmt.Fprintln(stderr, "hookside hooks trust revoke:", err)
+		fmt.Fprintln(stderr, p+":", err)
 		if errors.Is(err, truststore.ErrCorrupt) {
 			return exitCorrupt
 		}
@@ -342,15 +339,15 @@ func trustRevoke(store truststore.Writer, wsID string, digests []string, asJSON 
 
 // trustReview lists declarations needing a decision; on a terminal it asks
 // which to trust by number.
-func trustReview(rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, st trustStatus, hint string, asJSON bool, stdout, stderr io.Writer) int {
+func trustReview(p string, rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, st trustStatus, hint string, asJSON bool, stdout, stderr io.Writer) int {
 	if st.StoreStatus == string(truststore.StatusCorrupt) {
 		// Nothing can be granted from this review: the gate refuses
 		// writes after a corrupt read (exit 3, as grant and revoke).
 		if asJSON {
 			writeJSON(stdout, st)
 		}
-		fmt.Fprintf(stderr, "hookside hooks trust review: %s\nevery workspace hook is untrusted; nothing can be granted in this review. To review on a fresh trust file, run: hookside hooks trust review%s\n",
-			dispText(st.StoreError), hint)
+		fmt.Fprintf(stderr, "%s: %s\nevery workspace hook is untrusted; nothing can be granted in this review. To review on a fresh trust file, run: hookside hooks trust review%s\n",
+			p, dispText(st.StoreError), hint)
 		return exitCorrupt
 	}
 	var idx []int
@@ -391,23 +388,23 @@ func trustReview(rs *runner.Session, w runner.WorkspaceState, sh *truststore.Sho
 		line, readErr := in.ReadString('\n')
 		line = strings.TrimSpace(line)
 		if readErr != nil && line == "" && bad != nil {
-			fmt.Fprintf(stderr, "\nhookside hooks trust review: %v, then the end of input; nothing granted\n", bad)
+			fmt.Fprintf(stderr, "\n%s: %v, then the end of input; nothing granted\n", p, bad)
 			return exitUsage
 		}
 		if picked, bad = parseSelection(line, len(idx)); bad == nil {
 			break
 		}
 		if readErr != nil {
-			fmt.Fprintf(stderr, "\nhookside hooks trust review: %v, then the end of input; nothing granted\n", bad)
+			fmt.Fprintf(stderr, "\n%s: %v, then the end of input; nothing granted\n", p, bad)
 			return exitUsage
 		}
-		fmt.Fprintf(stderr, "hookside hooks trust review: %v; try again\n", bad)
+		fmt.Fprintf(stderr, "%s: %v; try again\n", p, bad)
 	}
 	var sel []truststore.Declaration
 	for _, n := range picked {
 		sel = append(sel, w.Declarations[idx[n-1]])
 	}
-	return trustGrant(rs, w, sh, sel, false, stdout, stderr)
+	return trustGrant(p, rs, w, sh, sel, false, stdout, stderr)
 }
 
 // parseSelection parses "1,3", "2-4", "all" or "" against n items.
@@ -447,18 +444,18 @@ func parseSelection(s string, n int) ([]int, error) {
 
 // trustRemote handles an identity without local files: status lists its
 // records; revoke deletes them; grant needs the files and is refused.
-func trustRemote(action string, t truststore.Target, dir, userConfig string, digests []string, all, asJSON bool, stdout, stderr io.Writer) int {
+func trustRemote(p, action string, t truststore.Target, dir, userConfig string, digests []string, all, asJSON bool, stdout, stderr io.Writer) int {
 	// The trust file is where a session's would be: the user config's
 	// storage.dir decides (lifecycle-hooks-and-workspace-trust §"信任存在哪、怎样审查").
 	set, err := config.NewLoader(config.LoaderOptions{UserConfigPath: userConfig}).Load()
 	if err != nil {
-		fmt.Fprintln(stderr, "hookside hooks trust:", err)
+		fmt.Fprintln(stderr, p+":", err)
 		return exitError
 	}
 	store := truststore.Open(home.SecurityDir(dir, set.StorageDir), truststore.Options{ReadOnly: action == "status"})
 	state, err := store.Load()
 	if err != nil && !errors.Is(err, truststore.ErrCorrupt) {
-		fmt.Fprintln(stderr, "hookside hooks trust:", err)
+		fmt.Fprintln(stderr, p+":", err)
 		return exitError
 	}
 	var recs []truststore.Record
@@ -469,7 +466,7 @@ func trustRemote(action string, t truststore.Target, dir, userConfig string, dig
 	}
 	switch action {
 	case "grant", "review":
-		fmt.Fprintf(stderr, "hookside hooks trust %s: %s is not a local directory; grant from a session on that workspace\n", action, t.ID)
+		fmt.Fprintf(stderr, "%s: %s is not a local directory; grant from a session on that workspace\n", p, t.ID)
 		return exitError
 	case "revoke":
 		known := make([]string, len(recs))
@@ -479,10 +476,10 @@ func trustRemote(action string, t truststore.Target, dir, userConfig string, dig
 		if all {
 			digests = known
 		} else if digests, err = resolveDigests(digests, nil, known, true); err != nil {
-			fmt.Fprintln(stderr, "hookside hooks trust:", err)
+			fmt.Fprintln(stderr, p+":", err)
 			return digestExit(err)
 		}
-		return trustRevoke(store, t.ID, digests, asJSON, stdout, stderr)
+		return trustRevoke(p, store, t.ID, digests, asJSON, stdout, stderr)
 	}
 	if asJSON {
 		if recs == nil {

@@ -54,7 +54,6 @@ var trustActions = []trustAction{
 
 // The parts of the help texts the parent and its actions share.
 const (
-	trustWhereUse      = "[--cwd DIR|--workspace PATH|IDENTITY] [--project-config FILE]"
 	trustDigestHelp    = "D is a list number from status, a full digest, or a unique prefix of at least 6 hex characters."
 	trustWorkspaceHelp = "The workspace is --cwd DIR (as the other hooks commands) or --workspace PATH|IDENTITY (the same,\n" +
 		"also taking a workspace identity local:|remote:|ssh:|container:|wsl:…); default the current directory."
@@ -92,19 +91,11 @@ func (a trustAction) long() string {
 	return b.String()
 }
 
-// use is a's usage line.
-func (a trustAction) use() string {
-	u := a.name + " " + trustWhereUse
-	if a.sel != "" {
-		u += " " + a.sel
-	}
-	return u + " [--json]"
-}
-
 // trustCmd is `hookside hooks trust`: status without an action, and one
 // subcommand per action, each with the flags that apply to it.
 func trustCmd(stdout, stderr io.Writer) *cobra.Command {
 	parent := trustActionCmd(trustAction{}, stdout, stderr)
+	parent.Annotations = map[string]string{annSubWord: "action"}
 	for _, a := range trustActions {
 		parent.AddCommand(trustActionCmd(a, stdout, stderr))
 	}
@@ -120,6 +111,9 @@ type trustOptions struct {
 	policy                        string
 	sf                            sessionFlags
 	flags                         *pflag.FlagSet
+	// prefix is the command path its messages begin with ("hookside
+	// hooks trust grant"; "hookside hooks trust" without an action).
+	prefix string
 }
 
 // trustActionCmd is the command of action a (the zero trustAction = the
@@ -128,15 +122,15 @@ type trustOptions struct {
 func trustActionCmd(a trustAction, stdout, stderr io.Writer) *cobra.Command {
 	var o trustOptions
 	cmd := &cobra.Command{
-		Use:   "trust [status|review|grant|revoke] " + trustWhereUse + " [--digest D]… [--all --bundle-digest B] [--json]",
+		Use:   "trust [status|review|grant|revoke]",
 		Short: "review and grant workspace hooks (status, review, grant, revoke)",
 		Long:  trustLong(),
 		Args:  cobra.ArbitraryArgs,
 	}
-	selects, bundle, all := true, true, "every declaration (grant needs --bundle-digest)"
+	selects, bundle, all, sel := true, true, "every declaration (grant needs --bundle-digest)", "[--digest D]… [--all --bundle-digest B]"
 	if a.name != "" {
-		cmd.Use, cmd.Short, cmd.Long = a.use(), a.short, a.long()
-		selects, bundle, all = a.selects, a.bundle, a.all
+		cmd.Use, cmd.Short, cmd.Long = a.name, a.short, a.long()
+		selects, bundle, all, sel = a.selects, a.bundle, a.all, a.sel
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&o.cwd, "cwd", "", "the workspace `DIR` (default the current directory)")
@@ -155,6 +149,17 @@ func trustActionCmd(a trustAction, stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&o.policy, "policy", "user_decides", "workspace hook `POLICY`: user_decides, deny or allow_trusted_only")
 	fs.BoolVar(&o.hooksEnabled, "hooks-enabled", false, "turn the root switch on (as hooks.enabled: true; also $"+runner.EnvHooksEnabled+"=1)")
 	o.sf.registerProfile(fs)
+	// The usage line: the workspace as one choice, the selection as the
+	// action takes it (trustAction.sel).
+	flagUse(fs, "cwd", "[--cwd DIR|--workspace PATH|IDENTITY]")
+	flagUse(fs, "workspace", "-")
+	if selects {
+		flagUse(fs, "digest", sel)
+		flagUse(fs, "all", "-")
+	}
+	if bundle {
+		flagUse(fs, "bundle-digest", "-")
+	}
 	completeSession(cmd)
 	return setRun(cmd, func(args []string) int {
 		if o.asJSON {
@@ -185,15 +190,15 @@ func runTrustAction(cmd *cobra.Command, action string, args []string, o *trustOp
 					}
 				}
 			}
-			fmt.Fprintf(stderr, "hookside hooks trust: unknown action %q (want status, review, grant or revoke)\n", name)
+			fmt.Fprintln(stderr, unknownCommandError{cmd, name}.Error())
 			return exitUsage
 		}
 	}
 	if len(args) > 0 {
-		fmt.Fprintf(stderr, "hookside hooks trust: unexpected argument %q\n", args[0])
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", cmd.CommandPath(), args[0])
 		return exitUsage
 	}
-	o.flags = fs
+	o.flags, o.prefix = fs, cmd.CommandPath()
 	return runHooksTrust(act, o, stdout, stderr)
 }
 

@@ -108,7 +108,7 @@ func v2RunsCmd(action string, stdout, stderr io.Writer) *cobra.Command {
 	var p v2bridge.RunsListParams
 	use := action + " ID"
 	if action == "list" {
-		use = "list [--status S] [--hook ID] [--event NAME] [--session ID] [--limit N] [--cursor C]"
+		use = "list"
 	}
 	cmd := &cobra.Command{Use: use, Short: v2RunsShort[action],
 		Long: "List, show, retry (failed/blocked/cancelled/outcome_unknown) or cancel (queued) V2 runs.\n" +
@@ -116,15 +116,15 @@ func v2RunsCmd(action string, stdout, stderr io.Writer) *cobra.Command {
 	fs := cmd.Flags()
 	c.register(fs)
 	if action == "list" {
-		fs.StringVar(&p.Status, "status", "", "only runs in this status")
-		fs.StringVar(&p.HookID, "hook", "", "only runs of this definition id")
-		fs.StringVar(&p.EventName, "event", "", "only runs of this lifecycle event")
-		fs.StringVar(&p.EventID, "event-id", "", "only runs of this event id")
-		fs.StringVar(&p.SessionID, "session", "", "only runs of this session")
-		fs.StringVar(&p.Since, "since", "", "created at or after (RFC 3339)")
-		fs.StringVar(&p.Until, "until", "", "created before (RFC 3339)")
-		fs.IntVar(&p.Limit, "limit", 50, "page size (≤ 500)")
-		fs.StringVar(&p.Cursor, "cursor", "", "nextCursor of the previous page")
+		fs.StringVar(&p.Status, "status", "", "only runs in this status `S`")
+		fs.StringVar(&p.HookID, "hook", "", "only runs of this definition `ID`")
+		fs.StringVar(&p.EventName, "event", "", "only runs of this lifecycle event `NAME`")
+		fs.StringVar(&p.EventID, "event-id", "", "only runs of this event `ID`")
+		fs.StringVar(&p.SessionID, "session", "", "only runs of this session `ID`")
+		fs.StringVar(&p.Since, "since", "", "created at or after `T` (RFC 3339)")
+		fs.StringVar(&p.Until, "until", "", "created before `T` (RFC 3339)")
+		fs.IntVar(&p.Limit, "limit", 50, "page size `N` (≤ 500)")
+		fs.StringVar(&p.Cursor, "cursor", "", "nextCursor `C` of the previous page")
 		_ = cmd.RegisterFlagCompletionFunc("status", fixedValues(store.RunQueued, store.RunRunning, store.RunSucceeded,
 			store.RunFailed, store.RunSkipped, store.RunBlocked, store.RunCancelled, store.RunOutcomeUnknown))
 		_ = cmd.RegisterFlagCompletionFunc("event", fixedValues(expr.Events()...))
@@ -230,7 +230,7 @@ func v2EmitCmd(stdout, stderr io.Writer) *cobra.Command {
 	var file string
 	var wait time.Duration
 	cmd := &cobra.Command{
-		Use:   "emit --file event.json [--wait 130s] [--json] [--home DIR]",
+		Use:   "emit",
 		Short: "emit one lifecycle event and run its command actions here",
 		Long: "Emit one lifecycle event (a JSON file with the v2/events/emit params: eventName, session, turn,\n" +
 			"payload, …; \"-\" reads stdin) and run the pipeline in this process: the event is durable\n" +
@@ -245,8 +245,10 @@ func v2EmitCmd(stdout, stderr io.Writer) *cobra.Command {
 	fs := cmd.Flags()
 	c.register(fs)
 	fs.StringVar(&file, "file", "", "event `FILE` (required; - = stdin)")
-	fs.DurationVar(&wait, "wait", 130*time.Second, "how long to wait for the event's command runs")
+	fs.DurationVar(&wait, "wait", 130*time.Second, "how long (`D`, e.g. 130s) to wait for the event's command runs")
 	_ = cmd.MarkFlagFilename("file", "json")
+	flagRequired(fs, "file")
+	flagUse(fs, "file", "--file FILE|-")
 	return setRun(cmd, func(pos []string) int { return runV2Emit(c, &file, &wait, pos, stdout, stderr) })
 }
 

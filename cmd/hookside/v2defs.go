@@ -126,6 +126,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 		return func(cmd *cobra.Command) {
 			cmd.Flags().StringVar(&file, "file", "", what+" `FILE` (JSON; - = stdin; required)")
 			_ = cmd.MarkFlagFilename("file", "json")
+			flagRequired(cmd.Flags(), "file")
 		}
 	}
 	// withFile reads --file before call gets it.
@@ -146,7 +147,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 		}
 	}
 	ops := []v2Op{
-		{use: "list [--event NAME]", short: "list definitions (of one lifecycle event)", readOnly: true,
+		{use: "list", short: "list definitions (of one lifecycle event)", readOnly: true,
 			flags: func(cmd *cobra.Command) {
 				cmd.Flags().StringVar(&event, "event", "", "only definitions of this lifecycle event `NAME`")
 				_ = cmd.RegisterFlagCompletionFunc("event", fixedValues(expr.Events()...))
@@ -160,7 +161,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				return b.GetDefinition(ctx, a[0])
 			},
 			text: func(w io.Writer, r any) { printDefinition(w, r.(v2bridge.DefinitionResult).Definition) }},
-		{use: "create --file def.json", short: "validate and store a definition (revision 1; id generated unless given)",
+		{use: "create", short: "validate and store a definition (revision 1; id generated unless given)",
 			flags: fileFlag("the definition"),
 			call: withFile("definition", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
 				return b.CreateDefinition(ctx, raw)
@@ -169,7 +170,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				d := r.(v2bridge.DefinitionResult).Definition
 				fmt.Fprintf(w, "created %s (revision %d); bind it: hookside v2 bindings create --hook %s --scope application\n", d.ID, d.Revision, runner.ShellWord(d.ID))
 			}},
-		{use: "update ID --file patch.json", short: "change a definition (present keys replace, null removes)", args: 1,
+		{use: "update ID", short: "change a definition (present keys replace, null removes)", args: 1,
 			flags: fileFlag("the patch"),
 			call: withFile("patch", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, a []string) (any, error) {
 				return b.UpdateDefinition(ctx, a[0], raw)
@@ -179,7 +180,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				fmt.Fprintf(w, "updated %s (revision %d)\n", u.Definition.ID, u.Definition.Revision)
 				printNeedReview(w, u.BindingsNeedingReview, u.Definition.ExecutionHash)
 			}},
-		{use: "upsert --file def.json", short: "create the definition, or replace the stored one with its id (outcome created, updated or unchanged)",
+		{use: "upsert", short: "create the definition, or replace the stored one with its id (outcome created, updated or unchanged)",
 			flags: fileFlag("the definition (its id required)"),
 			call: withFile("definition", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
 				return b.UpsertDefinition(ctx, raw)
@@ -209,10 +210,12 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 		cmd.Flags().StringVar(&hookID, "hook", "", "the definition `ID` (required)")
 		cmd.Flags().StringVar(&scope, "scope", "", "the scope `KIND`: application, workspace, agent or session (required)")
 		cmd.Flags().StringVar(&scopeID, "scope-id", "", "the workspace, agent or session `ID` (not for application)")
+		flagRequired(cmd.Flags(), "hook")
+		flagUse(cmd.Flags(), "scope", "--scope application|workspace|agent|session")
 		_ = cmd.RegisterFlagCompletionFunc("scope", fixedValues(store.ScopeApplication, store.ScopeWorkspace, store.ScopeAgent, store.ScopeSession))
 	}
 	ops := []v2Op{
-		{use: "list [--hook ID]", short: "list bindings (of one definition), application → workspace → agent → session", readOnly: true,
+		{use: "list", short: "list bindings (of one definition), application → workspace → agent → session", readOnly: true,
 			flags: func(cmd *cobra.Command) {
 				cmd.Flags().StringVar(&hookID, "hook", "", "only bindings of this definition `ID`")
 			},
@@ -232,7 +235,7 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 			text: func(w io.Writer, r any) {
 				printBindings(w, []v2bridge.BindingView{r.(map[string]any)["binding"].(v2bridge.BindingView)})
 			}},
-		{use: "create --hook ID --scope application|workspace|agent|session [--scope-id ID]", short: "bind a definition to a scope (enabled, authorized with its current hash)",
+		{use: "create", short: "bind a definition to a scope (enabled, authorized with its current hash)",
 			flags: scopeFlags,
 			call: func(ctx context.Context, b *v2bridge.Bridge, _ []string) (any, error) {
 				return b.CreateBinding(ctx, hookID, scope, scopeID)
@@ -241,7 +244,7 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				bd := r.(v2bridge.BindingView)
 				fmt.Fprintf(w, "created binding %s: %s at %s %s (%s)\n", bd.ID, bd.HookID, bd.ScopeKind, bd.ScopeID, bd.State)
 			}},
-		{use: "upsert --hook ID --scope application|workspace|agent|session [--scope-id ID]", short: "bind a definition to a scope unless it is bound there (outcome created or unchanged)",
+		{use: "upsert", short: "bind a definition to a scope unless it is bound there (outcome created or unchanged)",
 			flags: scopeFlags,
 			call: func(ctx context.Context, b *v2bridge.Bridge, _ []string) (any, error) {
 				return b.UpsertBinding(ctx, hookID, scope, scopeID)
@@ -251,11 +254,12 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				bd := u.Binding
 				fmt.Fprintf(w, "%s binding %s: %s at %s %s (%s)\n", u.Outcome, bd.ID, bd.HookID, bd.ScopeKind, bd.ScopeID, bd.State)
 			}},
-		{use: "update ID [--enabled=true|false] [--authorize HASH]", short: "enable, disable or re-authorize a binding", args: 1,
+		{use: "update ID", short: "enable, disable or re-authorize a binding", args: 1,
 			flags: func(cmd *cobra.Command) {
 				enabledCmd = cmd
 				cmd.Flags().BoolVar(&enabled, "enabled", true, "enable (true) or disable (false) the binding")
 				cmd.Flags().StringVar(&authorize, "authorize", "", "authorize the definition's current execution `HASH` (as definitions get shows it; another is refused)")
+				flagUse(cmd.Flags(), "enabled", "[--enabled=true|false]")
 			},
 			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
 				var hash *string

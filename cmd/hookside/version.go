@@ -52,7 +52,7 @@ func currentVersion() versionInfo {
 func versionCmd(stdout, stderr io.Writer) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "version [--json]",
+		Use:   "version",
 		Short: "print the version, commit, protocol version, Go version and target (--json)",
 		Long:  "Print the version, the git commit, the protocol version, the Go version and the target (os/arch).",
 	}

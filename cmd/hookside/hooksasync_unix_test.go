@@ -1,0 +1,96 @@
+//go:build unix
+
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	hexec "github.com/hookside/hookside/runner/exec"
+)
+
+// TestHooksRunAsyncOutcomes: hooks run shows each async hook's outcome on
+// stderr once it ended (exit code, duration), and exits as without them.
+func TestHooksRunAsyncOutcomes(t *testing.T) {
+	e := newCLIEnv(t)
+	e.userConfig(t, oneHook("Stop", map[string]any{"type": "command", "command": "sleep 0.2; exit 3", "async": true}))
+	code, _, errs := e.hookside(t, "", "hooks", "run", "--event", "Stop")
+	if code != exitOK || !regexp.MustCompile(`hookside hooks run: async hook exit 3 after [0-9]{3,} ms: sleep 0\.2; exit 3\n`).MatchString(errs) {
+		t.Errorf("exit %d, stderr %q; want exit 0 and the async hook's exit 3 line", code, errs)
+	}
+}
+
+// TestHooksRunSignalStopsAsync: SIGINT or SIGTERM while hooks run waits for
+// its async hooks stops them (the sleep's process is gone), names each
+// stopped one on stderr, shows the ended ones' outcomes, and exits as a
+// shell does after the signal: 130 (SIGINT), 143 (SIGTERM).
+func TestHooksRunSignalStopsAsync(t *testing.T) {
+	for _, c := range []struct {
+		sig  string
+		exit int
+	}{{"INT", 130}, {"TERM", 143}} {
+		t.Run(c.sig, func(t *testing.T) {
+			e := newCLIEnv(t)
+			dir := t.TempDir()
+			pidFile := filepath.Join(dir, "sleep.pid")
+			e.userConfig(t, map[string]any{"Stop": []any{map[string]any{"hooks": []any{
+				map[string]any{"type": "command", "command": "exit 4", "async": true},
+				map[string]any{"type": "command", "command": "echo $$ > '" + pidFile + "'; exec sleep 30", "async": true},
+			}}}})
+			// A shell runs hookside in the background, sends the signal once
+			// hookside says it waits, and prints hookside's exit status.
+			errFile := filepath.Join(dir, "stderr")
+			script := `"$0" hooks run --event Stop > /dev/null 2> "$1" & pid=$!
+i=0; until grep -q 'waiting for the async hooks' "$1" && [ -s "$2" ]; do i=$((i+1)); [ $i -gt 1000 ] && break; sleep 0.01; done
+kill -` + c.sig + ` $pid; wait $pid; echo "exit $?"`
+			code, out, errs := e.shell(t, script, os.Args[0], errFile, pidFile)
+			stderr, _ := os.ReadFile(errFile)
+			if code != 0 || strings.TrimSpace(out) != "exit "+strconv.Itoa(c.exit) {
+				t.Fatalf("shell: exit %d, stdout %q (want exit %d), %s\nhookside stderr:\n%s", code, out, c.exit, errs, stderr)
+			}
+			name := "SIG" + c.sig
+			for _, want := range []string{
+				"hookside hooks run: " + name + ": stopping 1 async hook(s) still running\n",
+				"hookside hooks run: async hook exit 4 after ",
+				"hookside hooks run: async hook stopped by " + name + " after ",
+			} {
+				if !strings.Contains(string(stderr), want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr)
+				}
+			}
+			pidText, _ := os.ReadFile(pidFile)
+			if pid := strings.TrimSpace(string(pidText)); pid == "" || processAlive(pid) {
+				t.Errorf("the async sleep (pid %q) was not stopped", pid)
+			}
+		})
+	}
+}
+
+// shell runs script with sh -c (args as $0, $1, …) in the workspace, with
+// the environment e.hookside gives the binary, and returns exit status,
+// stdout and stderr.
+func (e cliEnv) shell(t *testing.T, script string, args ...string) (int, string, string) {
+	t.Helper()
+	res := hexec.Run(context.Background(), hexec.Spec{
+		Argv: append([]string{"/bin/sh", "-c", script}, args...), Dir: e.ws,
+		Env:     append(os.Environ(), envAsBinary+"=1", "HOOKSIDE_HOME="+e.home, "HOME="+e.userHome),
+		Timeout: time.Minute, KillGrace: time.Second, MaxOutputBytes: 1 << 20,
+	})
+	if res.StartErr != nil || res.TimedOut {
+		t.Fatalf("sh: %v (timed out %v)", res.StartErr, res.TimedOut)
+	}
+	return res.ExitCode, string(res.Stdout), string(res.Stderr)
+}
+
+// processAlive reports whether process pid (decimal) exists.
+func processAlive(pid string) bool {
+	n, err := strconv.Atoi(pid)
+	return err == nil && syscall.Kill(n, 0) == nil
+}
