@@ -97,7 +97,7 @@ func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 	start := time.Now()
 	if m.inline {
 		d.safe(func() {
-			res, err := m.call(s, context.Background(), req.Params)
+			res, err := m.call(s, context.Background(), req.Method, req.Params)
 			d.reply(req, res, err)
 			d.logRequest(req, start, err)
 		}, req)
@@ -181,7 +181,7 @@ func (d *dispatcher) run(j *job) {
 		return
 	}
 	d.safe(func() {
-		res, err := j.m.call(d.s, j.ctx, j.req.Params)
+		res, err := j.m.call(d.s, j.ctx, j.req.Method, j.req.Params)
 		defer d.logRequest(j.req, j.start, err)
 		if context.Cause(j.ctx) == errCancelledByClient {
 			d.replyErr(j.req, &Error{Code: CodeRequestCancelled, Message: "request cancelled"})
