@@ -32,7 +32,7 @@ type Case struct {
 // Step is one action; exactly one action field is set.
 type Step struct {
 	Send                 json.RawMessage    `json:"send"`
-	SendRaw              *string            `json:"sendRaw"`
+	SendRaw              *RawText           `json:"sendRaw"`
 	Expect               json.RawMessage    `json:"expect"`
 	ExpectNotification   json.RawMessage    `json:"expectNotification"`
 	ExpectNoNotification json.RawMessage    `json:"expectNoNotification"`
@@ -166,4 +166,39 @@ func validateSteps(steps []Step) error {
 		}
 	}
 	return nil
+}
+
+// RawText is a sendRaw value: a string, or an array of strings and
+// {"$gen": …} objects written one after the other (a frame too big or too
+// deep to spell out in a case file).
+type RawText struct{ parts []any }
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (t *RawText) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		t.parts = []any{s}
+		return nil
+	}
+	if err := json.Unmarshal(b, &t.parts); err != nil {
+		return fmt.Errorf("sendRaw: want a string or an array of strings and $gen objects: %w", err)
+	}
+	for i, p := range t.parts {
+		if g, ok := p.(map[string]any); ok && len(g) == 1 && g["$gen"] != nil {
+			continue
+		}
+		if _, ok := p.(string); !ok {
+			return fmt.Errorf("sendRaw[%d]: want a string or a $gen object", i)
+		}
+	}
+	return nil
+}
+
+// text is the bytes to write, placeholders expanded.
+func (t *RawText) text(vars map[string]string) string {
+	var b strings.Builder
+	for _, p := range t.parts {
+		b.WriteString(expandAll(p, vars).(string))
+	}
+	return b.String()
 }

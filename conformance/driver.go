@@ -216,7 +216,7 @@ func (r *caseRun) step(s *Step, vars map[string]string) error {
 		}
 		return c.send(b)
 	case s.SendRaw != nil:
-		return c.write([]byte(expand(*s.SendRaw, vars)))
+		return c.write([]byte(s.SendRaw.text(vars)))
 	case s.Expect != nil:
 		pat, err := decodeExpanded(s.Expect, vars)
 		if err != nil {

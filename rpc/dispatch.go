@@ -78,8 +78,11 @@ func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 	case req.Method != "initialize" && st == stateNew:
 		d.replyErr(req, &Error{Code: CodeNotInitialized, Message: "not initialized: send initialize first"})
 		return
-	case st >= stateShuttingDown:
+	case st >= stateShuttingDown && !(st == stateShuttingDown && req.Method == cancelMethod):
 		d.replyErr(req, &Error{Code: CodeInvalidRequest, Message: "invalid request: the server is shutting down"})
+		return
+	case req.Method == cancelMethod:
+		d.safe(func() { d.cancelAsRequest(req) }, req)
 		return
 	}
 	m, ok := s.method(req.Method)
@@ -94,7 +97,7 @@ func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 	start := time.Now()
 	if m.inline {
 		d.safe(func() {
-			res, err := m.call(s, context.Background(), req.Params)
+			res, err := m.call(s, context.Background(), req.Method, req.Params)
 			d.reply(req, res, err)
 			d.logRequest(req, start, err)
 		}, req)
@@ -178,7 +181,7 @@ func (d *dispatcher) run(j *job) {
 		return
 	}
 	d.safe(func() {
-		res, err := j.m.call(d.s, j.ctx, j.req.Params)
+		res, err := j.m.call(d.s, j.ctx, j.req.Method, j.req.Params)
 		defer d.logRequest(j.req, j.start, err)
 		if context.Cause(j.ctx) == errCancelledByClient {
 			d.replyErr(j.req, &Error{Code: CodeRequestCancelled, Message: "request cancelled"})
@@ -232,6 +235,31 @@ func (d *dispatcher) cancelRequest(id jsonrpc2.ID) bool {
 	}
 	j.cancel(errCancelledByClient)
 	return true
+}
+
+// cancelAsRequest handles $/cancelRequest sent with an id. PROTOCOL.md §1
+// makes it a notification; a host that sends it as a request still means
+// the cancel, and a request must be answered: the cancel is done exactly as
+// for the notification (also while shutdown drains) and answered null. Its
+// params are checked as any method's (-32602 field "id"); an id already
+// used by a request in flight is -32600, as for any request (both would
+// be answered under that id).
+func (d *dispatcher) cancelAsRequest(req *jsonrpc2.Request) {
+	start := time.Now()
+	var err error
+	d.mu.Lock()
+	_, busy := d.inflight[req.ID.String()]
+	d.mu.Unlock()
+	switch id, e := cancelID(req.Params); {
+	case busy:
+		err = &Error{Code: CodeInvalidRequest, Message: "invalid request: id " + req.ID.String() + " is already used by a request in flight"}
+	case e != nil:
+		err = e
+	default:
+		d.cancelRequest(id)
+	}
+	d.reply(req, nil, err)
+	d.logRequest(req, start, err)
 }
 
 // drain waits up to grace for queued and running requests (less when the

@@ -43,12 +43,36 @@ func TestEmptyAndOddIDsAreAnswered(t *testing.T) {
 	}
 }
 
+// TestDeeplyNestedFrameIsAnsweredWithItsID: arrays and objects nested over
+// 10000 levels, at the top of the frame or inside params, get -32600 (with
+// the frame's id when it has one), a deep frame that is also broken gets
+// -32700, and the next frame on the connection is still answered.
 func TestDeeplyNestedFrameIsAnsweredWithItsID(t *testing.T) {
 	c := startServer(t, t.TempDir())
-	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
-	c.sendRaw(`{"id":"x","method":"nosuch","params":{"a":` + deep + `}}` + "\n")
-	m := c.read(true)
-	if errCode(m) != CodeInvalidRequest || m["id"] != "x" {
-		t.Fatalf("%v", m)
+	arrays := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+	objects := strings.Repeat(`{"a":`, 20000) + "1" + strings.Repeat("}", 20000)
+	for _, f := range []struct {
+		frame string
+		code  int
+		id    any
+	}{
+		{`{"id":"x","method":"nosuch","params":{"a":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}}`, CodeInvalidRequest, "x"},
+		{arrays, CodeInvalidRequest, nil},
+		{objects, CodeInvalidRequest, nil},
+		{`{"id":1,"method":"nosuch","params":` + arrays + `}`, CodeInvalidRequest, 1.0},
+		{`{"id":2,"method":"nosuch","params":` + objects + `}`, CodeInvalidRequest, 2.0},
+		{`{"id":3,"method":"nosuch","params":{"a":` + objects + `}}`, CodeInvalidRequest, 3.0},
+		{arrays + "x", CodeParseError, nil},
+		{strings.Repeat("[", 20000), CodeParseError, nil},
+		{`{"id":4,"method":"nosuch","params":` + arrays[:39999] + `}`, CodeParseError, nil},
+	} {
+		c.sendRaw(f.frame + "\n")
+		if m := c.read(true); errCode(m) != f.code || m["id"] != f.id {
+			t.Fatalf("%.60s…: %v; want code %d id %v", f.frame, m, f.code, f.id)
+		}
+		c.sendRaw(`{"id":"next","method":"nosuch"}` + "\n")
+		if m := c.read(true); errCode(m) != CodeNotInitialized || m["id"] != "next" {
+			t.Fatalf("the frame after %.60s…: %v", f.frame, m)
+		}
 	}
 }

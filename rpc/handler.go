@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/v2bridge"
@@ -14,7 +15,8 @@ import (
 // the result (encoded by the stream) or an error out. An *Error reaches the
 // wire as is; anything else is -32603. Handlers are built by typed, optional
 // and v2 from functions of the form func(ctx, P) (R, error).
-type handler func(s *Server, ctx context.Context, params *json.RawMessage) (any, error)
+// name is the method called (for the unknown-params log).
+type handler func(s *Server, ctx context.Context, name string, params *json.RawMessage) (any, error)
 
 // method is one entry of the method table (methods.go).
 type method struct {
@@ -49,11 +51,12 @@ func optional[P, R any](fn func(*Server, context.Context, P) (R, error)) handler
 }
 
 func decoded[P, R any](required bool, fn func(*Server, context.Context, P) (R, error)) handler {
-	return func(s *Server, ctx context.Context, raw *json.RawMessage) (any, error) {
+	return func(s *Server, ctx context.Context, name string, raw *json.RawMessage) (any, error) {
 		var p P
 		if err := decodeParams(raw, &p, required); err != nil {
 			return nil, err
 		}
+		s.noteUnknownParams(name, reflect.TypeFor[P](), raw)
 		return fn(s, ctx, p)
 	}
 }
@@ -63,7 +66,7 @@ func decoded[P, R any](required bool, fn func(*Server, context.Context, P) (R, e
 // and its errors are mapped by v2Error. required says whether absent or
 // null params are -32602.
 func v2[P, R any](required bool, fn func(*Server, context.Context, *v2bridge.Bridge, P) (R, error)) handler {
-	return func(s *Server, ctx context.Context, raw *json.RawMessage) (any, error) {
+	return func(s *Server, ctx context.Context, name string, raw *json.RawMessage) (any, error) {
 		b, err := s.v2Bridge()
 		if err != nil {
 			return nil, err
@@ -72,6 +75,7 @@ func v2[P, R any](required bool, fn func(*Server, context.Context, *v2bridge.Bri
 		if err := decodeParams(raw, &p, required); err != nil {
 			return nil, err
 		}
+		s.noteUnknownParams(name, reflect.TypeFor[P](), raw)
 		res, err := fn(s, ctx, b, p)
 		if err != nil {
 			LogV2Detail(s.log, err)

@@ -166,18 +166,46 @@ func (s *Server) handleNotification(req *jsonrpc2.Request) {
 		case s.exitCode <- code:
 		default:
 		}
-	case "$/cancelRequest":
-		var p struct {
-			ID *jsonrpc2.ID `json:"id"`
-		}
-		if req.Params == nil || json.Unmarshal(*req.Params, &p) != nil || p.ID == nil {
-			s.log.Warn("$/cancelRequest without a valid id")
+	case cancelMethod:
+		id, e := cancelID(req.Params)
+		if e != nil {
+			s.log.Warn("$/cancelRequest without a valid id", "reason", e.Message)
 			return
 		}
-		s.d.cancelRequest(*p.ID)
+		s.d.cancelRequest(id)
 	default:
 		s.log.Debug("ignoring notification", "method", req.Method)
 	}
+}
+
+// cancelMethod is the cancel notification (PROTOCOL.md §1), also taken as
+// a request (dispatcher.cancelAsRequest).
+const cancelMethod = "$/cancelRequest"
+
+// cancelID reads the id of $/cancelRequest params {"id": string |
+// integer}: -32602 with field "" when params are not an object, "id" when
+// it is absent, null or of another type.
+func cancelID(raw *json.RawMessage) (jsonrpc2.ID, *Error) {
+	if e := checkParamsShape(raw); e != nil {
+		return jsonrpc2.ID{}, e
+	}
+	var p struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if raw == nil || string(*raw) == "null" {
+		return jsonrpc2.ID{}, InvalidParams("", "params are required")
+	}
+	if json.Unmarshal(*raw, &p) != nil {
+		return jsonrpc2.ID{}, InvalidParams("", "params must be an object")
+	}
+	if len(p.ID) == 0 || string(p.ID) == "null" {
+		return jsonrpc2.ID{}, InvalidParams("id", "required")
+	}
+	var id jsonrpc2.ID
+	if id.UnmarshalJSON(p.ID) != nil {
+		return jsonrpc2.ID{}, InvalidParams("id", "must be a string or a non-negative integer")
+	}
+	return id, nil
 }
 
 // diagnostic sends a `diagnostic` notification.

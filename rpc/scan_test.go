@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/hookside/hookside/internal/jsonscan"
 )
 
 // FuzzTopLevel checks the cheap top-level scanner against encoding/json on
@@ -40,6 +42,35 @@ func FuzzTopLevel(f *testing.F) {
 			if !bytes.Equal(pair[0], pair[1]) {
 				t.Fatalf("member mismatch in %s: got %s want %s", b, pair[0], pair[1])
 			}
+		}
+	})
+}
+
+// FuzzCheckFrame: the frame check never panics, answers -32700 exactly
+// when the frame is not JSON (nesting aside), and -32600 for well-formed
+// JSON nested past encoding/json's limit (testdata holds 20000-deep arrays
+// and objects, bare and inside params, whole and broken).
+func FuzzCheckFrame(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"a":[1]}}`,
+		`[1]`, `"x"`, `{"id":1,"method":"m","params":[[[]]]}`, `{"id":1,"method":"m","params":[[[]]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		b = bytes.TrimSpace(b)
+		if len(b) == 0 {
+			return // the framer answers empty frames itself
+		}
+		_, _, code, msg := checkFrame(b)
+		depth, ok := jsonscan.Depth(b)
+		switch {
+		case !ok && code != CodeParseError:
+			t.Fatalf("%.80q is not JSON: code %d %s", b, code, msg)
+		case ok && code == CodeParseError:
+			t.Fatalf("%.80q is JSON (depth %d): code %d %s", b, depth, code, msg)
+		case ok && depth > jsonscan.MaxDepth && code != CodeInvalidRequest:
+			t.Fatalf("%.80q is %d deep: code %d %s", b, depth, code, msg)
 		}
 	})
 }

@@ -64,6 +64,8 @@ type Server struct {
 
 	v2 v2state // the V2 bridge, opened lazily (methods_v2.go)
 
+	unknown unknownKeys // params keys logged as unknown (unknown_params.go)
+
 	exitCode chan int
 }
 

@@ -43,7 +43,10 @@ func startServerOpts(t testing.TB, opts Options) *client {
 	c := &client{t: t, w: inW, r: bufio.NewReaderSize(outR, 1<<20), done: make(chan int, 1)}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	go func() {
-		opts.Logger, opts.Version = log, "test"
+		if opts.Logger == nil {
+			opts.Logger = log
+		}
+		opts.Version = "test"
 		code := Serve(context.Background(), inR, outW, opts)
 		outW.Close()
 		c.done <- code

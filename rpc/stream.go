@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/hookside/hookside/internal/jsonscan"
 	"github.com/sourcegraph/jsonrpc2"
 )
 
@@ -86,15 +87,10 @@ func (s *objectStream) ReadObject(v any) error {
 			s.replyError(nil, CodeInvalidRequest, "invalid request: empty frame")
 			continue
 		}
-		p, id, code, msg := validateFrame(frame)
+		p, id, code, msg := checkFrame(frame)
 		if code != 0 {
 			s.log.Debug("rejected frame", "code", code, "reason", msg)
 			s.replyError(id, code, msg)
-			continue
-		}
-		if !json.Valid(frame) {
-			// validateFrame only scans the top level.
-			s.replyInvalidJSON(frame, p)
 			continue
 		}
 		if p.Method != nil {
@@ -116,16 +112,31 @@ func (s *objectStream) ReadObject(v any) error {
 	}
 }
 
-// replyInvalidJSON answers a frame that is not valid JSON: -32600 with its
-// id when it is only nested deeper than encoding/json's 10000 levels (the
-// id was scanned, so the host gets its answer), else -32700.
-func (s *objectStream) replyInvalidJSON(frame []byte, p probe) {
-	var raw json.RawMessage
-	if err := json.Unmarshal(frame, &raw); err != nil && strings.Contains(err.Error(), "exceeded max depth") {
-		s.replyError(validID(p.ID), CodeInvalidRequest, "invalid request: nested more than 10000 levels deep")
-		return
+// tooDeepMsg is the -32600 message of a frame nested deeper than
+// encoding/json reads (docs/protocol.md §1).
+const tooDeepMsg = "invalid request: nested more than 10000 levels deep"
+
+// checkFrame is validateFrame plus the validity of the whole frame, which
+// validateFrame does not read past the top level: code 0 means pass it on.
+func checkFrame(frame []byte) (p probe, id json.RawMessage, code int, msg string) {
+	p, id, code, msg = validateFrame(frame)
+	if code != CodeParseError && !json.Valid(frame) {
+		// Also a frame whose top level alone looks like a bad request
+		// ({,} or a bad "jsonrpc" in a broken frame): it is not JSON.
+		id, code, msg = invalidJSON(frame, validID(p.ID))
 	}
-	s.replyError(nil, CodeParseError, "parse error: the frame is not JSON")
+	return p, id, code, msg
+}
+
+// invalidJSON is the answer to a frame json.Valid refuses: -32600 with id
+// when the frame is well-formed JSON only nested deeper than encoding/json's
+// 10000 levels (arrays or objects, at the top or inside params alike), else
+// -32700 with id null (PROTOCOL.md §1: a parse error carries a null id).
+func invalidJSON(frame []byte, id json.RawMessage) (json.RawMessage, int, string) {
+	if depth, ok := jsonscan.Depth(frame); ok && depth > jsonscan.MaxDepth {
+		return id, CodeInvalidRequest, tooDeepMsg
+	}
+	return nil, CodeParseError, "parse error: the frame is not JSON"
 }
 
 // request builds the request or notification of a frame validateFrame
@@ -164,14 +175,14 @@ func jsonString(raw []byte) string {
 	return s
 }
 
-// validateFrame checks one frame; code 0 means pass it on. id is the id to
-// echo in the error reply (nil = null).
+// validateFrame checks the top level of one frame (checkFrame adds the
+// validity of the rest); code 0 means pass it on. id is the id to echo in
+// the error reply (nil = null).
 func validateFrame(frame []byte) (p probe, id json.RawMessage, code int, msg string) {
 	first := frame[0]
 	if first != '{' {
-		if !json.Valid(frame) {
-			return p, nil, CodeParseError, "parse error: the frame is not JSON"
-		}
+		// Not valid JSON: checkFrame answers -32700, or -32600 for a
+		// well-formed value nested too deep.
 		if first == '[' {
 			return p, nil, CodeInvalidRequest, "invalid request: batches are not supported"
 		}
@@ -180,7 +191,8 @@ func validateFrame(frame []byte) (p probe, id json.RawMessage, code int, msg str
 	p, ok := topLevel(frame)
 	if !ok {
 		if !json.Valid(frame) {
-			return p, nil, CodeParseError, "parse error: the frame is not JSON"
+			id, code, msg := invalidJSON(frame, nil)
+			return p, id, code, msg
 		}
 		// Valid JSON the cheap scanner could not read (it cannot happen
 		// for an object, but be safe): decode it properly.

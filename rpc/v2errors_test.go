@@ -127,3 +127,25 @@ func TestV2NotFoundAndInvalidArgumentsCarryNoStoreText(t *testing.T) {
 		noDriverText(t, tc.method, r)
 	}
 }
+
+// TestV2StoreWordingDoesNotReachTheHost: the store's own wording
+// ("store: invalid argument", "store: not found") is not in a reply; the
+// code and data.field stay; the next request is answered.
+func TestV2StoreWordingDoesNotReachTheHost(t *testing.T) {
+	c := initialized(t, t.TempDir(), t.TempDir())
+	r := c.call("v2/runs/list", map[string]any{"cursor": "zzz"})
+	e, _ := r["error"].(map[string]any)
+	data, _ := e["data"].(map[string]any)
+	if errCode(r) != CodeInvalidParams || data["field"] != "cursor" || data["reason"] != "bad cursor (pass a nextCursor from a previous page)" {
+		t.Fatalf("bad cursor: %v", r)
+	}
+	noDriverText(t, "bad cursor", r)
+	r = c.call("v2/runs/get", map[string]any{"id": "nosuch"})
+	if errCode(r) != CodeNotFound || r["error"].(map[string]any)["message"] != "not found: run nosuch" {
+		t.Fatalf("unknown run: %v", r)
+	}
+	noDriverText(t, "unknown run", r)
+	if r := c.call("v2/runs/list", map[string]any{}); r["result"] == nil {
+		t.Fatalf("the next request: %v", r)
+	}
+}

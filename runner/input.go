@@ -40,6 +40,11 @@ type inputFields struct {
 	// PermissionSuggestions is PermissionRequest's permissionSuggestions,
 	// given to hooks as permission_suggestions too.
 	PermissionSuggestions json.RawMessage `json:"permissionSuggestions"`
+	// Read only to check their types (checkInputTypes).
+	RiskLevel     json.RawMessage `json:"riskLevel"`
+	Error         json.RawMessage `json:"error"`
+	Attachments   json.RawMessage `json:"attachments"`
+	ToolCallCount json.RawMessage `json:"toolCallCount"`
 }
 
 // baseInput is the hooks/run input as the host sent it (every field,

@@ -146,6 +146,9 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 	if err != nil {
 		return output.Merged{}, err
 	}
+	if err := checkInputTypes(req.Event, &in.f); err != nil {
+		return output.Merged{}, err
+	}
 	value, err := matchValue(req.Event, &in.f)
 	if err != nil {
 		return output.Merged{}, err

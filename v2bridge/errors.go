@@ -117,20 +117,47 @@ func storeErr(err error, field string) error {
 	return dbError(err)
 }
 
-// PlainText is err's text without the store's wording of ErrNotFound and
-// the invalid-argument error ("store: not found", "store: invalid
-// argument"), which names an internal layer: "run x: store: not found" is
-// "run x", "store: invalid argument: status \"bogus\"" is "status
-// \"bogus\"". The error code already says which of them it is.
+// storeWords are the store sentinels' texts ("store: not found", …) in the
+// user's words; "" drops the text, because the error code already says it
+// (-32013 not found, -32602 invalid params).
+var storeWords = []struct {
+	err   error
+	words string
+}{
+	{store.ErrNotFound, ""},
+	{store.ErrInvalid, ""},
+	{store.ErrConflict, "the record already exists"},
+	{store.ErrHashMismatch, "not the current execution hash"},
+	{store.ErrLeaseLost, "the run was taken over by another worker (its lease expired)"},
+	{store.ErrBusy, "the database is locked by another process (busy timeout exceeded)"},
+	{store.ErrCorrupt, "the database file is corrupt or not an SQLite database"},
+	{store.ErrSchemaTooNew, "the database was written by a newer hookside"},
+	{store.ErrClosed, "the database is closed"},
+}
+
+// PlainText is err's text in the user's words, without the store's own
+// wording, which names an internal layer ("store: …"): ErrNotFound's and
+// ErrInvalid's texts are dropped ("run x: store: not found" is "run x",
+// "store: invalid argument: bad cursor (…)" is "bad cursor (…)"; alone
+// they are "not found" and "invalid argument"), the other store sentinels
+// say what failed ("store: closed" is "the database is closed"), and any
+// other "store: " at the start of a part of the message goes. The typed
+// error (errors.Is, errors.As) and so the wire code are err's; only its
+// text is rewritten.
 func PlainText(err error) string {
 	msg := err.Error()
-	for _, s := range []error{store.ErrNotFound, store.ErrInvalid} {
-		w := s.Error()
+	for _, sw := range storeWords {
+		w := sw.err.Error()
+		if sw.words != "" {
+			msg = strings.ReplaceAll(msg, w, sw.words)
+			continue
+		}
+		if msg == w {
+			return strings.TrimPrefix(w, "store: ")
+		}
 		msg = strings.ReplaceAll(msg, ": "+w, "")
 		msg = strings.ReplaceAll(msg, w+": ", "")
-		if msg == w {
-			msg = strings.TrimPrefix(w, "store: ")
-		}
 	}
-	return msg
+	msg = strings.TrimPrefix(msg, "store: ")
+	return strings.ReplaceAll(msg, ": store: ", ": ")
 }

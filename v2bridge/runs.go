@@ -53,7 +53,7 @@ func (b *Bridge) ListRuns(ctx context.Context, p RunsListParams) (RunsListResult
 	}
 	runs, next, err := b.db.ListRuns(ctx, f)
 	if errors.Is(err, store.ErrBadCursor) {
-		return RunsListResult{}, invalid("cursor", "%v", err)
+		return RunsListResult{}, invalid("cursor", "%s", PlainText(err))
 	}
 	if err != nil {
 		return RunsListResult{}, storeErr(err, "status")

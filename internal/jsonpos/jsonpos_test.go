@@ -164,3 +164,14 @@ func TestKindName(t *testing.T) {
 		}
 	}
 }
+
+func TestValueKindName(t *testing.T) {
+	for raw, want := range map[string]string{
+		`{}`: "an object", ` [1]`: "an array", `"x"`: "a string", `true`: "a boolean", `false`: "a boolean",
+		`null`: "null", `-1.5`: "a number", `0`: "a number", ``: "nothing", " \n": "nothing",
+	} {
+		if got := ValueKindName([]byte(raw)); got != want {
+			t.Errorf("ValueKindName(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}

@@ -51,3 +51,30 @@ func KindName(t reflect.Type, w Wording) string {
 	}
 	return t.Kind().String()
 }
+
+// ValueKindName names the kind of the JSON value raw (valid JSON, white
+// space around it allowed) for messages of the form "must be an object,
+// not a string": "an object", "an array", "a string", "a boolean", "a
+// number" or "null" ("nothing" when raw is empty).
+func ValueKindName(raw []byte) string {
+	i := 0
+	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
+		i++
+	}
+	if i == len(raw) {
+		return "nothing"
+	}
+	switch raw[i] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}

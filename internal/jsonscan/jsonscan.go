@@ -2,7 +2,8 @@
 // decoding it: raw keys and raw values, nested values skipped by counting
 // brackets outside strings. It does not validate; on malformed input Next
 // stops and Malformed reports it. Callers that need validity check it
-// themselves (json.Valid) or let a later decode catch it. Used by the
+// themselves (json.Valid) or let a later decode catch it; Depth validates a
+// value nested past encoding/json's limit and says how deep it goes. Used by the
 // frame shim (rpc), the hook-answer reader (output) and the stdin builder
 // (runner).
 package jsonscan

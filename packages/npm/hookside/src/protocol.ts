@@ -490,7 +490,7 @@ export type WorkspaceHooksInfo = {
   counts: Counts;
 };
 
-/** $/cancelRequest params: cancel a request in flight; it replies -32800 (§1). hookside sends the same notification to the host for a host/hook/* request it stops waiting for (timeout or cancelled run) */
+/** $/cancelRequest params: cancel a request in flight; it replies -32800 (§1). Also accepted as a request (with an id), answered null. hookside sends the same notification to the host for a host/hook/* request it stops waiting for (timeout or cancelled run) */
 export type CancelRequestParams = {
   id: string | number;
 };

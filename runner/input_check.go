@@ -1,0 +1,149 @@
+package runner
+
+import (
+	"encoding/json"
+	"reflect"
+	"strconv"
+
+	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonpos"
+	"github.com/hookside/hookside/internal/jsonscan"
+)
+
+// valueKind is the JSON type an input field must have.
+type valueKind uint8
+
+const (
+	kindString valueKind = iota
+	kindObject
+	kindBool
+	kindInteger
+	kindArray
+)
+
+var kindTypes = [...]reflect.Type{
+	kindString:  reflect.TypeFor[string](),
+	kindObject:  reflect.TypeFor[map[string]any](),
+	kindBool:    reflect.TypeFor[bool](),
+	kindInteger: reflect.TypeFor[int](),
+	kindArray:   reflect.TypeFor[[]any](),
+}
+
+// is reports whether raw (valid JSON, not empty) is of kind k.
+func (k valueKind) is(raw json.RawMessage) bool {
+	switch c := raw[0]; k {
+	case kindString:
+		return c == '"'
+	case kindObject:
+		return c == '{'
+	case kindArray:
+		return c == '['
+	case kindBool:
+		return c == 't' || c == 'f'
+	case kindInteger:
+		if c != '-' && (c < '0' || c > '9') {
+			return false
+		}
+		for _, b := range raw {
+			if b == '.' || b == 'e' || b == 'E' {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// typedField is one typed field of an event's input.
+type typedField struct {
+	name string
+	kind valueKind
+	raw  func(*inputFields) json.RawMessage
+}
+
+var (
+	fToolInput      = typedField{"toolInput", kindObject, func(f *inputFields) json.RawMessage { return f.ToolInput }}
+	fToolCallID     = typedField{"toolCallId", kindString, func(f *inputFields) json.RawMessage { return f.ToolCallID }}
+	fRiskLevel      = typedField{"riskLevel", kindString, func(f *inputFields) json.RawMessage { return f.RiskLevel }}
+	fError          = typedField{"error", kindString, func(f *inputFields) json.RawMessage { return f.Error }}
+	fIsInterrupt    = typedField{"isInterrupt", kindBool, func(f *inputFields) json.RawMessage { return f.IsInterrupt }}
+	fSource         = typedField{"source", kindString, func(f *inputFields) json.RawMessage { return f.Source }}
+	fPrompt         = typedField{"prompt", kindString, func(f *inputFields) json.RawMessage { return f.Prompt }}
+	fAttachments    = typedField{"attachments", kindArray, func(f *inputFields) json.RawMessage { return f.Attachments }}
+	fResponseText   = typedField{"responseText", kindString, func(f *inputFields) json.RawMessage { return f.ResponseText }}
+	fToolCallCount  = typedField{"toolCallCount", kindInteger, func(f *inputFields) json.RawMessage { return f.ToolCallCount }}
+	fStopHookActive = typedField{"stopHookActive", kindBool, func(f *inputFields) json.RawMessage { return f.StopHookActive }}
+)
+
+// typedInput are the typed input fields of each event (PROTOCOL.md §3's
+// table; docs/events.md; lifecycle-hooks-and-workspace-trust §"七个事件").
+// Fields of any JSON type (toolResponse, errorDetails) and unknown fields
+// are not checked: they pass through to the hook.
+var typedInput = map[string][]typedField{
+	hook.SessionStart:       {fSource},
+	hook.UserPromptSubmit:   {fPrompt, fAttachments},
+	hook.PreToolUse:         {fToolInput, fToolCallID, fRiskLevel},
+	hook.PermissionRequest:  {fToolInput, fToolCallID, fRiskLevel},
+	hook.PostToolUse:        {fToolInput, fToolCallID},
+	hook.PostToolUseFailure: {fToolInput, fToolCallID, fError, fIsInterrupt},
+	hook.Stop:               {fResponseText, fToolCallCount, fStopHookActive},
+}
+
+// attachmentFields are the typed members of one UserPromptSubmit
+// attachment ({name, mimeType?, size?}).
+var attachmentFields = map[string]valueKind{`"name"`: kindString, `"mimeType"`: kindString, `"size"`: kindInteger}
+
+// checkInputTypes refuses an input field of event whose JSON type is not
+// the one the protocol gives it, as *InputError{Field: "toolInput",
+// Reason: "must be an object, not a string"} (the hook would otherwise
+// get a value its script does not expect: a string where it reads
+// tool_input.command). A field that is absent or null is not checked
+// (optional fields may be omitted or null, PROTOCOL.md). Attachments must
+// be objects whose name and mimeType are strings and size an integer
+// (Field "attachments[1].size").
+func checkInputTypes(event string, f *inputFields) error {
+	for _, tf := range typedInput[event] {
+		raw := tf.raw(f)
+		if len(raw) == 0 || string(raw) == "null" {
+			continue
+		}
+		if !tf.kind.is(raw) {
+			return typeError(tf.name, tf.kind, raw)
+		}
+		if tf.kind == kindArray && tf.name == "attachments" {
+			if err := checkAttachments(raw); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func checkAttachments(raw json.RawMessage) error {
+	var elems []json.RawMessage
+	if err := json.Unmarshal(raw, &elems); err != nil {
+		return &InputError{Field: "attachments", Reason: "must be an array"}
+	}
+	for i, e := range elems {
+		field := "attachments[" + strconv.Itoa(i) + "]"
+		if !kindObject.is(e) {
+			return typeError(field, kindObject, e)
+		}
+		m, _ := jsonscan.Object(e)
+		for {
+			key, val, more := m.Next()
+			if !more {
+				break
+			}
+			k, typed := attachmentFields[string(key)]
+			if typed && string(val) != "null" && !k.is(val) {
+				return typeError(field+"."+string(key[1:len(key)-1]), k, val)
+			}
+		}
+	}
+	return nil
+}
+
+func typeError(field string, k valueKind, raw json.RawMessage) *InputError {
+	return &InputError{Field: field, Reason: "must be " + jsonpos.KindName(kindTypes[k], jsonpos.Exact) + ", not " + jsonpos.ValueKindName(raw)}
+}
