@@ -30,10 +30,7 @@ func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest,
 		printClaudeMerged(termSafe{stdout}, m, outs)
 	}
 	printSkippedForTrust(stderr, s, m.Runs, hint)
-	if m.Blocked {
-		return 2
-	}
-	return exitOK
+	return hooksRunStatus(stderr, m.Blocked, m.Continue, m.StopReason)
 }
 
 // claudeMergedWithOutput is the claude-profile hooks/run result with each

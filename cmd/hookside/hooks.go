@@ -221,13 +221,14 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	var o hooksRunOptions
 	cmd := &cobra.Command{
 		Use:   "run",
-		Short: "run one event's hooks and print the merged answer (exit 2 when blocked)",
+		Short: "run one event's hooks and print the merged answer (exit 2 when blocked or stopped)",
 		Long: "Run the hooks configured for EVENT once, as app-server's hooks/run would, and print the merged\n" +
-			"answer. Exit status: 0 not blocked, 2 blocked (the host must not proceed), 1 error (usage errors\n" +
-			"included, so that 2 always means blocked). Async hooks it started in the background run to their\n" +
-			"end before it exits (each within its timeout), and stderr shows each one's outcome (exit code, or\n" +
-			"timed out, and its duration in ms). SIGINT (Ctrl-C) or SIGTERM stops the ones still running, names\n" +
-			"them, and the exit status is then 130 (SIGINT) or 143 (SIGTERM), as a shell gives.",
+			"answer. Exit status: 0 proceed, 2 blocked or stopped (a hook blocked, or answered continue:false,\n" +
+			"its stopReason then printed on stderr: the host must not proceed), 1 error (usage errors included,\n" +
+			"so that 2 always means the host must not proceed). Async hooks it started in the background run\n" +
+			"to their end before it exits (each within its timeout), and stderr shows each one's outcome (exit\n" +
+			"code, or timed out, and its duration in ms). SIGINT (Ctrl-C) or SIGTERM stops the ones still\n" +
+			"running, names them, and the exit status is then 130 (SIGINT) or 143 (SIGTERM), as a shell gives.",
 		Annotations: map[string]string{annUsageExit: "1"},
 	}
 	fs := cmd.Flags()
@@ -337,10 +338,7 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 			printRootSwitchOff(stderr, off, sf)
 		}
 	}
-	if m.Blocked {
-		return 2
-	}
-	return exitOK
+	return hooksRunStatus(stderr, m.Blocked, m.Continue, m.StopReason)
 }
 
 // inputObjectError is why input, read from path ("-" = stdin), is not a
