@@ -50,6 +50,11 @@ type ClaudeAnswer struct {
 	// a validation failure, exit-2 stderr on events where it reaches the
 	// user only); empty when there is none.
 	HookError string
+	// CapNotice says that stdout or stderr reached the hook's output cap
+	// and was cut (CodeOutputTruncated, naming the cap in bytes; see
+	// capNotice); MergeClaude adds it to HookErrors. Empty when neither
+	// stream reached it.
+	CapNotice string
 	// Block: the hook blocked the event's action (exit 2 or a blocking
 	// JSON decision on an event that can block; every non-zero exit on
 	// WorktreeCreate). BlockReason is the message.
@@ -151,6 +156,7 @@ func ParseClaude(event string, r ProcessResult) ClaudeAnswer {
 		}
 		return a
 	}
+	a.CapNotice = capNotice(r)
 	out := trim(r.Stdout)
 	fields, isJSON := claudeObject(out)
 	var schemaErr string
@@ -183,7 +189,11 @@ func ParseClaude(event string, r ProcessResult) ClaudeAnswer {
 				a.warn("stdout starts with \"{\" but is not a JSON object: treated as plain text")
 			}
 			if rule.plainContext {
-				addClaudeContext(&a, validString(string(out)))
+				text := validString(string(out))
+				if r.StdoutTruncated {
+					text += CutMarker(len(r.Stdout))
+				}
+				addClaudeContext(&a, text)
 			}
 		}
 	case r.ExitCode == 2:

@@ -3,6 +3,8 @@ package output
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"unicode/utf16"
 
 	"github.com/hookside/hookside/internal/hook"
@@ -171,6 +173,9 @@ func MergeClaude(event, matchValue string, answers []ClaudeAnswer) ClaudeMerged 
 		}
 		if !isBlank(a.HookError) {
 			m.HookErrors = append(m.HookErrors, a.HookError)
+		}
+		if a.CapNotice != "" {
+			m.HookErrors = append(m.HookErrors, a.CapNotice)
 		}
 		if a.TerminalSequence != "" {
 			m.TerminalSequences = append(m.TerminalSequences, a.TerminalSequence)
@@ -350,11 +355,35 @@ func (m *ClaudeMerged) SpillOversized(save func(text string) (path string, err e
 }
 
 // OversizedNotice is the text that replaces an oversized hook output: its
-// length, the path of the file holding it, and its first
-// ClaudePreviewChars characters.
+// length in JavaScript characters, the path of the file holding it, and
+// its first ClaudePreviewChars characters. A text that ends with
+// CutMarker (plain stdout that reached the output cap) is said to be cut:
+// its length is then "more than" the part kept, and the file holds that
+// part and the marker.
 func OversizedNotice(path, text string) string {
-	return fmt.Sprintf("Hook output too large (%d characters); the full text is in %s\nPreview (first %d characters):\n%s",
-		JSLen(text), path, ClaudePreviewChars, cutJS(text, ClaudePreviewChars))
+	size := fmt.Sprintf("%d characters", JSLen(text))
+	where := "the full text is in " + path
+	if kept, ok := strings.CutSuffix(text, cutMarkerTail); ok && strings.Contains(kept, cutMarkerHead) {
+		kept = kept[:strings.LastIndex(kept, cutMarkerHead)]
+		size = fmt.Sprintf("more than %d characters: cut at hookside's output cap", JSLen(kept))
+		where = "the part kept is in " + path
+	}
+	return fmt.Sprintf("Hook output too large (%s); %s\nPreview (first %d characters):\n%s",
+		size, where, ClaudePreviewChars, cutJS(text, ClaudePreviewChars))
+}
+
+const (
+	cutMarkerHead = "\n[hookside: output cut at the "
+	cutMarkerTail = "-byte output cap; the rest was discarded]"
+)
+
+// CutMarker is the line appended to a hook's plain-text stdout that
+// reached its output cap of capBytes bytes before it becomes context, so
+// that neither the model nor a saved file (SpillOversized) takes the part
+// kept for the whole: "\n[hookside: output cut at the N-byte output cap;
+// the rest was discarded]".
+func CutMarker(capBytes int) string {
+	return cutMarkerHead + strconv.Itoa(capBytes) + cutMarkerTail
 }
 
 // cutJS returns the longest prefix of s of at most n UTF-16 code units that

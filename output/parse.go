@@ -235,6 +235,25 @@ func cutJSONAnswer(r ProcessResult) bool {
 	return !ok
 }
 
+// capNotice is the notice of a run whose stdout or stderr reached the
+// output cap ("" when neither did): "output_truncated: stdout reached the
+// output cap of N bytes (maxOutputBytes); the rest was discarded" (both
+// streams named when both did). A stream that reached the cap holds
+// exactly the cap's bytes, so N is its length.
+func capNotice(r ProcessResult) string {
+	var parts []string
+	if r.StdoutTruncated {
+		parts = append(parts, fmt.Sprintf("stdout reached the output cap of %d bytes", len(r.Stdout)))
+	}
+	if r.StderrTruncated {
+		parts = append(parts, fmt.Sprintf("stderr reached the output cap of %d bytes", len(r.Stderr)))
+	}
+	if parts == nil {
+		return ""
+	}
+	return CodeOutputTruncated + ": " + strings.Join(parts, " and ") + " (maxOutputBytes); the rest was discarded"
+}
+
 func truncatedAnswerError(r ProcessResult) string {
 	return fmt.Sprintf("%s: stdout reached maxOutputBytes (%d bytes kept) inside its JSON answer; the answer is ignored — raise the hook's maxOutputBytes", CodeOutputTruncated, len(r.Stdout))
 }

@@ -432,17 +432,6 @@ func (s *Session) lookupEnv(name string) (string, bool) {
 	return "", false
 }
 
-// saveOversized writes an oversized hook output into the session's
-// directory and returns its path.
-func (s *Session) saveOversized(text string) (string, error) {
-	dir, err := s.transcriptDir()
-	if err != nil {
-		return "", err
-	}
-	p := filepath.Join(dir, "hook-output-"+strconv.FormatUint(claudeSeq.Add(1), 10)+".txt")
-	return p, os.WriteFile(p, []byte(text), 0o600)
-}
-
 // readExports returns the non-blank lines hooks wrote to a CLAUDE_ENV_FILE.
 func readExports(path string) []string {
 	data, err := os.ReadFile(path)

@@ -115,6 +115,7 @@ var Claude = &Dialect{
 	WorkspaceRootIsCwd: true,
 	TimeoutDefaultMs:   600000,
 	EventTimeoutMs:     map[string]int{UserPromptSubmit: 30000, MessageDisplay: 10000, SessionEnd: 1500},
+	MaxOutputBytes:     ClaudeMaxOutputBytes,
 	MatcherFields:      claudeMatcherFields,
 	DedupeHandlers:     true,
 	HandlerExtras:      true,
@@ -124,6 +125,17 @@ var Claude = &Dialect{
 	// prompt, 60 s for agent; mcp_tool has the command defaults.
 	TypeTimeoutMs: map[HookType]int{TypePrompt: 30000, TypeAgent: 60000},
 }
+
+// ClaudeMaxOutputBytes is the claude profile's cap on a command hook's
+// stdout and on its stderr, each, and on an http hook's response body:
+// 10 MiB. Claude Code documents no cap and reads a hook's whole output, so
+// a long JSON answer (a deny with a long permissionDecisionReason, a big
+// additionalContext) must arrive whole; hookside's 32768-byte default
+// would cut it and lose the decision. The cap stays bounded so that a
+// runaway hook cannot exhaust memory; a hook that still reaches it gets a
+// hookErrors notice naming it (output.ParseClaude). A declaration's own
+// maxOutputBytes (a hookside extension) overrides it.
+const ClaudeMaxOutputBytes = 10 << 20
 
 // ClaudeMatcherEvents lists, in ClaudeEvents order, the events whose
 // matcher filters anything.

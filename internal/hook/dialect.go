@@ -72,6 +72,10 @@ type Dialect struct {
 	// chain: file, user config, DefaultTimeoutMs of limits.go).
 	TimeoutDefaultMs int
 	EventTimeoutMs   map[string]int
+	// MaxOutputBytes is the per-stream output cap, in bytes, of a
+	// declaration that gives no maxOutputBytes (0 = the hookside chain:
+	// file, user config, DefaultMaxOutputBytes of limits.go).
+	MaxOutputBytes int
 	// MatcherFields names, per event, the snake_case input field a matcher
 	// is tested against (nil = the lifecycle rule: the tool name on tool
 	// events, source on SessionStart). An event absent from a non-nil map

@@ -182,6 +182,9 @@ func handlerCommon(n *jnode, d *hook.Dialect, defaultMs int, h *hook.Hook, own *
 	if own.TimeoutMs == 0 {
 		own.TimeoutMs = defaultMs
 	}
+	if own.MaxOutputBytes == 0 {
+		own.MaxOutputBytes = d.MaxOutputBytes
+	}
 	if v := n.get("statusMessage"); v.present() {
 		if v.kind != jString {
 			return v, fmt.Sprintf("statusMessage must be a string, got %s", v.kind)

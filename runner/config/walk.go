@@ -318,6 +318,9 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 		}
 		own.MaxOutputBytes = b
 	}
+	if own.MaxOutputBytes == 0 {
+		own.MaxOutputBytes = d.MaxOutputBytes
+	}
 	if v := n.get("enabled"); v.present() {
 		if v.kind != jBool {
 			return bad(v, "enabled must be a boolean, got %s", v.kind)
