@@ -162,6 +162,11 @@ const (
 	// CodeClaudeIfNever: a handler with `if` on an event that is not a tool
 	// event; Claude Code never runs it (severity warning).
 	CodeClaudeIfNever = "claude_if_never_runs"
+	// CodeClaudeMatcherIgnored: a matcher other than "" and "*" on an
+	// event without matcher support (UserPromptSubmit, Stop, …); Claude
+	// Code ignores it and so does hookside: the group runs for every such
+	// event (severity warning).
+	CodeClaudeMatcherIgnored = "claude_matcher_ignored"
 	// CodeClaudeDuplicate: a handler identical to one already declared in
 	// another settings file; it runs once (severity info).
 	CodeClaudeDuplicate = "claude_duplicate_handler"

@@ -92,9 +92,9 @@ const (
 	// CodeSparkUnsupportedType: a handler type other than "command" in a
 	// spark settings file (prompt, agent, http; severity warning). Skipped.
 	CodeSparkUnsupportedType = "spark_hook_unsupported_type"
-	// CodeSparkMatcherIgnored: a matcher on UserPromptSubmit or Stop in a
-	// spark settings file (severity warning). The group runs for every
-	// event of its kind.
+	// CodeSparkMatcherIgnored: a matcher other than "" and "*" on
+	// UserPromptSubmit or Stop in a spark settings file (severity
+	// warning). The group runs for every event of its kind.
 	CodeSparkMatcherIgnored = "spark_matcher_ignored"
 	// CodeSparkLimit: an entry over a spark limit (command length, timeout,
 	// commands per matcher, matchers per event; severity error). The entry

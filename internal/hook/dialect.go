@@ -39,8 +39,9 @@ type Dialect struct {
 	// (CodeInvalidHook).
 	UnsupportedEvent, UnsupportedType Refusal
 	// MatcherEvents are the events a matcher applies to; a matcher on any
-	// other event is kept, ignored at run time and reported with
-	// CodeSparkMatcherIgnored. Nil means every event.
+	// other event is kept, ignored at run time and, unless it is "" or
+	// "*", reported with CodeSparkMatcherIgnored (claude:
+	// CodeClaudeMatcherIgnored). Nil means every event.
 	MatcherEvents []string
 	// Limits bounds declarations; zero fields are unlimited.
 	Limits DialectLimits

@@ -123,7 +123,13 @@ func (p *parser) group(event string, mi int, g *jnode) {
 		s := m.str
 		matcher = &s
 		p.matcher = matcher
-		if d := p.src.Dialect; !d.MatcherApplies(event) {
+		// "" and "*" mean "every event" (Claude Code: "*", "" or omitted
+		// match all), so they say nothing on any event.
+		switch d := p.src.Dialect; {
+		case d.MatcherApplies(event) || s == "" || s == "*":
+		case d == hook.Claude:
+			p.report(hook.CodeClaudeMatcherIgnored, hook.SeverityWarning, m.off, "%s: matcher %q is ignored: %s takes no matcher in Claude Code; the group runs for every %s", where, s, event, event)
+		default:
 			// hooks-v2-handbook §1.3: matcher只对PreToolUse/PostToolUse生效.
 			p.report(hook.CodeSparkMatcherIgnored, hook.SeverityWarning, m.off, "%s: matcher is ignored on %s (%s applies matchers to %s only); the group runs for every %s", where, event, d.Name, strings.Join(d.MatcherEvents, " and "), event)
 		}
