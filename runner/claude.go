@@ -95,12 +95,21 @@ func (in claudeInput) str(k string) (string, bool) {
 	return s, true
 }
 
+// ClaudeDefaultMode is the permission_mode claude-profile hooks get when
+// neither the input nor the session (session/open.mode, --mode) gives
+// one: "default", the first of the reference's values (default, plan,
+// acceptEdits, auto, dontAsk, bypassPermissions), which Claude Code sends
+// when no other mode is on
+// (https://code.claude.com/docs/en/hooks#common-input-fields).
+const ClaudeDefaultMode = "default"
+
 // claudeStdin is the hook's one line of JSON: the host's input with the
 // common fields Claude Code sends every hook
 // (https://code.claude.com/docs/en/hooks#common-input-fields) filled in
 // where the host left them out: session_id, transcript_path, cwd,
-// permission_mode (when the session has a mode) and hook_event_name
-// (always the event). Only snake_case names are added.
+// permission_mode (the session's mode, else ClaudeDefaultMode: Claude
+// Code always sends one) and hook_event_name (always the event). Only
+// snake_case names are added.
 func claudeStdin(in claudeInput, event, sessionID, transcript, cwd, mode string) []byte {
 	out := make(map[string]json.RawMessage, len(in)+5)
 	for k, v := range in {
@@ -116,6 +125,9 @@ func claudeStdin(in claudeInput, event, sessionID, transcript, cwd, mode string)
 		out["transcript_path"] = mustJSON(transcript)
 	}
 	set("cwd", cwd)
+	if mode == "" {
+		mode = ClaudeDefaultMode
+	}
 	set("permission_mode", mode)
 	out["hook_event_name"] = mustJSON(event)
 	b, _ := json.Marshal(out)
