@@ -77,7 +77,11 @@ func (p *parser) events(ev *jnode) {
 	for _, fl := range ev.fields {
 		if !d.HasEvent(fl.key) {
 			r := d.UnsupportedEvent
-			p.report(r.Code, r.Severity, fl.off, r.Message, fl.key, strings.Join(d.Events, ", "))
+			msg := fmt.Sprintf(r.Message, fl.key, strings.Join(d.Events, ", "))
+			if s := suggestEvent(fl.key, d.Events); s != "" {
+				msg += fmt.Sprintf("; did you mean %s?", s)
+			}
+			p.report(r.Code, r.Severity, fl.off, "%s", msg)
 			p.reject(fl.off, fl.key, -1, -1, r.RejectCode, "", r.RejectMessage, fl.key)
 			continue
 		}
@@ -97,6 +101,17 @@ func (p *parser) events(ev *jnode) {
 			p.group(fl.key, mi, g)
 		}
 	}
+}
+
+// suggestEvent returns the event of known that name most likely
+// misspells ("PreToolUSE" → "PreToolUse": equal ignoring case, else within
+// a small edit distance, as suggestKey), or "" — also when name is a real
+// event of another profile (hook.ClaudeEvents), which is not a typo.
+func suggestEvent(name string, known []string) string {
+	if slices.Contains(hook.ClaudeEvents, name) {
+		return ""
+	}
+	return suggestKey(name, known)
 }
 
 // group walks one {"matcher", "parallel", "hooks": [...]} entry.
