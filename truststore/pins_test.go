@@ -74,7 +74,7 @@ func TestScriptPathsHeuristics(t *testing.T) {
 		{"link_out_dir", cmdHook("sh extdir/ext.sh"), []string{"extdir/ext.sh"}},
 		{"plugin_root", plugin, []string{"plug/run.sh"}},
 		{"plugin_root_unbraced", zplugin, []string{"plug/run.sh"}},
-		{"shell_string", shellStr, []string{"hi", "hooks/mysh"}},
+		{"shell_string", shellStr, []string{"hooks/mysh"}},
 		{"output_redirect_skipped", cmdHook("./hooks/x.py > out/log.txt 2>out/err"), []string{"hooks/x.py"}},
 		{"input_redirect", cmdHook("sh < hooks/new.sh"), []string{"hooks/new.sh"}},
 		{"heredoc_word_skipped", cmdHook("cat <<./EOF"), nil},

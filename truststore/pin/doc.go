@@ -30,7 +30,10 @@
 //     timeout, nice, xargs, npx, uv run …; scan): operands, options'
 //     separate and attached values (-W x, -Ix, --opt=x), assignment
 //     values; `python -m mod` pins mod and mod.py. A word naming nothing is
-//     pinned as absent (AbsentPin); its appearance is a change. The
+//     pinned as absent (AbsentPin); its appearance is a change — except an
+//     operand of a text command (echo, printf, test, …: textCommands),
+//     pinned only when it names an existing file or, as absent, when it
+//     has a path separator, so `echo 'Reminder: …'` pins nothing. The
 //     program name itself without a "/" is a PATH lookup, pinned only if
 //     it exists. Anything else that exists (a FIFO, a device) is pinned as
 //     absent, so it never passes.

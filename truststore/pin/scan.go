@@ -277,7 +277,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 		}
 		first := argN == 0 && !inline && isInterpreter(name)
 		if !testSyntax[w.text] {
-			sc.word(w, bases, true, first && (name == "." || name == "source"), depth)
+			sc.word(w, bases, !textCommands[name] || hasPathSep(w.text), first && (name == "." || name == "source"), depth)
 		}
 		argN++
 	}
