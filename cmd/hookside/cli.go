@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -59,8 +60,10 @@ func setRun(cmd *cobra.Command, body func(args []string) int) *cobra.Command {
 }
 
 // execute runs root with args. A flag or argument error cobra finds is
-// printed with the command's path and ends with that command's usage status.
-func execute(root *cobra.Command, args []string, stderr io.Writer) int {
+// printed with the command's path and ends with that command's usage status;
+// under --json, a command marked annJSONErrors also prints it on stdout
+// (jsonUsageError).
+func execute(root *cobra.Command, args []string, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
 	var st exitStatus
@@ -72,14 +75,51 @@ func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 		return int(st)
 	case errors.As(err, &uc):
 		fmt.Fprintln(stderr, uc.Error())
+		jsonUsageError(uc.cmd, args, stdout, uc.Error())
 		return exitUsage
 	}
 	path := "hookside"
 	if cmd != nil {
 		path = cmd.CommandPath()
 	}
-	fmt.Fprintf(stderr, "%s: %v (see %s --help)\n", path, err, path)
+	msg := fmt.Sprintf("%s: %v (see %s --help)", path, err, path)
+	fmt.Fprintln(stderr, msg)
+	jsonUsageError(cmd, args, stdout, msg)
 	return usageExitOf(cmd)
+}
+
+// annJSONErrors marks a command whose --json failures print an error object
+// on stdout that execute prints too for the flag and argument errors cobra
+// finds before the command runs (hooks trust and its actions:
+// writeTrustJSONError).
+const annJSONErrors = "hookside.jsonErrors"
+
+// jsonUsageError prints, when cmd is marked annJSONErrors and args ask for
+// --json, the error object of msg (what went to stderr) on stdout.
+func jsonUsageError(cmd *cobra.Command, args []string, stdout io.Writer, msg string) {
+	if cmd != nil && cmd.Annotations[annJSONErrors] != "" && jsonAsked(args) {
+		writeTrustJSONError(stdout, msg)
+	}
+}
+
+// jsonAsked reports whether args turn --json on (the last of --json and
+// --json=BOOL before a "--" wins), wherever it stands: after a bad flag,
+// cobra has not parsed it.
+func jsonAsked(args []string) bool {
+	on := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--json" {
+			on = true
+		} else if v, ok := strings.CutPrefix(a, "--json="); ok {
+			if b, err := strconv.ParseBool(v); err == nil {
+				on = b
+			}
+		}
+	}
+	return on
 }
 
 // newRootCmd is the whole command tree, writing to stdout and stderr.

@@ -32,7 +32,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// debug, and app-server replaces this with the logger its
 	// --log-level/--log-format describe.
 	slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	return execute(newRootCmd(stdout, stderr), args, stderr)
+	return execute(newRootCmd(stdout, stderr), args, stdout, stderr)
 }
 
 // newLogger returns the stderr logger (stdout belongs to the protocol).

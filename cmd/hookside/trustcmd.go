@@ -95,7 +95,7 @@ func (a trustAction) long() string {
 // subcommand per action, each with the flags that apply to it.
 func trustCmd(stdout, stderr io.Writer) *cobra.Command {
 	parent := trustActionCmd(trustAction{}, stdout, stderr)
-	parent.Annotations = map[string]string{annSubWord: "action"}
+	parent.Annotations[annSubWord] = "action"
 	for _, a := range trustActions {
 		parent.AddCommand(trustActionCmd(a, stdout, stderr))
 	}
@@ -126,6 +126,8 @@ func trustActionCmd(a trustAction, stdout, stderr io.Writer) *cobra.Command {
 		Short: "review and grant workspace hooks (status, review, grant, revoke)",
 		Long:  trustLong(),
 		Args:  cobra.ArbitraryArgs,
+		// A flag error under --json prints the error object too (execute).
+		Annotations: map[string]string{annJSONErrors: "true"},
 	}
 	selects, bundle, all, sel := true, true, "every declaration (grant needs --bundle-digest)", "[--digest D]… [--all --bundle-digest B]"
 	if a.name != "" {
@@ -218,10 +220,18 @@ func trustJSONErrors(stdout, stderr io.Writer, run func(stdout, stderr io.Writer
 	var msg bytes.Buffer
 	code := run(out, io.MultiWriter(stderr, &msg))
 	if code != exitOK && out.n == 0 {
-		text := strings.TrimSpace(trustPrefix().ReplaceAllString(msg.String(), ""))
-		writeJSON(stdout, map[string]any{"error": map[string]any{"message": text}})
+		writeTrustJSONError(stdout, msg.String())
 	}
 	return code
+}
+
+// writeTrustJSONError prints on stdout the {"error": {"message"}} of a
+// failing `hooks trust … --json` that wrote stderrText on stderr: that
+// text without the command's prefix. It is also what a flag error prints
+// under --json (execute, annJSONErrors).
+func writeTrustJSONError(stdout io.Writer, stderrText string) {
+	text := strings.TrimSpace(trustPrefix().ReplaceAllString(stderrText, ""))
+	writeJSON(stdout, map[string]any{"error": map[string]any{"message": text}})
 }
 
 // countWriter counts the bytes written through it.

@@ -26,35 +26,15 @@ import (
 // error codes. Exit status as every v2 command: 0 ok, 1 error (a conflict),
 // 2 usage (invalid input), 3 not found, 4 database unavailable.
 
-const v2DefsLong = "Hooks V2 definitions (what to do on a lifecycle event), as the v2/definitions/* requests:\n" +
-	"list [--event NAME], get ID, create --file def.json (the definition object, docs/protocol.md §5),\n" +
-	"update ID --file patch.json (present keys replace, null removes an optional key), delete ID\n" +
-	"(its bindings go too; its runs stay), upsert --file def.json (create, or replace the stored\n" +
-	"definition with that id: what a host seeding its definitions at start-up calls; outcome\n" +
-	"created, updated or unchanged; enabled, when omitted, keeps the stored value).\n" +
-	"A problem in the file is reported at file:line:col. list and get create nothing: without a\n" +
-	"home or database they show no records.\n\n" +
-	"Errors carry the protocol's codes (-32602 invalid params with the field, -32013 not found,\n" +
-	"-32016 conflict, -32014 database unavailable); --json prints {\"error\": {code, message, data}}.\n" +
-	"Exit status: 0 ok, 1 error (conflict), 2 usage (invalid input), 3 not found, 4 database unavailable."
-
-const v2BindsLong = "Hooks V2 bindings (where a definition applies: application, workspace, agent or session),\n" +
-	"as the v2/bindings/* requests: list [--hook ID], get ID, create --hook ID --scope KIND [--scope-id ID]\n" +
-	"(enabled and authorized with the definition's current execution hash), update ID [--enabled=B]\n" +
-	"[--authorize HASH] (re-authorize after the definition changed: needs_review -> active; HASH must be\n" +
-	"the definition's current executionHash, as definitions get shows it, else the update is refused,\n" +
-	"exit 1, and nothing changes), delete ID, upsert (the flags of create; an existing binding is\n" +
-	"returned unchanged, neither re-enabled nor re-authorized; outcome created or unchanged).\n" +
-	"list and get create nothing: without a home or database they show no records.\n\n" +
-	"Errors carry the protocol's codes (-32602 invalid params with the field, -32013 not found,\n" +
-	"-32016 conflict, -32014 database unavailable); --json prints {\"error\": {code, message, data}}.\n" +
-	"Exit status: 0 ok, 1 error (conflict, a refused --authorize), 2 usage (invalid input), 3 not found,\n" +
-	"4 database unavailable."
-
 // v2Op is one definitions/bindings action: its command line and how it
 // calls the bridge; result is printed as JSON with --json, else by text.
 type v2Op struct {
 	use, short string
+	// about is what it does and takes, out what it prints (text and
+	// --json), exit what it adds to each of v2Exits (3 is listed only when
+	// its exit[3] names what is not found): its own help (v2Op.long).
+	about, out string
+	exit       [5]string
 	args       int  // positional arguments (the id)
 	readOnly   bool // a missing home or database stays missing (v2bridge.Options.NoCreate)
 	flags      func(cmd *cobra.Command)
@@ -68,7 +48,7 @@ type v2Op struct {
 // v2OpCmd builds the command of op under group ("definitions", "bindings").
 func v2OpCmd(group string, op v2Op, stdout, stderr io.Writer) *cobra.Command {
 	var c v2Common
-	cmd := &cobra.Command{Use: op.use, Short: op.short}
+	cmd := &cobra.Command{Use: op.use, Short: op.short, Long: op.long()}
 	c.register(cmd.Flags())
 	if op.flags != nil {
 		op.flags(cmd)
@@ -148,6 +128,10 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	ops := []v2Op{
 		{use: "list", short: "list definitions (of one lifecycle event)", readOnly: true,
+			about: "Lists the stored definitions: all, or those of the lifecycle event --event NAME. It creates nothing: " +
+				"without a home or database it lists none.",
+			out:  "The text is a table (ID, EVENT, ACTION, ENABLED, REV, NAME); --json prints {definitions: [definition…]}.",
+			exit: [5]string{2: "; also an unknown --event NAME"},
 			flags: func(cmd *cobra.Command) {
 				cmd.Flags().StringVar(&event, "event", "", "only definitions of this lifecycle event `NAME`")
 				_ = cmd.RegisterFlagCompletionFunc("event", fixedValues(expr.Events()...))
@@ -157,11 +141,22 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 			},
 			text: func(w io.Writer, r any) { printDefinitions(w, r.(v2bridge.ListDefinitionsResult).Definitions) }},
 		{use: "get ID", short: "show one definition", args: 1, readOnly: true,
+			about: "Shows the definition ID as v2/definitions/get returns it, with its executionHash (what a binding is " +
+				"authorized with). It creates nothing: without a home or database there is no definition to find.",
+			out:  "The text is one field a line; --json prints {definition}.",
+			exit: [5]string{3: ": no definition ID (also without a home or database)"},
 			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
 				return b.GetDefinition(ctx, a[0])
 			},
 			text: func(w io.Writer, r any) { printDefinition(w, r.(v2bridge.DefinitionResult).Definition) }},
 		{use: "create", short: "validate and store a definition (revision 1; id generated unless given)",
+			about: "Validates the definition in --file FILE (JSON, the definition object of v2/definitions/create; " +
+				"stdin when FILE is -) and stores it: revision 1, its id generated unless it gives one, enabled unless it says " +
+				"otherwise. A problem in the file is reported at file:line:col.",
+			out: "The text names the id, the revision and the command that binds it (hookside v2 bindings create " +
+				"--hook ID --scope application); --json prints {definition}.",
+			exit: [5]string{1: "; also a definition with that id exists (-32016 conflict: use update or upsert)",
+				2: "; also a problem in the file (each at file:line:col) or no --file"},
 			flags: fileFlag("the definition"),
 			call: withFile("definition", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
 				return b.CreateDefinition(ctx, raw)
@@ -171,6 +166,13 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				fmt.Fprintf(w, "created %s (revision %d); bind it: hookside v2 bindings create --hook %s --scope application\n", d.ID, d.Revision, runner.ShellWord(d.ID))
 			}},
 		{use: "update ID", short: "change a definition (present keys replace, null removes)", args: 1,
+			about: "Changes the definition ID by the patch in --file FILE (a JSON object; stdin when FILE is -): a key present " +
+				"replaces the stored value, null removes an optional key; the id cannot change, revision, executionHash, " +
+				"createdAt and updatedAt are ignored. A change of what it executes bumps the revision and puts its " +
+				"bindings in needs_review until they are re-authorized (hookside v2 bindings update ID --authorize HASH). " +
+				"A problem in the patch is reported at file:line:col.",
+			out:   "The text names the revision and the bindings that need review; --json prints {definition, bindingsNeedingReview}.",
+			exit:  [5]string{2: "; also a problem in the patch (each at file:line:col) or no --file", 3: ": no definition ID"},
 			flags: fileFlag("the patch"),
 			call: withFile("patch", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, a []string) (any, error) {
 				return b.UpdateDefinition(ctx, a[0], raw)
@@ -181,6 +183,15 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				printNeedReview(w, u.BindingsNeedingReview, u.Definition.ExecutionHash)
 			}},
 		{use: "upsert", short: "create the definition, or replace the stored one with its id (outcome created, updated or unchanged)",
+			about: "Creates the definition in --file FILE (JSON; stdin when FILE is -; its id required), or replaces the stored " +
+				"definition with that id by it: what a host seeding its definitions at start-up calls every time. The file " +
+				"is the whole desired definition, not a patch: optional keys it omits are removed; enabled, when omitted, " +
+				"keeps the stored value. The same content writes nothing (outcome unchanged); a change of what it executes " +
+				"bumps the revision and puts its bindings in needs_review, as update does. A problem in the file is " +
+				"reported at file:line:col.",
+			out: "The text names the outcome (created, updated or unchanged), the id and the revision; --json prints " +
+				"{definition, outcome, bindingsNeedingReview}.",
+			exit:  [5]string{2: "; also a problem in the file (each at file:line:col), no id, or no --file"},
 			flags: fileFlag("the definition (its id required)"),
 			call: withFile("definition", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
 				return b.UpsertDefinition(ctx, raw)
@@ -191,6 +202,9 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				printNeedReview(w, u.BindingsNeedingReview, u.Definition.ExecutionHash)
 			}},
 		{use: "delete ID", short: "delete a definition (its bindings too; its runs stay)", args: 1,
+			about: "Deletes the definition ID and every binding of it; its runs stay, with their history.",
+			out:   "The text counts the bindings deleted and the runs kept; --json prints {bindingsDeleted, runsRetained}.",
+			exit:  [5]string{3: ": no definition ID"},
 			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
 				return b.DeleteDefinition(ctx, a[0])
 			},
@@ -199,7 +213,10 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				fmt.Fprintf(w, "deleted; %d binding(s) deleted, %d run(s) kept\n", d.BindingsDeleted, d.RunsRetained)
 			}},
 	}
-	return v2OpGroup("definitions", "list, show, create, update, upsert or delete V2 definitions", v2DefsLong, ops, stdout, stderr)
+	return v2OpGroup(v2Group{name: "definitions", short: "list, show, create, update, upsert or delete V2 definitions",
+		intro: "Hooks V2 definitions (what to do on a lifecycle event), as the v2/definitions/* requests (docs/protocol.md §5).",
+		exit:  "Exit status: 0 ok, 1 error (conflict), 2 usage (invalid input), 3 not found, 4 database unavailable.",
+		ops:   ops}, stdout, stderr)
 }
 
 func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -216,6 +233,12 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	ops := []v2Op{
 		{use: "list", short: "list bindings (of one definition), application → workspace → agent → session", readOnly: true,
+			about: "Lists the bindings: all, or those of the definition --hook ID (none when no definition has that id), " +
+				"application → workspace → agent → session. A binding of a definition also bound at a scope of higher " +
+				"priority (session > agent > workspace > application) names those bindings in shadowedBy. It creates " +
+				"nothing: without a home or database it lists none.",
+			out: "The text is a table (ID, HOOK, SCOPE, SCOPE ID, ENABLED, STATE, SHADOWED BY); --json prints " +
+				"{bindings: [binding…]}, each binding with its shadowedBy.",
 			flags: func(cmd *cobra.Command) {
 				cmd.Flags().StringVar(&hookID, "hook", "", "only bindings of this definition `ID`")
 			},
@@ -225,6 +248,10 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 			},
 			text: func(w io.Writer, r any) { printBindings(w, r.(map[string]any)["bindings"].([]v2bridge.BindingView)) }},
 		{use: "get ID", short: "show one binding", args: 1, readOnly: true,
+			about: "Shows the binding ID as list shows it, with its state (active or needs_review) and shadowedBy. It " +
+				"creates nothing: without a home or database there is no binding to find.",
+			out:  "The text is a one-row table; --json prints {binding}.",
+			exit: [5]string{3: ": no binding ID (also without a home or database)"},
 			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
 				bd, err := b.GetBinding(ctx, a[0])
 				if err != nil {
@@ -236,6 +263,13 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				printBindings(w, []v2bridge.BindingView{r.(map[string]any)["binding"].(v2bridge.BindingView)})
 			}},
 		{use: "create", short: "bind a definition to a scope (enabled, authorized with its current hash)",
+			about: "Binds the definition --hook ID to a scope: --scope application (everywhere), or workspace, agent or " +
+				"session with --scope-id ID. The binding is enabled and authorized with the definition's current " +
+				"executionHash.",
+			out: "The text names the binding's id, its scope and its state; --json prints the binding.",
+			exit: [5]string{1: "; also the definition is bound at that scope already (-32016 conflict: use update or upsert)",
+				2: "; also no --hook, an unknown --scope, or no --scope-id for workspace, agent or session",
+				3: ": no definition --hook ID"},
 			flags: scopeFlags,
 			call: func(ctx context.Context, b *v2bridge.Bridge, _ []string) (any, error) {
 				return b.CreateBinding(ctx, hookID, scope, scopeID)
@@ -245,6 +279,12 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				fmt.Fprintf(w, "created binding %s: %s at %s %s (%s)\n", bd.ID, bd.HookID, bd.ScopeKind, bd.ScopeID, bd.State)
 			}},
 		{use: "upsert", short: "bind a definition to a scope unless it is bound there (outcome created or unchanged)",
+			about: "Binds the definition --hook ID to the scope (--scope, --scope-id) as create does, unless it is bound " +
+				"there already: that binding is then returned as it is, neither re-enabled nor re-authorized (both are " +
+				"the user's decisions).",
+			out: "The text names the outcome (created or unchanged) and the binding; --json prints {binding, outcome}.",
+			exit: [5]string{2: "; also no --hook, an unknown --scope, or no --scope-id for workspace, agent or session",
+				3: ": no definition --hook ID"},
 			flags: scopeFlags,
 			call: func(ctx context.Context, b *v2bridge.Bridge, _ []string) (any, error) {
 				return b.UpsertBinding(ctx, hookID, scope, scopeID)
@@ -255,6 +295,13 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				fmt.Fprintf(w, "%s binding %s: %s at %s %s (%s)\n", u.Outcome, bd.ID, bd.HookID, bd.ScopeKind, bd.ScopeID, bd.State)
 			}},
 		{use: "update ID", short: "enable, disable or re-authorize a binding", args: 1,
+			about: "Enables or disables the binding ID (--enabled=true|false) and/or re-authorizes it (--authorize HASH) " +
+				"after its definition's action changed: needs_review becomes active. HASH must be the definition's " +
+				"current executionHash, as hookside v2 definitions get ID shows it; another is refused and nothing " +
+				"changes, --enabled included.",
+			out: "The text names whether the binding is enabled and its state; --json prints the binding.",
+			exit: [5]string{1: "; also a refused --authorize HASH (-32016; stderr names the command that shows the current hash)",
+				2: "; also neither --enabled nor --authorize", 3: ": no binding ID"},
 			flags: func(cmd *cobra.Command) {
 				enabledCmd = cmd
 				cmd.Flags().BoolVar(&enabled, "enabled", true, "enable (true) or disable (false) the binding")
@@ -287,6 +334,9 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				fmt.Fprintf(w, "binding %s: enabled %v, %s\n", bd.ID, bd.Enabled, bd.State)
 			}},
 		{use: "delete ID", short: "delete a binding", args: 1,
+			about: "Deletes the binding ID; its definition and its runs stay.",
+			out:   "The text is deleted; --json prints {deleted: true}.",
+			exit:  [5]string{3: ": no binding ID"},
 			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
 				if err := b.DeleteBinding(ctx, a[0]); err != nil {
 					return nil, err
@@ -295,7 +345,12 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 			},
 			text: func(w io.Writer, _ any) { fmt.Fprintln(w, "deleted") }},
 	}
-	return v2OpGroup("bindings", "list, show, create, update, upsert or delete V2 bindings", v2BindsLong, ops, stdout, stderr)
+	return v2OpGroup(v2Group{name: "bindings", short: "list, show, create, update, upsert or delete V2 bindings",
+		intro: "Hooks V2 bindings (where a definition applies: application, workspace, agent or session), " +
+			"as the v2/bindings/* requests (docs/protocol.md §5).",
+		exit: "Exit status: 0 ok, 1 error (conflict, a refused --authorize), 2 usage (invalid input), 3 not found, " +
+			"4 database unavailable.",
+		ops: ops}, stdout, stderr)
 }
 
 // printNeedReview says that n bindings lost their trust to an executing
@@ -306,13 +361,13 @@ func printNeedReview(w io.Writer, n int, hash string) {
 	}
 }
 
-func v2OpGroup(name, short, long string, ops []v2Op, stdout, stderr io.Writer) *cobra.Command {
-	subs := make([]*cobra.Command, len(ops))
-	for i, op := range ops {
-		subs[i] = v2OpCmd(name, op, stdout, stderr)
-		subs[i].Long = long
+// v2OpGroup is g's command: one subcommand per op, each with its own help.
+func v2OpGroup(g v2Group, stdout, stderr io.Writer) *cobra.Command {
+	subs := make([]*cobra.Command, len(g.ops))
+	for i, op := range g.ops {
+		subs[i] = v2OpCmd(g.name, op, stdout, stderr)
 	}
-	return groupCmd(name, short, long, stdout, stderr, subs...)
+	return groupCmd(g.name, g.short, g.long(), stdout, stderr, subs...)
 }
 
 // newTable starts a column-aligned table on w (two spaces between
