@@ -29,6 +29,10 @@ func TestTextCommandOperands(t *testing.T) {
 		{"python3 guard.py", []string{"guard.py"}},
 		{"perl -I lib guard.pl", []string{"guard.pl", "lib"}},
 		{"cat Reminder", []string{"Reminder"}},
+		// trap's and alias's operands are command lines that run: pinned
+		// as any other command's operand.
+		{"trap guard.sh EXIT", []string{"EXIT", "guard.sh"}},
+		{"alias g=guard.sh", []string{"g=guard.sh"}},
 	} {
 		h := hook.Hook{Type: hook.TypeCommand, Command: tc.line}
 		if got := ScriptPaths(h, root); !reflect.DeepEqual(got, tc.want) {
