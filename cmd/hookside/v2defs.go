@@ -26,7 +26,7 @@ import (
 // error codes. Exit status as every v2 command: 0 ok, 1 error (a conflict),
 // 2 usage (invalid input), 3 not found, 4 database unavailable.
 
-// v2Op is one definitions/bindings action: its command line and how it
+// v2Op is one definitions, bindings or runs action: its command line and how it
 // calls the bridge; result is printed as JSON with --json, else by text.
 type v2Op struct {
 	use, short string
@@ -45,21 +45,21 @@ type v2Op struct {
 	hint func(err error) string
 }
 
-// v2OpCmd builds the command of op under group ("definitions", "bindings").
-func v2OpCmd(group string, op v2Op, stdout, stderr io.Writer) *cobra.Command {
+// v2OpCmd builds the command of op under g.
+func v2OpCmd(g v2Group, op v2Op, stdout, stderr io.Writer) *cobra.Command {
 	var c v2Common
-	cmd := &cobra.Command{Use: op.use, Short: op.short, Long: op.long()}
+	cmd := &cobra.Command{Use: op.use, Short: op.short, Long: op.long(g.errorsHelp())}
 	c.register(cmd.Flags())
 	if op.flags != nil {
 		op.flags(cmd)
 	}
 	return setRun(cmd, func(args []string) int {
-		prefix := "hookside v2 " + group + " " + cmd.Name()
+		prefix := "hookside v2 " + g.name + " " + cmd.Name()
 		if len(args) != op.args {
 			if op.args == 0 {
 				fmt.Fprintf(stderr, "%s: unexpected argument %q\n", prefix, args[0])
 			} else {
-				fmt.Fprintf(stderr, "%s: want exactly one id\n", prefix)
+				fmt.Fprintf(stderr, "%s: want exactly one %s id\n", prefix, strings.TrimSuffix(g.name, "s"))
 			}
 			return exitUsage
 		}
@@ -365,7 +365,7 @@ func printNeedReview(w io.Writer, n int, hash string) {
 func v2OpGroup(g v2Group, stdout, stderr io.Writer) *cobra.Command {
 	subs := make([]*cobra.Command, len(g.ops))
 	for i, op := range g.ops {
-		subs[i] = v2OpCmd(g.name, op, stdout, stderr)
+		subs[i] = v2OpCmd(g, op, stdout, stderr)
 	}
 	return groupCmd(g.name, g.short, g.long(), stdout, stderr, subs...)
 }
