@@ -21,6 +21,11 @@ type ClaudeAsyncResult struct {
 	Wake              bool     `json:"wake"`
 	WakeText          string   `json:"wakeText,omitempty"`
 	WakeSummary       string   `json:"wakeSummary,omitempty"`
+	// HookErrors are non-blocking notices for the user, as the reply's
+	// hookErrors: the output_truncated notice of a stdout or stderr that
+	// reached the hook's output cap (maxOutputBytes), naming the cap in
+	// bytes, as a hook run in the foreground gets; absent when none.
+	HookErrors []string `json:"hookErrors,omitempty"`
 }
 
 // ClaudeAsync interprets the result of a background hook of event. As
@@ -28,11 +33,17 @@ type ClaudeAsyncResult struct {
 // first line that starts with "{" and parses as an object, other than the
 // async marker (ClaudeAsyncMarker), is the JSON output
 // (https://github.com/anthropics/claude-code/issues/24794); a
-// pretty-printed object therefore says nothing.
+// pretty-printed object therefore says nothing. A stream that reached
+// the output cap (r.StdoutTruncated, r.StderrTruncated) puts the
+// output_truncated notice in HookErrors, the one ParseClaude gives a hook
+// run in the foreground (capNotice).
 func ClaudeAsync(event string, rewake bool, r ProcessResult) ClaudeAsyncResult {
 	res := ClaudeAsyncResult{AdditionalContext: []string{}}
 	if r.TimedOut || r.SpawnError != "" || r.Skipped {
 		return res
+	}
+	if n := capNotice(r); n != "" {
+		res.HookErrors = []string{n}
 	}
 	if f, ok := firstJSONLine(r.Stdout); ok && claudeValidate(event, f) == "" {
 		var a ClaudeAnswer

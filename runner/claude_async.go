@@ -16,7 +16,9 @@ import (
 // it waits for the next reply (ClaudeMerged.AsyncResults), and an
 // asyncRewake exit 2 also goes to SessionOptions.OnClaudeWake at once,
 // with the handler's rewakeMessage before the hook's text and its
-// rewakeSummary when the output gives none.
+// rewakeSummary when the output gives none. A result with nothing to
+// deliver (no context, system message, wake-up or hookErrors notice) is
+// dropped.
 func (s *Session) deliverAsync(h *hook.Hook, event string, pr output.ProcessResult) {
 	r := output.ClaudeAsync(event, h.AsyncRewake, pr)
 	r.HookID, r.Event = h.ID, event
@@ -28,7 +30,7 @@ func (s *Session) deliverAsync(h *hook.Hook, event string, pr output.ProcessResu
 			r.WakeSummary = h.RewakeSummary
 		}
 	}
-	if len(r.AdditionalContext) == 0 && r.SystemMessage == "" && !r.Wake {
+	if len(r.AdditionalContext) == 0 && r.SystemMessage == "" && !r.Wake && len(r.HookErrors) == 0 {
 		return
 	}
 	s.claudeSt().addPending(r)

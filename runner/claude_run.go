@@ -398,9 +398,9 @@ func (s *Session) claudeAsync(h *hook.Hook, event string, spec exec.Spec, cleanu
 		if res.Canceled {
 			return
 		}
-		s.deliverAsync(h, event, output.ProcessResult{
-			ExitCode: res.ExitCode, Stdout: res.Stdout, Stderr: res.Stderr, TimedOut: res.TimedOut,
-		})
+		// As a detached or foreground handler's: the truncation flags
+		// too, so a stream cut at the cap gets its notice (ClaudeAsync).
+		s.deliverAsync(h, event, claudeProcessResult(res))
 	}()
 	return output.ProcessResult{ExitCode: -1, Async: true}
 }

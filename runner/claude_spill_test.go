@@ -76,3 +76,47 @@ func TestClaudeSpillKeptInHome(t *testing.T) {
 		t.Errorf("a saved output older than HookOutputMaxAge was kept: %v", err)
 	}
 }
+
+// TestClaudeAsyncOutputCap: a background hook whose stdout or stderr
+// reaches its output cap (maxOutputBytes) gets the same output_truncated
+// notice as a foreground one, in the hookErrors of its asyncResults entry
+// — started async or by the runtime async marker — next to what its JSON
+// line says; a result with only the notice is delivered too.
+func TestClaudeAsyncOutputCap(t *testing.T) {
+	e := newClaudeEnv(t)
+	const ctxLine = `echo '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"ctx"}}'; `
+	hooks := []any{
+		map[string]any{"type": "command", "async": true, "maxOutputBytes": 1000,
+			"command": ctxLine + `head -c 5000 /dev/zero | tr '\0' a`},
+		map[string]any{"type": "command", "async": true, "maxOutputBytes": 1000,
+			"command": `head -c 5000 /dev/zero | tr '\0' e >&2`},
+		map[string]any{"type": "command", "maxOutputBytes": 1000,
+			"command": `echo '{"async": true}'; sleep 0.2; ` + ctxLine + `head -c 5000 /dev/zero | tr '\0' a`},
+	}
+	writeJSON(t, filepath.Join(e.claudeHome, "settings.json"), map[string]any{"hooks": map[string]any{
+		"UserPromptSubmit": []any{map[string]any{"hooks": hooks}}}})
+	s := e.open(t, SessionOptions{})
+	if m := runClaude(t, s, hook.UserPromptSubmit, `{"prompt":"p"}`); claudeOutcomes(m) != "started_async started_async started_async" {
+		t.Fatalf("first reply: %s", claudeOutcomes(m))
+	}
+	s.async.Wait()
+	m := runClaude(t, s, hook.UserPromptSubmit, `{"prompt":"next"}`)
+	const cut = " reached the output cap of 1000 bytes (maxOutputBytes); the rest was discarded"
+	want := map[string]struct{ ctx, notice string }{
+		"[0]": {"ctx", "output_truncated: stdout" + cut},
+		"[1]": {"", "output_truncated: stderr" + cut},
+		"[2]": {"ctx", "output_truncated: stdout" + cut},
+	}
+	got := map[string]bool{}
+	for _, r := range m.AsyncResults {
+		i := r.HookID[strings.LastIndex(r.HookID, "["):]
+		w, ok := want[i]
+		if !ok || got[i] || strings.Join(r.AdditionalContext, ",") != w.ctx || len(r.HookErrors) != 1 || r.HookErrors[0] != w.notice {
+			t.Errorf("async result of hook %s: context %q, hookErrors %q; want %q and [%q]", r.HookID, r.AdditionalContext, r.HookErrors, w.ctx, w.notice)
+		}
+		got[i] = true
+	}
+	if len(got) != len(want) {
+		t.Errorf("async results of %v, want one of each of the 3 hooks: %+v", got, m.AsyncResults)
+	}
+}

@@ -14,15 +14,16 @@ import (
 // runClaudeCLI runs one event of a claude-profile session and prints the
 // merged answer (docs/compatibility.md "The claude profile"); --json is the
 // hooks/run result with each run's stdout and stderr previews, as on the
-// zcode profile. Exit status: 2 when the event's action is blocked, else
-// 0. Workspace hooks skipped for trust are listed on stderr with a review
-// command repeating hint (hintFlags), as on the zcode profile.
-func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest, asJSON bool, hint string, stdout, stderr io.Writer) int {
+// zcode profile. Exit status: 2 when the event's action is blocked or a
+// hook answered continue:false, 130/143 when SIGINT/SIGTERM (caught)
+// stopped the run (runFailure), 1 for another failure, else 0. Workspace
+// hooks skipped for trust are listed on stderr with a review command
+// repeating hint (hintFlags), as on the zcode profile.
+func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest, asJSON bool, hint string, caught func() os.Signal, stdout, stderr io.Writer) int {
 	outs := &runOutputs{byRun: map[string]runOutput{}}
 	m, err := s.RunClaude(ctx, req, outs)
 	if err != nil {
-		fmt.Fprintln(stderr, "hookside hooks run:", runErrText(err))
-		return exitError
+		return runFailure(stderr, err, caught)
 	}
 	if asJSON {
 		writeJSON(stdout, claudeMergedWithOutput{ClaudeMerged: m, Runs: outs.runs(m.Runs)})

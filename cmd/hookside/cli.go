@@ -75,7 +75,7 @@ func execute(root *cobra.Command, args []string, stdout, stderr io.Writer) int {
 		return int(st)
 	case errors.As(err, &uc):
 		fmt.Fprintln(stderr, uc.Error())
-		jsonUsageError(uc.cmd, args, stdout, uc.Error())
+		jsonUsageError(uc.cmd, args, stdout, uc.Error(), uc)
 		return exitUsage
 	}
 	path := "hookside"
@@ -84,21 +84,34 @@ func execute(root *cobra.Command, args []string, stdout, stderr io.Writer) int {
 	}
 	msg := fmt.Sprintf("%s: %v (see %s --help)", path, err, path)
 	fmt.Fprintln(stderr, msg)
-	jsonUsageError(cmd, args, stdout, msg)
+	jsonUsageError(cmd, args, stdout, msg, err)
 	return usageExitOf(cmd)
 }
 
 // annJSONErrors marks a command whose --json failures print an error object
 // on stdout that execute prints too for the flag and argument errors cobra
-// finds before the command runs (hooks trust and its actions:
-// writeTrustJSONError).
+// finds before the command runs. Its value is the object's shape:
+// jsonErrorsMessage (hooks trust and its actions: writeTrustJSONError) or
+// jsonErrorsV2 (v2 definitions, bindings and runs: writeV2FlagError).
 const annJSONErrors = "hookside.jsonErrors"
 
+// The shapes of annJSONErrors.
+const (
+	jsonErrorsMessage = "message" // {"error": {"message"}}
+	jsonErrorsV2      = "v2"      // {"error": {code, message, data}}
+)
+
 // jsonUsageError prints, when cmd is marked annJSONErrors and args ask for
-// --json, the error object of msg (what went to stderr) on stdout.
-func jsonUsageError(cmd *cobra.Command, args []string, stdout io.Writer, msg string) {
-	if cmd != nil && cmd.Annotations[annJSONErrors] != "" && jsonAsked(args) {
+// --json, the error object of err on stdout, msg being what went to stderr.
+func jsonUsageError(cmd *cobra.Command, args []string, stdout io.Writer, msg string, err error) {
+	if cmd == nil || !jsonAsked(args) {
+		return
+	}
+	switch cmd.Annotations[annJSONErrors] {
+	case jsonErrorsMessage:
 		writeTrustJSONError(stdout, msg)
+	case jsonErrorsV2:
+		writeV2FlagError(stdout, strings.TrimPrefix(msg, cmd.CommandPath()+": "), err)
 	}
 }
 

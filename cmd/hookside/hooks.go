@@ -227,8 +227,10 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 			"its stopReason then printed on stderr: the host must not proceed), 1 error (usage errors included,\n" +
 			"so that 2 always means the host must not proceed). Async hooks it started in the background run\n" +
 			"to their end before it exits (each within its timeout), and stderr shows each one's outcome (exit\n" +
-			"code, or timed out, and its duration in ms). SIGINT (Ctrl-C) or SIGTERM stops the ones still\n" +
-			"running, names them, and the exit status is then 130 (SIGINT) or 143 (SIGTERM), as a shell gives.",
+			"code, or timed out, and its duration in ms). SIGINT (Ctrl-C) or SIGTERM stops every hook still\n" +
+			"running: a synchronous one (killed with its process group; nothing is decided, no answer is\n" +
+			"printed, stderr says \"interrupted by SIGINT\") or the async ones (each named). The exit status\n" +
+			"is then 130 (SIGINT) or 143 (SIGTERM), as a shell gives.",
 		Annotations: map[string]string{annUsageExit: "1"},
 	}
 	fs := cmd.Flags()
@@ -319,13 +321,12 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 		}
 	}()
 	if sf.profile == runner.ProfileClaude {
-		return runClaudeCLI(ctx, s, runner.RunRequest{Event: o.event, TurnID: o.turnID, Input: input}, o.asJSON, hintFlags(o.flags), stdout, stderr)
+		return runClaudeCLI(ctx, s, runner.RunRequest{Event: o.event, TurnID: o.turnID, Input: input}, o.asJSON, hintFlags(o.flags), caught, stdout, stderr)
 	}
 	outs := &runOutputs{byRun: map[string]runOutput{}}
 	m, err := s.Run(ctx, runner.RunRequest{Event: o.event, TurnID: o.turnID, Input: input}, outs)
 	if err != nil {
-		fmt.Fprintln(stderr, "hookside hooks run:", runErrText(err))
-		return exitError
+		return runFailure(stderr, err, caught)
 	}
 	if o.asJSON {
 		writeJSON(stdout, outs.withOutput(m))
@@ -366,6 +367,21 @@ func inputObjectError(path string, input []byte) string {
 		return fmt.Sprintf("%s: the input must be a JSON object: got null", jsonpos.At(name, input, off))
 	}
 	return fmt.Sprintf("%s: the input must be a JSON object: %v", name, err)
+}
+
+// runFailure reports on stderr why s.Run or s.RunClaude failed and returns
+// the exit status of `hooks run`: when SIGINT or SIGTERM (caught) stopped
+// the run, its running hooks killed with their process groups, stderr says
+// "interrupted by SIGINT" (or SIGTERM) and the status is signalExit's (130,
+// 143), as after the async wait (finishAsync); any other failure is
+// exitError.
+func runFailure(stderr io.Writer, err error, caught func() os.Signal) int {
+	if sig := caught(); sig != nil && errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "hookside hooks run: interrupted by %s: the running hooks were stopped, nothing was decided\n", signalName(sig))
+		return signalExit(sig)
+	}
+	fmt.Fprintln(stderr, "hookside hooks run:", runErrText(err))
+	return exitError
 }
 
 // runErrText is a failed run's message: a run stopped by SIGINT/SIGTERM

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -93,4 +94,53 @@ func (e cliEnv) shell(t *testing.T, script string, args ...string) (int, string,
 func processAlive(pid string) bool {
 	n, err := strconv.Atoi(pid)
 	return err == nil && syscall.Kill(n, 0) == nil
+}
+
+// TestHooksRunSignalStopsSyncHook: SIGINT or SIGTERM while hooks run waits
+// for a synchronous hook (sh -c running sleep 30) stops it — the shell and
+// its sleep are gone — prints no answer, says "interrupted by SIGINT" (or
+// SIGTERM) on stderr and exits as after the async wait: 130, 143; on the
+// zcode and the claude profile.
+func TestHooksRunSignalStopsSyncHook(t *testing.T) {
+	for _, c := range []struct {
+		profile, sig string
+		exit         int
+	}{{"zcode", "INT", 130}, {"zcode", "TERM", 143}, {"claude", "INT", 130}, {"claude", "TERM", 143}} {
+		t.Run(c.profile+"/"+c.sig, func(t *testing.T) {
+			e := newCLIEnv(t)
+			dir := t.TempDir()
+			shPID, sleepPID := filepath.Join(dir, "sh.pid"), filepath.Join(dir, "sleep.pid")
+			h := map[string]any{"type": "command", "command": "echo $$ > '" + shPID + "'; sleep 30 & echo $! > '" + sleepPID + "'; wait"}
+			if c.profile == "claude" {
+				b, _ := json.Marshal(map[string]any{"hooks": oneHook("Stop", h)})
+				writeFiles(t, map[string]string{filepath.Join(e.userHome, ".claude", "settings.json"): string(b)})
+			} else {
+				e.userConfig(t, oneHook("Stop", h))
+			}
+			// A shell runs hookside in the background, sends the signal once
+			// the hook's sleep started, and prints hookside's exit status.
+			outFile, errFile := filepath.Join(dir, "stdout"), filepath.Join(dir, "stderr")
+			script := `"$0" hooks run --event Stop --profile "$4" > "$1" 2> "$2" & pid=$!
+i=0; until [ -s "$3" ]; do i=$((i+1)); [ $i -gt 1000 ] && break; sleep 0.01; done
+kill -` + c.sig + ` $pid; wait $pid; echo "exit $?"`
+			code, out, errs := e.shell(t, script, os.Args[0], outFile, errFile, sleepPID, c.profile)
+			stdout, _ := os.ReadFile(outFile)
+			stderr, _ := os.ReadFile(errFile)
+			if code != 0 || strings.TrimSpace(out) != "exit "+strconv.Itoa(c.exit) {
+				t.Fatalf("shell: exit %d, stdout %q (want exit %d), %s\nhookside stderr:\n%s", code, out, c.exit, errs, stderr)
+			}
+			if want := "hookside hooks run: interrupted by SIG" + c.sig + ": the running hooks were stopped, nothing was decided\n"; !strings.Contains(string(stderr), want) {
+				t.Errorf("stderr lacks %q:\n%s", want, stderr)
+			}
+			if len(stdout) != 0 {
+				t.Errorf("stdout %q, want no answer", stdout)
+			}
+			for _, f := range []string{shPID, sleepPID} {
+				pidText, _ := os.ReadFile(f)
+				if pid := strings.TrimSpace(string(pidText)); pid == "" || processAlive(pid) {
+					t.Errorf("%s: the hook's process (pid %q) was not stopped", filepath.Base(f), pid)
+				}
+			}
+		})
+	}
 }

@@ -127,7 +127,7 @@ func trustActionCmd(a trustAction, stdout, stderr io.Writer) *cobra.Command {
 		Long:  trustLong(),
 		Args:  cobra.ArbitraryArgs,
 		// A flag error under --json prints the error object too (execute).
-		Annotations: map[string]string{annJSONErrors: "true"},
+		Annotations: map[string]string{annJSONErrors: jsonErrorsMessage},
 	}
 	selects, bundle, all, sel := true, true, "every declaration (grant needs --bundle-digest)", "[--digest D]… [--all --bundle-digest B]"
 	if a.name != "" {

@@ -34,12 +34,7 @@ Every command takes --json, --home DIR and --help.
 Exit status: 0 ok, 1 error, 2 usage, 3 not found, 4 database unavailable.`
 
 func v2Cmd(stdout, stderr io.Writer) *cobra.Command {
-	runs := groupCmd("runs", "list, show, retry or cancel V2 runs (runs list|get|retry|cancel)",
-		"List, show, retry (failed/blocked/cancelled/outcome_unknown) or cancel (queued) V2 runs.\n"+
-			"list and get create nothing: without a home or database they show no runs.\n\n"+
-			"Exit status: 0 ok, 1 error, 2 usage, 3 not found, 4 database unavailable.", stdout, stderr,
-		v2RunsCmd("list", stdout, stderr), v2RunsCmd("get", stdout, stderr),
-		v2RunsCmd("retry", stdout, stderr), v2RunsCmd("cancel", stdout, stderr))
+	runs := v2RunsCmd(stdout, stderr)
 	cmd := groupCmd("v2", "Hooks V2 from the shell (definitions, bindings, runs, emit)", v2Long, stdout, stderr,
 		v2DefinitionsCmd(stdout, stderr), v2BindingsCmd(stdout, stderr), runs, v2EmitCmd(stdout, stderr))
 	// `hookside v2` alone prints its help to stdout (it lists the commands).
@@ -93,112 +88,6 @@ func v2ExitFor(err error) int {
 		return exitUsage
 	}
 	return exitError
-}
-
-var v2RunsShort = map[string]string{
-	"list":   "list runs, newest first (--status, --hook, --event, --session, --since, --until; pages of --limit)",
-	"get":    "show one run",
-	"retry":  "manual retry (failed, blocked, cancelled, outcome_unknown)",
-	"cancel": "cancel a queued run",
-}
-
-// v2RunsCmd is `hookside v2 runs <action>`.
-func v2RunsCmd(action string, stdout, stderr io.Writer) *cobra.Command {
-	var c v2Common
-	var p v2bridge.RunsListParams
-	use := action + " ID"
-	if action == "list" {
-		use = "list"
-	}
-	cmd := &cobra.Command{Use: use, Short: v2RunsShort[action],
-		Long: "List, show, retry (failed/blocked/cancelled/outcome_unknown) or cancel (queued) V2 runs.\n" +
-			"list and get create nothing: without a home or database they show no runs."}
-	fs := cmd.Flags()
-	c.register(fs)
-	if action == "list" {
-		fs.StringVar(&p.Status, "status", "", "only runs in this status `S`")
-		fs.StringVar(&p.HookID, "hook", "", "only runs of this definition `ID`")
-		fs.StringVar(&p.EventName, "event", "", "only runs of this lifecycle event `NAME`")
-		fs.StringVar(&p.EventID, "event-id", "", "only runs of this event `ID`")
-		fs.StringVar(&p.SessionID, "session", "", "only runs of this session `ID`")
-		fs.StringVar(&p.Since, "since", "", "created at or after `T` (RFC 3339)")
-		fs.StringVar(&p.Until, "until", "", "created before `T` (RFC 3339)")
-		fs.IntVar(&p.Limit, "limit", 50, "page size `N` (≤ 500)")
-		fs.StringVar(&p.Cursor, "cursor", "", "nextCursor `C` of the previous page")
-		_ = cmd.RegisterFlagCompletionFunc("status", fixedValues(store.RunQueued, store.RunRunning, store.RunSucceeded,
-			store.RunFailed, store.RunSkipped, store.RunBlocked, store.RunCancelled, store.RunOutcomeUnknown))
-		_ = cmd.RegisterFlagCompletionFunc("event", fixedValues(expr.Events()...))
-	}
-	return setRun(cmd, func(pos []string) int { return runV2Runs(action, c, p, pos, stdout, stderr) })
-}
-
-func runV2Runs(action string, c v2Common, p v2bridge.RunsListParams, pos []string, stdout, stderr io.Writer) int {
-	prefix := "hookside v2 runs " + action
-	switch action {
-	case "list":
-		if len(pos) > 0 {
-			fmt.Fprintf(stderr, "%s: unexpected argument %q\n", prefix, pos[0])
-			return exitUsage
-		}
-	default:
-		if len(pos) != 1 {
-			fmt.Fprintf(stderr, "%s: want exactly one run id\n", prefix)
-			return exitUsage
-		}
-	}
-	// list and get only read: a missing home or database stays missing.
-	readOnly := action == "list" || action == "get"
-	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true, NoCreate: readOnly})
-	if err != nil {
-		return v2OpFail(stdout, stderr, prefix, c.json, err)
-	}
-	defer b.Close(0)
-	ctx := context.Background()
-	if action == "list" {
-		res, err := b.ListRuns(ctx, p)
-		if err != nil {
-			return v2OpFail(stdout, stderr, prefix, c.json, err)
-		}
-		if c.json {
-			writeJSON(stdout, res)
-			return exitOK
-		}
-		tw := newTable(stdout, "RUN\tSTATUS\tEVENT\tHOOK\tSESSION\tATTEMPTS\tERROR\tCREATED")
-		for _, r := range res.Runs {
-			test := ""
-			if r.IsTestRun {
-				test = " (test)"
-			}
-			fmt.Fprintf(tw, "%s\t%s%s\t%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Status, test, r.EventName, r.HookID, r.SessionID,
-				r.AttemptCount, r.ErrorCode, r.CreatedAt.Format(time.RFC3339))
-		}
-		tw.Flush()
-		if res.NextCursor != nil {
-			fmt.Fprintf(stdout, "more: --cursor %s\n", *res.NextCursor)
-		}
-		return exitOK
-	}
-	var res v2bridge.RunResult
-	switch action {
-	case "get":
-		res, err = b.GetRun(ctx, pos[0])
-	case "retry":
-		res, err = b.RetryRun(ctx, pos[0])
-	case "cancel":
-		res, err = b.CancelRun(ctx, pos[0])
-	}
-	if err != nil {
-		return v2OpFail(stdout, stderr, prefix, c.json, err)
-	}
-	if c.json {
-		writeJSON(stdout, res)
-		return exitOK
-	}
-	printRun(stdout, res.Run)
-	if action == "retry" {
-		fmt.Fprintln(stdout, "queued again: a running hookside app-server on this home executes it (command actions; host actions need a host that declared them)")
-	}
-	return exitOK
 }
 
 func printRun(w io.Writer, r store.Run) {

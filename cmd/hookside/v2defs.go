@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/hookside/hookside/internal/jsonhtml"
 	"github.com/hookside/hookside/rpc"
@@ -26,7 +27,7 @@ import (
 // error codes. Exit status as every v2 command: 0 ok, 1 error (a conflict),
 // 2 usage (invalid input), 3 not found, 4 database unavailable.
 
-// v2Op is one definitions/bindings action: its command line and how it
+// v2Op is one definitions, bindings or runs action: its command line and how it
 // calls the bridge; result is printed as JSON with --json, else by text.
 type v2Op struct {
 	use, short string
@@ -45,21 +46,26 @@ type v2Op struct {
 	hint func(err error) string
 }
 
-// v2OpCmd builds the command of op under group ("definitions", "bindings").
-func v2OpCmd(group string, op v2Op, stdout, stderr io.Writer) *cobra.Command {
+// v2OpCmd builds the command of op under g.
+func v2OpCmd(g v2Group, op v2Op, stdout, stderr io.Writer) *cobra.Command {
 	var c v2Common
-	cmd := &cobra.Command{Use: op.use, Short: op.short, Long: op.long()}
+	cmd := &cobra.Command{Use: op.use, Short: op.short, Long: op.long(g.errorsHelp()),
+		// A flag error under --json prints the error object too (execute).
+		Annotations: map[string]string{annJSONErrors: jsonErrorsV2}}
 	c.register(cmd.Flags())
 	if op.flags != nil {
 		op.flags(cmd)
 	}
 	return setRun(cmd, func(args []string) int {
-		prefix := "hookside v2 " + group + " " + cmd.Name()
+		prefix := "hookside v2 " + g.name + " " + cmd.Name()
 		if len(args) != op.args {
+			field, msg := "id", fmt.Sprintf("want exactly one %s id", strings.TrimSuffix(g.name, "s"))
 			if op.args == 0 {
-				fmt.Fprintf(stderr, "%s: unexpected argument %q\n", prefix, args[0])
-			} else {
-				fmt.Fprintf(stderr, "%s: want exactly one id\n", prefix)
+				field, msg = "", fmt.Sprintf("unexpected argument %q", args[0])
+			}
+			fmt.Fprintf(stderr, "%s: %s\n", prefix, msg)
+			if c.json {
+				writeV2JSONError(stdout, rpc.CodeInvalidParams, msg, v2UsageData(field, msg))
 			}
 			return exitUsage
 		}
@@ -93,11 +99,63 @@ func v2OpFail(stdout, stderr io.Writer, prefix string, asJSON bool, err error) i
 	we := rpc.V2WireError(err)
 	rpc.LogV2Detail(slog.Default(), err) // shown with -v
 	if asJSON {
-		writeJSON(stdout, map[string]any{"error": map[string]any{"code": we.Code, "message": we.Message, "data": we.Data}})
+		writeV2JSONError(stdout, we.Code, we.Message, we.Data)
 	}
 	fmt.Fprintf(stderr, "%s: %s [code %d]\n", prefix, we.Message, we.Code)
 	problemLines(stderr, err)
 	return v2ExitFor(err)
+}
+
+// writeV2JSONError prints {"error": {code, message, data}} on stdout, the
+// error object of a failing v2 command under --json.
+func writeV2JSONError(stdout io.Writer, code int64, message string, data any) {
+	writeJSON(stdout, map[string]any{"error": map[string]any{"code": code, "message": message, "data": data}})
+}
+
+// writeV2FlagError prints the error object of a flag error cobra found
+// before a v2 command ran (execute, annJSONErrors): -32602, message what
+// stderr got without the command's prefix (msg), data {field, reason}: the
+// flag as given ("--limit", "-x"; left out when err names none) and err's
+// text.
+func writeV2FlagError(stdout io.Writer, msg string, err error) {
+	writeV2JSONError(stdout, rpc.CodeInvalidParams, msg, v2UsageData(flagOf(err), err.Error()))
+}
+
+// v2UsageData is the data of a usage error: {field, reason}, field left
+// out when "".
+func v2UsageData(field, reason string) map[string]string {
+	if field == "" {
+		return map[string]string{"reason": reason}
+	}
+	return map[string]string{"field": field, "reason": reason}
+}
+
+// flagOf is the flag a pflag parse error names, as given on the command
+// line ("--name", "-n"); "" for another error.
+func flagOf(err error) string {
+	var ne *pflag.NotExistError
+	var vr *pflag.ValueRequiredError
+	var iv *pflag.InvalidValueError
+	var is *pflag.InvalidSyntaxError
+	switch {
+	case errors.As(err, &ne):
+		return dashed(ne.GetSpecifiedName(), ne.GetSpecifiedShortnames())
+	case errors.As(err, &vr):
+		return dashed(vr.GetSpecifiedName(), vr.GetSpecifiedShortnames())
+	case errors.As(err, &iv):
+		return "--" + iv.GetFlag().Name
+	case errors.As(err, &is):
+		return is.GetSpecifiedFlag()
+	}
+	return ""
+}
+
+// dashed is the flag name as given: -n within a group of shorthands, else --name.
+func dashed(name, shorthands string) string {
+	if shorthands != "" {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -365,7 +423,7 @@ func printNeedReview(w io.Writer, n int, hash string) {
 func v2OpGroup(g v2Group, stdout, stderr io.Writer) *cobra.Command {
 	subs := make([]*cobra.Command, len(g.ops))
 	for i, op := range g.ops {
-		subs[i] = v2OpCmd(g.name, op, stdout, stderr)
+		subs[i] = v2OpCmd(g, op, stdout, stderr)
 	}
 	return groupCmd(g.name, g.short, g.long(), stdout, stderr, subs...)
 }

@@ -141,7 +141,7 @@ func TestV2DefinitionsAndBindingsCLI(t *testing.T) {
 	if code, _ := v2cli(t, home, &e, "definitions", "get", "note", "--json"); code != exitNotFound || e.Error.Code != -32013 {
 		t.Errorf("deleted definition get: exit %d %+v", code, e)
 	}
-	if code, errs := v2cli(t, home, nil, "definitions", "get"); code != exitUsage || !strings.Contains(errs, "exactly one id") {
+	if code, errs := v2cli(t, home, nil, "definitions", "get"); code != exitUsage || !strings.Contains(errs, "want exactly one definition id") {
 		t.Errorf("get without id: exit %d %s", code, errs)
 	}
 	// Text output names what to do next.

@@ -5,28 +5,38 @@ import (
 	"strings"
 )
 
-// The help of `hookside v2 definitions|bindings` and of each of their
+// The help of `hookside v2 definitions|bindings|runs` and of each of their
 // commands is made from one table, the group's v2Ops: the group lists each
 // command's one line (v2Op.short) and says what they share; a command's
 // own help is its line, what it takes and prints (v2Op.about, v2Op.out),
-// the shared errors paragraph and its exit statuses, one a line — as
+// the group's errors paragraph and its exit statuses, one a line — as
 // `hooks trust` and its actions (trustActions).
 
-// v2Group is `hookside v2 definitions` or `hookside v2 bindings`.
+// v2Group is `hookside v2 definitions`, `hookside v2 bindings` or
+// `hookside v2 runs`.
 type v2Group struct {
 	name, short string
 	// intro is the group's first paragraph; exit its exit status line,
-	// summing up its commands' v2Op.exit.
-	intro, exit string
-	ops         []v2Op
+	// summing up its commands' v2Op.exit; errors the paragraph on errors
+	// its commands share ("" = v2ErrorsHelp).
+	intro, exit, errors string
+	ops                 []v2Op
 }
 
-// v2Exits are the exit statuses of the definitions and bindings commands
-// (docs/protocol.md §5 CLI); v2Op.exit adds to them.
+// errorsHelp is the paragraph on errors g's commands share.
+func (g v2Group) errorsHelp() string {
+	if g.errors != "" {
+		return g.errors
+	}
+	return v2ErrorsHelp
+}
+
+// v2Exits are the exit statuses of the definitions, bindings and runs
+// commands (docs/protocol.md §5 CLI); v2Op.exit adds to them.
 var v2Exits = [5]string{"ok", "error", "usage (invalid input)", "not found", "database unavailable"}
 
 // v2ErrorsHelp is the paragraph on errors every definitions and bindings
-// command shares.
+// command shares (runs: v2RunsErrorsHelp).
 const v2ErrorsHelp = "Errors carry the protocol's codes (-32602 invalid params with the field, -32013 not found, " +
 	"-32016 conflict, -32014 database unavailable) on stderr; --json prints {\"error\": {code, message, data}} on stdout."
 
@@ -40,7 +50,7 @@ func (g v2Group) long() string {
 	for _, op := range g.ops {
 		fmt.Fprintf(&b, "  %-7s %s\n", op.name(), op.short)
 	}
-	b.WriteString("\n" + wrapText(v2ErrorsHelp, helpWidth) + "\n" + wrapText(g.exit, helpWidth) + "\n")
+	b.WriteString("\n" + wrapText(g.errorsHelp(), helpWidth) + "\n" + wrapText(g.exit, helpWidth) + "\n")
 	fmt.Fprintf(&b, "Each command's input, output and exit statuses: hookside v2 %s <command> --help.", g.name)
 	return b.String()
 }
@@ -52,13 +62,13 @@ func (op v2Op) name() string {
 }
 
 // long is op's help: its line, what it takes and prints, the errors
-// paragraph and its exit statuses (3 only when op.exit names what is not
-// found).
-func (op v2Op) long() string {
+// paragraph of its group (errs) and its exit statuses (3 only when op.exit
+// names what is not found).
+func (op v2Op) long(errs string) string {
 	var b strings.Builder
 	b.WriteString(wrapText(strings.ToUpper(op.short[:1])+op.short[1:]+".", helpWidth) + "\n\n")
 	b.WriteString(wrapText(op.about, helpWidth) + "\n\n" + wrapText(op.out, helpWidth) + "\n")
-	b.WriteString(wrapText(v2ErrorsHelp, helpWidth) + "\n\nExit status:")
+	b.WriteString(wrapText(errs, helpWidth) + "\n\nExit status:")
 	for code, text := range v2Exits {
 		if code == exitNotFound && op.exit[code] == "" {
 			continue

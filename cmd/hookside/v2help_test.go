@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestV2LeafHelp: `hookside v2 definitions|bindings <command> --help`
+// TestV2LeafHelp: `hookside v2 definitions|bindings|runs <command> --help`
 // prints that command's own help — its one line, what it takes and prints,
 // its exit statuses — not the group's paragraph, and names only the flags
 // it takes; the group's help lists its commands' lines and points at their
@@ -26,6 +26,8 @@ func TestV2LeafHelp(t *testing.T) {
 		{"bindings", map[string][]string{"list": {"--hook"}, "get": nil, "create": {"--hook", "--scope", "--scope-id"},
 			"upsert": {"--hook", "--scope", "--scope-id"}, "update": {"--enabled", "--authorize"}, "delete": nil},
 			[]string{"get", "create", "upsert", "update", "delete"}},
+		{"runs", map[string][]string{"list": {"--status", "--hook", "--event", "--event-id", "--session", "--since", "--until",
+			"--limit", "--cursor"}, "get": nil, "retry": nil, "cancel": nil}, []string{"get", "retry", "cancel"}},
 	} {
 		code, parent, errs := runCLI("v2", g.group, "--help")
 		if code != 0 {

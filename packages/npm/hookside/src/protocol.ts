@@ -44,6 +44,8 @@ export type ClaudeAsyncResult = {
   wake: boolean;
   wakeText?: string;
   wakeSummary?: string;
+  /** non-blocking notices for the user, as the reply's hookErrors: output_truncated when stdout or stderr reached the hook's maxOutputBytes; absent when none */
+  hookErrors?: string[];
 };
 
 /** the hooks/run result of a claude-profile session: every field the host needs to act as Claude Code would (docs/compatibility.md "The claude profile"); event-specific fields are omitted when no hook set them */
