@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
 )
 
@@ -32,6 +33,9 @@ type RunsListResult struct {
 func (b *Bridge) ListRuns(ctx context.Context, p RunsListParams) (RunsListResult, error) {
 	f := store.RunFilter{Status: p.Status, HookID: p.HookID, EventName: p.EventName, EventID: p.EventID,
 		SessionID: p.SessionID, Limit: p.Limit, Cursor: p.Cursor}
+	if p.EventName != "" && p.EventName != ShellHookEvent && !expr.KnownEvent(p.EventName) {
+		return RunsListResult{}, invalid("eventName", "unknown event %q (want one of %v or %s)", p.EventName, expr.Events(), ShellHookEvent)
+	}
 	if p.Limit < 0 || p.Limit > store.MaxListLimit {
 		return RunsListResult{}, invalid("limit", "must be 0–%d (0 or absent = %d)", store.MaxListLimit, store.DefaultListLimit)
 	}

@@ -8,7 +8,8 @@ import (
 )
 
 // TestV2ReadOnlyCommandsCreateNothing: list and get of definitions,
-// bindings and runs on a home that does not exist answer as an empty
+// bindings and runs, and retry and cancel of runs (records that must
+// exist), on a home that does not exist answer as an empty
 // database would (empty list, exit 0; get: not found, exit 3; invalid
 // filters still exit 2) and leave the home missing; on a home directory
 // without a database they create no database either.
@@ -33,7 +34,10 @@ func TestV2ReadOnlyCommandsCreateNothing(t *testing.T) {
 		{[]string{"bindings", "get", "bind_1"}, exitNotFound, ""},
 		{[]string{"runs", "list", "--json"}, exitOK, "{\n  \"runs\": [],\n  \"nextCursor\": null\n}\n"},
 		{[]string{"runs", "list", "--status", "bogus"}, exitUsage, ""},
+		{[]string{"runs", "list", "--event", "no.such"}, exitUsage, ""},
 		{[]string{"runs", "get", "run_1"}, exitNotFound, ""},
+		{[]string{"runs", "retry", "run_1"}, exitNotFound, ""},
+		{[]string{"runs", "cancel", "run_1"}, exitNotFound, ""},
 	}
 	for _, home := range []string{missing, bare} {
 		for _, c := range cases {

@@ -37,7 +37,7 @@ type v2Op struct {
 	about, out string
 	exit       [5]string
 	args       int  // positional arguments (the id)
-	readOnly   bool // a missing home or database stays missing (v2bridge.Options.NoCreate)
+	noCreate   bool // a missing home or database stays missing (v2bridge.Options.NoCreate): reads, and changes only to records that must exist
 	flags      func(cmd *cobra.Command)
 	call       func(ctx context.Context, b *v2bridge.Bridge, args []string) (any, error)
 	text       func(w io.Writer, result any)
@@ -69,7 +69,7 @@ func v2OpCmd(g v2Group, op v2Op, stdout, stderr io.Writer) *cobra.Command {
 			}
 			return exitUsage
 		}
-		b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true, NoCreate: op.readOnly})
+		b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true, NoCreate: op.noCreate})
 		if err != nil {
 			return v2OpFail(stdout, stderr, prefix, c.json, err)
 		}
@@ -185,7 +185,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 		}
 	}
 	ops := []v2Op{
-		{use: "list", short: "list definitions (of one lifecycle event)", readOnly: true,
+		{use: "list", short: "list definitions (of one lifecycle event)", noCreate: true,
 			about: "Lists the stored definitions: all, or those of the lifecycle event --event NAME. It creates nothing: " +
 				"without a home or database it lists none.",
 			out:  "The text is a table (ID, EVENT, ACTION, ENABLED, REV, NAME); --json prints {definitions: [definition…]}.",
@@ -198,7 +198,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				return b.ListDefinitions(ctx, event)
 			},
 			text: func(w io.Writer, r any) { printDefinitions(w, r.(v2bridge.ListDefinitionsResult).Definitions) }},
-		{use: "get ID", short: "show one definition", args: 1, readOnly: true,
+		{use: "get ID", short: "show one definition", args: 1, noCreate: true,
 			about: "Shows the definition ID as v2/definitions/get returns it, with its executionHash (what a binding is " +
 				"authorized with). It creates nothing: without a home or database there is no definition to find.",
 			out:  "The text is one field a line; --json prints {definition}.",
@@ -290,7 +290,7 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 		_ = cmd.RegisterFlagCompletionFunc("scope", fixedValues(store.ScopeApplication, store.ScopeWorkspace, store.ScopeAgent, store.ScopeSession))
 	}
 	ops := []v2Op{
-		{use: "list", short: "list bindings (of one definition), application → workspace → agent → session", readOnly: true,
+		{use: "list", short: "list bindings (of one definition), application → workspace → agent → session", noCreate: true,
 			about: "Lists the bindings: all, or those of the definition --hook ID (none when no definition has that id), " +
 				"application → workspace → agent → session. A binding of a definition also bound at a scope of higher " +
 				"priority (session > agent > workspace > application) names those bindings in shadowedBy. It creates " +
@@ -305,7 +305,7 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				return map[string]any{"bindings": bs}, err
 			},
 			text: func(w io.Writer, r any) { printBindings(w, r.(map[string]any)["bindings"].([]v2bridge.BindingView)) }},
-		{use: "get ID", short: "show one binding", args: 1, readOnly: true,
+		{use: "get ID", short: "show one binding", args: 1, noCreate: true,
 			about: "Shows the binding ID as list shows it, with its state (active or needs_review) and shadowedBy. It " +
 				"creates nothing: without a home or database there is no binding to find.",
 			out:  "The text is a one-row table; --json prints {binding}.",

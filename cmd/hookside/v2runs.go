@@ -33,7 +33,7 @@ func v2RunsCmd(stdout, stderr io.Writer) *cobra.Command {
 	showRun := func(w io.Writer, r any) { printRun(w, r.(v2bridge.RunResult).Run) }
 	ops := []v2Op{
 		{use: "list", short: "list runs, newest first (--status, --hook, --event, --session, --since, --until; pages of --limit)",
-			readOnly: true,
+			noCreate: true,
 			about: "Lists the runs, newest first: all, or those that match every filter given: --status S (queued, running, " +
 				"succeeded, failed, skipped, blocked, cancelled or outcome_unknown), the definition --hook ID, the " +
 				"lifecycle event --event NAME, the event --event-id ID, the session --session ID, created at or after " +
@@ -43,7 +43,7 @@ func v2RunsCmd(stdout, stderr io.Writer) *cobra.Command {
 			out: "The text is a table (RUN, STATUS, EVENT, HOOK, SESSION, ATTEMPTS, ERROR, CREATED; a test run's status " +
 				"marked (test)), then more: --cursor C when there is a next page; --json prints {runs: [run…], " +
 				"nextCursor} (nextCursor null on the last page).",
-			exit: [5]string{2: "; also an unknown --status, --limit outside 0–500, --since/--until not RFC 3339, a bad --cursor"},
+			exit: [5]string{2: "; also an unknown --status or --event, --limit outside 0–500, --since/--until not RFC 3339, a bad --cursor"},
 			flags: func(cmd *cobra.Command) {
 				fs := cmd.Flags()
 				fs.StringVar(&p.Status, "status", "", "only runs in this status `S`")
@@ -57,18 +57,18 @@ func v2RunsCmd(stdout, stderr io.Writer) *cobra.Command {
 				fs.StringVar(&p.Cursor, "cursor", "", "nextCursor `C` of the previous page")
 				_ = cmd.RegisterFlagCompletionFunc("status", fixedValues(store.RunQueued, store.RunRunning, store.RunSucceeded,
 					store.RunFailed, store.RunSkipped, store.RunBlocked, store.RunCancelled, store.RunOutcomeUnknown))
-				_ = cmd.RegisterFlagCompletionFunc("event", fixedValues(expr.Events()...))
+				_ = cmd.RegisterFlagCompletionFunc("event", fixedValues(append(expr.Events(), v2bridge.ShellHookEvent)...))
 			},
 			call: func(ctx context.Context, b *v2bridge.Bridge, _ []string) (any, error) { return b.ListRuns(ctx, p) },
 			text: func(w io.Writer, r any) { printV2Runs(w, r.(v2bridge.RunsListResult)) }},
-		{use: "get ID", short: "show one run", args: 1, readOnly: true,
+		{use: "get ID", short: "show one run", args: 1, noCreate: true,
 			about: "Shows the run ID: its status, event, definition and revision, session and turn, attempts, error, " +
 				"duration and its redacted input and output summaries. It creates nothing: without a home or database " +
 				"there is no run to find.",
 			out:  "The text is one field a line; --json prints {run}.",
 			exit: [5]string{3: ": no run ID (also without a home or database)"},
 			call: one((*v2bridge.Bridge).GetRun), text: showRun},
-		{use: "retry ID", short: "manual retry (failed, blocked, cancelled, outcome_unknown)", args: 1,
+		{use: "retry ID", short: "manual retry (failed, blocked, cancelled, outcome_unknown)", args: 1, noCreate: true,
 			about: "Puts the run ID back in the queue, its error cleared: a failed, blocked, cancelled or outcome_unknown " +
 				"run (a manual retry). It only queues: a hookside app-server running on this home executes it " +
 				"(command actions; host actions need a host that declared them).",
@@ -80,7 +80,7 @@ func v2RunsCmd(stdout, stderr io.Writer) *cobra.Command {
 				showRun(w, r)
 				fmt.Fprintln(w, "queued again: a running hookside app-server on this home executes it (command actions; host actions need a host that declared them)")
 			}},
-		{use: "cancel ID", short: "cancel a queued run", args: 1,
+		{use: "cancel ID", short: "cancel a queued run", args: 1, noCreate: true,
 			about: "Cancels the run ID, which must be queued: it becomes cancelled and never starts. A running run is " +
 				"not stopped.",
 			out:  "The text is the run, cancelled, one field a line; --json prints {run}.",
