@@ -95,6 +95,8 @@ func resolveAt(h hook.Hook, workspaceRoot string, at Site) (Pins, []string, erro
 		sc.scan(splitShell(h.Command), bases, 0)
 		if h.Shell.Kind() == hook.ShellString {
 			sc.scan(splitShell(h.Shell.Program()), bases, 0)
+		} else {
+			sc.lookPath(shellWord{text: "sh"}, bases, 0) // the shell that runs it, found in PATH
 		}
 	}
 	p, err := sc.pin(r)
