@@ -21,7 +21,9 @@ func grantAt(t *testing.T, g *Gate, root string, at pin.Site, h hook.Hook) Decla
 }
 
 func siteGate(t *testing.T, root string, at pin.Site) *Gate {
-	return NewGate(GateOptions{WorkspaceID: "w", Root: root, Site: at, Feature: true, Dir: filepath.Join(t.TempDir(), "security")})
+	g := NewGate(GateOptions{WorkspaceID: "w", Root: root, Site: at, Feature: true, Dir: filepath.Join(t.TempDir(), "security")})
+	t.Cleanup(g.hashes.Close) // an open root keeps its directory from being deleted on Windows
+	return g
 }
 
 // changesAt returns the evaluation and the Changes.Scripts Describe reports for the
@@ -29,6 +31,7 @@ func siteGate(t *testing.T, root string, at pin.Site) *Gate {
 func changesAt(t *testing.T, g *Gate, root string, at pin.Site, h hook.Hook) (Evaluation, []ScriptChange) {
 	t.Helper()
 	other := NewGate(GateOptions{WorkspaceID: "w", Root: root, Site: at, Feature: true, Dir: filepath.Dir(g.Store().Path())})
+	defer other.hashes.Close()
 	w := NewWorkspaceAt(root, at, nil, []hook.Hook{h}, []bool{true})
 	evs := other.Evaluate(w.Declarations)
 	ds := Describe(w, evs, nil)
@@ -120,13 +123,13 @@ func TestGrantFromSubdirectoryNotRoot(t *testing.T) {
 // grant no longer holds. A session whose PATH has no such entry resolves
 // other pins and is not covered by the grant either.
 func TestPathLookupPinned(t *testing.T) {
-	root := t.TempDir()
+	root, elsewhere := t.TempDir(), t.TempDir()
 	writeFile(t, filepath.Join(root, "bin/.keep"), "")
 	h := cmdHook("guard --check")
 	for _, entry := range []string{filepath.Join(root, "bin"), "bin"} {
 		t.Run(filepath.Base(entry)+map[bool]string{true: "_abs", false: "_rel"}[filepath.IsAbs(entry)], func(t *testing.T) {
 			os.Remove(filepath.Join(root, "bin/guard"))
-			at := pin.Site{Dir: root, Path: []string{"/usr/bin", entry}}
+			at := pin.Site{Dir: root, Path: []string{elsewhere, entry}}
 			g := siteGate(t, root, at)
 			d := grantAt(t, g, root, at, h)
 			st, err := Open(filepath.Dir(g.Store().Path()), Options{}).Load()
@@ -140,7 +143,7 @@ func TestPathLookupPinned(t *testing.T) {
 			if ev := g.Admit(d); ev.State != TrustedPersistent {
 				t.Fatalf("granted: %+v", ev)
 			}
-			if ev, _ := changesAt(t, g, root, pin.Site{Dir: root, Path: []string{"/usr/bin"}}, h); ev.State != StaleDigest {
+			if ev, _ := changesAt(t, g, root, pin.Site{Dir: root, Path: []string{elsewhere}}, h); ev.State != StaleDigest {
 				t.Fatalf("session without the PATH entry: %+v, want stale_digest", ev)
 			}
 			writeFile(t, filepath.Join(root, "bin/guard"), "#!/bin/sh\necho evil\n")

@@ -1,6 +1,7 @@
 package pin
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -30,7 +31,7 @@ func Matches(granted Pins, h hook.Hook, workspaceRoot string, at Site, c *HashCa
 		return false
 	}
 	key := resolveKeyOf(h, workspaceRoot, at)
-	if m, ok := c.lookupResolved(key); ok && m.pins.Equal(granted) && stillNothing(workspaceRoot, m.skipped, c) {
+	if m, ok := c.lookupResolved(key); ok && m.pins.Equal(granted) && stillNothing(workspaceRoot, m.skipped) {
 		return true
 	}
 	now, skipped, err := resolveAt(h, workspaceRoot, at)
@@ -42,18 +43,19 @@ func Matches(granted Pins, h hook.Hook, workspaceRoot string, at Site, c *HashCa
 }
 
 // stillNothing reports whether every root-relative path in rels still
-// names nothing inside the root (what pinOne skips).
-func stillNothing(workspaceRoot string, rels []string, c *HashCache) bool {
+// names nothing inside the root (what pinOne skips: the same os.Root
+// lookup, so a symlink leading out of the root is not "nothing"). The root
+// is opened for this check only: a declaration without pins keeps no
+// handle on the workspace (on Windows one keeps it from being deleted).
+func stillNothing(workspaceRoot string, rels []string) bool {
 	if len(rels) == 0 {
 		return true
 	}
-	r, err := c.root(workspaceRoot)
+	r, err := os.OpenRoot(workspaceRoot)
 	if err != nil {
 		return false
 	}
-	if c == nil {
-		defer r.Close()
-	}
+	defer r.Close()
 	for _, rel := range rels {
 		if _, err := r.Stat(filepath.FromSlash(rel)); !fsid.IsNotExist(err) {
 			return false

@@ -21,7 +21,7 @@ func siteHook(command string, args ...string) hook.Hook {
 // stand for ProjectDir (and the root), bare names are looked up in the
 // PATH entries inside the root (a relative entry from Dir).
 func TestPinScriptsAtSite(t *testing.T) {
-	root := t.TempDir()
+	root, elsewhere := t.TempDir(), t.TempDir()
 	sub := filepath.Join(root, "sub")
 	writeFile(t, filepath.Join(root, "hooks/g.sh"), "true\n")
 	writeFile(t, filepath.Join(root, "sub/hooks/g.sh"), "true\n")
@@ -36,10 +36,10 @@ func TestPinScriptsAtSite(t *testing.T) {
 		{"sub_process_arg", siteHook("sh", "hooks/g.sh"), Site{Dir: sub}, []string{"hooks/g.sh", "sub/hooks/g.sh"}},
 		{"project_dir_root_run_in_sub", siteHook("${CLAUDE_PROJECT_DIR}/hooks/g.sh"), Site{Dir: sub, ProjectDir: root}, []string{"hooks/g.sh"}},
 		{"project_dir_sub", siteHook("$ZCODE_PROJECT_DIR/hooks/g.sh"), Site{Dir: root, ProjectDir: sub}, []string{"hooks/g.sh", "sub/hooks/g.sh"}},
-		{"path_abs_entry", siteHook("guard"), Site{Path: []string{"/usr/bin", filepath.Join(root, "bin")}}, []string{"bin/guard", "bin/sh"}},
+		{"path_abs_entry", siteHook("guard"), Site{Path: []string{elsewhere, filepath.Join(root, "bin")}}, []string{"bin/guard", "bin/sh"}},
 		{"path_process_hook", siteHook("guard", "-v"), Site{Path: []string{filepath.Join(root, "bin")}}, []string{"bin/guard"}},
 		{"path_rel_entry_from_dir", siteHook("guard -x"), Site{Dir: sub, Path: []string{"bin", ""}}, []string{"sub/bin/guard", "sub/bin/sh", "sub/guard", "sub/sh"}},
-		{"path_outside_root", siteHook("guard"), Site{Path: []string{"/usr/bin"}}, nil},
+		{"path_outside_root", siteHook("guard"), Site{Path: []string{elsewhere}}, nil},
 		{"path_behind_wrapper_and_shell_c", siteHook("sh -c 'env guard'"), Site{Path: []string{filepath.Join(root, "bin")}}, []string{"bin/guard", "bin/sh", "guard"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
