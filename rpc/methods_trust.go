@@ -27,7 +27,7 @@ type review struct {
 	bundle    string
 	decls     map[string]truststore.Declaration
 	shown     *truststore.Shown
-	root, cwd string
+	ws        *truststore.Workspace // its root and Site: re-pinned there at submit
 }
 
 // reviewSet holds the open reviews of one connection (Server.reviews). A
@@ -168,7 +168,7 @@ func (s *Server) reviewStart(_ context.Context, p sessionIDParams) (*reviewStart
 	r := &review{
 		id: randid.New("rev_"), sessionID: ss.id, expires: time.Now().Add(ReviewTTL),
 		bundle: sh.BundleDigest, decls: map[string]truststore.Declaration{}, shown: sh,
-		root: w.Workspace.Root, cwd: w.Workspace.Cwd,
+		ws: w.Workspace,
 	}
 	for _, d := range w.Declarations {
 		r.decls[d.Digest] = d
@@ -237,7 +237,7 @@ func (s *Server) reviewSubmit(_ context.Context, p reviewSubmitParams) (*reviewS
 				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest, Reason: "scripts could not be pinned: " + perr.Error()})
 				continue
 			}
-			now, err := truststore.PinNow(d.Hook, r.root, r.cwd)
+			now, err := truststore.PinNowAt(d.Hook, r.ws.Root, r.ws.PinSite())
 			if err != nil {
 				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest, Reason: "scripts could not be pinned: " + err.Error()})
 				continue

@@ -265,7 +265,7 @@ func (s *Session) claudeRunOne(ctx context.Context, h *hook.Hook, rc *claudeRunC
 		return a, output.Run{RunID: newRunID(), HookID: h.ID, Source: string(h.Source.Kind), Outcome: ans.Outcome,
 			DurationMs: time.Since(start).Milliseconds(), Error: ans.Error}
 	}
-	if ev, ok := s.admit(h); !ok {
+	if ev, ok := s.admitAt(h, rc.cwd); !ok { // it starts in rc.cwd
 		reason := string(ev.State)
 		if ev.Reason != "" && ev.Reason != reason {
 			reason += ": " + ev.Reason

@@ -300,8 +300,14 @@ func (s *Session) finish(req RunRequest, answers []output.Answer, runs []output.
 
 // admit asks the trust gate about a workspace hook right before it starts
 // (lifecycle-hooks-and-workspace-trust §"信任状态": 运行器在每个钩子真正执行前
-// 重新询问准入). Other sources are always admitted.
-func (s *Session) admit(h *hook.Hook) (truststore.Evaluation, bool) {
+// 重新询问准入), for a hook starting in the session directory. Other
+// sources are always admitted.
+func (s *Session) admit(h *hook.Hook) (truststore.Evaluation, bool) { return s.admitAt(h, "") }
+
+// admitAt is admit for a hook that starts in dir ("" = the session
+// directory): a grant holds only where the pins resolved there equal it
+// (truststore.Gate.AdmitAt).
+func (s *Session) admitAt(h *hook.Hook, dir string) (truststore.Evaluation, bool) {
 	if h.Source.Kind != hook.SourceWorkspace {
 		return truststore.Evaluation{}, true
 	}
@@ -312,7 +318,7 @@ func (s *Session) admit(h *hook.Hook) (truststore.Evaluation, bool) {
 		// The declaration vanished from disk since selection: fail closed.
 		return truststore.Evaluation{State: truststore.PendingTrust, Reason: "declaration_changed"}, false
 	}
-	ev := s.gate.Admit(d)
+	ev := s.gate.AdmitAt(d, dir)
 	return ev, ev.Runnable()
 }
 

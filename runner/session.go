@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -331,7 +330,7 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 	}
 	s.install(set, time.Now())
 	s.gate = truststore.NewGate(truststore.GateOptions{
-		WorkspaceID: opts.WorkspaceID, Root: s.ws.Root, Policy: opts.Workspace.Policy,
+		WorkspaceID: opts.WorkspaceID, Root: s.ws.Root, Site: s.pinSite(), Policy: opts.Workspace.Policy,
 		Feature: opts.Workspace.Feature, Dir: home.SecurityDir(opts.Workspace.Home, set.StorageDir), Store: opts.Workspace.Store,
 	})
 	diags := append(early, s.fileDiagnostics(s.set, s.found, s.ws)...)
@@ -457,7 +456,7 @@ func (s *Session) install(set *config.Set, now time.Time) {
 			found = &config.Workspace{Root: s.opts.Cwd, Cwd: s.opts.Cwd}
 		}
 		s.found = found
-		s.ws = trustWorkspace(found, set.WorkspacePlugins)
+		s.ws = trustWorkspace(found, set.WorkspacePlugins, s.pinSite())
 		s.decls = make(map[string]truststore.Declaration, len(s.ws.Declarations))
 		for _, d := range s.ws.Declarations {
 			s.decls[d.Hook.ID] = d
@@ -483,31 +482,6 @@ func (s *Session) install(set *config.Set, now time.Time) {
 		}
 		s.plans[ev] = p
 	}
-}
-
-// trustWorkspace digests the workspace scope the loader found: every
-// declaration of every dialect goes through the same trust gate
-// (spec/README.md: hookside closes the spark spec's blind spot of project
-// files that run silently). The workspace plugins (config.Set.WorkspacePlugins:
-// plugins only the workspace scope switches on) follow the settings
-// files' declarations: they are digested, pinned (truststore.PinRoot) and
-// admitted exactly like the hooks of .claude/settings.json, and a
-// declaration's own `enabled` is its only switch.
-func trustWorkspace(found *config.Workspace, plugins []hook.Hook) *truststore.Workspace {
-	files := make([]truststore.SourceFile, len(found.Files))
-	for i, f := range found.Files {
-		files[i] = truststore.SourceFile{RelativePath: f.RelativePath, Content: f.Content}
-	}
-	hooks, enabled := found.Hooks, found.Enabled
-	if len(plugins) > 0 {
-		hooks = append(slices.Clip(found.Hooks), plugins...)
-		enabled = make([]bool, len(found.Hooks), len(hooks))
-		copy(enabled, found.Enabled)
-		for _, h := range plugins {
-			enabled = append(enabled, h.Enabled == nil || *h.Enabled)
-		}
-	}
-	return truststore.NewWorkspace(found.Root, found.Cwd, files, hooks, enabled)
 }
 
 // current returns the configuration, re-checking the files on disk at most

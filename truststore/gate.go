@@ -1,6 +1,7 @@
 package truststore
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -18,7 +19,11 @@ const ReasonFeatureDisabled = "workspace_hooks_feature_disabled"
 type GateOptions struct {
 	WorkspaceID string
 	Root        string // workspace root, for script pins
-	Policy      Policy
+	// Site is where the session's hooks run (its directory, project
+	// directory and PATH): a grant holds only while the pins resolved
+	// there equal the grant's (PinsMatch). Zero: the root.
+	Site   pin.Site
+	Policy Policy
 	// Feature is the host's switch; false blocks everything without I/O.
 	Feature bool
 	// Dir is the security directory holding the trust file.
@@ -160,6 +165,24 @@ func (g *Gate) Admit(d Declaration) Evaluation {
 	return g.verdict(&in, &d)
 }
 
+// AdmitAt is Admit for a hook that starts in the directory dir instead of
+// the session's (a host that reports the directory of each run, e.g. the
+// claude profile's input cwd): the pins are resolved with Site.Dir = dir,
+// the project directory staying the session's. dir "" is Admit.
+func (g *Gate) AdmitAt(d Declaration, dir string) Evaluation {
+	if !g.opts.Feature {
+		return featureOff(d.Digest)
+	}
+	in := g.input()
+	if dir != "" {
+		if in.Site.ProjectDir == "" {
+			in.Site.ProjectDir = cmp.Or(in.Site.Dir, g.opts.Root)
+		}
+		in.Site.Dir = dir
+	}
+	return g.verdict(&in, &d)
+}
+
 func featureOff(digest string) Evaluation {
 	return Evaluation{Digest: digest, State: BlockedPolicy, Reason: ReasonFeatureDisabled}
 }
@@ -173,7 +196,7 @@ func (g *Gate) input() EvalInput {
 	g.mu.Unlock()
 	return EvalInput{
 		WorkspaceID: g.opts.WorkspaceID, Policy: policy, Store: st,
-		Revoked: revoked, WorkspaceRoot: g.opts.Root, Hashes: g.hashes, hidden: hidden,
+		Revoked: revoked, WorkspaceRoot: g.opts.Root, Site: g.opts.Site, Hashes: g.hashes, hidden: hidden,
 	}
 }
 

@@ -104,8 +104,9 @@ type Shown struct {
 	byDigest     map[string]int
 }
 
-// Show pins every declaration of w (relative to w.Root, session directory
-// w.Cwd) and computes the bundle digest. A declaration that cannot be
+// Show pins every declaration of w (relative to w.Root, at w.Site: the
+// session directory w.Cwd when Site.Dir is empty) and computes the bundle
+// digest. A declaration that cannot be
 // pinned (e.g. a script it names is unreadable) has an error and no pins;
 // the bundle digest then covers its declaration only, and it cannot be
 // granted.
@@ -115,7 +116,7 @@ func Show(w *Workspace) *Shown {
 	hooks := make([]hook.Hook, len(w.Declarations))
 	for i, d := range w.Declarations {
 		hooks[i] = d.Hook
-		sh.Pins[i], sh.Errs[i] = PinNow(d.Hook, w.Root, w.Cwd)
+		sh.Pins[i], sh.Errs[i] = PinNowAt(d.Hook, w.Root, w.site())
 		if _, ok := sh.byDigest[d.Digest]; !ok {
 			sh.byDigest[d.Digest] = i
 		}
@@ -130,6 +131,25 @@ func Show(w *Workspace) *Shown {
 func PinNow(h hook.Hook, workspaceRoot, cwd string) (pin.Pins, error) {
 	return pin.PinScriptsIn(h, PinRoot(h, workspaceRoot), cwd)
 }
+
+// PinNowAt is PinNow at a Site: what Show pins for a Workspace with that
+// Site, and what the gate compares a grant with (PinsMatch).
+func PinNowAt(h hook.Hook, workspaceRoot string, at pin.Site) (pin.Pins, error) {
+	return pin.PinScriptsAt(h, PinRoot(h, workspaceRoot), at)
+}
+
+// site returns w.Site, with Dir defaulting to w.Cwd.
+func (w *Workspace) site() pin.Site {
+	at := w.Site
+	if at.Dir == "" {
+		at.Dir = w.Cwd
+	}
+	return at
+}
+
+// PinSite returns the Site w's pins are resolved at (Site, with Dir
+// defaulting to Cwd): for re-pinning at grant time as Show did.
+func (w *Workspace) PinSite() pin.Site { return w.site() }
 
 // ErrNotShown is returned by PinsOf for a digest the review did not show.
 var ErrNotShown = errors.New("declaration was not shown")

@@ -215,6 +215,10 @@ type EvalInput struct {
 	// WorkspaceRoot resolves ScriptPins. Empty while a record has pins:
 	// the pins cannot be verified and count as changed (fail closed).
 	WorkspaceRoot string
+	// Site is where the declarations would run (the session's directory,
+	// project directory and PATH): the pins resolved there must equal a
+	// record's for it to hold (PinsMatch). Its zero value is the root.
+	Site pin.Site
 	// Hashes caches pinned-file hashes across calls (optional).
 	Hashes *pin.HashCache
 	// hidden: digests whose records a session-only revoke hides (Gate).
@@ -248,11 +252,12 @@ func (e Evaluation) Runnable() bool { return e.State == TrustedPersistent }
 //  7. same slot trusted with another digest→ stale_digest
 //  8. otherwise                            → pending_trust
 //
-// "persistent" means a record for WorkspaceID+digest exists and every script
-// it pins still hashes the same (beyond the spec: a changed script demotes
-// the record). Note the spec's order puts persistent before revoked: a
-// session-only revoke must also hide or delete the record to take effect.
-// Evaluate does no I/O unless a matching record carries ScriptPins.
+// "persistent" means a record for WorkspaceID+digest exists and the pins
+// resolved now at in.Site equal the record's (PinsMatch; beyond the spec: a
+// changed, added or removed script demotes the record). Note the spec's
+// order puts persistent before revoked: a session-only revoke must also
+// hide or delete the record to take effect. Evaluate does no I/O for a
+// declaration without a record, nor when WorkspaceRoot is empty.
 func Evaluate(in EvalInput) []Evaluation {
 	out := make([]Evaluation, len(in.Declarations))
 	for i := range in.Declarations {
@@ -277,7 +282,7 @@ func evaluate(in *EvalInput, d *Declaration) Evaluation {
 	}
 	rec, persistent := in.Store.Lookup(in.WorkspaceID, d.Digest)
 	scriptChanged := false
-	if persistent && (len(rec.ScriptPins) > 0 || len(rec.ScriptGlobs) > 0) && !pin.Hold(rec.Pins(), PinRoot(d.Hook, in.WorkspaceRoot), in.Hashes) {
+	if persistent && !PinsMatch(rec, d.Hook, in.WorkspaceRoot, in.Site, in.Hashes) {
 		persistent, scriptChanged = false, true
 	}
 	switch {
@@ -303,6 +308,23 @@ func evaluate(in *EvalInput, d *Declaration) Evaluation {
 		}
 	}
 	return e
+}
+
+// PinsMatch is the one rule by which a grant covers what a declaration
+// runs (beyond the spec; docs/protocol.md §4 "Script pins"): the pins
+// resolved for h now, relative to its pin root (PinRoot of workspaceRoot)
+// at the Site it would run at, equal rec's pins exactly — the same paths
+// with the same kinds, hashes and link targets, the same directory trees,
+// the same globs with the same matches. A script edited, appearing,
+// disappearing or retargeted is a change, and so is a pin added or
+// removed: a session whose directory (or PATH, or project directory)
+// resolves the command line to other files than the grant's, e.g. a
+// session in a subdirectory where ./hooks/g.sh is sub/hooks/g.sh, is not
+// covered by it and needs its own review. An error resolving the pins
+// (unreadable, unpinnable) is a change. With an empty workspaceRoot
+// nothing can be resolved: only a record without pins matches (no I/O).
+func PinsMatch(rec *Record, h hook.Hook, workspaceRoot string, at pin.Site, c *pin.HashCache) bool {
+	return pin.Matches(rec.Pins(), h, PinRoot(h, workspaceRoot), at, c)
 }
 
 // staleSlot returns a record trusting another digest at d's slot (the

@@ -1,6 +1,9 @@
 package truststore
 
-import "github.com/hookside/hookside/internal/hook"
+import (
+	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/truststore/pin"
+)
 
 // CodePendingTrust is the diagnostic raised when workspace declarations were
 // found and stripped from the executable config until trusted
@@ -15,7 +18,11 @@ const CodePendingTrust = "config_project_hooks_pending_trust"
 // its result as plain data.
 type Workspace struct {
 	Root string // the workspace root: pins are relative to it
-	Cwd  string
+	Cwd  string // the session directory (Site.Dir)
+	// Site is where the session's hooks run: Show pins there, and the
+	// session's gate admits a grant only while the pins resolved there
+	// equal it (PinsMatch).
+	Site pin.Site
 	// Files are the source files in discovery order (bundle digest input).
 	Files []SourceFile
 	// Declarations are all declarations found (including disabled ones), in
@@ -28,10 +35,16 @@ type Workspace struct {
 	BundleDigest string
 }
 
-// NewWorkspace digests hooks (Declare) and computes the bundle digest.
-// enabled[i] goes with hooks[i]; a missing entry is false.
+// NewWorkspace is NewWorkspaceAt with Site{Dir: cwd}.
 func NewWorkspace(root, cwd string, files []SourceFile, hooks []hook.Hook, enabled []bool) *Workspace {
-	w := &Workspace{Root: root, Cwd: cwd, Files: files,
+	return NewWorkspaceAt(root, pin.Site{Dir: cwd}, files, hooks, enabled)
+}
+
+// NewWorkspaceAt digests hooks (Declare) and computes the bundle digest
+// with the pins resolved at the Site at (at.Dir is the session
+// directory, Cwd). enabled[i] goes with hooks[i]; a missing entry is false.
+func NewWorkspaceAt(root string, at pin.Site, files []SourceFile, hooks []hook.Hook, enabled []bool) *Workspace {
+	w := &Workspace{Root: root, Cwd: at.Dir, Site: at, Files: files,
 		Declarations: make([]Declaration, len(hooks)), Enabled: make([]bool, len(hooks))}
 	for i, h := range hooks {
 		w.Declarations[i] = Declare(h)

@@ -11,8 +11,12 @@
 //     the command hook's string and its `shell` string, split like a POSIX
 //     shell (quotes, backslashes, comments, operators; splitShell). A shell's
 //     `-c` script (`bash -c '…'`) is split again.
+//   - Everything is resolved at a Site (site.go): the hook's directory, the
+//     project directory and the PATH. The same declaration pins other files
+//     at another Site, and a grant holds only where the pins resolved now
+//     equal it exactly (Matches).
 //   - ${ZCODE_PROJECT_DIR} / ${CLAUDE_PROJECT_DIR} (braced or not) stand for
-//     the session directory (and, when it differs, the workspace root);
+//     Site.ProjectDir (and, when it differs, the workspace root);
 //     ${ZCODE_PLUGIN_ROOT} / ${CLAUDE_PLUGIN_ROOT} for the declaring plugin's
 //     directory. Words with any other expansion ($VAR, $(…), `…`, ~) are not
 //     followed. A relative word is resolved against the session directory,
@@ -34,9 +38,11 @@
 //     operand of a text command (echo, printf, test, …: textCommands),
 //     pinned only when it names an existing file or, as absent, when it
 //     has a path separator, so `echo 'Reminder: …'` pins nothing. The
-//     program name itself without a "/" is a PATH lookup, pinned only if
-//     it exists. Anything else that exists (a FIFO, a device) is pinned as
-//     absent, so it never passes.
+//     program name itself without a "/" (and a command hook's implicit sh)
+//     is a PATH lookup: pinned in every Site.Path entry inside the root,
+//     absent when nothing is there, and elsewhere only if it exists.
+//     Anything else that exists (a FIFO, a device) is pinned as absent, so
+//     it never passes.
 //   - A word naming a directory pins its tree (Pins.Dirs, treeSum): every
 //     entry's name and type and every file's hash, bounded by MaxDirFiles
 //     and MaxDirBytes; a larger tree is ErrUnpinnable.
@@ -52,7 +58,7 @@
 //
 // Not followed (documented limits): files a script runs, imports or reads
 // other than by `.`/`source`; paths built from other variables or command
-// substitutions; PATH lookups of bare command names; a `shell` that is not
+// substitutions; PATH entries outside the root; a `shell` that is not
 // a POSIX shell (its command text is still split as shell words).
 // Over-inclusion only makes trust stricter.
 package pin

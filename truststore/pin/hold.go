@@ -169,6 +169,8 @@ type HashCache struct {
 	sums  map[fsid.ID]string
 	paths map[pathKey]pathEntry // verified (root, rel) -> file identity and sum
 	roots map[string]rootEntry
+	// resolved: the last resolution per declaration and Site (Matches).
+	resolved map[string]resolved
 }
 
 type pathKey struct{ root, rel string }
@@ -185,7 +187,8 @@ type rootEntry struct {
 
 // NewHashCache returns an empty cache.
 func NewHashCache() *HashCache {
-	return &HashCache{sums: map[fsid.ID]string{}, paths: map[pathKey]pathEntry{}, roots: map[string]rootEntry{}}
+	return &HashCache{sums: map[fsid.ID]string{}, paths: map[pathKey]pathEntry{}, roots: map[string]rootEntry{},
+		resolved: map[string]resolved{}}
 }
 
 // rootTTL bounds how long an opened workspace root is reused (a root that

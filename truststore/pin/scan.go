@@ -31,59 +31,10 @@ func PinScripts(h hook.Hook, workspaceRoot string) (Pins, error) {
 	return PinScriptsIn(h, workspaceRoot, workspaceRoot)
 }
 
-// PinScriptsIn hashes what h's command line names inside workspaceRoot, for
-// a session whose directory is cwd ("" = the root). It fails only on an I/O
-// error other than "does not exist" (e.g. permission denied): a file that
-// cannot be read cannot be pinned, so it cannot be trusted. On Windows it
-// also fails, with an error wrapping ErrUnreadableSyntax, for a command
-// line the POSIX-shell scanner cannot read (windowsSyntax: cmd or
-// PowerShell, backslash paths, 8.3 names, alternate data streams).
+// PinScriptsIn pins the files h names for a session whose directory is
+// cwd ("" = the root): PinScriptsAt with Site{Dir: cwd}.
 func PinScriptsIn(h hook.Hook, workspaceRoot, cwd string) (Pins, error) {
-	if workspaceRoot == "" {
-		return Pins{}, nil
-	}
-	if checkWindowsSyntax {
-		if err := windowsSyntax(h); err != nil {
-			return Pins{}, err
-		}
-	}
-	root, err := filepath.Abs(workspaceRoot)
-	if err != nil {
-		return Pins{}, err
-	}
-	if cwd == "" {
-		cwd = root
-	} else if cwd, err = filepath.Abs(cwd); err != nil {
-		return Pins{}, err
-	}
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return Pins{}, err
-	}
-	defer r.Close()
-	sc := &scanner{root: root, cwd: cwd, cands: map[string]*cand{}, globs: map[string]bool{}}
-	if pr := h.Source.PluginRoot; pr != "" {
-		if sc.plugin, err = filepath.Abs(pr); err != nil {
-			sc.plugin = ""
-		}
-	}
-	bases := []string{cwd}
-	if root != cwd {
-		bases = append(bases, root)
-	}
-	if h.Type == hook.TypeProcess {
-		words := []shellWord{{text: h.Command}}
-		for _, a := range h.Args {
-			words = append(words, shellWord{text: a})
-		}
-		sc.scan(words, bases, 0)
-	} else {
-		sc.scan(splitShell(h.Command), bases, 0)
-		if h.Shell.Kind() == hook.ShellString {
-			sc.scan(splitShell(h.Shell.Program()), bases, 0)
-		}
-	}
-	return sc.pin(r)
+	return PinScriptsAt(h, workspaceRoot, Site{Dir: cwd})
 }
 
 // validSum reports whether d is 64 lowercase hex digits.
@@ -110,8 +61,11 @@ type cand struct {
 
 type scanner struct {
 	root, cwd, plugin string
+	project           string   // what the project-dir variables stand for (Site.ProjectDir)
+	path              []string // PATH entries, absolute (Site.Path)
 	cands             map[string]*cand
 	order             []string
+	skipped           []string // candidates that named nothing and are not pinned (Matches re-checks them)
 	globs             map[string]bool
 }
 
@@ -236,6 +190,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			// file happens to exist (over-inclusion), unless a wrapper
 			// names it (env g.sh), which may run it from the workspace.
 			sc.word(w, bases, strings.Contains(w.text, "/") || wrapped, false, depth)
+			sc.lookPath(w, bases, depth)
 			continue
 		}
 		if argN == 0 && subWrappers[name+" "+w.text] {
@@ -342,7 +297,7 @@ func (sc *scanner) resolve(w string, bases []string) []string {
 	rest := w
 	for _, v := range hook.ProjectDirVars {
 		if r, ok := cutVar(w, v); ok {
-			heads, rest = []string{sc.cwd, sc.root}, r
+			heads, rest = []string{sc.project, sc.root}, r
 			break
 		}
 	}
@@ -438,6 +393,7 @@ func (sc *scanner) pin(r *os.Root) (Pins, error) {
 			return Pins{}, fmt.Errorf("pin %s: %w", rel, err)
 		}
 		if sum == "" {
+			sc.skipped = append(sc.skipped, rel) // named nothing, not pinned as absent
 			continue
 		}
 		p.Scripts[rel] = sum
