@@ -2,11 +2,14 @@
 # `make demo`, `make test`).
 GO       ?= go
 BIN      := bin/hookside
-# A development build is the next release's semver with the commit as build
-# metadata (`make dist` stamps release versions: tools/dist).
-VERSION  ?= $(shell cat VERSION 2>/dev/null || echo 0.0.0)-dev+$(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+# The version has one format for every build, computed in one place
+# (tools/dist describe): X.Y.Z at a release tag, else the prerelease
+# X.Y.Z-dev.N.gSHA12 (N = commits since the last vX.Y.Z tag), ".dirty"
+# appended for a dirty tree — `make build`, `make dist` and the npm packages
+# alike. Expanded only when a recipe uses it (LDFLAGS is recursive).
+VERSION  ?= $(shell $(GO) run ./tools/dist -print-version 2>/dev/null || echo 0.0.0-dev.unknown)
 COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
-LDFLAGS  := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+LDFLAGS   = -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 # Release targets of `make dist`; `make npm-pack` / `make test-npm` build
 # only this machine's target unless NPM_TARGETS says otherwise.
 DIST_TARGETS ?= linux/amd64,linux/arm64,darwin/amd64,darwin/arm64,windows/amd64,windows/arm64

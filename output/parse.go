@@ -212,6 +212,12 @@ func exitOutcome(code int) (Outcome, string) {
 	return OutcomeFailed, "exit code " + strconv.Itoa(code)
 }
 
+// CodeCancelled starts the Error of a failed run whose hook was killed (or
+// kept from starting) because its request was cancelled — by the host
+// ($/cancelRequest) or by the server's shutdown — rather than failing by
+// itself: "cancelled: <reason>" (set by the runner, which knows why).
+const CodeCancelled = "cancelled"
+
 // CodeOutputTruncated starts the Error of a run whose JSON answer was cut
 // at maxOutputBytes (see cutJSONAnswer).
 const CodeOutputTruncated = "output_truncated"

@@ -1,8 +1,10 @@
 package rpc
 
 import (
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -87,5 +89,95 @@ func TestCancelRequestBeforeInitializeIsNotInitialized(t *testing.T) {
 	c.sendRaw(`{"jsonrpc":"2.0","id":1,"method":"$/cancelRequest","params":{"id":2}}` + "\n")
 	if m := c.read(true); errCode(m) != CodeNotInitialized {
 		t.Fatalf("%v", m)
+	}
+}
+
+// TestCancelledHookSaysCancelledNotFailed: a hook killed by
+// $/cancelRequest, and one killed when the shutdown grace runs out, keep
+// outcome "failed" (PROTOCOL.md §3) but their hook/completed error says
+// the host cancelled it ("cancelled: the request was cancelled
+// ($/cancelRequest)", "cancelled: the server is shutting down"), and the
+// log line is INFO "hook cancelled", not the WARN "hook failed" a real
+// failure gets.
+func TestCancelledHookSaysCancelledNotFailed(t *testing.T) {
+	logs := &syncBuffer{}
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(logs, nil)))
+	t.Cleanup(func() { slog.SetDefault(prev) })
+
+	home, ws := t.TempDir(), t.TempDir()
+	script := filepath.Join(home, "sleepy.sh")
+	pidFile := filepath.Join(home, "hook.pid")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho $$ > "+pidFile+".tmp && mv "+pidFile+".tmp "+pidFile+"\nexec sleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeHookConfig(t, home, script)
+	c := startServerOpts(t, Options{Home: home, ShutdownGrace: 200 * time.Millisecond})
+	if r := c.call("initialize", map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "test"}}); r["result"] == nil {
+		t.Fatalf("initialize: %v", r)
+	}
+	c.sendRaw(`{"jsonrpc":"2.0","method":"initialized"}` + "\n")
+	if r := c.call("session/open", map[string]any{"sessionId": "s1", "cwd": ws}); r["result"] == nil {
+		t.Fatalf("session/open: %v", r)
+	}
+	started := func() {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			if _, err := os.Stat(pidFile); err == nil {
+				os.Remove(pidFile)
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the hook did not start")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	// completed reads up to the reply to id and returns it with the
+	// hook/completed notification seen before it.
+	completed := func(id float64) (reply, note map[string]any) {
+		t.Helper()
+		for reply == nil {
+			m := c.read(false)
+			switch {
+			case m["method"] == "hook/completed":
+				note = m["params"].(map[string]any)
+			case m["id"] == id:
+				reply = m
+			}
+		}
+		if note == nil {
+			t.Fatalf("no hook/completed before the reply %v", reply)
+		}
+		return reply, note
+	}
+
+	c.sendRaw(runReq(100, "Bash"))
+	started()
+	c.sendRaw(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":100}}` + "\n")
+	reply, note := completed(100)
+	if errCode(reply) != CodeRequestCancelled {
+		t.Fatalf("cancelled run: %v", reply)
+	}
+	if note["outcome"] != "failed" || note["error"] != "cancelled: the request was cancelled ($/cancelRequest)" {
+		t.Fatalf("hook/completed after $/cancelRequest: %v", note)
+	}
+
+	c.sendRaw(runReq(101, "Bash"))
+	started()
+	c.sendRaw(`{"jsonrpc":"2.0","id":102,"method":"shutdown"}` + "\n")
+	reply, note = completed(101)
+	if errCode(reply) != CodeRequestCancelled {
+		t.Fatalf("run at shutdown: %v", reply)
+	}
+	if note["outcome"] != "failed" || note["error"] != "cancelled: the server is shutting down" {
+		t.Fatalf("hook/completed at shutdown: %v", note)
+	}
+
+	out := logs.String()
+	if strings.Contains(out, "level=WARN") || strings.Count(out, `level=INFO msg="hook cancelled"`) != 2 ||
+		!strings.Contains(out, `error="cancelled: the request was cancelled ($/cancelRequest)"`) {
+		t.Fatalf("log:\n%s", out)
 	}
 }

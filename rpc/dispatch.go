@@ -12,8 +12,14 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 )
 
-// errCancelledByClient marks a request context cancelled by $/cancelRequest.
-var errCancelledByClient = errors.New("request cancelled by the client")
+// errCancelledByClient marks a request context cancelled by $/cancelRequest,
+// errServerShutdown one cancelled because the shutdown grace ran out (drain).
+// Their texts are the reason a hook killed by the cancel gives in its run's
+// error ("cancelled: <text>", runner.cancelReason).
+var (
+	errCancelledByClient = errors.New("the request was cancelled ($/cancelRequest)")
+	errServerShutdown    = errors.New("the server is shutting down")
+)
 
 // job is one request waiting for or running on a worker.
 type job struct {
@@ -278,7 +284,7 @@ func (d *dispatcher) drain(grace time.Duration) {
 	}
 	d.mu.Lock()
 	for _, j := range d.inflight {
-		j.cancel(context.Canceled)
+		j.cancel(errServerShutdown)
 	}
 	d.mu.Unlock()
 	<-done

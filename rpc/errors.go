@@ -18,7 +18,7 @@ const (
 	CodeServerOverloaded = -32001 // the bounded work queue is full; retry later
 	CodeNotInitialized   = -32002 // any request but initialize before it
 	CodeRequestCancelled = -32800 // after $/cancelRequest
-	CodeReviewExpired    = -32010 // review expired or unknown
+	CodeReviewExpired    = -32010 // review expired, used or unknown (the message says which)
 	CodeTrustCorrupt     = -32011 // trust store corrupt: writes refused
 	CodeUnknownSession   = -32012
 	CodeNotFound         = -32013 // definition, binding, run

@@ -42,7 +42,10 @@ const MaxFrameBytes = 64 << 20
 // errFrameTooLarge is returned (non-fatally) for a frame over MaxFrameBytes.
 var errFrameTooLarge = errors.New("frame exceeds the 64 MiB limit")
 
-// errBadHeader is returned (non-fatally) for an unparsable Content-Length header block.
+// errBadHeader is returned (non-fatally) for an unparsable Content-Length
+// header block, wrapped with the cause: "malformed Content-Length header:
+// Content-Length \"abc\" is not a decimal number of bytes; dropped up to
+// the next Content-Length header".
 var errBadHeader = errors.New("malformed Content-Length header")
 
 // framer reads and writes whole frames. Framing never knows about methods.
@@ -433,6 +436,13 @@ func (f *lspFramer) ReadFrame() ([]byte, error) {
 	}
 	length := -1
 	sawHeader, bad, lengthBad := false, false, false
+	why := "" // the first fault of the block, for the -32700 message
+	fault := func(w string) {
+		bad = true
+		if why == "" {
+			why = w
+		}
+	}
 	for {
 		line, tooLong := f.pending, false
 		if line != "" {
@@ -467,14 +477,33 @@ func (f *lspFramer) ReadFrame() ([]byte, error) {
 		}
 		sawHeader = true
 		name, value, ok := strings.Cut(line, ":")
-		if tooLong || !ok {
-			bad = true
+		switch {
+		case tooLong:
+			fault(fmt.Sprintf("a header line over %d KiB", maxHeaderLine>>10))
+			continue
+		case !ok:
+			fault(fmt.Sprintf("header line %s has no ':'", quoteHead(line)))
 			continue
 		}
 		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
-			n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
-			if err != nil || n < 0 || (length >= 0 && n != int64(length)) {
-				bad, lengthBad = true, true // unparsable, or two headers that disagree
+			v := strings.TrimSpace(value)
+			n, err := strconv.ParseInt(v, 10, 64)
+			switch {
+			case errors.Is(err, strconv.ErrRange):
+				lengthBad = true
+				fault(fmt.Sprintf("Content-Length %s is out of range", quoteHead(v)))
+				continue
+			case err != nil:
+				lengthBad = true
+				fault(fmt.Sprintf("Content-Length %s is not a decimal number of bytes", quoteHead(v)))
+				continue
+			case n < 0:
+				lengthBad = true
+				fault(fmt.Sprintf("Content-Length %d is negative", n))
+				continue
+			case length >= 0 && n != int64(length):
+				lengthBad = true
+				fault(fmt.Sprintf("two Content-Length headers disagree (%d and %d)", length, n))
 				continue
 			}
 			if n > MaxFrameBytes {
@@ -487,12 +516,21 @@ func (f *lspFramer) ReadFrame() ([]byte, error) {
 		}
 	}
 	if bad || length < 0 {
+		if why == "" {
+			why = "no Content-Length header in the header block"
+		}
 		if length >= 0 && !lengthBad {
 			f.skip = int64(length)
+			unit := "bytes"
+			if length == 1 {
+				unit = "byte"
+			}
+			why += fmt.Sprintf("; its body (%d %s) was skipped", length, unit)
 		} else {
 			f.resync = true
+			why += "; dropped up to the next Content-Length header"
 		}
-		return nil, errBadHeader
+		return nil, fmt.Errorf("%w: %s", errBadHeader, why)
 	}
 	if cap(f.buf) < length {
 		f.buf = make([]byte, length)
@@ -507,4 +545,17 @@ func (f *lspFramer) ReadFrame() ([]byte, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// quoteHeadChars caps the header text quoted in a malformed-header message.
+const quoteHeadChars = 40
+
+// quoteHead quotes the first quoteHeadChars bytes of s as a Go string
+// ("…" appended when s is longer), for a -32700 message that names a bad
+// header line or value.
+func quoteHead(s string) string {
+	if len(s) <= quoteHeadChars {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(strings.ToValidUTF8(s[:quoteHeadChars], "")) + "…"
 }

@@ -124,25 +124,36 @@ func TestContentLengthAbsurdLengthAnsweredThenEOFExitsCleanly(t *testing.T) {
 // Content-Length (a body without a newline shares its line with it); with a
 // readable length and a bad line, the body is skipped; the rest of a body
 // longer than its Content-Length is answered -32700 once and dropped up to
-// the next header.
+// the next header. The message of a malformed header block names its first
+// fault (the value, why) and what was dropped.
 func TestContentLengthRecoversAfterMalformedHeaders(t *testing.T) {
 	c := startLSPServer(t)
+	const bh = "parse error: malformed Content-Length header: "
+	const resync = "; dropped up to the next Content-Length header"
 	for i, bad := range []struct {
 		in      string
-		replies int // -32700 replies before the next frame's
+		replies int    // -32700 replies before the next frame's
+		msg     string // the first reply's message; "" = not checked
 	}{
-		{"Content-Lenght 40\r\n\r\n" + `{"jsonrpc":"2.0","id":99,"method":"x"}`, 1},
-		{"Content-Length: abc\r\n\r\n" + `{"id":98}` + "\n\n", 1},
-		{"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}", 1},
-		{"Content-Length: 12\r\nno colon here\r\n\r\n" + `{"id":97}   `, 1},
-		{"Content-Length: 1\r\n" + strings.Repeat("x", 100<<10) + "\r\n\r\n{", 1},
-		{`{"jsonrpc":"2.0","id":96,"method":"initialize"}` + "\n", 1},               // an NDJSON peer
-		{"Content-Length: 5\r\n\r\n" + `{"jsonrpc":"2.0","id":95,"method":"x"}`, 2}, // the short body, then the rest glued to the next header
+		{"Content-Lenght 40\r\n\r\n" + `{"jsonrpc":"2.0","id":99,"method":"x"}`, 1, ""},
+		{"Content-Length: abc\r\n\r\n" + `{"id":98}` + "\n\n", 1, bh + `Content-Length "abc" is not a decimal number of bytes` + resync},
+		{"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}", 1, bh + "two Content-Length headers disagree (2 and 3)" + resync},
+		{"Content-Length: 12\r\nno colon here\r\n\r\n" + `{"id":97}   `, 1, bh + `header line "no colon here" has no ':'; its body (12 bytes) was skipped`},
+		{"Content-Length: 1\r\n" + strings.Repeat("x", 100<<10) + "\r\n\r\n{", 1, bh + "a header line over 64 KiB; its body (1 byte) was skipped"},
+		{`{"jsonrpc":"2.0","id":96,"method":"initialize"}` + "\n", 1, ""},               // an NDJSON peer
+		{"Content-Length: 5\r\n\r\n" + `{"jsonrpc":"2.0","id":95,"method":"x"}`, 2, ""}, // the short body, then the rest glued to the next header
+		{"Content-Length: -3\r\n\r\n", 1, bh + "Content-Length -3 is negative" + resync},
+		{"Content-Length: 99999999999999999999\r\n\r\n", 1, bh + `Content-Length "99999999999999999999" is out of range` + resync},
+		{"Content-Type: text/plain\r\n\r\n", 1, bh + "no Content-Length header in the header block" + resync},
 	} {
 		c.write(bad.in + c.frame(fmt.Sprintf(lspInit, i+1)))
-		for range bad.replies {
-			if m := c.read(); errCode(m) != CodeParseError || m["id"] != nil {
+		for r := range bad.replies {
+			m := c.read()
+			if errCode(m) != CodeParseError || m["id"] != nil {
 				t.Fatalf("case %d: want -32700 id null, got %v", i, m)
+			}
+			if got := m["error"].(map[string]any)["message"]; r == 0 && bad.msg != "" && got != bad.msg {
+				t.Fatalf("case %d: message\n got %v\nwant %s", i, got, bad.msg)
 			}
 		}
 		m := c.read()

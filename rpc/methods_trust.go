@@ -32,13 +32,26 @@ type review struct {
 
 // reviewSet holds the open reviews of one connection (Server.reviews). A
 // review belongs to a session of that connection, so another connection
-// could not submit it anyway.
+// could not submit it anyway. Reviews that expired or were used are
+// remembered for goneTTL (gone), so that -32010 can say which.
 type reviewSet struct {
-	mu sync.Mutex
-	m  map[string]*review
+	mu   sync.Mutex
+	m    map[string]*review
+	gone map[string]goneReview
 }
 
-// add stores r and forgets the reviews that expired by now.
+// goneReview is a review that can no longer be submitted: why ("expired",
+// "used") and when it is forgotten.
+type goneReview struct {
+	why    string
+	forget time.Time
+}
+
+// goneTTL is how long an expired or used review id is remembered.
+const goneTTL = time.Hour
+
+// add stores r and forgets the reviews that expired by now (remembering
+// them as expired).
 func (rs *reviewSet) add(r *review, now time.Time) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
@@ -47,30 +60,66 @@ func (rs *reviewSet) add(r *review, now time.Time) {
 	}
 	for id, old := range rs.m {
 		if now.After(old.expires) {
-			delete(rs.m, id)
+			rs.bury(id, "expired", now)
+		}
+	}
+	for id, g := range rs.gone {
+		if now.After(g.forget) {
+			delete(rs.gone, id)
 		}
 	}
 	rs.m[r.id] = r
 }
 
-// get returns the open review id, or nil when it is unknown or expired by
-// now (an expired one is forgotten).
-func (rs *reviewSet) get(id string, now time.Time) *review {
+// bury moves review id from the open set to gone with why. Caller holds mu.
+func (rs *reviewSet) bury(id, why string, now time.Time) {
+	delete(rs.m, id)
+	if rs.gone == nil {
+		rs.gone = map[string]goneReview{}
+	}
+	rs.gone[id] = goneReview{why: why, forget: now.Add(goneTTL)}
+}
+
+// get returns the open review id, or nil and why it cannot be submitted:
+// "expired" (it expired by now, or earlier), "used" (submitted already),
+// "unknown" (never started on this connection, or forgotten since).
+func (rs *reviewSet) get(id string, now time.Time) (*review, string) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	r := rs.m[id]
 	if r != nil && now.After(r.expires) {
-		delete(rs.m, id)
+		rs.bury(id, "expired", now)
 		r = nil
 	}
-	return r
+	if r != nil {
+		return r, ""
+	}
+	if g, ok := rs.gone[id]; ok {
+		return nil, g.why
+	}
+	return nil, "unknown"
 }
 
-// remove forgets review id.
-func (rs *reviewSet) remove(id string) {
+// use forgets review id, remembering it as used (a review is single-use).
+func (rs *reviewSet) use(id string) {
 	rs.mu.Lock()
-	delete(rs.m, id)
+	rs.bury(id, "used", time.Now())
 	rs.mu.Unlock()
+}
+
+// reviewGone is the -32010 error for a review that cannot be submitted
+// (why from reviewSet.get): the message says which case it is.
+func reviewGone(id, why string) *Error {
+	var what string
+	switch why {
+	case "expired":
+		what = fmt.Sprintf("expired (a review lasts %d minutes)", int(ReviewTTL/time.Minute))
+	case "used":
+		what = "was already submitted (a review is single-use)"
+	default:
+		what = "is unknown on this connection"
+	}
+	return &Error{Code: CodeReviewExpired, Message: fmt.Sprintf("review %q %s: start a new review", id, what)}
 }
 
 // TrustStatus is the result of workspaceHooks/status (PROTOCOL.md §4), also
@@ -206,9 +255,9 @@ func (s *Server) reviewSubmit(_ context.Context, p reviewSubmitParams) (*reviewS
 	if len(p.Digests) == 0 {
 		return nil, InvalidParams("digests", "select at least one declaration")
 	}
-	r := s.reviews.get(p.ReviewID, time.Now())
+	r, why := s.reviews.get(p.ReviewID, time.Now())
 	if r == nil {
-		return nil, &Error{Code: CodeReviewExpired, Message: fmt.Sprintf("review %q expired or unknown: start a new review", p.ReviewID)}
+		return nil, reviewGone(p.ReviewID, why)
 	}
 	ss, err := s.lookup(r.sessionID)
 	if err != nil {
@@ -267,7 +316,7 @@ func (s *Server) reviewSubmit(_ context.Context, p reviewSubmitParams) (*reviewS
 			res.Disabled = append(res.Disabled, d.Digest)
 		}
 	}
-	s.reviews.remove(r.id)
+	s.reviews.use(r.id)
 	res.Counts = ss.rs.WorkspaceStatus().Counts
 	return res, nil
 }

@@ -34,24 +34,45 @@ type CorruptError struct {
 	Write bool
 }
 
-// Error names the file, the reason and where the file is now.
+// Error names the file, the reason, where the file is now and what the
+// user can do, in the user's words (no package prefix), e.g. "the
+// workspace hook trust file /h/security/workspace-hook-trust-v1.json is
+// corrupt (mode 0644: permission bits beyond 0600): moved aside to
+// /h/security/workspace-hook-trust-v1.json.corrupt-<timestamp>; every
+// workspace hook is untrusted until granted again: a grant from a new
+// session or from hookside hooks trust grant starts a fresh trust file (to
+// keep the earlier grants instead, chmod 600 the moved file and move it
+// back)", plus "; nothing was written" when Write is set.
 func (e *CorruptError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%v: %s: %s", ErrCorrupt, e.Path, e.Why)
+	fmt.Fprintf(&b, "the workspace hook trust file %s is corrupt (%s)", e.Path, e.Why)
 	switch {
 	case e.MovedTo != "":
-		fmt.Fprintf(&b, "; moved aside to %s", e.MovedTo)
+		fmt.Fprintf(&b, ": moved aside to %s; every workspace hook is untrusted until granted again: a grant from a new session or from hookside hooks trust grant starts a fresh trust file (to keep the earlier grants instead, %s and move it back)", e.MovedTo, repairHint(e.Why, "the moved file"))
 	case e.Kept == readOnlyKept:
-		b.WriteString("; left in place (a read-only status: the next session, grant or revoke moves it aside)")
+		b.WriteString(": left in place (a read-only status: the next session, grant or revoke moves it aside)")
 	case e.Kept != "":
-		fmt.Fprintf(&b, "; not moved aside: %s", e.Kept)
+		fmt.Fprintf(&b, ": it could not be moved aside (%s); %s or move it away, then grant again", e.Kept, repairHint(e.Why, "it"))
 	default:
-		b.WriteString("; replaced by another process meanwhile")
+		b.WriteString(": replaced by another process meanwhile")
 	}
 	if e.Write {
-		b.WriteString("; write refused")
+		b.WriteString("; nothing was written")
 	}
 	return b.String()
+}
+
+// repairHint says how to fix file, a trust file corrupt for why: "chmod
+// 600 <file>" for a mode problem, "chown <file> to your user" for an owner
+// problem, else "repair <file>".
+func repairHint(why, file string) string {
+	switch {
+	case strings.HasPrefix(why, "mode "):
+		return "chmod 600 " + file
+	case strings.HasPrefix(why, "owned by "):
+		return "chown " + file + " to your user"
+	}
+	return "repair " + file
 }
 
 // Unwrap returns ErrCorrupt.

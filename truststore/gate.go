@@ -332,7 +332,7 @@ var (
 )
 
 // errFeatureOff: the gate has no store (the feature is off).
-var errFeatureOff = errors.New("truststore: workspace hooks are switched off; nothing was written")
+var errFeatureOff = errors.New("workspace hooks are switched off; nothing was written")
 
 // refuseWrite returns ErrCorrupt (wrapped) when the gate's last read of the
 // trust file found it corrupt: the file was moved aside, and a write now

@@ -142,7 +142,8 @@ func TestGateCorruptIsStickyForTheSession(t *testing.T) {
 	err := g.Grant(gateWS, []Record{rec})
 	var ce *CorruptError
 	if !errors.As(err, &ce) || ce.MovedTo != moved[0] || !strings.HasPrefix(ce.Why, "truncated JSON") ||
-		!strings.Contains(err.Error(), p+": truncated JSON") || !strings.Contains(err.Error(), "moved aside to "+moved[0]+"; nothing was written") {
+		!strings.Contains(err.Error(), p+" is corrupt (truncated JSON") || !strings.Contains(err.Error(), "moved aside to "+moved[0]+"; ") ||
+		!strings.HasSuffix(err.Error(), "; nothing was written") {
 		t.Fatalf("Grant after a corrupt read = %v; want the *CorruptError of the read", err)
 	}
 	if serr := g.StoreError(); !errors.As(serr, &ce) || ce.MovedTo != moved[0] {

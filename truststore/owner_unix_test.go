@@ -48,7 +48,9 @@ func TestCorruptOwnerReadOnly(t *testing.T) {
 	err = Open(dir, Options{Logger: log}).Grant("w", []Record{{Digest: hexSum("a")}})
 	moved, _ := filepath.Glob(p + ".corrupt-*")
 	if !errors.As(err, &ce) || len(moved) != 1 || ce.MovedTo != moved[0] || !ce.Write ||
-		err.Error() != "truststore: trust file corrupt: "+p+": "+why+"; moved aside to "+moved[0]+"; write refused" {
+		err.Error() != "the workspace hook trust file "+p+" is corrupt ("+why+"): moved aside to "+moved[0]+
+			"; every workspace hook is untrusted until granted again: a grant from a new session or from hookside hooks trust grant"+
+			" starts a fresh trust file (to keep the earlier grants instead, chown the moved file to your user and move it back); nothing was written" {
 		t.Fatalf("grant = %v (copies %v)", err, moved)
 	}
 	checkMovedAsideLog(t, logged.String(), p, why, moved[0])

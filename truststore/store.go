@@ -34,7 +34,7 @@ const maxFileSize = 16 << 20
 // 审查": "文件读不懂时改名为 .corrupt-<时间戳> 备查，所有工作区钩子按不可信处理").
 // Load returns it (wrapped) with StatusCorrupt; Grant and Revoke refuse with
 // it (workspace-hook-trust-cli.ts:158: recovery must not pass for a grant).
-var ErrCorrupt = errors.New("truststore: trust file corrupt")
+var ErrCorrupt = errors.New("the workspace hook trust file is corrupt")
 
 // Options tune a Store. The zero value is the spec's behaviour.
 type Options struct {

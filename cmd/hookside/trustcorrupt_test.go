@@ -42,7 +42,7 @@ func TestTrustStatusNamesCorruptReason(t *testing.T) {
 	if err := os.Chmod(p, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want := "truststore: trust file corrupt: " + p + ": mode 0644: permission bits beyond 0600; left in place"
+	want := "the workspace hook trust file " + p + " is corrupt (mode 0644: permission bits beyond 0600): left in place"
 	code, out, errs := e.hookside(t, "", "hooks", "trust", "status", "--home", e.home)
 	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "blocked_untrusted (store_corrupt)") || errs != "" {
 		t.Fatalf("status: exit %d\n%s\nstderr %s\nwant a line %q", code, out, errs, want)
@@ -70,7 +70,9 @@ func TestTrustReviewCorruptExits3(t *testing.T) {
 	}
 	code, out, errs := e.hookside(t, "", "hooks", "trust", "review", "--home", e.home)
 	moved := movedAside(t, p)
-	want := "hookside hooks trust review: truststore: trust file corrupt: " + p + ": truncated JSON: unexpected end of JSON input; moved aside to " + moved
+	want := "hookside hooks trust review: the workspace hook trust file " + p + " is corrupt (truncated JSON: unexpected end of JSON input): moved aside to " + moved +
+		"; every workspace hook is untrusted until granted again: a grant from a new session or from hookside hooks trust grant starts a fresh trust file" +
+		" (to keep the earlier grants instead, repair the moved file and move it back)"
 	if code != exitCorrupt || !strings.Contains(errs, want) || strings.Contains(out, "grant") {
 		t.Fatalf("review: exit %d, want 3\nstdout %s\nstderr %s\nwant %q", code, out, errs, want)
 	}
@@ -78,7 +80,7 @@ func TestTrustReviewCorruptExits3(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errs = e.hookside(t, "", "hooks", "trust", "review", "--json", "--home", e.home)
-	if code != exitCorrupt || !strings.Contains(out, `"storeError": "truststore: trust file corrupt: `) || !strings.Contains(out, "unsupported version 7, want 1") {
+	if code != exitCorrupt || !strings.Contains(out, `"storeError": "the workspace hook trust file `) || !strings.Contains(out, "unsupported version 7, want 1") {
 		t.Fatalf("review --json: exit %d\n%s\n%s", code, out, errs)
 	}
 	code, out, errs = e.hookside(t, "", "hooks", "trust", "review", "--home", e.home)
@@ -121,7 +123,9 @@ func TestTrustGrantCorruptNamesFile(t *testing.T) {
 		}
 		code, _, errs := e.hookside(t, "", "hooks", "trust", action, "--home", e.home, "--digest", "1")
 		moved := movedAside(t, p)
-		want := "hookside hooks trust " + action + ": truststore: trust file corrupt: " + p + ": empty file; moved aside to " + moved + "; nothing was written"
+		want := "hookside hooks trust " + action + ": the workspace hook trust file " + p + " is corrupt (empty file): moved aside to " + moved +
+			"; every workspace hook is untrusted until granted again: a grant from a new session or from hookside hooks trust grant starts a fresh trust file" +
+			" (to keep the earlier grants instead, repair the moved file and move it back); nothing was written"
 		if code != exitCorrupt || !strings.Contains(errs, want) || strings.Contains(errs, "<timestamp>") {
 			t.Fatalf("%s: exit %d\n%s\nwant %q", action, code, errs, want)
 		}

@@ -12,9 +12,9 @@ import (
 )
 
 // version and commit are stamped by `make dist` / `make build` with
-// -ldflags "-X main.version=… -X main.commit=…": version is the semver of
-// the VERSION file or the latest vX.Y.Z tag (with git describe's suffix for
-// a build between tags), commit the full git revision. A plain `go build`
+// -ldflags "-X main.version=… -X main.commit=…": version is X.Y.Z at a
+// release tag, else X.Y.Z-dev.N.gSHA12[.dirty] (both computed by
+// tools/dist's describe), commit the full git revision. A plain `go build`
 // leaves version at "dev" and takes the commit from the Go build info.
 var (
 	version = "dev"

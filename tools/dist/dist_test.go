@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -258,4 +259,39 @@ func TestArchivesShipCompletionsAndMan(t *testing.T) {
 		}
 	}
 	t.Logf("%d completion and man files in each archive", len(gens[0]))
+}
+
+// TestMakeBuildStampsTheDistVersion: `make build` stamps the version
+// describe computes (through -print-version), so a development build and
+// the dist/npm build of one commit say the same serverInfo.version.
+func TestMakeBuildStampsTheDistVersion(t *testing.T) {
+	root, err := git("", "rev-parse", "--show-toplevel")
+	if err != nil {
+		t.Skip("not in a git checkout:", err)
+	}
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make")
+	}
+	rel, err := describe(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+(-dev\.[0-9]+\.g[0-9a-f]{12}(\.dirty)?)?$`).MatchString(rel.Version) {
+		t.Fatalf("version %q is neither X.Y.Z nor X.Y.Z-dev.N.gSHA12[.dirty]", rel.Version)
+	}
+	cmd := exec.Command("make", "-n", "-s", "build")
+	cmd.Dir = root
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "VERSION=") { // an inherited VERSION would win (?=)
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("make -n build: %v\n%s", err, out)
+	}
+	m := regexp.MustCompile(`-X main\.version=(\S+)`).FindSubmatch(out)
+	if m == nil || string(m[1]) != rel.Version {
+		t.Fatalf("make build stamps %q, dist %q\n%s", m, rel.Version, out)
+	}
 }

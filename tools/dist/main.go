@@ -19,7 +19,9 @@
 // build of a commit that is not that tag (or of a dirty tree) is a
 // prerelease: X.Y.Z-dev.N.gSHA (N = commits since the tag, or in the whole
 // history without a tag), with ".dirty" appended for a dirty tree. Builds of
-// the same commit with the same Go toolchain are byte-identical. A target
+// the same commit with the same Go toolchain are byte-identical.
+// `go run ./tools/dist -print-version` prints that version and exits:
+// `make build` stamps it too, so every build of a commit says the same. A target
 // that does not build makes dist fail (every target is tried, every failure
 // named).
 package main
@@ -44,7 +46,15 @@ func main() {
 	out := flag.String("out", "dist", "output directory (replaced)")
 	targets := flag.String("targets", strings.Join(DefaultTargets, ","), "comma-separated GOOS/GOARCH list")
 	npmMain := flag.String("npm-main", "", "stage this main npm package directory (with lib/ built) under <out>/npm/hookside")
+	printVersion := flag.Bool("print-version", false, "print the version a build of this checkout is stamped with and exit (make build uses it)")
 	flag.Parse()
+	if *printVersion {
+		if err := printVersionOf(""); err != nil {
+			fmt.Fprintln(os.Stderr, "dist:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*out, strings.Split(*targets, ","), *npmMain); err != nil {
 		fmt.Fprintln(os.Stderr, "dist:", err)
 		os.Exit(1)
@@ -127,6 +137,22 @@ func run(out string, targets []string, npmMain string) error {
 	if len(failed) > 0 {
 		return fmt.Errorf("%d of %d targets do not build:\n%w", len(failed), len(targets), errors.Join(failed...))
 	}
+	return nil
+}
+
+// printVersionOf prints describe's version of the checkout holding dir
+// ("" = the working directory) and a newline: the one version format of
+// every build, `make build` (Makefile) as well as dist and npm.
+func printVersionOf(dir string) error {
+	root, err := git(dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return fmt.Errorf("not in a git checkout: %w", err)
+	}
+	rel, err := describe(root)
+	if err != nil {
+		return err
+	}
+	fmt.Println(rel.Version)
 	return nil
 }
 

@@ -1,8 +1,9 @@
 // The client's behaviour against the packed binary: cancellation
-// ($/cancelRequest → -32800), restart on crash with backoff (and re-opening
+// ($/cancelRequest → -32800), a request in flight at a crash (-32097),
+// restart on crash with backoff (and re-opening
 // the session in onRestart), no restart when turned off, clean shutdown.
 import assert from "node:assert/strict";
-import { CancellationTokenSource, ConnectionClosedError, ResponseError, spawnHookside, type Merged, type RestartInfo } from "hookside";
+import { CancellationTokenSource, ConnectionClosedError, ErrorCodes, ResponseError, spawnHookside, type Merged, type RestartInfo } from "hookside";
 
 async function main(): Promise<void> {
   const cwd = process.env.EXAMPLE_WORKSPACE!;
@@ -29,8 +30,21 @@ async function main(): Promise<void> {
   assert.equal(err.code, -32800);
   console.log(`cancelled a 30 s hook after ${Date.now() - t0} ms: ${err.code} ${err.message}`);
 
+  // A request in flight when the process dies rejects with vscode-jsonrpc's
+  // PendingResponseRejected (-32097), not ConnectionClosedError (README).
   const pid = hs.process.pid;
+  const started = new Promise<void>((resolve) => {
+    const offStarted = hs.onHookStarted((n) => n.hookId.includes("PreToolUse[1]") && (offStarted(), resolve()));
+  });
+  const pending = hs.hooksRun({ sessionId: "c", event: "PreToolUse", input: { toolName: "Slow" } }).then(
+    () => undefined, (e: unknown) => e);
+  await started;
   hs.process.kill("SIGKILL");
+  const lost = await pending;
+  assert.ok(lost instanceof ResponseError, `want a ResponseError, got ${lost}`);
+  assert.equal(lost.code, ErrorCodes.PendingResponseRejected);
+  assert.equal(lost.code, -32097);
+  console.log(`in flight at SIGKILL: ${lost.code} ${lost.message}`);
   const info = await restart;
   assert.equal(info.attempt, 1);
   assert.equal(info.signal, "SIGKILL");

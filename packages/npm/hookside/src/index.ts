@@ -8,5 +8,5 @@ export { ConnectionClosedError, HooksideClient, spawnHookside } from "./client";
 export type { Framing, HostHandlers, RestartInfo, RestartOptions, SpawnOptions } from "./client";
 export { NDJSONMessageReader, NDJSONMessageWriter } from "./ndjson";
 export * from "./protocol";
-export { CancellationTokenSource, ResponseError } from "vscode-jsonrpc/node";
+export { CancellationTokenSource, ErrorCodes, ResponseError } from "vscode-jsonrpc/node";
 export type { CancellationToken } from "vscode-jsonrpc/node";
