@@ -119,6 +119,8 @@ gaps=(
 	"TestOpenNoFollowRefusesSymlink|internal/fsid: under Wine 8.0 the link os.Symlink made cannot be stat'ed (GetFileAttributesEx: File not found), so the refusal is never reached; not checked on a Windows machine"
 	"TestSecurityDirIgnoresCwd|internal/home: the test takes /data/hs for an absolute path; on Windows it has no drive and is joined to the current drive's root"
 	"TestSchemaMatchesRealTraffic|rpc: its hooks are sh commands, and there is no sh under Wine"
+	"TestCancelRequestSentAsARequest|rpc: its hook is an sh script, and there is no sh under Wine"
+	"TestCancelledHookSaysCancelledNotFailed|rpc: its hook is an sh script, and there is no sh under Wine"
 	"TestDistIsReproducible|tools/dist: needs git, which is not inside Wine"
 	"TestArchivesShipCompletionsAndMan|tools/dist: builds cmd/hookside with the host's go toolchain and needs git, which are not inside Wine"
 	"TestPinCommandLines/quoted_glob_is_literal|truststore/pin: the fixture is a file named hooks/*.py, and '*' is not allowed in Windows file names"

@@ -137,7 +137,13 @@ func pinOne(r *os.Root, root, rel string, absentOK bool) (sum, target string, di
 		t, eerr := filepath.EvalSymlinks(full)
 		if eerr != nil {
 			if fsid.IsNotExist(eerr) {
-				return AbsentPin, "", false, nil, nil // a dangling link: nothing until its target appears
+				if _, lerr := os.Lstat(full); lerr == nil || absentOK {
+					return AbsentPin, "", false, nil, nil // a dangling link: nothing until its target appears
+				}
+				// Not a link at all: a name the root refuses as a path
+				// (on Windows "Reminder: run the tests", with a colon)
+				// that names nothing.
+				return "", "", false, nil, nil
 			}
 			return "", "", false, nil, eerr
 		}
