@@ -115,7 +115,6 @@ printf '%s' "$overlay" >"$tmp/overlay.json"
 gaps=(
 	"TestLoadCache/reload_on_inode_change|runner/config: the stamp loader has no file identity on Windows (stamp_other.go returns 0, 0); an atomic replace with the same size and mtime goes unnoticed until it takes the volume serial + file index"
 	"TestKill9MidEmitKeepsAcknowledgedEvents|v2bridge/store: asserts a POSIX signal exit status (WaitStatus.Signaled); TerminateProcess reports exit code 1"
-	"TestOpen/concurrent_first_open_by_two_handles|v2bridge/store: concurrent first open fails with SQLITE_BUSY under Wine 8.0 (not checked on a Windows machine)"
 	"TestOpenNoFollowRefusesSymlink|internal/fsid: under Wine 8.0 the link os.Symlink made cannot be stat'ed (GetFileAttributesEx: File not found), so the refusal is never reached; not checked on a Windows machine"
 	"TestSecurityDirIgnoresCwd|internal/home: the test takes /data/hs for an absolute path; on Windows it has no drive and is joined to the current drive's root"
 	"TestSchemaMatchesRealTraffic|rpc: its hooks are sh commands, and there is no sh under Wine"

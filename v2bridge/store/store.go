@@ -207,7 +207,7 @@ func Open(path string, opts Options) (*DB, error) {
 	w.SetConnMaxIdleTime(0)
 
 	db := &DB{path: path, w: w, opts: opts, now: opts.Now, closed: make(chan struct{})}
-	if err := db.migrate(context.Background()); err != nil {
+	if err := retryOpenBusy(opts.BusyTimeout, func() error { return db.migrate(context.Background()) }); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -220,7 +220,7 @@ func Open(path string, opts Options) (*DB, error) {
 
 	if opts.OneConnection {
 		db.r = w
-	} else if err := db.openReaders(rq); err != nil {
+	} else if err := retryOpenBusy(opts.BusyTimeout, func() error { return db.openReaders(rq) }); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -230,6 +230,24 @@ func Open(path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// retryOpenBusy runs fn (a step of Open) again while it fails with
+// SQLITE_BUSY, for up to timeout (ms resolution; backoff 5 ms doubling to
+// 100 ms). A connection switching a new file to WAL while another
+// process or handle does the same gets SQLITE_BUSY at once, without
+// SQLite's busy handler (two app-servers creating hookside.db in a fresh
+// home); waiting a little lets the other finish. Any other error, or
+// SQLITE_BUSY past timeout, is returned as it is.
+func retryOpenBusy(timeout time.Duration, fn func() error) error {
+	deadline := time.Now().Add(timeout)
+	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
+		err := fn()
+		if err == nil || !(errors.Is(err, ErrBusy) || isBusy(err)) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(delay)
+	}
 }
 
 // openReaders opens the reader pool (DSN query rq) and pins the
