@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/hookside/hookside/truststore/pin"
@@ -168,7 +169,12 @@ func (g *Gate) Admit(d Declaration) Evaluation {
 // AdmitAt is Admit for a hook that starts in the directory dir instead of
 // the session's (a host that reports the directory of each run, e.g. the
 // claude profile's input cwd): the pins are resolved with Site.Dir = dir,
-// the project directory staying the session's. dir "" is Admit.
+// the project directory staying the session's. dir "" is Admit. A
+// declaration trusted in the workspace is not admitted where dir
+// (absolute, or relative to the process's directory) lies outside the
+// workspace root: StaleDigest with ReasonCwdOutside (docs/protocol.md §4
+// "Pins are resolved per session"), as its relative words name files no
+// review covered and no grant can pin.
 func (g *Gate) AdmitAt(d Declaration, dir string) Evaluation {
 	if !g.opts.Feature {
 		return featureOff(d.Digest)
@@ -180,7 +186,23 @@ func (g *Gate) AdmitAt(d Declaration, dir string) Evaluation {
 		}
 		in.Site.Dir = dir
 	}
-	return g.verdict(&in, &d)
+	ev := g.verdict(&in, &d)
+	if dir != "" && ev.Runnable() && !insideRoot(g.opts.Root, dir) {
+		ev.State, ev.Reason = StaleDigest, ReasonCwdOutside
+	}
+	return ev
+}
+
+// insideRoot reports whether dir is root or lexically below it (both made
+// absolute); false when either cannot be made absolute.
+func insideRoot(root, dir string) bool {
+	r, err1 := filepath.Abs(root)
+	d, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(r, d)
+	return err == nil && !filepath.IsAbs(rel) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func featureOff(digest string) Evaluation {

@@ -81,6 +81,9 @@ type DeclarationStatus struct {
 	Scripts  []string       `json:"scripts,omitempty"`
 	Pins     []pin.PinEntry `json:"pins,omitempty"`
 	PinError string         `json:"pinError,omitempty"`
+	// Unpinned are the command-line words pinning could not follow (a
+	// variable, $(…), ~: pin.Pins.Unfollowed), for the reviewer to judge.
+	Unpinned []string `json:"unpinned,omitempty"`
 	// Changes is what changed since the grant this declaration was trusted
 	// by, when that grant went stale (stale_digest, or blocked_policy with
 	// reason script_changed); absent otherwise.
@@ -184,6 +187,9 @@ func Describe(w *Workspace, evs []Evaluation, sh *Shown) []DeclarationStatus {
 			} else if p := sh.Pins[i]; !p.Empty() {
 				out[i].Scripts = p.Paths()
 				out[i].Pins = p.Entries()
+			}
+			if sh.Errs[i] == nil {
+				out[i].Unpinned = sh.Pins[i].Unfollowed
 			}
 		}
 		if i < len(evs) {

@@ -174,3 +174,26 @@ func TestMatchesCacheSeesNewCandidate(t *testing.T) {
 		t.Fatalf("g.sh appeared: %+v, want stale_digest", ev)
 	}
 }
+
+// TestAdmitAtCwdOutsideRoot: a grant made in the workspace does not admit
+// a run whose directory lies outside the workspace root (the claude
+// profile's input cwd): `.claude/hooks/proj.sh` would run the file there,
+// which no review saw. Inside the root (the root itself, a subdirectory
+// resolving the same pins) the grant still holds.
+func TestAdmitAtCwdOutsideRoot(t *testing.T) {
+	root := t.TempDir()
+	other := t.TempDir()
+	writeFile(t, filepath.Join(root, ".claude/hooks/proj.sh"), "#!/bin/sh\ntrue\n")
+	writeFile(t, filepath.Join(other, ".claude/hooks/proj.sh"), "#!/bin/sh\ntrue\n") // same content
+	top := pin.Site{Dir: root, ProjectDir: root}
+	g := siteGate(t, root, top)
+	d := grantAt(t, g, root, top, cmdHook(".claude/hooks/proj.sh"))
+	if ev := g.AdmitAt(d, root); ev.State != TrustedPersistent {
+		t.Fatalf("AdmitAt(root): %+v, want trusted", ev)
+	}
+	for _, dir := range []string{other, filepath.Join(root, "..", filepath.Base(other))} {
+		if ev := g.AdmitAt(d, dir); ev.State != StaleDigest || ev.Reason != ReasonCwdOutside {
+			t.Fatalf("AdmitAt(%s): %+v, want stale_digest/%s", dir, ev, ReasonCwdOutside)
+		}
+	}
+}

@@ -80,6 +80,10 @@ const (
 	ReasonDeclarationChanged = "declaration_changed"
 	ReasonScriptChanged      = "script_changed"
 	ReasonAllowTrustedOnly   = "policy_allow_trusted_only"
+	// ReasonCwdOutside: the run starts in a directory outside the
+	// workspace root (a claude input cwd elsewhere), where a grant made in
+	// the workspace says nothing about the files it runs (Gate.AdmitAt).
+	ReasonCwdOutside = "cwd_outside_workspace"
 )
 
 // Snapshot is what a record remembers of the declaration it trusted

@@ -18,8 +18,12 @@
 //   - ${ZCODE_PROJECT_DIR} / ${CLAUDE_PROJECT_DIR} (braced or not) stand for
 //     Site.ProjectDir (and, when it differs, the workspace root);
 //     ${ZCODE_PLUGIN_ROOT} / ${CLAUDE_PLUGIN_ROOT} for the declaring plugin's
-//     directory. Words with any other expansion ($VAR, $(…), `…`, ~) are not
-//     followed. A relative word is resolved against the session directory,
+//     directory; $PWD and ~+ for the session directory; the default forms
+//     ${V:-x}, ${V-x}, ${V:=x}, ${V=x} for V and for x (follow.go). Brace
+//     alternatives are expanded (bash/zsh) besides the literal word (POSIX
+//     sh). Words with any other expansion ($VAR, $(…), `…`, ~) are not
+//     followed whole: the directory before it is pinned and the word is
+//     listed in Pins.Unfollowed. A relative word is resolved against the session directory,
 //     the workspace root, and every directory a preceding `cd DIR` / `pushd
 //     DIR` in the same command line names (added, never replacing: a failed
 //     or subshell cd cannot hide a file).

@@ -28,6 +28,13 @@ type Pins struct {
 	// the treeSum of everything below them (bounded, MaxDirFiles and
 	// MaxDirBytes).
 	Dirs map[string]bool
+	// Unfollowed are the words of the command line (and of the scripts it
+	// sources) with an expansion pinning cannot follow ($VAR, $(…), ~, a
+	// too large brace expansion), sorted: what they name is pinned only as
+	// far as it is known (the directory before the expansion, a default
+	// value). Shown to the reviewer as "unpinned"; derived from the
+	// declaration, so not recorded and not compared (Equal).
+	Unfollowed []string
 }
 
 // Empty reports whether p pins nothing.

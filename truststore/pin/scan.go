@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -67,6 +68,7 @@ type scanner struct {
 	order             []string
 	skipped           []string // candidates that named nothing and are not pinned (Matches re-checks them)
 	globs             map[string]bool
+	unfollowed        []string // words with an expansion follow does not know (Pins.Unfollowed)
 }
 
 // maxScanDepth bounds `sh -c` re-splitting and `.`/`source` following.
@@ -260,10 +262,9 @@ func isDuration(w string) bool {
 // one: the cd may fail, or run in a subshell).
 func (sc *scanner) cd(w shellWord, bases []string) []string {
 	out := bases[:len(bases):len(bases)]
-	for _, p := range sc.resolve(w.text, bases) {
-		if !contains(out, p) {
-			out = append(out, p)
-		}
+	ps, _ := sc.follow(w, bases)
+	for _, p := range ps {
+		out = appendNew(out, p)
 	}
 	return out
 }
@@ -275,60 +276,6 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// cutVar cuts a leading ${name} or $name (followed by "/" or the end).
-func cutVar(w, name string) (string, bool) {
-	if rest, ok := strings.CutPrefix(w, "${"+name+"}"); ok {
-		return rest, true
-	}
-	if rest, ok := strings.CutPrefix(w, "$"+name); ok && (rest == "" || rest[0] == '/') {
-		return rest, true
-	}
-	return "", false
-}
-
-// resolve returns the absolute, lexically cleaned paths word w may name.
-func (sc *scanner) resolve(w string, bases []string) []string {
-	if w == "" || w[0] == '~' {
-		return nil
-	}
-	var heads []string
-	rest := w
-	for _, v := range hook.ProjectDirVars {
-		if r, ok := cutVar(w, v); ok {
-			heads, rest = []string{sc.project, sc.root}, r
-			break
-		}
-	}
-	if heads == nil {
-		for _, v := range hook.PluginRootVars {
-			if r, ok := cutVar(w, v); ok {
-				if sc.plugin == "" {
-					return nil
-				}
-				heads, rest = []string{sc.plugin}, r
-				break
-			}
-		}
-	}
-	if strings.ContainsAny(rest, "$`\x00") {
-		return nil
-	}
-	switch {
-	case heads != nil:
-	case filepath.IsAbs(rest):
-		return []string{filepath.Clean(rest)}
-	default:
-		heads = bases
-	}
-	out := make([]string, 0, len(heads))
-	for _, h := range heads {
-		if p := filepath.Join(h, filepath.FromSlash(rest)); !contains(out, p) {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // rel returns p relative to the root ("/" separators) if p is lexically
@@ -346,7 +293,11 @@ func (sc *scanner) word(w shellWord, bases []string, absentOK, source bool, dept
 	if w.dynamic {
 		return
 	}
-	for _, p := range sc.resolve(w.text, bases) {
+	ps, whole := sc.follow(w, bases)
+	if !whole && (absentOK || hasPathSep(w.text)) && !contains(sc.unfollowed, w.text) {
+		sc.unfollowed = append(sc.unfollowed, w.text)
+	}
+	for _, p := range ps {
 		rel, ok := sc.rel(p)
 		if !ok || !cleanRel(rel) {
 			continue
@@ -409,6 +360,9 @@ func (sc *scanner) pin(r *os.Root) (Pins, error) {
 	}
 	if len(p.Scripts) == 0 {
 		p.Scripts = nil
+	}
+	if len(sc.unfollowed) > 0 {
+		p.Unfollowed = slices.Sorted(slices.Values(sc.unfollowed))
 	}
 	if len(p.Links) == 0 {
 		p.Links = nil

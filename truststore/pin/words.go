@@ -3,6 +3,7 @@ package pin
 import (
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -16,7 +17,14 @@ type shellWord struct {
 	// dynamic: the word's value is computed by the shell (a process
 	// substitution), so it names no file of its own.
 	dynamic bool
+	// opaque: the word has a brace expansion too large to follow
+	// (maxBraceWords): only its text before the first "{" is known.
+	opaque bool
 }
+
+// maxBraceWords bounds the words one brace expansion (`{a,b}`, `{1..3}`,
+// nested or several) is followed into; a larger one is opaque.
+const maxBraceWords = 64
 
 // splitShell parses a command line with the shfmt parser (mvdan.cc/sh/v3/
 // syntax, bash dialect) and flattens it into the scanner's token stream:
@@ -206,6 +214,11 @@ func (fl *flattener) assign(a *syntax.Assign) {
 	}
 }
 
+// word emits w as written and, when it has unquoted brace alternatives
+// (bash and zsh expand `hooks/{k,g}.sh` to `hooks/k.sh hooks/g.sh`, a
+// POSIX sh such as dash runs it literally; the default `sh` is bash on
+// macOS and Git Bash on Windows), each word they expand to after it:
+// every file either shell could run is a candidate.
 func (fl *flattener) word(w *syntax.Word) {
 	text, glob := fl.unquote(w)
 	dynamic := false
@@ -215,6 +228,36 @@ func (fl *flattener) word(w *syntax.Word) {
 		}
 	}
 	fl.out = append(fl.out, shellWord{text: text, glob: glob, dynamic: dynamic})
+	if dynamic {
+		return
+	}
+	bw := &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
+	if !syntax.SplitBraces(bw) {
+		return
+	}
+	var alts []shellWord
+	for ew, err := range expand.BracesSeq(nil, bw) {
+		if err != nil || len(alts) == maxBraceWords {
+			fl.out[len(fl.out)-1].opaque = true
+			return
+		}
+		t, g := fl.braceText(ew)
+		alts = append(alts, shellWord{text: t, glob: g})
+	}
+	if len(alts) == 1 && alts[0].text == text {
+		return // an escaped or malformed brace: nothing to expand
+	}
+	fl.out = append(fl.out, alts...)
+}
+
+// braceText is unquote for a word brace expansion produced: its parts may
+// be new literals without a source position, so only those and quoted
+// parts are read directly; any other part is taken as the source has it.
+func (fl *flattener) braceText(w *syntax.Word) (string, bool) {
+	saved := fl.later
+	text, glob := fl.unquote(w)
+	fl.later = saved // the commands inside were queued by the word as written
+	return text, glob
 }
 
 // text is the source text of a node.

@@ -1,0 +1,149 @@
+package pin
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/hookside/hookside/internal/hook"
+)
+
+// follow returns the absolute, lexically cleaned paths word w may name, and
+// whether w was followed whole (docs/protocol.md §4 "Script pins"):
+//
+//   - ${ZCODE_PROJECT_DIR} / ${CLAUDE_PROJECT_DIR} stand for the project
+//     directory and the root, ${…PLUGIN_ROOT} for the plugin directory,
+//     $PWD / ${PWD} and bash's ~+ for the session directory (the hook's
+//     cwd); a default form (${V:-x}, ${V-x}, ${V:=x}, ${V=x}) names what V
+//     stands for and also what x names.
+//   - Any other expansion (another variable, $(…), `…`, ~, a brace
+//     expansion too large to follow) is not followed: whole is false, and
+//     the word names the directory before it instead (`./hooks/$N.sh`
+//     names hooks, pinned as a tree), plus what a default value names.
+//     A word whose unknown part comes first names only its default.
+func (sc *scanner) follow(w shellWord, bases []string) ([]string, bool) {
+	text := w.text
+	if w.opaque {
+		text = text[:strings.IndexByte(text, '{')] + "$"
+	}
+	return sc.followText(text, bases)
+}
+
+func (sc *scanner) followText(text string, bases []string) ([]string, bool) {
+	if text == "" {
+		return nil, true
+	}
+	heads, rest, known, alt, hasAlt := sc.head(text)
+	var out []string
+	whole := known
+	if hasAlt {
+		p, wh := sc.followText(alt+rest, bases)
+		out, whole = p, whole && wh
+	}
+	if !known {
+		return out, false
+	}
+	if i := strings.IndexAny(rest, "$`\x00"); i >= 0 {
+		whole = false
+		j := strings.LastIndexByte(rest[:i], '/')
+		if j < 0 {
+			return out, false // no directory of its own is known
+		}
+		if rest = rest[:j]; rest == "" && heads == nil {
+			return out, false // "/$X": anywhere
+		}
+	}
+	switch {
+	case heads != nil:
+	case filepath.IsAbs(rest):
+		return appendNew(out, filepath.Clean(rest)), whole
+	default:
+		heads = bases
+	}
+	for _, h := range heads {
+		out = appendNew(out, filepath.Join(h, filepath.FromSlash(rest)))
+	}
+	return out, whole
+}
+
+// head splits a leading expansion off text: heads are the directories it
+// stands for (nil: none, rest is relative or absolute as written), known
+// whether it is one follow knows, alt a default value (hasAlt) whose
+// paths count too.
+func (sc *scanner) head(text string) (heads []string, rest string, known bool, alt string, hasAlt bool) {
+	if text[0] == '~' {
+		if r, ok := strings.CutPrefix(text, "~+"); ok && (r == "" || r[0] == '/') {
+			return []string{sc.cwd}, r, true, "", false
+		}
+		return nil, text, false, "", false
+	}
+	if text[0] != '$' {
+		return nil, text, true, "", false
+	}
+	n := skipExpansion(text, 0)
+	name, alt, hasAlt := paramDefault(text[:n])
+	rest = text[n:]
+	switch {
+	case contains(hook.ProjectDirVars, name):
+		return []string{sc.project, sc.root}, rest, true, alt, hasAlt
+	case contains(hook.PluginRootVars, name):
+		if sc.plugin == "" {
+			return nil, rest, false, alt, hasAlt
+		}
+		return []string{sc.plugin}, rest, true, alt, hasAlt
+	case name == "PWD":
+		return []string{sc.cwd}, rest, true, alt, hasAlt
+	}
+	return nil, rest, false, alt, hasAlt
+}
+
+// paramDefault parses $NAME, ${NAME} and the default forms ${NAME:-x},
+// ${NAME-x}, ${NAME:=x}, ${NAME=x}; name is "" for any other expansion.
+func paramDefault(exp string) (name, alt string, hasAlt bool) {
+	if !strings.HasPrefix(exp, "${") {
+		if isName(exp[1:]) {
+			return exp[1:], "", false
+		}
+		return "", "", false
+	}
+	if !strings.HasSuffix(exp, "}") {
+		return "", "", false
+	}
+	body := exp[2 : len(exp)-1]
+	i := 0
+	for i < len(body) && isNameByte(body[i], i) {
+		i++
+	}
+	name, op := body[:i], body[i:]
+	if name == "" {
+		return "", "", false
+	}
+	for _, o := range []string{":-", ":=", "-", "="} {
+		if d, ok := strings.CutPrefix(op, o); ok {
+			return name, d, true
+		}
+	}
+	if op != "" {
+		return "", "", false
+	}
+	return name, "", false
+}
+
+func isName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isNameByte(s[i], i) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func isNameByte(c byte, i int) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9'
+}
+
+func appendNew(ss []string, s string) []string {
+	if contains(ss, s) {
+		return ss
+	}
+	return append(ss, s)
+}
