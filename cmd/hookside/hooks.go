@@ -231,14 +231,14 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 			"running: a synchronous one (killed with its process group; nothing is decided, no answer is\n" +
 			"printed, stderr says \"interrupted by SIGINT\") or the async ones (each named). The exit status\n" +
 			"is then 130 (SIGINT) or 143 (SIGTERM), as a shell gives.",
-		Annotations: map[string]string{annUsageExit: "1"},
+		Annotations: map[string]string{annUsageExit: "1", annJSONErrors: jsonErrorsMessage},
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&o.event, "event", "", "the `EVENT`: "+strings.Join(hook.Events, ", ")+" (--profile claude: every Claude Code event)")
 	fs.StringVar(&o.inputPath, "input", "", "`FILE` holding the event input JSON object, or - for stdin (default {})")
 	flagRequired(fs, "event")
 	flagUse(fs, "input", "[--input FILE|-]")
-	fs.BoolVar(&o.asJSON, "json", false, "print the merged result as JSON (the hooks/run result, docs/protocol.md)")
+	fs.BoolVar(&o.asJSON, "json", false, "print the merged result as JSON (the hooks/run result, docs/protocol.md); a failure that prints no result (a flag or input error) prints {\"error\": {\"message\"}}")
 	fs.StringVar(&o.turnID, "turn-id", "cli-turn", "turn `ID` (Stop continuations are counted per turn)")
 	sf.registerSession(fs)
 	fs.StringVar(&sf.sessionID, "session-id", "", "session `ID` given to hooks (default cli-<pid>)")
@@ -249,11 +249,13 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	sf.registerTranscript(fs)
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
-		if noArgs(cmd, args, stderr) {
-			return exitError
-		}
-		o.flags = fs
-		return runHooksRun(&sf, o, stdout, stderr)
+		return messageJSONErrors(o.asJSON, "hookside hooks run: ", stdout, stderr, func(stdout, stderr io.Writer) int {
+			if noArgs(cmd, args, stderr) {
+				return exitError
+			}
+			o.flags = fs
+			return runHooksRun(&sf, o, stdout, stderr)
+		})
 	})
 }
 
@@ -424,20 +426,23 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 	var event string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "list the configured hooks in run order",
-		Long:  "List the hooks configured for a session in DIR, in run order, with their resolved timeouts.",
+		Use:         "list",
+		Short:       "list the configured hooks in run order",
+		Long:        "List the hooks configured for a session in DIR, in run order, with their resolved timeouts.",
+		Annotations: map[string]string{annJSONErrors: jsonErrorsMessage},
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&event, "event", "", "only this `EVENT`")
-	fs.BoolVar(&asJSON, "json", false, "print JSON ({hooks, diagnostics})")
+	fs.BoolVar(&asJSON, "json", false, "print JSON ({hooks, diagnostics}); a failure (a flag error) prints {\"error\": {\"message\"}}")
 	sf.registerAll(fs)
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
-		if noArgs(cmd, args, stderr) {
-			return exitUsage
-		}
-		return runHooksList(&sf, event, asJSON, stdout, stderr)
+		return messageJSONErrors(asJSON, "hookside hooks list: ", stdout, stderr, func(stdout, stderr io.Writer) int {
+			if noArgs(cmd, args, stderr) {
+				return exitUsage
+			}
+			return runHooksList(&sf, event, asJSON, stdout, stderr)
+		})
 	})
 }
 
