@@ -224,7 +224,8 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "run one event's hooks and print the merged answer (exit 2 when blocked or stopped)",
 		Long: "Run the hooks configured for EVENT once, as app-server's hooks/run would, and print the merged\n" +
 			"answer. Exit status: 0 proceed, 2 blocked or stopped (a hook blocked, or answered continue:false,\n" +
-			"its stopReason then printed on stderr: the host must not proceed), 1 error (usage errors included,\n" +
+			"its stopReason then printed on stderr: the host must not proceed; but on a zcode or spark Stop,\n" +
+			"continue:false is not read and only adds a warning to the run), 1 error (usage errors included,\n" +
 			"so that 2 always means the host must not proceed). Async hooks it started in the background run\n" +
 			"to their end before it exits (each within its timeout), and stderr shows each one's outcome (exit\n" +
 			"code, or timed out, and its duration in ms). SIGINT (Ctrl-C) or SIGTERM stops every hook still\n" +
