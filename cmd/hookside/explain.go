@@ -32,7 +32,7 @@ func hooksExplainCmd(stdout, stderr io.Writer) *cobra.Command {
 		Annotations: map[string]string{annUsageExit: "1", annJSONErrors: jsonErrorsMessage},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&event, "event", "", "the `EVENT`: "+strings.Join(hook.Events, ", "))
+	fs.StringVar(&event, "event", "", "the `EVENT`: "+strings.Join(hook.Events, ", ")+" (--profile claude: every Claude Code event)")
 	fs.StringVar(&tool, "tool", "", "the tool `NAME` matchers are tested against (the source on SessionStart); none = matchers not consulted")
 	fs.BoolVar(&asJSON, "json", false, "print JSON ({profile, event, tool, hooks, diagnostics}); a failure (a flag or input error) prints {\"error\": {\"message\"}}")
 	fs.StringVar(&inputPath, "input", "", "`FILE` path, or - for stdin, holding the hook input JSON object Claude Code sends for EVENT (snake_case: tool_name, tool_input, source, …); its matcher field and if rules are tested against it. --profile claude only (ignored otherwise). Absent: {}; --tool fills in tool_name when the input has none")

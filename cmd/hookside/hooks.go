@@ -74,9 +74,10 @@ func (f *sessionFlags) registerProfile(fs *pflag.FlagSet) {
 }
 
 // registerTranscript adds --transcript-path, which only the commands that
-// run hooks take (hooks run).
+// run hooks take (hooks run): SessionOptions.TranscriptPath, which hooks of
+// every profile get (Session.transcriptFor).
 func (f *sessionFlags) registerTranscript(fs *pflag.FlagSet) {
-	fs.StringVar(&f.transcriptPath, "transcript-path", "", "the session transcript `FILE` given to claude-profile hooks as transcript_path (default a temporary file)")
+	fs.StringVar(&f.transcriptPath, "transcript-path", "", "the session transcript `FILE` given unchanged to every hook as transcript_path, in every profile (an input transcript_path wins; default a temporary file per hook with the prompt or response)")
 }
 
 // userDir is the profile's user directory flag, made absolute.
@@ -427,9 +428,12 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 	var event string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:         "list",
-		Short:       "list the configured hooks in run order",
-		Long:        "List the hooks configured for a session in DIR, in run order, with their resolved timeouts.",
+		Use:   "list",
+		Short: "list the configured hooks in run order",
+		Long: "List the hooks configured for a session in DIR, in run order, with their resolved timeouts.\n" +
+			"Exit status: 0 listed (also when none is configured or files have diagnostics), 1 a session that\n" +
+			"cannot be opened (a --cwd that is not a directory), 2 a usage error (a flag or argument error, an\n" +
+			"unknown --event, --profile or --policy).",
 		Annotations: map[string]string{annJSONErrors: jsonErrorsMessage},
 	}
 	fs := cmd.Flags()
