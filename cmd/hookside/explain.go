@@ -51,12 +51,8 @@ func hooksExplainCmd(stdout, stderr io.Writer) *cobra.Command {
 }
 
 func runHooksExplain(sf *sessionFlags, event, tool, inputPath string, asJSON bool, stdout, stderr io.Writer) int {
-	events := hook.Events
-	if sf.profile == runner.ProfileClaude {
-		events = hook.ClaudeEvents
-	}
-	if event == "" || !slices.Contains(events, event) {
-		fmt.Fprintf(stderr, "hookside hooks explain: --event must be one of %s\n", strings.Join(events, ", "))
+	if events := profileEvents(sf.profile); event == "" || !slices.Contains(events, event) {
+		fmt.Fprintln(stderr, "hookside hooks explain:", eventError(event, events))
 		return exitError
 	}
 	if err := checkProfilePolicy(sf.profile, sf.policy); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/truststore"
 )
@@ -137,6 +138,30 @@ const policyValues = "user_decides, deny or allow_trusted_only"
 func profileValues() string {
 	names := hook.ProfileNames()
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// profileEvents are the --event values a command accepts with --profile
+// profile: every Claude Code event (hook.ClaudeEvents) for claude, the
+// seven shell-hook events (hook.Events) otherwise.
+func profileEvents(profile string) []string {
+	if profile == runner.ProfileClaude {
+		return hook.ClaudeEvents
+	}
+	return hook.Events
+}
+
+// eventError is the usage error of an --event that is not one of events:
+// "--event must be one of A, B, …", followed by "; did you mean X?" when
+// event looks like a misspelling of X (config.SuggestEvent, as an unknown
+// event in a config file gets).
+func eventError(event string, events []string) string {
+	msg := "--event must be one of " + strings.Join(events, ", ")
+	if event != "" {
+		if s := config.SuggestEvent(event, events); s != "" {
+			msg += "; did you mean " + s + "?"
+		}
+	}
+	return msg
 }
 
 // checkProfilePolicy is the usage error for a --profile or --policy value
@@ -269,12 +294,9 @@ type hooksRunOptions struct {
 }
 
 func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) (code int) {
-	events := hook.Events
-	if sf.profile == runner.ProfileClaude {
-		events = hook.ClaudeEvents
-	}
+	events := profileEvents(sf.profile)
 	if o.event == "" || !slices.Contains(events, o.event) {
-		fmt.Fprintf(stderr, "hookside hooks run: --event must be one of %s\n", strings.Join(events, ", "))
+		fmt.Fprintln(stderr, "hookside hooks run:", eventError(o.event, events))
 		return exitError
 	}
 	if err := checkProfilePolicy(sf.profile, sf.policy); err != nil {
@@ -437,7 +459,7 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 		Annotations: map[string]string{annJSONErrors: jsonErrorsMessage},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&event, "event", "", "only this `EVENT`")
+	fs.StringVar(&event, "event", "", "only this `EVENT`: "+strings.Join(hook.Events, ", ")+" (--profile claude: every Claude Code event)")
 	fs.BoolVar(&asJSON, "json", false, "print JSON ({hooks, diagnostics}); a failure (a flag error) prints {\"error\": {\"message\"}}")
 	sf.registerAll(fs)
 	completeEvents(cmd)
@@ -452,8 +474,8 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 }
 
 func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io.Writer) int {
-	if event != "" && !hook.IsEvent(event) {
-		fmt.Fprintf(stderr, "hookside hooks list: --event must be one of %s\n", strings.Join(hook.Events, ", "))
+	if events := profileEvents(sf.profile); event != "" && !slices.Contains(events, event) {
+		fmt.Fprintln(stderr, "hookside hooks list:", eventError(event, events))
 		return exitUsage
 	}
 	if err := checkProfilePolicy(sf.profile, sf.policy); err != nil {
