@@ -453,6 +453,8 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "list",
 		Short: "list the configured hooks in run order",
 		Long: "List the hooks configured for a session in DIR, in run order, with their resolved timeouts.\n" +
+			"When none would load, the hooks dropped while loading (a handler type the profile cannot run,\n" +
+			"a malformed one) are counted and named with why, instead of \"no hooks configured\".\n" +
 			"Exit status: 0 listed (also when none is configured or files have diagnostics), 1 a session that\n" +
 			"cannot be opened (a --cwd that is not a directory), 2 a usage error (a flag or argument error, an\n" +
 			"unknown --event, --profile or --policy).",
@@ -525,11 +527,18 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 	}
 	printDiagnostics(stderr, diags)
 	off := rootSwitchOff(s, event)
-	if len(sel) == 0 && off == 0 {
+	var dropped []runner.ExplainEntry
+	if len(sel) == 0 {
+		dropped = cannotRun(s, event)
+	}
+	if len(sel) == 0 && off == 0 && len(dropped) == 0 {
 		fmt.Fprintln(stdout, "no hooks configured")
 		return exitOK
 	}
-	if len(sel) == 0 {
+	switch {
+	case len(dropped) > 0:
+		printCannotRun(stdout, dropped, eventFlagOf(event))
+	case len(sel) == 0:
 		fmt.Fprintln(stdout, "no hooks run")
 	}
 	defer func() {
