@@ -428,6 +428,13 @@ func parseStdout(event string, out []byte, a *Answer) {
 		if decision == "block" { // spec/README.md: the reason is continuation context
 			a.addContext(reason)
 		}
+		if a.Continue != nil && !*a.Continue {
+			// PROTOCOL.md §3: continue/stopReason apply to the events
+			// other than Stop, whose turn ends unless a hook asks for a
+			// continuation; the answer is kept as the spec has it, and
+			// the hook's author learns it was not read.
+			a.warn("continue:false (and stopReason) is not read on Stop: the turn ends anyway unless a hook asks to continue (continue:true or decision \"block\"); ignored")
+		}
 	}
 }
 

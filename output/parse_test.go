@@ -236,3 +236,21 @@ func TestJSONString(t *testing.T) {
 		}
 	}
 }
+
+// TestParseStopContinueFalseWarns: on Stop, continue:false is not read
+// (PROTOCOL.md §3) and says so in Warnings; continue:true and the other
+// events' continue:false give none.
+func TestParseStopContinueFalseWarns(t *testing.T) {
+	a := Parse("Stop", ProcessResult{Stdout: []byte(`{"continue":false,"stopReason":"enough"}`)})
+	if a.Outcome != OutcomeSucceeded || a.ContinueRequested || len(a.Warnings) != 1 || !strings.Contains(a.Warnings[0], "continue:false (and stopReason) is not read on Stop") {
+		t.Fatalf("outcome %s continueRequested %v warnings %q", a.Outcome, a.ContinueRequested, a.Warnings)
+	}
+	if m := Merge("Stop", []Answer{a}); !m.Continue || m.StopReason != nil {
+		t.Fatalf("merged continue %v stopReason %v; want true, null", m.Continue, m.StopReason)
+	}
+	for _, c := range []struct{ event, stdout string }{{"Stop", `{"continue":true}`}, {"UserPromptSubmit", `{"continue":false,"stopReason":"x"}`}} {
+		if a := Parse(c.event, ProcessResult{Stdout: []byte(c.stdout)}); len(a.Warnings) != 0 {
+			t.Fatalf("%s %s: warnings %q", c.event, c.stdout, a.Warnings)
+		}
+	}
+}

@@ -78,8 +78,9 @@ type SessionOptions struct {
 	// (claude: the per-OS managed-settings.json).
 	ManagedSettingsPath string
 	// TranscriptPath is the host's own transcript (JSONL) of the session;
-	// claude-profile hooks get it unchanged as transcript_path (a per-run
-	// input transcript_path wins). Empty: the synthetic per-hook file.
+	// the hooks of every profile get it unchanged as transcript_path (a
+	// per-run input transcript_path wins; transcriptFor). Empty: the
+	// synthetic per-hook file.
 	TranscriptPath string
 	// OnClaudeWake, when set, is called (from a background goroutine) with
 	// the result of an asyncRewake hook that exited 2: the host should wake

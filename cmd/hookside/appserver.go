@@ -22,14 +22,17 @@ func appServerCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "app-server",
 		Short: "serve JSON-RPC 2.0 to an agent host (--stdio)",
-		Long:  "Serve JSON-RPC 2.0 (protocol \"1\", docs/protocol.md) on stdin/stdout. Logs go to stderr.",
+		Long: "Serve JSON-RPC 2.0 (protocol \"1\", docs/protocol.md) on stdin/stdout. Logs go to stderr.\n" +
+			"Exit status: 0 after shutdown then exit, or when stdin ends; 1 after exit without shutdown;\n" +
+			"2 a usage error (no --stdio, a flag or argument error, an unknown --framing, --log-level or\n" +
+			"--log-format); 128+signal when SIGTERM, SIGINT or SIGHUP ended it (143, 130, 129).",
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&stdio, "stdio", false, "speak JSON-RPC on stdin/stdout (required)")
-	fs.StringVar(&framing, "framing", "ndjson", "message framing: ndjson (one JSON object per line) or content-length (LSP headers)")
+	fs.StringVar(&framing, "framing", "ndjson", "message `FRAMING`: ndjson (one JSON object per line) or content-length (LSP headers)")
 	fs.StringVar(&home, "home", "", "hookside home `DIR` (default $HOOKSIDE_HOME or ~/.hookside)")
-	fs.StringVar(&level, "log-level", "info", "log level: debug, info, warn, error")
-	fs.StringVar(&format, "log-format", "text", "log format: text or json")
+	fs.StringVar(&level, "log-level", "info", "log `LEVEL`: debug, info, warn, error")
+	fs.StringVar(&format, "log-format", "text", "log `FORMAT`: text or json")
 	flagRequired(fs, "stdio")
 	flagUse(fs, "framing", "[--framing ndjson|content-length]")
 	flagUse(fs, "log-level", "[--log-level debug|info|warn|error]")

@@ -91,8 +91,9 @@ func execute(root *cobra.Command, args []string, stdout, stderr io.Writer) int {
 // annJSONErrors marks a command whose --json failures print an error object
 // on stdout that execute prints too for the flag and argument errors cobra
 // finds before the command runs. Its value is the object's shape:
-// jsonErrorsMessage (hooks trust and its actions: writeTrustJSONError) or
-// jsonErrorsV2 (v2 definitions, bindings and runs: writeV2FlagError).
+// jsonErrorsMessage (hooks trust and its actions: writeTrustJSONError;
+// hooks list, run and explain: writeMessageJSONError) or jsonErrorsV2 (v2
+// definitions, bindings and runs: writeV2FlagError).
 const annJSONErrors = "hookside.jsonErrors"
 
 // The shapes of annJSONErrors.
@@ -109,7 +110,7 @@ func jsonUsageError(cmd *cobra.Command, args []string, stdout io.Writer, msg str
 	}
 	switch cmd.Annotations[annJSONErrors] {
 	case jsonErrorsMessage:
-		writeTrustJSONError(stdout, msg)
+		writeMessageJSONError(stdout, cmd.CommandPath()+": ", msg)
 	case jsonErrorsV2:
 		writeV2FlagError(stdout, strings.TrimPrefix(msg, cmd.CommandPath()+": "), err)
 	}

@@ -29,32 +29,30 @@ func hooksExplainCmd(stdout, stderr io.Writer) *cobra.Command {
 			"workspace ones) and whether it would run for EVENT (and tool NAME), and why not. Runs nothing.\n" +
 			"Exit status: 0 explained (also when hooks would not run or files have diagnostics), 1 error\n" +
 			"(a usage error, or a session that cannot be opened), as hooks run without its 2 for blocked.",
-		Annotations: map[string]string{annUsageExit: "1"},
+		Annotations: map[string]string{annUsageExit: "1", annJSONErrors: jsonErrorsMessage},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&event, "event", "", "the `EVENT`: "+strings.Join(hook.Events, ", "))
+	fs.StringVar(&event, "event", "", "the `EVENT`: "+strings.Join(hook.Events, ", ")+" (--profile claude: every Claude Code event)")
 	fs.StringVar(&tool, "tool", "", "the tool `NAME` matchers are tested against (the source on SessionStart); none = matchers not consulted")
-	fs.BoolVar(&asJSON, "json", false, "print JSON ({profile, event, tool, hooks, diagnostics})")
+	fs.BoolVar(&asJSON, "json", false, "print JSON ({profile, event, tool, hooks, diagnostics}); a failure (a flag or input error) prints {\"error\": {\"message\"}}")
 	fs.StringVar(&inputPath, "input", "", "`FILE` path, or - for stdin, holding the hook input JSON object Claude Code sends for EVENT (snake_case: tool_name, tool_input, source, …); its matcher field and if rules are tested against it. --profile claude only (ignored otherwise). Absent: {}; --tool fills in tool_name when the input has none")
 	sf.registerAll(fs)
 	flagRequired(fs, "event")
 	flagUse(fs, "input", "[--input FILE|-]")
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
-		if noArgs(cmd, args, stderr) {
-			return exitError
-		}
-		return runHooksExplain(&sf, event, tool, inputPath, asJSON, stdout, stderr)
+		return messageJSONErrors(asJSON, "hookside hooks explain: ", stdout, stderr, func(stdout, stderr io.Writer) int {
+			if noArgs(cmd, args, stderr) {
+				return exitError
+			}
+			return runHooksExplain(&sf, event, tool, inputPath, asJSON, stdout, stderr)
+		})
 	})
 }
 
 func runHooksExplain(sf *sessionFlags, event, tool, inputPath string, asJSON bool, stdout, stderr io.Writer) int {
-	events := hook.Events
-	if sf.profile == runner.ProfileClaude {
-		events = hook.ClaudeEvents
-	}
-	if event == "" || !slices.Contains(events, event) {
-		fmt.Fprintf(stderr, "hookside hooks explain: --event must be one of %s\n", strings.Join(events, ", "))
+	if events := profileEvents(sf.profile); event == "" || !slices.Contains(events, event) {
+		fmt.Fprintln(stderr, "hookside hooks explain:", eventError(event, events))
 		return exitError
 	}
 	if err := checkProfilePolicy(sf.profile, sf.policy); err != nil {

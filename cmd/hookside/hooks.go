@@ -18,6 +18,7 @@ import (
 	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/truststore"
 )
@@ -74,9 +75,10 @@ func (f *sessionFlags) registerProfile(fs *pflag.FlagSet) {
 }
 
 // registerTranscript adds --transcript-path, which only the commands that
-// run hooks take (hooks run).
+// run hooks take (hooks run): SessionOptions.TranscriptPath, which hooks of
+// every profile get (Session.transcriptFor).
 func (f *sessionFlags) registerTranscript(fs *pflag.FlagSet) {
-	fs.StringVar(&f.transcriptPath, "transcript-path", "", "the session transcript `FILE` given to claude-profile hooks as transcript_path (default a temporary file)")
+	fs.StringVar(&f.transcriptPath, "transcript-path", "", "the session transcript `FILE` given unchanged to every hook as transcript_path, in every profile (an input transcript_path wins; default a temporary file per hook with the prompt or response)")
 }
 
 // userDir is the profile's user directory flag, made absolute.
@@ -136,6 +138,30 @@ const policyValues = "user_decides, deny or allow_trusted_only"
 func profileValues() string {
 	names := hook.ProfileNames()
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// profileEvents are the --event values a command accepts with --profile
+// profile: every Claude Code event (hook.ClaudeEvents) for claude, the
+// seven shell-hook events (hook.Events) otherwise.
+func profileEvents(profile string) []string {
+	if profile == runner.ProfileClaude {
+		return hook.ClaudeEvents
+	}
+	return hook.Events
+}
+
+// eventError is the usage error of an --event that is not one of events:
+// "--event must be one of A, B, …", followed by "; did you mean X?" when
+// event looks like a misspelling of X (config.SuggestEvent, as an unknown
+// event in a config file gets).
+func eventError(event string, events []string) string {
+	msg := "--event must be one of " + strings.Join(events, ", ")
+	if event != "" {
+		if s := config.SuggestEvent(event, events); s != "" {
+			msg += "; did you mean " + s + "?"
+		}
+	}
+	return msg
 }
 
 // checkProfilePolicy is the usage error for a --profile or --policy value
@@ -224,21 +250,22 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "run one event's hooks and print the merged answer (exit 2 when blocked or stopped)",
 		Long: "Run the hooks configured for EVENT once, as app-server's hooks/run would, and print the merged\n" +
 			"answer. Exit status: 0 proceed, 2 blocked or stopped (a hook blocked, or answered continue:false,\n" +
-			"its stopReason then printed on stderr: the host must not proceed), 1 error (usage errors included,\n" +
+			"its stopReason then printed on stderr: the host must not proceed; but on a zcode or spark Stop,\n" +
+			"continue:false is not read and only adds a warning to the run), 1 error (usage errors included,\n" +
 			"so that 2 always means the host must not proceed). Async hooks it started in the background run\n" +
 			"to their end before it exits (each within its timeout), and stderr shows each one's outcome (exit\n" +
 			"code, or timed out, and its duration in ms). SIGINT (Ctrl-C) or SIGTERM stops every hook still\n" +
 			"running: a synchronous one (killed with its process group; nothing is decided, no answer is\n" +
 			"printed, stderr says \"interrupted by SIGINT\") or the async ones (each named). The exit status\n" +
 			"is then 130 (SIGINT) or 143 (SIGTERM), as a shell gives.",
-		Annotations: map[string]string{annUsageExit: "1"},
+		Annotations: map[string]string{annUsageExit: "1", annJSONErrors: jsonErrorsMessage},
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&o.event, "event", "", "the `EVENT`: "+strings.Join(hook.Events, ", ")+" (--profile claude: every Claude Code event)")
 	fs.StringVar(&o.inputPath, "input", "", "`FILE` holding the event input JSON object, or - for stdin (default {})")
 	flagRequired(fs, "event")
 	flagUse(fs, "input", "[--input FILE|-]")
-	fs.BoolVar(&o.asJSON, "json", false, "print the merged result as JSON (the hooks/run result, docs/protocol.md)")
+	fs.BoolVar(&o.asJSON, "json", false, "print the merged result as JSON (the hooks/run result, docs/protocol.md); a failure that prints no result (a flag or input error) prints {\"error\": {\"message\"}}")
 	fs.StringVar(&o.turnID, "turn-id", "cli-turn", "turn `ID` (Stop continuations are counted per turn)")
 	sf.registerSession(fs)
 	fs.StringVar(&sf.sessionID, "session-id", "", "session `ID` given to hooks (default cli-<pid>)")
@@ -249,11 +276,13 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	sf.registerTranscript(fs)
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
-		if noArgs(cmd, args, stderr) {
-			return exitError
-		}
-		o.flags = fs
-		return runHooksRun(&sf, o, stdout, stderr)
+		return messageJSONErrors(o.asJSON, "hookside hooks run: ", stdout, stderr, func(stdout, stderr io.Writer) int {
+			if noArgs(cmd, args, stderr) {
+				return exitError
+			}
+			o.flags = fs
+			return runHooksRun(&sf, o, stdout, stderr)
+		})
 	})
 }
 
@@ -265,12 +294,9 @@ type hooksRunOptions struct {
 }
 
 func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) (code int) {
-	events := hook.Events
-	if sf.profile == runner.ProfileClaude {
-		events = hook.ClaudeEvents
-	}
+	events := profileEvents(sf.profile)
 	if o.event == "" || !slices.Contains(events, o.event) {
-		fmt.Fprintf(stderr, "hookside hooks run: --event must be one of %s\n", strings.Join(events, ", "))
+		fmt.Fprintln(stderr, "hookside hooks run:", eventError(o.event, events))
 		return exitError
 	}
 	if err := checkProfilePolicy(sf.profile, sf.policy); err != nil {
@@ -426,24 +452,32 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "list the configured hooks in run order",
-		Long:  "List the hooks configured for a session in DIR, in run order, with their resolved timeouts.",
+		Long: "List the hooks configured for a session in DIR, in run order, with their resolved timeouts.\n" +
+			"When none would load, the hooks dropped while loading (a handler type the profile cannot run,\n" +
+			"a malformed one) are counted and named with why, instead of \"no hooks configured\".\n" +
+			"Exit status: 0 listed (also when none is configured or files have diagnostics), 1 a session that\n" +
+			"cannot be opened (a --cwd that is not a directory), 2 a usage error (a flag or argument error, an\n" +
+			"unknown --event, --profile or --policy).",
+		Annotations: map[string]string{annJSONErrors: jsonErrorsMessage},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&event, "event", "", "only this `EVENT`")
-	fs.BoolVar(&asJSON, "json", false, "print JSON ({hooks, diagnostics})")
+	fs.StringVar(&event, "event", "", "only this `EVENT`: "+strings.Join(hook.Events, ", ")+" (--profile claude: every Claude Code event)")
+	fs.BoolVar(&asJSON, "json", false, "print JSON ({hooks, diagnostics}); a failure (a flag error) prints {\"error\": {\"message\"}}")
 	sf.registerAll(fs)
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
-		if noArgs(cmd, args, stderr) {
-			return exitUsage
-		}
-		return runHooksList(&sf, event, asJSON, stdout, stderr)
+		return messageJSONErrors(asJSON, "hookside hooks list: ", stdout, stderr, func(stdout, stderr io.Writer) int {
+			if noArgs(cmd, args, stderr) {
+				return exitUsage
+			}
+			return runHooksList(&sf, event, asJSON, stdout, stderr)
+		})
 	})
 }
 
 func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io.Writer) int {
-	if event != "" && !hook.IsEvent(event) {
-		fmt.Fprintf(stderr, "hookside hooks list: --event must be one of %s\n", strings.Join(hook.Events, ", "))
+	if events := profileEvents(sf.profile); event != "" && !slices.Contains(events, event) {
+		fmt.Fprintln(stderr, "hookside hooks list:", eventError(event, events))
 		return exitUsage
 	}
 	if err := checkProfilePolicy(sf.profile, sf.policy); err != nil {
@@ -493,11 +527,18 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 	}
 	printDiagnostics(stderr, diags)
 	off := rootSwitchOff(s, event)
-	if len(sel) == 0 && off == 0 {
+	var dropped []runner.ExplainEntry
+	if len(sel) == 0 {
+		dropped = cannotRun(s, event)
+	}
+	if len(sel) == 0 && off == 0 && len(dropped) == 0 {
 		fmt.Fprintln(stdout, "no hooks configured")
 		return exitOK
 	}
-	if len(sel) == 0 {
+	switch {
+	case len(dropped) > 0:
+		printCannotRun(stdout, dropped, eventFlagOf(event))
+	case len(sel) == 0:
 		fmt.Fprintln(stdout, "no hooks run")
 	}
 	defer func() {

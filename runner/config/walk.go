@@ -78,7 +78,7 @@ func (p *parser) events(ev *jnode) {
 		if !d.HasEvent(fl.key) {
 			r := d.UnsupportedEvent
 			msg := fmt.Sprintf(r.Message, fl.key, strings.Join(d.Events, ", "))
-			if s := suggestEvent(fl.key, d.Events); s != "" {
+			if s := SuggestEvent(fl.key, d.Events); s != "" {
 				msg += fmt.Sprintf("; did you mean %s?", s)
 			}
 			p.report(r.Code, r.Severity, fl.off, "%s", msg)
@@ -103,11 +103,12 @@ func (p *parser) events(ev *jnode) {
 	}
 }
 
-// suggestEvent returns the event of known that name most likely
+// SuggestEvent returns the event of known that name most likely
 // misspells ("PreToolUSE" → "PreToolUse": equal ignoring case, else within
 // a small edit distance, as suggestKey), or "" — also when name is a real
-// event of another profile (hook.ClaudeEvents), which is not a typo.
-func suggestEvent(name string, known []string) string {
+// event of another profile (hook.ClaudeEvents), which is not a typo. The
+// config files' unknown events and the command line's --event use it.
+func SuggestEvent(name string, known []string) string {
 	if slices.Contains(hook.ClaudeEvents, name) {
 		return ""
 	}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/runner"
+)
+
+// cannotRun are the configured declarations of the session that `hooks
+// list` does not list because they cannot run (runner.Explain entries
+// whose reason is runner.WhyInvalid, WhyUnsupported, WhyLimit, WhyDisabled
+// or WhyFileDisabled: a handler type the profile cannot run, a malformed
+// declaration, one over a spark limit, a disabled one), for event only
+// when it is not "". The diagnostics printed before name each dropped one.
+func cannotRun(s *runner.Session, event string) []runner.ExplainEntry {
+	ev := event
+	if ev == "" {
+		ev = hook.Events[0] // dropped and disabled entries are listed for any event
+	}
+	var out []runner.ExplainEntry
+	for _, e := range s.Explain(ev, "").Hooks {
+		if event != "" && e.Event != event {
+			continue
+		}
+		switch e.Reason {
+		case runner.WhyInvalid, runner.WhyUnsupported, runner.WhyLimit, runner.WhyDisabled, runner.WhyFileDisabled:
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// printCannotRun prints, in place of "no hooks configured", how many
+// configured hooks cannot run and, one a line, each one's event, source
+// kind, location and why ("Stop  user  config.json:1:62 [0][0]  invalid —
+// hook type "prompt" does not run in hookside files …"), then where to
+// learn more (hooks explain, with eventFlag: " --event EVENT", or "" for
+// the first entry's event).
+func printCannotRun(w io.Writer, entries []runner.ExplainEntry, eventFlag string) {
+	fmt.Fprintf(w, "no hooks run: %d configured hook(s) cannot run\n", len(entries))
+	for _, e := range entries {
+		where := e.Source.Path
+		if e.Source.At != "" {
+			where = e.Source.At
+		}
+		idx := ""
+		if e.MatcherIndex >= 0 {
+			idx = fmt.Sprintf(" [%d]", e.MatcherIndex)
+			if e.HookIndex >= 0 {
+				idx += fmt.Sprintf("[%d]", e.HookIndex)
+			}
+		}
+		why := e.Reason
+		if e.Detail != "" {
+			why += " — " + e.Detail
+		}
+		fmt.Fprintf(w, "  %-18s %-9s %s%s  %s\n", e.Event, e.Source.Kind, dispText(where), idx, dispText(why))
+	}
+	if eventFlag == "" {
+		eventFlag = " --event " + entries[0].Event
+	}
+	fmt.Fprintf(w, "The diagnostics above say more; hookside hooks explain%s shows every hook and why it would not run.\n", eventFlag)
+}
+
+// eventFlagOf is " --event EVENT" for a given event, "" for none.
+func eventFlagOf(event string) string {
+	if event == "" {
+		return ""
+	}
+	return " --event " + event
+}
