@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -98,8 +99,16 @@ func TestCancelRequestBeforeInitializeIsNotInitialized(t *testing.T) {
 // the host cancelled it ("cancelled: the request was cancelled
 // ($/cancelRequest)", "cancelled: the server is shutting down"), and the
 // log line is INFO "hook cancelled", not the WARN "hook failed" a real
-// failure gets.
+// failure gets; on the zcode and the claude profile.
 func TestCancelledHookSaysCancelledNotFailed(t *testing.T) {
+	for _, profile := range []string{"zcode", "claude"} {
+		t.Run(profile, func(t *testing.T) { cancelledHookSaysCancelled(t, profile) })
+	}
+}
+
+// cancelledHookSaysCancelled is TestCancelledHookSaysCancelledNotFailed on
+// one profile: its hook a script that records its pid and sleeps 30 s.
+func cancelledHookSaysCancelled(t *testing.T, profile string) {
 	logs := &syncBuffer{}
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(logs, nil)))
@@ -111,13 +120,25 @@ func TestCancelledHookSaysCancelledNotFailed(t *testing.T) {
 	if err := os.WriteFile(script, []byte("#!/bin/sh\necho $$ > "+pidFile+".tmp && mv "+pidFile+".tmp "+pidFile+"\nexec sleep 30\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeHookConfig(t, home, script)
+	open := map[string]any{"sessionId": "s1", "cwd": ws}
+	run := runReq
+	if profile == "claude" {
+		claudeHome := t.TempDir()
+		writeFile(t, filepath.Join(claudeHome, "settings.json"),
+			`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"`+script+`"}]}]}}`, 0o600)
+		open["profile"], open["claudeHomeDir"] = "claude", claudeHome
+		run = func(id int, tool string) string {
+			return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"hooks/run","params":{"sessionId":"s1","event":"PreToolUse","input":{"tool_name":%q,"tool_input":{"command":"ls"}}}}`+"\n", id, tool)
+		}
+	} else {
+		writeHookConfig(t, home, script)
+	}
 	c := startServerOpts(t, Options{Home: home, ShutdownGrace: 200 * time.Millisecond})
 	if r := c.call("initialize", map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "test"}}); r["result"] == nil {
 		t.Fatalf("initialize: %v", r)
 	}
 	c.sendRaw(`{"jsonrpc":"2.0","method":"initialized"}` + "\n")
-	if r := c.call("session/open", map[string]any{"sessionId": "s1", "cwd": ws}); r["result"] == nil {
+	if r := c.call("session/open", open); r["result"] == nil {
 		t.Fatalf("session/open: %v", r)
 	}
 	started := func() {
@@ -153,7 +174,7 @@ func TestCancelledHookSaysCancelledNotFailed(t *testing.T) {
 		return reply, note
 	}
 
-	c.sendRaw(runReq(100, "Bash"))
+	c.sendRaw(run(100, "Bash"))
 	started()
 	c.sendRaw(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":100}}` + "\n")
 	reply, note := completed(100)
@@ -164,7 +185,7 @@ func TestCancelledHookSaysCancelledNotFailed(t *testing.T) {
 		t.Fatalf("hook/completed after $/cancelRequest: %v", note)
 	}
 
-	c.sendRaw(runReq(101, "Bash"))
+	c.sendRaw(run(101, "Bash"))
 	started()
 	c.sendRaw(`{"jsonrpc":"2.0","id":102,"method":"shutdown"}` + "\n")
 	reply, note = completed(101)

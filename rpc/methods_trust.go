@@ -321,15 +321,17 @@ func (s *Server) reviewSubmit(_ context.Context, p reviewSubmitParams) (*reviewS
 	return res, nil
 }
 
-// trustError maps trust store errors to wire errors.
+// trustError maps the errors of a trust file write (grant, revoke) to wire
+// errors: ErrCorrupt is -32011; everything else (ErrLockTimeout, I/O) is
+// -32603. The truststore messages are written for the user (what failed,
+// which file, what to do: "the workspace hook trust file is busy: its lock
+// F.lock is held by pid 4242 … for over 5s; nothing was written: try
+// again when that process is done") and are passed on as they are.
 func trustError(err error) error {
-	switch {
-	case errors.Is(err, truststore.ErrCorrupt):
+	if errors.Is(err, truststore.ErrCorrupt) {
 		return &Error{Code: CodeTrustCorrupt, Message: err.Error()}
-	case errors.Is(err, truststore.ErrLockTimeout):
-		return &Error{Code: CodeInternalError, Message: err.Error()}
 	}
-	return &Error{Code: CodeInternalError, Message: "trust store: " + err.Error()}
+	return &Error{Code: CodeInternalError, Message: err.Error()}
 }
 
 type trustRevokeParams struct {

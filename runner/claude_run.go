@@ -306,9 +306,11 @@ func (s *Session) claudeRunOne(ctx context.Context, h *hook.Hook, rc *claudeRunC
 	if pr.Skipped {
 		run.Reason, run.Error = pr.SkipReason, ""
 	}
-	if a.Outcome == output.OutcomeFailed || a.Outcome == output.OutcomeTimedOut {
-		logFailure(h, rc.event, run, stderr)
+	cancelled := markCancelled(ctx, &run)
+	if cancelled {
+		a.Error = run.Error
 	}
+	logRunEnd(h, rc.event, run, stderr, cancelled)
 	obs.HookCompleted(HookDone{RunID: runID, Hook: h, Event: rc.event, Run: run, Stdout: stdout, Stderr: stderr})
 	return a, run
 }

@@ -66,9 +66,36 @@ func ShellWord(w string) string {
 // --profile unless zcode, --claude-home or --spark-user-dir unless the
 // profile's default, --project-config, --policy unless user_decides,
 // --hooks-enabled when the root switch's host layer is on, then
-// --workspace and the session's workspace identity.
+// --workspace and the session's workspace identity, then --cwd and the
+// session directory when that is a subdirectory of the workspace
+// directory (session/open cwd=<repo>/sub, workspaceId=<repo>): pins are
+// resolved at the session's site (docs/protocol.md §4), so the review must
+// run there to cover what this session admits.
 func (s *Session) ReviewCommand() string {
-	return reviewCommandName + ReviewFlagText(s.reviewFlags()) + " --workspace " + ShellWord(s.opts.WorkspaceID)
+	cmd := reviewCommandName + ReviewFlagText(s.reviewFlags()) + " --workspace " + ShellWord(s.opts.WorkspaceID)
+	if d := s.reviewCwd(); d != "" {
+		cmd += " --cwd " + ShellWord(d)
+	}
+	return cmd
+}
+
+// reviewCwd is the session directory, absolute, when it lies strictly
+// inside the directory its workspace identity names (a plain or local:
+// path; symlinks resolved as truststore.ResolveTarget does); "" otherwise.
+func (s *Session) reviewCwd() string {
+	id := strings.TrimPrefix(s.opts.WorkspaceID, "local:")
+	if s.opts.Cwd == "" || !filepath.IsAbs(id) {
+		return ""
+	}
+	cwd, err := filepath.Abs(s.opts.Cwd)
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(truststore.CanonicalID(id), truststore.CanonicalID(cwd))
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return ""
+	}
+	return cwd
 }
 
 // reviewFlags lists the flags of ReviewCommand before --workspace, in the

@@ -26,6 +26,31 @@ func TestReviewCommand(t *testing.T) {
 			t.Fatalf("got %q\nwant %q", got, want)
 		}
 	})
+	t.Run("session_in_a_subdirectory", func(t *testing.T) {
+		// Pins are resolved at the session's site: a session in sub/ under
+		// the repository's workspaceId is reviewed with --cwd sub/; one in
+		// the root, or outside the workspace directory, names no --cwd.
+		sub := filepath.Join(cwd, "sub dir")
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ cwd, wsID, want string }{
+			{sub, id, " --workspace " + ShellWord(id) + " --cwd " + ShellWord(sub)},
+			{sub, "local:" + id, " --workspace " + ShellWord("local:"+id) + " --cwd " + ShellWord(sub)},
+			{cwd, id, " --workspace " + ShellWord(id)},
+			{sub, "remote:example.com/repo", " --workspace remote:example.com/repo"},
+			{cwd, filepath.Join(cwd, "sub dir"), " --workspace " + ShellWord(sub)},
+		} {
+			s, _, err := Open(SessionOptions{ID: "s", Cwd: c.cwd, WorkspaceID: c.wsID, Workspace: WorkspaceOptions{Home: home.Builtin()}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := s.ReviewCommand(), "hookside hooks trust review"+c.want; got != want {
+				t.Errorf("cwd %s, workspaceId %s:\ngot  %q\nwant %q", c.cwd, c.wsID, got, want)
+			}
+			s.Close()
+		}
+	})
 	t.Run("home_from_the_environment", func(t *testing.T) {
 		// $HOOKSIDE_HOME is named: the shell the line is pasted into may
 		// not have it.

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -387,65 +386,13 @@ func (s *Session) runOne(ctx context.Context, h *hook.Hook, in baseInput, sc std
 	if pr.Skipped { // e.g. async_limit: a reason, not an error
 		run.Reason, run.Error = pr.SkipReason, ""
 	}
-	cancelled := ans.Outcome == output.OutcomeFailed && ctx.Err() != nil
+	cancelled := markCancelled(ctx, &run)
 	if cancelled {
-		// Killed (or kept from starting) because the request was cancelled:
-		// outcome stays failed (PROTOCOL.md §3 has no cancelled outcome for
-		// a shell hook run), the error says the host cancelled it.
-		ans.Error = cancelReason(ctx)
-		run.Error = ans.Error
+		ans.Error = run.Error
 	}
-	if ans.Outcome == output.OutcomeFailed || ans.Outcome == output.OutcomeTimedOut {
-		logEnd(h, sc.event, run, stderr, cancelled)
-	}
+	logRunEnd(h, sc.event, run, stderr, cancelled)
 	obs.HookCompleted(HookDone{RunID: runID, Hook: h, Event: sc.event, Run: run, Stdout: stdout, Stderr: stderr})
 	return ans, run
-}
-
-// failureStderrChars caps the stderr quoted by the failure warning.
-const failureStderrChars = 500
-
-// cancelReason is the Error of a run stopped by the cancellation of ctx:
-// output.CodeCancelled + ": " + the cause's text, e.g. "cancelled: the
-// request was cancelled ($/cancelRequest)" or "cancelled: the server is
-// shutting down" (the causes the RPC dispatcher gives); "cancelled: the
-// request was cancelled" for a context cancelled without a cause.
-func cancelReason(ctx context.Context) string {
-	cause := context.Cause(ctx)
-	if cause == nil || errors.Is(cause, context.Canceled) || errors.Is(cause, context.DeadlineExceeded) {
-		return output.CodeCancelled + ": the request was cancelled"
-	}
-	return output.CodeCancelled + ": " + cause.Error()
-}
-
-// logFailure writes the one warning a failed or timed-out hook gets
-// (lifecycle-hooks-and-workspace-trust §"进程钩子的协议": 钩子失败…记一条警告):
-// hook id, outcome, exit code, duration and the head of its stderr,
-// redacted as the previews are.
-func logFailure(h *hook.Hook, event string, run output.Run, stderr []byte) {
-	logEnd(h, event, run, stderr, false)
-}
-
-// logEnd is logFailure, except that a hook killed because its request was
-// cancelled (cancelled) did not fail by itself: it gets the same record at
-// info level, as "hook cancelled".
-func logEnd(h *hook.Hook, event string, run output.Run, stderr []byte, cancelled bool) {
-	attrs := []any{"hookId", h.ID, "event", event, "source", string(h.Source.Kind),
-		"outcome", string(run.Outcome), "durationMs", run.DurationMs}
-	if run.ExitCode != nil {
-		attrs = append(attrs, "exitCode", *run.ExitCode)
-	}
-	if run.Error != "" {
-		attrs = append(attrs, "error", run.Error)
-	}
-	if len(stderr) > 0 {
-		attrs = append(attrs, "stderr", output.Preview(stderr, failureStderrChars))
-	}
-	if cancelled {
-		slog.Info("hook cancelled", attrs...)
-		return
-	}
-	slog.Warn("hook "+string(run.Outcome), attrs...)
 }
 
 // spawn prepares argv, environment and stdin for h and executes it (or

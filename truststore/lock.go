@@ -27,9 +27,12 @@ import (
 // gofrs/flock's LockFileEx lock is mandatory and nobody else could read
 // the locked byte.
 
-// ErrLockTimeout is returned (wrapped, naming the holder) when the trust
-// file lock could not be taken within Options.LockTimeout.
-var ErrLockTimeout = errors.New("truststore: lock timeout")
+// ErrLockTimeout is returned (wrapped) when the trust file lock could not
+// be taken within Options.LockTimeout. The wrapping message names the lock
+// file, the holder and what to do: "the workspace hook trust file is busy:
+// its lock F.lock is held by pid 4242 (started …, token 1a2b3c4d) for over
+// 5s; nothing was written: try again when that process is done".
+var ErrLockTimeout = errors.New("the workspace hook trust file is busy")
 
 // procLock serializes one lock path inside this process. gofrs/flock needs
 // one *Flock per path per process: a second Flock on the same path opens a
@@ -85,16 +88,17 @@ func acquire(lockPath string, timeout time.Duration) (func(), error) {
 	select {
 	case pl.sem <- struct{}{}:
 	case <-ctx.Done():
-		return nil, fmt.Errorf("%w: trust store locked by this process (pid %d) for over %s",
-			ErrLockTimeout, os.Getpid(), timeout)
+		return nil, fmt.Errorf("%w: its lock %s is held by this process (pid %d, another request) for over %s; nothing was written: try again",
+			ErrLockTimeout, lockPath, os.Getpid(), timeout)
 	}
 	ok, err := pl.fl.TryLockContext(ctx, 5*time.Millisecond)
 	if !ok || err != nil {
 		<-pl.sem
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("lock %s: %w", lockPath, err)
+			return nil, fmt.Errorf("cannot lock the workspace hook trust file (%s): %w", lockPath, err)
 		}
-		return nil, fmt.Errorf("%w: %s for over %s", ErrLockTimeout, describeHolder(lockPath), timeout)
+		return nil, fmt.Errorf("%w: its lock %s is held by %s for over %s; nothing was written: try again when that process is done",
+			ErrLockTimeout, lockPath, describeHolder(lockPath), timeout)
 	}
 	info := lockInfo{PID: os.Getpid(), Token: randomToken(), AcquiredAt: time.Now().UTC()}
 	if t, err := proc.ProcStartTime(info.PID); err == nil {
@@ -112,14 +116,17 @@ func acquire(lockPath string, timeout time.Duration) (func(), error) {
 	}, nil
 }
 
-// describeHolder reads the holder record for an error message.
+// describeHolder reads the holder record for an error message: "pid 4242
+// (started 2026-01-02T15:04:05Z, token 1a2b3c4d)" with a note when that
+// holder exited or cannot be confirmed, or "another process (holder not
+// recorded)".
 func describeHolder(lockPath string) string {
 	b, err := os.ReadFile(holderPath(lockPath))
 	var info lockInfo
 	if err != nil || json.Unmarshal(b, &info) != nil || info.PID <= 0 {
-		return "trust store locked by another process (holder not recorded)"
+		return "another process (holder not recorded)"
 	}
-	msg := fmt.Sprintf("trust store locked by pid %d (started %s, token %.8s)",
+	msg := fmt.Sprintf("pid %d (started %s, token %.8s)",
 		info.PID, info.StartedAt.Local().Format(time.RFC3339), info.Token)
 	const exited = " [recorded holder has exited; lock taken by a process that did not record itself]"
 	now, err := proc.ProcStartTime(info.PID)

@@ -45,7 +45,9 @@ func protectDir(dir string, fi fs.FileInfo) error {
 		return fmt.Errorf("%w: security directory %s is owned by uid %d, not %d; write refused", ErrCorrupt, dir, uid, fsid.CurrentUser())
 	}
 	if fi.Mode().Perm() != 0o700 {
-		return os.Chmod(dir, 0o700)
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("cannot restrict %s to the current user (chmod 700): %w; nothing was written", dir, err)
+		}
 	}
 	return nil
 }

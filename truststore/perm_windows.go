@@ -45,7 +45,7 @@ const (
 func tokenUser() (*windows.SID, error) {
 	tu, err := windows.GetCurrentProcessToken().GetTokenUser()
 	if err != nil {
-		return nil, fmt.Errorf("truststore: token user: %w", err)
+		return nil, fmt.Errorf("cannot tell which Windows user runs hookside (to keep the trust file to that user): %w", err)
 	}
 	return tu.User.Sid, nil
 }
@@ -200,7 +200,7 @@ func protectPath(path string) error {
 	const info = windows.OWNER_SECURITY_INFORMATION | windows.DACL_SECURITY_INFORMATION |
 		windows.PROTECTED_DACL_SECURITY_INFORMATION
 	if err := windows.SetNamedSecurityInfo(path, windows.SE_FILE_OBJECT, info, user, nil, dacl, nil); err != nil {
-		return fmt.Errorf("truststore: protect %s: %w", path, err)
+		return fmt.Errorf("cannot restrict %s to the current user (owner and access list): %w", path, err)
 	}
 	return nil
 }

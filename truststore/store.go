@@ -304,14 +304,14 @@ func (s *Store) quarantine(why string) (string, error) {
 // is durable (file and directory fsynced).
 func (s *Store) Grant(workspaceID string, recs []Record) error {
 	if workspaceID == "" {
-		return errors.New("truststore: grant: empty workspace id")
+		return errors.New("cannot grant trust: no workspace is named (an empty workspace id); nothing was written")
 	}
 	for _, r := range recs {
 		if !validDigest(r.Digest) {
-			return fmt.Errorf("truststore: grant: invalid digest %q", r.Digest)
+			return fmt.Errorf("cannot grant trust: %q is not a declaration digest (64 lowercase hex characters, as hookside hooks trust status lists them); nothing was written", r.Digest)
 		}
 		if err := r.Pins().Validate(); err != nil {
-			return fmt.Errorf("truststore: grant: %v", err)
+			return fmt.Errorf("cannot grant trust to %s: its script pins are invalid (%v); nothing was written", r.Digest, err)
 		}
 	}
 	now := s.now().UTC().Truncate(time.Second)
@@ -396,7 +396,7 @@ func (s *Store) update(fn func([]Record) ([]Record, bool)) error {
 		dst, qerr := s.quarantine(ce.why)
 		return s.movedError(ce.why, dst, qerr, true)
 	default:
-		return fmt.Errorf("read %s: %w", s.path, err)
+		return fmt.Errorf("cannot read the workspace hook trust file %s: %w; nothing was written", s.path, err)
 	}
 	recs, changed := fn(append([]Record(nil), st.Records...))
 	if !changed {
@@ -419,7 +419,7 @@ func (s *Store) write(recs []Record) error {
 	data = append(data, '\n')
 	tmp, err := os.CreateTemp(s.dir, FileName)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", s.path, err)
+		return writeError(s.path, err)
 	}
 	name := tmp.Name()
 	err = protectFile(tmp)
@@ -437,13 +437,20 @@ func (s *Store) write(recs []Record) error {
 	}
 	if err != nil {
 		_ = os.Remove(name)
-		return fmt.Errorf("write %s: %w", s.path, err)
+		return writeError(s.path, err)
 	}
 	if err := syncDir(s.dir); err != nil {
-		return fmt.Errorf("fsync %s: %w", s.dir, err)
+		return fmt.Errorf("the workspace hook trust file %s was written, but its directory %s could not be flushed to disk (%w): a crash now could lose the change; run hookside hooks trust status to check it", s.path, s.dir, err)
 	}
 	s.removeStaleTemps()
 	return nil
+}
+
+// writeError is a failed replacement of the trust file at path (the temp
+// file was removed, the old file is intact): which file, the file
+// system's error, and what to check.
+func writeError(path string, err error) error {
+	return fmt.Errorf("cannot write the workspace hook trust file %s: %w; nothing was written (check that its directory is yours, writable and not full)", path, err)
 }
 
 // removeStaleTemps deletes <FileName><digits> files left by killed writers
@@ -467,14 +474,14 @@ func (s *Store) removeStaleTemps() {
 // directory owned by another user is refused with ErrCorrupt.
 func ensureDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
+		return fmt.Errorf("cannot create %s, the directory of the workspace hook trust file: %w; nothing was written", dir, err)
 	}
 	fi, err := os.Stat(dir)
 	if err != nil {
-		return err
+		return fmt.Errorf("cannot read %s, the directory of the workspace hook trust file: %w; nothing was written", dir, err)
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("truststore: %s is not a directory", dir)
+		return fmt.Errorf("cannot write the workspace hook trust file: %s, where it is kept, is not a directory: move that file away and try again", dir)
 	}
 	return protectDir(dir, fi)
 }

@@ -335,7 +335,7 @@ func TestLockHeldByLiveProcess(t *testing.T) {
 	if !errors.Is(err, ErrLockTimeout) {
 		t.Fatalf("err = %v, want ErrLockTimeout", err)
 	}
-	if want := fmt.Sprintf("locked by pid %d (started ", hold.Process.Pid); !strings.Contains(err.Error(), want) {
+	if want := fmt.Sprintf("the workspace hook trust file is busy: its lock %s is held by pid %d (started ", filepath.Join(dir, FileName+".lock"), hold.Process.Pid); !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %q does not name the holder (%s)", err, want)
 	}
 	if waited < 300*time.Millisecond || waited > 2*time.Second {
@@ -609,5 +609,37 @@ func checkMovedAsideLog(t *testing.T, logged, path, why, movedTo string) {
 	}
 	if rec.Level != "WARN" || rec.File != path || !strings.HasPrefix(rec.Reason, why) || rec.MovedTo != movedTo {
 		t.Fatalf("warning %+v, want file %s, reason %q, movedTo %s", rec, path, why, movedTo)
+	}
+}
+
+// TestErrorsWordedForTheUser: the errors Grant and Revoke return reach the
+// CLI's stderr and the RPC's -32603 message as they are
+// (docs/protocol.md: messages carry no internal layer names), so none
+// starts with the package name; each says what failed and which file, and
+// the typed errors stay matchable.
+func TestErrorsWordedForTheUser(t *testing.T) {
+	root := t.TempDir()
+	s := Open(filepath.Join(root, "security"), Options{})
+	notDir := filepath.Join(root, "file")
+	if err := os.WriteFile(notDir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	blocked := Open(filepath.Join(notDir, "security"), Options{})
+	cases := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"empty workspace", s.Grant("", []Record{{Digest: hexSum("x")}}), "cannot grant trust: no workspace is named"},
+		{"bad digest", s.Grant("/repo", []Record{{Digest: "ABC"}}), `cannot grant trust: "ABC" is not a declaration digest`},
+		{"directory unusable", blocked.Grant("/repo", []Record{{Digest: hexSum("x")}}), "cannot create " + filepath.Join(notDir, "security") + ", the directory of the workspace hook trust file: "},
+	}
+	for _, c := range cases {
+		if c.err == nil || !strings.HasPrefix(c.err.Error(), c.want) || strings.Contains(c.err.Error(), "truststore") {
+			t.Errorf("%s: %v, want it to start %q and not name the package", c.name, c.err, c.want)
+		}
+	}
+	if !strings.HasPrefix(ErrLockTimeout.Error(), "the workspace hook trust file is busy") {
+		t.Errorf("ErrLockTimeout reads %q", ErrLockTimeout)
 	}
 }

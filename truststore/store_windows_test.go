@@ -110,7 +110,7 @@ func TestWindowsLockHolderSidecar(t *testing.T) {
 	if err != nil || !started.Equal(info.StartedAt) {
 		t.Fatalf("recorded start %s, ProcStartTime %s %v", info.StartedAt, started, err)
 	}
-	if msg := describeHolder(lockPath); !strings.Contains(msg, "locked by pid") || strings.Contains(msg, "has exited") {
+	if msg := describeHolder(lockPath); !strings.HasPrefix(msg, "pid ") || strings.Contains(msg, "has exited") {
 		t.Fatalf("describeHolder: %s", msg)
 	}
 	release()

@@ -108,8 +108,8 @@ func TestTrustTakesCwd(t *testing.T) {
 	if code, _, errs := e.hookside(t, "", "hooks", "trust", "grant", "--home", e.home, "--cwd", other, "--digest", "1"); code != exitError || !strings.Contains(errs, "no declaration number 1") {
 		t.Errorf("grant --cwd of an empty directory: exit %d %s", code, errs)
 	}
-	if code, _, errs := e.hookside(t, "", "hooks", "trust", "status", "--cwd", e.ws, "--workspace", other); code != exitUsage || !strings.Contains(errs, "--cwd and --workspace") {
-		t.Errorf("--cwd and --workspace differing: exit %d %s", code, errs)
+	if code, _, errs := e.hookside(t, "", "hooks", "trust", "status", "--cwd", e.ws, "--workspace", other); code != exitUsage || !strings.Contains(errs, "is not inside the workspace") {
+		t.Errorf("--cwd outside a different --workspace: exit %d %s", code, errs)
 	}
 	if code, _, errs := e.hookside(t, "", "hooks", "trust", "status", "--cwd", e.ws, "--workspace", e.ws, "--home", e.home); code != 0 {
 		t.Errorf("--cwd and --workspace the same: exit %d %s", code, errs)

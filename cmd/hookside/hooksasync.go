@@ -12,9 +12,11 @@ import (
 	"github.com/hookside/hookside/runner"
 )
 
-// signalContext is a context cancelled by the first SIGINT or SIGTERM;
-// caught returns that signal (nil before one came). stop ends the
-// watching.
+// signalContext is a context cancelled by the first SIGINT or SIGTERM,
+// its cause "interrupted by SIGINT" (or SIGTERM: a hook it stops ends with
+// the error "cancelled: interrupted by SIGINT", logged at INFO as "hook
+// cancelled"); caught returns that signal (nil before one came). stop ends
+// the watching.
 func signalContext() (ctx context.Context, stop func(), caught func() os.Signal) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigc := make(chan os.Signal, 1)
@@ -24,7 +26,7 @@ func signalContext() (ctx context.Context, stop func(), caught func() os.Signal)
 		select {
 		case sig := <-sigc:
 			got <- sig
-			cancel(fmt.Errorf("%v signal received", sig))
+			cancel(fmt.Errorf("interrupted by %s", signalName(sig)))
 		case <-ctx.Done():
 		}
 	}()

@@ -100,7 +100,9 @@ func processAlive(pid string) bool {
 // for a synchronous hook (sh -c running sleep 30) stops it — the shell and
 // its sleep are gone — prints no answer, says "interrupted by SIGINT" (or
 // SIGTERM) on stderr and exits as after the async wait: 130, 143; on the
-// zcode and the claude profile.
+// zcode and the claude profile. The stopped hook did not fail by itself:
+// its log line (-v) is INFO "hook cancelled" with the error "cancelled:
+// interrupted by SIGINT", not WARN "hook failed … terminated by a signal".
 func TestHooksRunSignalStopsSyncHook(t *testing.T) {
 	for _, c := range []struct {
 		profile, sig string
@@ -120,7 +122,7 @@ func TestHooksRunSignalStopsSyncHook(t *testing.T) {
 			// A shell runs hookside in the background, sends the signal once
 			// the hook's sleep started, and prints hookside's exit status.
 			outFile, errFile := filepath.Join(dir, "stdout"), filepath.Join(dir, "stderr")
-			script := `"$0" hooks run --event Stop --profile "$4" > "$1" 2> "$2" & pid=$!
+			script := `"$0" hooks run -v --event Stop --profile "$4" > "$1" 2> "$2" & pid=$!
 i=0; until [ -s "$3" ]; do i=$((i+1)); [ $i -gt 1000 ] && break; sleep 0.01; done
 kill -` + c.sig + ` $pid; wait $pid; echo "exit $?"`
 			code, out, errs := e.shell(t, script, os.Args[0], outFile, errFile, sleepPID, c.profile)
@@ -134,6 +136,11 @@ kill -` + c.sig + ` $pid; wait $pid; echo "exit $?"`
 			}
 			if len(stdout) != 0 {
 				t.Errorf("stdout %q, want no answer", stdout)
+			}
+			if strings.Contains(string(stderr), "level=WARN") || strings.Contains(string(stderr), "terminated by a signal") ||
+				!strings.Contains(string(stderr), `level=INFO msg="hook cancelled"`) ||
+				!strings.Contains(string(stderr), `error="cancelled: interrupted by SIG`+c.sig+`"`) {
+				t.Errorf("the stopped hook's log line is not INFO \"hook cancelled\" (cancelled: interrupted by SIG%s):\n%s", c.sig, stderr)
 			}
 			for _, f := range []string{shPID, sleepPID} {
 				pidText, _ := os.ReadFile(f)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -36,12 +37,15 @@ var stdinReader io.Reader = os.Stdin
 func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int {
 	p := o.prefix
 	digests := o.digests
+	// --cwd alone names the workspace; with a different --workspace it is
+	// the session directory inside it (checked once that is resolved).
+	sessionDir := ""
 	if o.cwd != "" {
-		if o.workspace != "" && o.workspace != o.cwd {
-			fmt.Fprintln(stderr, p+": --cwd and --workspace name different workspaces; give one")
-			return exitUsage
+		if o.workspace == "" || o.workspace == o.cwd {
+			o.workspace = o.cwd
+		} else {
+			sessionDir = o.cwd
 		}
-		o.workspace = o.cwd
 	}
 	if err := checkProfilePolicy(o.sf.profile, o.policy); err != nil {
 		fmt.Fprintln(stderr, p+":", err)
@@ -74,6 +78,13 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, p+":", err)
 		return exitError
 	}
+	cwd := target.Dir
+	if sessionDir != "" {
+		if cwd, err = sessionDirIn(sessionDir, target); err != nil {
+			fmt.Fprintln(stderr, p+":", err)
+			return exitUsage
+		}
+	}
 	if target.Dir == "" {
 		if o.projectConfig != "" {
 			fmt.Fprintf(stderr, "%s: --project-config needs a local workspace, not %s\n", p, target.ID)
@@ -82,7 +93,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		return trustRemote(p, action, target, o.homeDir, o.userConfig, digests, o.all, o.asJSON, stdout, stderr)
 	}
 	rs, _, err := runner.Open(runner.SessionOptions{
-		ID: "cli-trust", Cwd: target.Dir, WorkspaceID: target.ID, UserConfigPath: o.userConfig,
+		ID: "cli-trust", Cwd: cwd, WorkspaceID: target.ID, UserConfigPath: o.userConfig,
 		Profile: o.sf.profile, UserDir: o.sf.userDir(),
 		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: o.homeDir, ProjectConfigPath: o.projectConfig, HooksEnabled: o.hooksEnabled, Store: truststore.Options{ReadOnly: action == "status"}},
 	})
@@ -102,6 +113,9 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		Declarations: rs.DescribeWorkspace(w, sh),
 	}
 	hint := hintFlags(o.flags) + " --workspace " + runner.ShellWord(st.WorkspaceID)
+	if cwd != target.Dir {
+		hint += " --cwd " + runner.ShellWord(cwd)
+	}
 	if len(digests) > 0 {
 		listed := make([]string, len(st.Declarations))
 		for i, d := range st.Declarations {
@@ -133,6 +147,30 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		}
 		return trustRevoke(p, rs.Gate(), target.ID, digests, o.asJSON, stdout, stderr)
 	}
+}
+
+// sessionDirIn checks dir, given with --cwd next to a different
+// --workspace, as the session directory inside the workspace target (a
+// session opened in a subdirectory under the repository's workspaceId)
+// and returns it absolute. Errors (usage): target is a workspace identity
+// without a directory, dir is not a directory, or dir is not inside
+// target's directory (symlinks resolved).
+func sessionDirIn(dir string, target truststore.Target) (string, error) {
+	if target.Dir == "" {
+		return "", fmt.Errorf("--cwd %s with the workspace identity %s: a session directory needs a local workspace; give one of them", dir, target.ID)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("--cwd %s: %v", dir, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("--cwd %s: not a directory", dir)
+	}
+	rel, err := filepath.Rel(target.ID, truststore.CanonicalID(abs))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", fmt.Errorf("--cwd %s is not inside the workspace %s: --cwd with --workspace names a session directory in that workspace (or give one of them)", dir, target.ID)
+	}
+	return abs, nil
 }
 
 // errText is err's message, "" for nil.

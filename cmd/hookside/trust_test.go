@@ -143,7 +143,7 @@ func TestGrantWaitsForLiveHolderThenNamesIt(t *testing.T) {
 	if code != exitError {
 		t.Fatalf("grant with the lock held: exit %d (%s), want 1", code, errs)
 	}
-	if want := fmt.Sprintf("locked by pid %d (started ", holder.Process.Pid); !strings.Contains(errs, want) {
+	if want := fmt.Sprintf("hookside hooks trust grant: the workspace hook trust file is busy: its lock %s is held by pid %d (started ", e.lockPath(), holder.Process.Pid); !strings.Contains(errs, want) || strings.Contains(errs, "truststore") {
 		t.Fatalf("stderr %q does not name the holder (%s)", errs, want)
 	}
 	if strings.Contains(errs, "has exited") {

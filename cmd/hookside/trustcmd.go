@@ -56,7 +56,10 @@ var trustActions = []trustAction{
 const (
 	trustDigestHelp    = "D is a list number from status, a full digest, or a unique prefix of at least 6 hex characters."
 	trustWorkspaceHelp = "The workspace is --cwd DIR (as the other hooks commands) or --workspace PATH|IDENTITY (the same,\n" +
-		"also taking a workspace identity local:|remote:|ssh:|container:|wsl:…); default the current directory."
+		"also taking a workspace identity local:|remote:|ssh:|container:|wsl:…); default the current directory.\n" +
+		"--workspace PATH --cwd DIR, DIR inside PATH, acts on PATH's trust records as a session opened in DIR\n" +
+		"under that workspace resolves them (pins are resolved at the session directory): the review command a\n" +
+		"session in a subdirectory prints (trustNotice.reviewCommand) has this form."
 	trustExitHelp = "Exit status: 0 done, 1 error, 2 usage, 3 trust store corrupt (grant, revoke and review: nothing is written;\n" +
 		"status only reports it, exit 0); revoke exits 1 when a named digest had no record."
 )
@@ -135,7 +138,7 @@ func trustActionCmd(a trustAction, stdout, stderr io.Writer) *cobra.Command {
 		selects, bundle, all, sel = a.selects, a.bundle, a.all, a.sel
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&o.cwd, "cwd", "", "the workspace `DIR` (default the current directory)")
+	fs.StringVar(&o.cwd, "cwd", "", "the workspace `DIR` (default the current directory); with a different --workspace PATH, the session directory inside it")
 	fs.StringVar(&o.workspace, "workspace", "", "workspace `PATH` or identity local:|remote:|ssh:|container:|wsl:… (default the current directory; --cwd for a directory)")
 	fs.StringVar(&o.projectConfig, "project-config", "", "an extra project config `FILE`, added to workspace discovery (as hooks run --project-config and session/open.projectConfigPath)")
 	if selects {
@@ -153,7 +156,7 @@ func trustActionCmd(a trustAction, stdout, stderr io.Writer) *cobra.Command {
 	o.sf.registerProfile(fs)
 	// The usage line: the workspace as one choice, the selection as the
 	// action takes it (trustAction.sel).
-	flagUse(fs, "cwd", "[--cwd DIR|--workspace PATH|IDENTITY]")
+	flagUse(fs, "cwd", "[--cwd DIR|--workspace PATH|IDENTITY|--workspace PATH --cwd DIR]")
 	flagUse(fs, "workspace", "-")
 	if selects {
 		flagUse(fs, "digest", sel)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/hookside/hookside/truststore"
 )
 
 // TestBadProfilePolicyIsUsageError: an unknown --profile or --policy value
@@ -192,6 +194,7 @@ func TestRunEventNotInProfile(t *testing.T) {
 // begins with the full path of the command that failed.
 func TestTrustErrorPrefixIsCommandPath(t *testing.T) {
 	e := newCLIEnv(t)
+	ws, outside := t.TempDir(), t.TempDir()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -202,8 +205,9 @@ func TestTrustErrorPrefixIsCommandPath(t *testing.T) {
 		{[]string{"grant", "--digest", "7"}, "hookside hooks trust grant: --digest 7: no declaration number 7"},
 		{[]string{"revoke", "--all", "--digest", "1"}, "hookside hooks trust revoke: --all and --digest exclude each other"},
 		{[]string{"grant", "--workspace", "ssh:host/r", "--all", "--bundle-digest", "b"}, "hookside hooks trust grant: ssh:host/r is not a local directory"},
-		{[]string{"status", "--cwd", "a", "--workspace", "b"}, "hookside hooks trust status: --cwd and --workspace name different workspaces"},
-		{[]string{"--cwd", "a", "--workspace", "b"}, "hookside hooks trust: --cwd and --workspace name different workspaces"},
+		{[]string{"status", "--cwd", outside, "--workspace", ws}, "hookside hooks trust status: --cwd " + outside + " is not inside the workspace " + truststore.CanonicalID(ws)},
+		{[]string{"--cwd", outside, "--workspace", ws}, "hookside hooks trust: --cwd " + outside + " is not inside the workspace "},
+		{[]string{"status", "--cwd", ws, "--workspace", "ssh:host/r"}, "hookside hooks trust status: --cwd " + ws + " with the workspace identity ssh:host/r: a session directory needs a local workspace"},
 	} {
 		_, _, errs := e.hookside(t, "", append([]string{"hooks", "trust"}, c.args...)...)
 		if !strings.HasPrefix(errs, c.want) {
