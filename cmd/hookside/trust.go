@@ -264,6 +264,13 @@ func describeDecl(w io.Writer, n int, d truststore.DeclarationStatus) {
 		}
 		fmt.Fprintf(w, "     pins %s\n", strings.Join(parts, ", "))
 	}
+	if len(d.Unpinned) > 0 {
+		words := make([]string, len(d.Unpinned))
+		for i, u := range d.Unpinned {
+			words[i] = dispWord(u)
+		}
+		fmt.Fprintf(w, "     unpinned %s (words pinning could not follow: review what they run)\n", strings.Join(words, ", "))
+	}
 	printGrantChanges(w, d.Changes)
 }
 
