@@ -17,6 +17,7 @@ import (
 
 	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/jsonhtml"
+	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/v2bridge"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
@@ -119,8 +120,9 @@ func v2EmitCmd(stdout, stderr io.Writer) *cobra.Command {
 	var file string
 	var wait time.Duration
 	cmd := &cobra.Command{
-		Use:   "emit",
-		Short: "emit one lifecycle event and run its command actions here",
+		Use:         "emit",
+		Short:       "emit one lifecycle event and run its command actions here",
+		Annotations: map[string]string{annJSONErrors: jsonErrorsV2},
 		Long: "Emit one lifecycle event (a JSON file with the v2/events/emit params: eventName, session, turn,\n" +
 			"payload, …; \"-\" reads stdin) and run the pipeline in this process: the event is durable\n" +
 			"before anything runs; command actions of its runs execute here, and the command waits until\n" +
@@ -143,36 +145,52 @@ func v2EmitCmd(stdout, stderr io.Writer) *cobra.Command {
 
 func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdout, stderr io.Writer) int {
 	const prefix = "hookside v2 emit"
-	if len(pos) > 0 || *file == "" {
-		fmt.Fprintf(stderr, "%s: --file is required (and no other argument)\n", prefix)
+	// usage prints a usage error (and under --json its error object:
+	// -32602, data {field, reason}).
+	usage := func(field, msg string) int {
+		fmt.Fprintf(stderr, "%s: %s\n", prefix, msg)
+		if c.json {
+			writeV2JSONError(stdout, rpc.CodeInvalidParams, msg, v2UsageData(field, msg))
+		}
 		return exitUsage
 	}
+	// fail prints err as v2Fail does (and under --json its error object).
+	fail := func(err error) int {
+		if c.json {
+			we := rpc.V2WireError(err)
+			writeV2JSONError(stdout, we.Code, we.Message, we.Data)
+		}
+		return v2Fail(stderr, prefix, err)
+	}
+	if len(pos) > 0 || *file == "" {
+		return usage("--file", "--file is required (and no other argument)")
+	}
 	if *wait < 0 {
-		fmt.Fprintf(stderr, "%s: --wait must not be negative (got %v)\n", prefix, *wait)
-		return exitUsage
+		return usage("--wait", fmt.Sprintf("--wait must not be negative (got %v)", *wait))
 	}
 	f, err := readV2File(*file, "--file")
 	if err != nil {
 		var ie *v2bridge.InvalidError
 		if errors.As(err, &ie) {
-			fmt.Fprintf(stderr, "%s: %s\n", prefix, ie.Reason)
-			return exitUsage
+			return usage("--file", ie.Reason)
+		}
+		if c.json {
+			writeV2JSONError(stdout, rpc.CodeInternalError, err.Error(), v2UsageData("--file", err.Error()))
 		}
 		fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
 		return exitError
 	}
 	var p v2bridge.EmitParams
 	if err := json.Unmarshal(f.raw, &p); err != nil {
-		fmt.Fprintf(stderr, "%s: %s\n", prefix, f.decodeError(err))
-		return exitUsage
+		return usage("--file", f.decodeError(err))
 	}
 	if _, err := v2bridge.BuildEnvelope(p, time.Now()); err != nil {
-		return v2Fail(stderr, prefix, f.locate(err, ""))
+		return fail(f.locate(err, ""))
 	}
 	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), ClaimSessionID: p.Session.ID,
 		ResolveAtEmit: true, Store: store.Options{OneConnection: true}})
 	if err != nil {
-		return v2Fail(stderr, prefix, err)
+		return fail(err)
 	}
 	// SIGINT/SIGTERM stop the wait: the actions in flight are cancelled
 	// (recorded outcome_unknown) and the command exits 130.
@@ -181,7 +199,7 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 	res, err := b.Emit(ctx, p)
 	if err != nil {
 		b.Close(0)
-		return v2Fail(stderr, prefix, err)
+		return fail(err)
 	}
 	out := emitOutput{EmitResult: res, Runs: []store.Run{}}
 	done := true
