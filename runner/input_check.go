@@ -58,21 +58,69 @@ func (k valueKind) is(raw json.RawMessage) bool {
 type typedField struct {
 	name string
 	kind valueKind
-	raw  func(*inputFields) json.RawMessage
+	of   inputField
+}
+
+// inputField names a field of inputFields that checkInputTypes reads
+// (a switch, not a func value: a call through a func value would make
+// the caller's inputFields escape to the heap on every hooks/run).
+type inputField uint8
+
+const (
+	ofToolInput inputField = iota
+	ofToolCallID
+	ofRiskLevel
+	ofError
+	ofIsInterrupt
+	ofSource
+	ofPrompt
+	ofAttachments
+	ofResponseText
+	ofToolCallCount
+	ofStopHookActive
+)
+
+// raw returns the field of f that of names.
+func (of inputField) raw(f *inputFields) json.RawMessage {
+	switch of {
+	case ofToolInput:
+		return f.ToolInput
+	case ofToolCallID:
+		return f.ToolCallID
+	case ofRiskLevel:
+		return f.RiskLevel
+	case ofError:
+		return f.Error
+	case ofIsInterrupt:
+		return f.IsInterrupt
+	case ofSource:
+		return f.Source
+	case ofPrompt:
+		return f.Prompt
+	case ofAttachments:
+		return f.Attachments
+	case ofResponseText:
+		return f.ResponseText
+	case ofToolCallCount:
+		return f.ToolCallCount
+	case ofStopHookActive:
+		return f.StopHookActive
+	}
+	return nil
 }
 
 var (
-	fToolInput      = typedField{"toolInput", kindObject, func(f *inputFields) json.RawMessage { return f.ToolInput }}
-	fToolCallID     = typedField{"toolCallId", kindString, func(f *inputFields) json.RawMessage { return f.ToolCallID }}
-	fRiskLevel      = typedField{"riskLevel", kindString, func(f *inputFields) json.RawMessage { return f.RiskLevel }}
-	fError          = typedField{"error", kindString, func(f *inputFields) json.RawMessage { return f.Error }}
-	fIsInterrupt    = typedField{"isInterrupt", kindBool, func(f *inputFields) json.RawMessage { return f.IsInterrupt }}
-	fSource         = typedField{"source", kindString, func(f *inputFields) json.RawMessage { return f.Source }}
-	fPrompt         = typedField{"prompt", kindString, func(f *inputFields) json.RawMessage { return f.Prompt }}
-	fAttachments    = typedField{"attachments", kindArray, func(f *inputFields) json.RawMessage { return f.Attachments }}
-	fResponseText   = typedField{"responseText", kindString, func(f *inputFields) json.RawMessage { return f.ResponseText }}
-	fToolCallCount  = typedField{"toolCallCount", kindInteger, func(f *inputFields) json.RawMessage { return f.ToolCallCount }}
-	fStopHookActive = typedField{"stopHookActive", kindBool, func(f *inputFields) json.RawMessage { return f.StopHookActive }}
+	fToolInput      = typedField{"toolInput", kindObject, ofToolInput}
+	fToolCallID     = typedField{"toolCallId", kindString, ofToolCallID}
+	fRiskLevel      = typedField{"riskLevel", kindString, ofRiskLevel}
+	fError          = typedField{"error", kindString, ofError}
+	fIsInterrupt    = typedField{"isInterrupt", kindBool, ofIsInterrupt}
+	fSource         = typedField{"source", kindString, ofSource}
+	fPrompt         = typedField{"prompt", kindString, ofPrompt}
+	fAttachments    = typedField{"attachments", kindArray, ofAttachments}
+	fResponseText   = typedField{"responseText", kindString, ofResponseText}
+	fToolCallCount  = typedField{"toolCallCount", kindInteger, ofToolCallCount}
+	fStopHookActive = typedField{"stopHookActive", kindBool, ofStopHookActive}
 )
 
 // typedInput are the typed input fields of each event (PROTOCOL.md §3's
@@ -103,7 +151,7 @@ var attachmentFields = map[string]valueKind{`"name"`: kindString, `"mimeType"`: 
 // (Field "attachments[1].size").
 func checkInputTypes(event string, f *inputFields) error {
 	for _, tf := range typedInput[event] {
-		raw := tf.raw(f)
+		raw := tf.of.raw(f)
 		if len(raw) == 0 || string(raw) == "null" {
 			continue
 		}
