@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"sync"
 
+	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/truststore/pin"
 )
 
@@ -201,8 +201,8 @@ func insideRoot(root, dir string) bool {
 	if err1 != nil || err2 != nil {
 		return false
 	}
-	rel, err := filepath.Rel(r, d)
-	return err == nil && !filepath.IsAbs(rel) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	_, ok := fsid.Within(r, d)
+	return ok
 }
 
 func featureOff(digest string) Evaluation {
