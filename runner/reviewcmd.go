@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/truststore"
 )
@@ -91,8 +92,7 @@ func (s *Session) reviewCwd() string {
 	if err != nil {
 		return ""
 	}
-	rel, err := filepath.Rel(truststore.CanonicalID(id), truststore.CanonicalID(cwd))
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+	if rel, in := fsid.Within(truststore.CanonicalID(id), truststore.CanonicalID(cwd)); !in || rel == "." {
 		return ""
 	}
 	return cwd
