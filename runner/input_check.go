@@ -158,7 +158,7 @@ func checkInputTypes(event string, f *inputFields) error {
 		if !tf.kind.is(raw) {
 			return typeError(tf.name, tf.kind, raw)
 		}
-		if tf.kind == kindArray && tf.name == "attachments" {
+		if tf.of == ofAttachments {
 			if err := checkAttachments(raw); err != nil {
 				return err
 			}
