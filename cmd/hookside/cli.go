@@ -91,8 +91,8 @@ func execute(root *cobra.Command, args []string, stdout, stderr io.Writer) int {
 // annJSONErrors marks a command whose --json failures print an error object
 // on stdout that execute prints too for the flag and argument errors cobra
 // finds before the command runs. Its value is the object's shape:
-// jsonErrorsMessage (hooks trust and its actions: writeTrustJSONError;
-// hooks list, run and explain: writeMessageJSONError) or jsonErrorsV2 (v2
+// jsonErrorsMessage (hooks trust and its actions, hooks list, run and
+// explain: writeMessageJSONError) or jsonErrorsV2 (v2
 // definitions, bindings and runs: writeV2FlagError).
 const annJSONErrors = "hookside.jsonErrors"
 

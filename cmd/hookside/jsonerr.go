@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// The {"error": {"message"}} objects of `hooks list`, `hooks run` and
-// `hooks explain` under --json (the shape jsonErrorsMessage, as `hooks
-// trust … --json` prints them; docs/protocol.md "hooks list, run and
-// explain --json").
+// The {"error": {"message"}} objects of `hooks trust …`, `hooks list`,
+// `hooks run` and `hooks explain` under --json (the shape
+// jsonErrorsMessage; docs/protocol.md "hooks list, run and explain
+// --json").
 
 // writeMessageJSONError prints on stdout {"error": {"message": M}}, M being
 // stderrText without the diagnostic lines ("hookside: …", which the
@@ -47,4 +47,16 @@ func messageJSONErrors(asJSON bool, prefix string, stdout, stderr io.Writer, run
 		writeMessageJSONError(stdout, prefix, msg.String())
 	}
 	return code
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
 }

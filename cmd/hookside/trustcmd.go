@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -167,10 +164,10 @@ func trustActionCmd(a trustAction, stdout, stderr io.Writer) *cobra.Command {
 	}
 	completeSession(cmd)
 	return setRun(cmd, func(args []string) int {
-		if o.asJSON {
-			return trustJSONErrors(stdout, stderr, func(stdout, stderr io.Writer) int { return runTrustAction(cmd, a.name, args, &o, fs, stdout, stderr) })
-		}
-		return runTrustAction(cmd, a.name, args, &o, fs, stdout, stderr)
+		// Every message begins with cmd's path (runTrustAction).
+		return messageJSONErrors(o.asJSON, cmd.CommandPath()+": ", stdout, stderr, func(stdout, stderr io.Writer) int {
+			return runTrustAction(cmd, a.name, args, &o, fs, stdout, stderr)
+		})
 	})
 }
 
@@ -205,46 +202,4 @@ func runTrustAction(cmd *cobra.Command, action string, args []string, o *trustOp
 	}
 	o.flags, o.prefix = fs, cmd.CommandPath()
 	return runHooksTrust(act, o, stdout, stderr)
-}
-
-// trustPrefix is the "hookside hooks trust[ ACTION]: " of its messages,
-// compiled on first use (only a failing `hooks trust --json` needs it).
-var trustPrefix = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*hookside hooks trust(?: (?:status|review|grant|revoke))?: `)
-})
-
-// trustJSONErrors runs run for `hooks trust … --json`: a failure (exit
-// status other than 0) that printed no result on stdout prints
-// {"error": {"message"}} there, the message being what it wrote on stderr
-// without the command's prefix, as the v2 commands print their errors.
-// stderr gets the message as without --json.
-func trustJSONErrors(stdout, stderr io.Writer, run func(stdout, stderr io.Writer) int) int {
-	out := &countWriter{w: stdout}
-	var msg bytes.Buffer
-	code := run(out, io.MultiWriter(stderr, &msg))
-	if code != exitOK && out.n == 0 {
-		writeTrustJSONError(stdout, msg.String())
-	}
-	return code
-}
-
-// writeTrustJSONError prints on stdout the {"error": {"message"}} of a
-// failing `hooks trust … --json` that wrote stderrText on stderr: that
-// text without the command's prefix. It is also what a flag error prints
-// under --json (execute, annJSONErrors).
-func writeTrustJSONError(stdout io.Writer, stderrText string) {
-	text := strings.TrimSpace(trustPrefix().ReplaceAllString(stderrText, ""))
-	writeJSON(stdout, map[string]any{"error": map[string]any{"message": text}})
-}
-
-// countWriter counts the bytes written through it.
-type countWriter struct {
-	w io.Writer
-	n int
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += n
-	return n, err
 }
