@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/rpc"
@@ -166,8 +167,7 @@ func sessionDirIn(dir string, target truststore.Target) (string, error) {
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return "", fmt.Errorf("--cwd %s: not a directory", dir)
 	}
-	rel, err := filepath.Rel(target.ID, truststore.CanonicalID(abs))
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+	if _, inside := fsid.Within(target.ID, truststore.CanonicalID(abs)); !inside {
 		return "", fmt.Errorf("--cwd %s is not inside the workspace %s: --cwd with --workspace names a session directory in that workspace (or give one of them)", dir, target.ID)
 	}
 	return abs, nil
