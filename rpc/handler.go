@@ -8,6 +8,7 @@ import (
 	"reflect"
 
 	"github.com/hookside/hookside/internal/jsonpos"
+	"github.com/hookside/hookside/internal/jsonscan"
 	"github.com/hookside/hookside/v2bridge"
 )
 
@@ -86,18 +87,31 @@ func v2[P, R any](required bool, fn func(*Server, context.Context, *v2bridge.Bri
 }
 
 // checkParamsShape refuses params that are present but neither an object
-// nor an array nor null (JSON-RPC 2.0 §4.2: params is a structured value).
-// The dispatcher applies it to every request before its method runs.
+// nor an array nor null (JSON-RPC 2.0 §4.2: params is a structured value),
+// and params in which an object, at any depth, names a member twice:
+// -32602 with the repeated member's path as field ("input.toolInput.command",
+// reason dupMemberReason). Which of the two a parser keeps is its own
+// choice (RFC 8259 §4), so the host and hookside, or hookside and a hook
+// reading the same input, could act on different values. The dispatcher
+// applies it to every request before its method runs.
 func checkParamsShape(raw *json.RawMessage) *Error {
 	if raw == nil || len(*raw) == 0 {
 		return nil
 	}
 	switch (*raw)[0] {
-	case '{', '[', 'n': // object, array, null
+	case '{', '[':
+		if path, found := jsonscan.Duplicate(*raw); found {
+			return InvalidParams(path, dupMemberReason)
+		}
+		return nil
+	case 'n': // null
 		return nil
 	}
 	return InvalidParams("", "params must be an object or an array")
 }
+
+// dupMemberReason is the -32602 reason of a member named twice.
+const dupMemberReason = "duplicate member: this name appears twice in one object (each member name may appear once)"
 
 // decodeParams decodes raw into v, turning type errors into -32602 with
 // the offending field. Absent or null params leave v unchanged, or are

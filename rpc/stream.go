@@ -88,9 +88,24 @@ func (s *objectStream) ReadObject(v any) error {
 			continue
 		}
 		p, id, code, msg := checkFrame(frame)
+		failCall := false
+		if p.Method == nil && (code == 0 || strings.HasPrefix(msg, dupMemberMsg)) && validID(p.ID) != nil {
+			// A host's reply: checked whole here (its result is read by
+			// hookside's own decoders); a request's params are checked by
+			// the dispatcher (checkParamsShape).
+			if path, found := jsonscan.Duplicate(frame); found {
+				id, code, msg = nil, CodeInvalidRequest, dupMemberMsg+`"`+path+`" in a reply (each member name may appear once in an object)`
+				// Unless the id is the repeated member, the call it
+				// answers fails now instead of waiting out its timeout.
+				failCall = path != "id"
+			}
+		}
 		if code != 0 {
 			s.log.Debug("rejected frame", "code", code, "reason", msg)
 			s.replyError(id, code, msg)
+			if failCall {
+				return json.Unmarshal(failedResponse(p.ID, msg), v)
+			}
 			continue
 		}
 		if p.Method != nil {
@@ -102,7 +117,7 @@ func (s *objectStream) ReadObject(v any) error {
 			s.deliver(req)
 			continue
 		}
-		if err := json.Unmarshal(frame, v); err != nil {
+		if err := json.Unmarshal(responseFrame(p), v); err != nil {
 			// A response shape the library refuses: answer instead of
 			// closing.
 			s.replyError(nil, CodeInvalidRequest, "invalid request: "+err.Error())
@@ -111,6 +126,36 @@ func (s *objectStream) ReadObject(v any) error {
 		return nil
 	}
 }
+
+// responseFrame rebuilds a host's reply from its exactly named members
+// (topLevel), for the library: encoding/json would also take "Result" or
+// "ID" for them, which a host's parser reads as other members.
+func responseFrame(p probe) []byte {
+	b := make([]byte, 0, len(p.ID)+len(p.Result)+len(p.Error)+40)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, p.ID...)
+	if p.Result != nil {
+		b = append(append(b, `,"result":`...), p.Result...)
+	}
+	if p.Error != nil {
+		b = append(append(b, `,"error":`...), p.Error...)
+	}
+	return append(b, '}')
+}
+
+// failedResponse is the error reply, with id, that a refused reply of the
+// host becomes for the call it answers: -32600 with msg.
+func failedResponse(id json.RawMessage, msg string) []byte {
+	var ef errorFrame
+	ef.JSONRPC, ef.ID = "2.0", id
+	ef.Error.Code, ef.Error.Message = CodeInvalidRequest, msg
+	b, _ := json.Marshal(ef)
+	return b
+}
+
+// dupMemberMsg begins the -32600 message of a frame that names a member
+// twice (docs/protocol.md §1).
+const dupMemberMsg = "invalid request: duplicate member "
 
 // tooDeepMsg is the -32600 message of a frame nested deeper than
 // encoding/json reads (docs/protocol.md §1).
@@ -188,7 +233,7 @@ func validateFrame(frame []byte) (p probe, id json.RawMessage, code int, msg str
 		}
 		return p, nil, CodeInvalidRequest, "invalid request: a message must be a JSON object"
 	}
-	p, ok := topLevel(frame)
+	p, dup, ok := topLevel(frame)
 	if !ok {
 		if !json.Valid(frame) {
 			id, code, msg := invalidJSON(frame, nil)
@@ -199,6 +244,15 @@ func validateFrame(frame []byte) (p probe, id json.RawMessage, code int, msg str
 		if err := json.Unmarshal(frame, &p); err != nil {
 			return p, nil, CodeParseError, "parse error: " + err.Error()
 		}
+	}
+	if dup != "" {
+		// Which of the two counts is the parser's choice (RFC 8259 §4): a
+		// host and hookside could read different frames from these bytes.
+		id := validID(p.ID)
+		if dup == "id" || p.Method == nil {
+			id = nil // a reply's id is the server's own: the error goes out with null
+		}
+		return p, id, CodeInvalidRequest, dupMemberMsg + `"` + dup + `" (each member name may appear once)`
 	}
 	if p.JSONRPC != nil && !bytes.Equal(p.JSONRPC, []byte(`"2.0"`)) {
 		return p, validID(p.ID), CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`

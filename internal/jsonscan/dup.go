@@ -1,0 +1,183 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Duplicate finds the first member, in any object at any depth of b, whose
+// name repeats the name of an earlier member of the same object (RFC 8259
+// §4: names SHOULD be unique; parsers disagree on which one counts, so a
+// host and hookside could read different values from one frame). Names
+// are compared as encoding/json decodes them: escapes processed, invalid
+// UTF-8 as U+FFFD ("\u0061" repeats "a"). path is where the repeated
+// member sits: names joined by ".", array elements as "[i]"
+// ("input.toolInput.command", "workspaces[1].id"; a repeat at the top
+// level is its name alone). found is false when no name repeats.
+//
+// b must be valid JSON (json.Valid): Duplicate does not validate it. Cost:
+// one pass over b; no allocation for objects of up to 16 members whose
+// names have no escape (a larger object's names go into a map).
+func Duplicate(b []byte) (path string, found bool) {
+	s := dupScan{b: b}
+	if _, found = s.value(skipWS(b, 0)); !found {
+		return "", false
+	}
+	slices.Reverse(s.path)
+	var sb strings.Builder
+	for i, e := range s.path {
+		switch {
+		case e.name == nil:
+			sb.WriteString("[" + strconv.Itoa(e.index) + "]")
+		case i > 0:
+			sb.WriteString(".")
+			fallthrough
+		default:
+			sb.Write(e.name)
+		}
+	}
+	return sb.String(), true
+}
+
+// dupScan is one walk of Duplicate; path collects, from the repeated
+// member outwards, where it was found.
+type dupScan struct {
+	b    []byte
+	path []pathElem
+}
+
+// pathElem is a member name, or (name nil) an array index.
+type pathElem struct {
+	name  []byte
+	index int
+}
+
+// smallObject is how many member names an object keeps in a list before
+// they go into a map.
+const smallObject = 16
+
+// value skips the value at b[i] and returns the index after it; found is
+// true (and the index meaningless) when a name repeats inside it.
+func (s *dupScan) value(i int) (int, bool) {
+	b := s.b
+	if i >= len(b) {
+		return i, false
+	}
+	switch b[i] {
+	case '{':
+		return s.object(i)
+	case '[':
+		return s.array(i)
+	case '"':
+		return skipString(b, i), false
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
+		j++
+	}
+	return j, false
+}
+
+func (s *dupScan) object(i int) (int, bool) {
+	b := s.b
+	var small [smallObject][]byte
+	names := small[:0]
+	var set map[string]struct{}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, false
+	}
+	for i < len(b) {
+		kEnd := skipString(b, i)
+		if kEnd < 0 {
+			return len(b), false // not valid JSON: not ours to judge
+		}
+		name := memberName(b[i:kEnd])
+		repeated := false
+		if set != nil {
+			_, repeated = set[string(name)]
+			set[string(name)] = struct{}{}
+		} else {
+			for _, n := range names {
+				if bytes.Equal(n, name) {
+					repeated = true
+					break
+				}
+			}
+			if names = append(names, name); len(names) == smallObject {
+				set = make(map[string]struct{}, 2*smallObject)
+				for _, n := range names {
+					set[string(n)] = struct{}{}
+				}
+			}
+		}
+		if repeated {
+			s.path = append(s.path, pathElem{name: name})
+			return 0, true
+		}
+		i = skipWS(b, kEnd)
+		if i >= len(b) || b[i] != ':' {
+			return len(b), false
+		}
+		end, found := s.value(skipWS(b, i+1))
+		if found {
+			s.path = append(s.path, pathElem{name: name})
+			return 0, true
+		}
+		i = skipWS(b, end)
+		if i >= len(b) || b[i] == '}' {
+			return i + 1, false
+		}
+		i = skipWS(b, i+1) // past ','
+	}
+	return len(b), false
+}
+
+func (s *dupScan) array(i int) (int, bool) {
+	b := s.b
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, false
+	}
+	for n := 0; i < len(b); n++ {
+		end, found := s.value(i)
+		if found {
+			s.path = append(s.path, pathElem{index: n})
+			return 0, true
+		}
+		i = skipWS(b, end)
+		if i >= len(b) || b[i] == ']' {
+			return i + 1, false
+		}
+		i = skipWS(b, i+1) // past ','
+	}
+	return len(b), false
+}
+
+// memberName returns the decoded name of the raw key (quotes included):
+// the bytes between the quotes when they hold no escape and are valid
+// UTF-8, else what encoding/json decodes the key to.
+func memberName(key []byte) []byte {
+	body := key[1 : len(key)-1]
+	plain := true
+	ascii := true
+	for _, c := range body {
+		if c == '\\' {
+			plain = false
+			break
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
+	}
+	if plain && (ascii || utf8.Valid(body)) {
+		return body
+	}
+	var name string
+	_ = json.Unmarshal(key, &name) // a valid JSON string
+	return []byte(name)
+}
