@@ -221,13 +221,17 @@ func (s *State) Lookup(workspaceID, digest string) (*Record, bool) {
 	return &s.Records[i], true
 }
 
-// pinSets returns the pin sets of the record Lookup found (by pointer into
-// Records; nil for a record not of s).
-func (s *State) pinSets(r *Record) []pin.Pins {
-	if i, ok := s.byKey[recKey{r.WorkspaceID, r.Digest}]; ok && &s.Records[i] == r {
-		return s.sets[i]
+// lookup is Lookup with the record's pin sets (the pins of Sites(), in
+// that order): one map lookup.
+func (s *State) lookup(workspaceID, digest string) (*Record, []pin.Pins) {
+	if s == nil {
+		return nil, nil
 	}
-	return nil
+	i, ok := s.byKey[recKey{workspaceID, digest}]
+	if !ok {
+		return nil, nil
+	}
+	return &s.Records[i], s.sets[i]
 }
 
 // EvalInput is everything Evaluate needs. Store nil means StatusMissing.
@@ -311,10 +315,11 @@ func evaluate(in *EvalInput, d *Declaration) Evaluation {
 		e.State, e.Reason = BlockedUntrusted, ReasonStoreCorrupt
 		return e
 	}
-	rec, persistent := in.Store.Lookup(in.WorkspaceID, d.Digest)
+	rec, sets := in.Store.lookup(in.WorkspaceID, d.Digest)
+	persistent := rec != nil
 	e.Record = rec
 	scriptChanged := false
-	if persistent && pin.MatchIndex(in.Store.pinSets(rec), d.Hook, PinRoot(d.Hook, in.WorkspaceRoot), in.Site, in.Hashes) < 0 {
+	if persistent && pin.MatchIndex(sets, d.Hook, PinRoot(d.Hook, in.WorkspaceRoot), in.Site, in.Hashes) < 0 {
 		persistent, scriptChanged = false, true
 	}
 	switch {
