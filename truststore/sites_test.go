@@ -74,6 +74,12 @@ func TestGrantAtTwoSitesBothAdmitted(t *testing.T) {
 	if _, ok := rec.ScriptPins["sub/hooks/g.sh"]; !ok {
 		t.Fatalf("own pins %v, want sub's (the newest grant)", rec.ScriptPins)
 	}
+	// The admission watch covers every site's pins.
+	top.Admit(d)
+	watch := strings.Join(top.WatchPaths(), "\n")
+	if !strings.Contains(watch, filepath.Join(root, "sub", "hooks", "g.sh")) || !strings.Contains(watch, filepath.Join(root, "hooks", "g.sh")) {
+		t.Fatalf("watch paths %s, want both sites' scripts", watch)
+	}
 	// Granting again at a site replaces that site's set only.
 	grantAt(t, top, root, top.opts.Site, h)
 	if rec := loadRecord(t, top, d.Digest); rec.Site.Dir != "." || len(rec.OtherSites) != 1 || rec.OtherSites[0].Site.Dir != "sub" {
