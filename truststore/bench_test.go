@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/truststore/pin"
@@ -141,5 +142,40 @@ func BenchmarkAdmitUnchanged(b *testing.B) {
 			b.Fatal(ev)
 		}
 		i++
+	}
+}
+
+// BenchmarkAdmitSites: Gate.Admit of a pinned declaration whose record
+// holds one pin set, or MaxSites of them, with the session at the site of
+// the last set compared: the remembered resolution is checked once (Hold),
+// then compared with each set, so more sites cost a comparison each.
+func BenchmarkAdmitSites(b *testing.B) {
+	for _, n := range []int{1, MaxSites} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			root := b.TempDir()
+			h := cmdHook("./g.sh")
+			dir := filepath.Join(b.TempDir(), "security")
+			clock := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+			st := Open(dir, Options{Now: func() time.Time { clock = clock.Add(time.Minute); return clock }})
+			for i := range n {
+				d := filepath.Join(root, fmt.Sprintf("d%02d", i))
+				writeFile(b, filepath.Join(d, "g.sh"), "echo "+d+"\n")
+				at := pin.Site{Dir: d, ProjectDir: d}
+				w := NewWorkspaceAt(root, at, nil, []hook.Hook{h}, []bool{true})
+				if err := GrantShown(st, "w", Show(w), w.Declarations); err != nil {
+					b.Fatal(err)
+				}
+			}
+			first := pin.Site{Dir: filepath.Join(root, "d00"), ProjectDir: filepath.Join(root, "d00")}
+			g := NewGate(GateOptions{WorkspaceID: "w", Root: root, Site: first, Feature: true, Dir: dir})
+			defer g.hashes.Close()
+			d := Declare(h)
+			b.ReportAllocs()
+			for b.Loop() {
+				if ev := g.Admit(d); ev.State != TrustedPersistent {
+					b.Fatal(ev)
+				}
+			}
+		})
 	}
 }

@@ -22,7 +22,7 @@ type GateOptions struct {
 	Root        string // workspace root, for script pins
 	// Site is where the session's hooks run (its directory, project
 	// directory and PATH): a grant holds only while the pins resolved
-	// there equal the grant's (PinsMatch). Zero: the root.
+	// there equal one of the grant's sets (PinsMatch). Zero: the root.
 	Site   pin.Site
 	Policy Policy
 	// Feature is the host's switch; false blocks everything without I/O.
@@ -270,9 +270,11 @@ func (g *Gate) StoreReadable() bool {
 }
 
 // WatchPaths returns the files whose change can move this gate's verdicts:
-// the trust file, and every file the workspace's records (as last read) pin (ScriptPins
-// under the workspace root, everything below a ScriptDirs directory,
-// ScriptLinks targets, the directory of each ScriptGlobs pattern). Nil when the feature is off.
+// the trust file, and every file the workspace's records (as last read) pin
+// at any of their sites (ScriptPins under the workspace root, everything
+// below a ScriptDirs directory, ScriptLinks targets, the directory of each
+// ScriptGlobs pattern; a path pinned at several sites is listed once per
+// site). Nil when the feature is off.
 func (g *Gate) WatchPaths() []string {
 	if g.store == nil {
 		return nil
@@ -289,17 +291,19 @@ func (g *Gate) WatchPaths() []string {
 		if r.WorkspaceID != g.opts.WorkspaceID {
 			continue
 		}
-		for rel := range r.ScriptPins {
-			out = append(out, filepath.Join(g.opts.Root, filepath.FromSlash(rel)))
-		}
-		for _, rel := range r.ScriptDirs {
-			out = append(out, pin.TreePaths(g.opts.Root, rel)...)
-		}
-		for _, target := range r.ScriptLinks {
-			out = append(out, target)
-		}
-		for pattern := range r.ScriptGlobs {
-			out = append(out, filepath.Dir(filepath.Join(g.opts.Root, filepath.FromSlash(pattern))))
+		for _, p := range st.sets[i] {
+			for rel := range p.Scripts {
+				out = append(out, filepath.Join(g.opts.Root, filepath.FromSlash(rel)))
+			}
+			for rel := range p.Dirs {
+				out = append(out, pin.TreePaths(g.opts.Root, rel)...)
+			}
+			for _, target := range p.Links {
+				out = append(out, target)
+			}
+			for pattern := range p.Globs {
+				out = append(out, filepath.Dir(filepath.Join(g.opts.Root, filepath.FromSlash(pattern))))
+			}
 		}
 	}
 	return out

@@ -132,7 +132,7 @@ func TestGateCorruptIsStickyForTheSession(t *testing.T) {
 	}
 	// The gate itself refuses writes: a grant now would pass a fresh file
 	// off as the old one.
-	rec := newPinnedRecord(gateWS, decls[0].Hook, pin.Pins{})
+	rec := newPinnedRecord(gateWS, decls[0].Hook, pin.Pins{}, nil)
 	moved, _ := filepath.Glob(p + ".corrupt-*")
 	if len(moved) != 1 {
 		t.Fatalf("corrupt copies %v", moved)

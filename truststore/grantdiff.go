@@ -16,10 +16,14 @@ import (
 // existence or link target changed. Old values come from the grant's record
 // (its snapshot and pins), new ones from the workspace now.
 type GrantChanges struct {
-	GrantedDigest string         `json:"grantedDigest"`
-	GrantedAt     time.Time      `json:"grantedAt"`
-	Declaration   []FieldChange  `json:"declaration"`
-	Scripts       []ScriptChange `json:"scripts"`
+	GrantedDigest string    `json:"grantedDigest"`
+	GrantedAt     time.Time `json:"grantedAt"`
+	// GrantedSite is the site of the grant's pin set compared with: the
+	// one granted at this session's site, else the record's newest. Absent
+	// when not recorded (a grant written by an older version).
+	GrantedSite *SiteKey       `json:"grantedSite,omitempty"`
+	Declaration []FieldChange  `json:"declaration"`
+	Scripts     []ScriptChange `json:"scripts"`
 	// Note says what the record could not tell: "details not recorded"
 	// when it lacks what the difference lies in (a grant written by an
 	// older version without script pins or the discovery order).
@@ -50,11 +54,20 @@ type ScriptChange struct {
 const NoteNotRecorded = "details not recorded: the grant's record does not hold what changed (granted by an older version)"
 
 // grantChanges compares the grant rec with declaration h as it is now,
-// pinned as now (nowErr: why h cannot be pinned now).
-func grantChanges(rec *Record, h hook.Hook, now pin.Pins, nowErr error) *GrantChanges {
-	gc := &GrantChanges{GrantedDigest: rec.Digest, GrantedAt: rec.GrantedAt,
+// pinned as now at the site here (nowErr: why h cannot be pinned now):
+// against rec's pin set granted at here, else its newest.
+func grantChanges(rec *Record, here *SiteKey, h hook.Hook, now pin.Pins, nowErr error) *GrantChanges {
+	sites := rec.Sites()
+	site := sites[0]
+	for _, s := range sites {
+		if s.Site != nil && s.Site.id() == here.id() {
+			site = s
+			break
+		}
+	}
+	gc := &GrantChanges{GrantedDigest: rec.Digest, GrantedAt: site.GrantedAt, GrantedSite: site.Site,
 		Declaration: declarationChanges(rec.Snapshot, snapshotOf(h)), Scripts: []ScriptChange{}}
-	oldPins := rec.Pins()
+	oldPins := site.Pins()
 	if nowErr == nil {
 		gc.Scripts = scriptChanges(oldPins.Entries(), now.Entries())
 	}

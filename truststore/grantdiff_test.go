@@ -27,7 +27,7 @@ func TestStaleGrantShowsWhatChanged(t *testing.T) {
 	}
 	w := workspace(h)
 	sh := Show(w)
-	granted := newPinnedRecord(ws, h, sh.Pins[0])
+	granted := newPinnedRecord(ws, h, sh.Pins[0], sh.Sites[0])
 	s := Open(filepath.Join(t.TempDir(), "security"), Options{})
 	if err := s.Grant(ws, []Record{granted}); err != nil {
 		t.Fatal(err)
@@ -77,7 +77,7 @@ func TestStaleGrantShowsWhatChanged(t *testing.T) {
 	// record holds differs.
 	h3 := h
 	h3.Source.DiscoveryOrder = 1
-	old := newPinnedRecord(ws, h, sh.Pins[0])
+	old := newPinnedRecord(ws, h, sh.Pins[0], sh.Sites[0])
 	old.Snapshot.DiscoveryOrder = nil
 	st = newState(StatusOK, []Record{old})
 	d = describe(workspace(h3))

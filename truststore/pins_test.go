@@ -211,7 +211,7 @@ func TestPinHolesClosed(t *testing.T) {
 			if pins.Empty() {
 				t.Fatalf("nothing pinned for %q", h.Command)
 			}
-			rec := newPinnedRecord("w", h, pins)
+			rec := newPinnedRecord("w", h, pins, nil)
 			if err := rec.Pins().Validate(); err != nil {
 				t.Fatal(err)
 			}
@@ -247,7 +247,7 @@ func TestGrantRoundTripsPins(t *testing.T) {
 		t.Fatalf("pins %+v", pins)
 	}
 	s := Open(filepath.Join(t.TempDir(), "security"), Options{})
-	if err := s.Grant("w", []Record{newPinnedRecord("w", h, pins)}); err != nil {
+	if err := s.Grant("w", []Record{newPinnedRecord("w", h, pins, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := s.Load()

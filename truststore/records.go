@@ -8,7 +8,8 @@ import (
 
 // newRecord returns the record that trusts h in workspaceID, with its
 // snapshot and, when workspaceRoot is not empty, its script pins (session
-// directory = the root). GrantedAt is left zero; Store.Grant stamps it.
+// directory = the root) at the root's site. GrantedAt is left zero;
+// Store.Grant stamps it.
 func newRecord(workspaceID string, h hook.Hook, workspaceRoot string) (Record, error) {
 	var pins pin.Pins
 	if workspaceRoot != "" {
@@ -17,7 +18,7 @@ func newRecord(workspaceID string, h hook.Hook, workspaceRoot string) (Record, e
 			return Record{}, err
 		}
 	}
-	return newPinnedRecord(workspaceID, h, pins), nil
+	return newPinnedRecord(workspaceID, h, pins, SiteKeyOf(workspaceRoot, PinRoot(h, workspaceRoot), pin.Site{})), nil
 }
 
 // PinRoot is the directory a workspace declaration's script pins are
@@ -37,8 +38,9 @@ func PinRoot(h hook.Hook, workspaceRoot string) string {
 	return pr
 }
 
-// newPinnedRecord returns the record that trusts h with the given pins.
-func newPinnedRecord(workspaceID string, h hook.Hook, pins pin.Pins) Record {
+// newPinnedRecord returns the record that trusts h with the given pins,
+// resolved at the site key (nil: not recorded).
+func newPinnedRecord(workspaceID string, h hook.Hook, pins pin.Pins, key *SiteKey) Record {
 	return Record{WorkspaceID: workspaceID, Digest: Digest(h), Snapshot: snapshotOf(h),
-		ScriptPins: pins.Scripts, ScriptLinks: pins.Links, ScriptGlobs: pins.Globs, ScriptDirs: pins.DirList()}
+		ScriptPins: pins.Scripts, ScriptLinks: pins.Links, ScriptGlobs: pins.Globs, ScriptDirs: pins.DirList(), Site: key}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/truststore/pin"
@@ -88,6 +89,24 @@ type DeclarationStatus struct {
 	// by, when that grant went stale (stale_digest, or blocked_policy with
 	// reason script_changed); absent otherwise.
 	Changes *GrantChanges `json:"changes,omitempty"`
+	// Sites lists the pin sets the trust file's record of this digest
+	// holds, one per site a grant was made at, newest first — only when
+	// there are several (with one, Pins and Changes say it all).
+	Sites []GrantedSite `json:"sites,omitempty"`
+}
+
+// GrantedSite is one site's pin set of a record, as a reviewer sees it.
+type GrantedSite struct {
+	// Site is where the grant was made; nil (JSON null): not recorded, a
+	// grant written by an older version.
+	Site      *SiteKey       `json:"site"`
+	GrantedAt time.Time      `json:"grantedAt"`
+	Pins      []pin.PinEntry `json:"pins"`
+	// Here: the set was granted at this session's site. Current: the pins
+	// resolved at this session's site now equal it, so it admits the
+	// declaration here (with a readable trust file and a permitting policy).
+	Here    bool `json:"here"`
+	Current bool `json:"current"`
 }
 
 // DeclarationSource locates a declaration.
@@ -104,7 +123,10 @@ type Shown struct {
 	BundleDigest string
 	Pins         []pin.Pins // per declaration, same index as Workspace.Declarations
 	Errs         []error    // per declaration: why it could not be pinned (nil = pinned)
-	byDigest     map[string]int
+	// Sites are the keys of the site each declaration was pinned at (a
+	// grant records its pins under it), same index.
+	Sites    []*SiteKey
+	byDigest map[string]int
 }
 
 // Show pins every declaration of w (relative to w.Root, at w.Site: the
@@ -115,11 +137,12 @@ type Shown struct {
 // granted.
 func Show(w *Workspace) *Shown {
 	sh := &Shown{Pins: make([]pin.Pins, len(w.Declarations)), Errs: make([]error, len(w.Declarations)),
-		byDigest: make(map[string]int, len(w.Declarations))}
+		Sites: make([]*SiteKey, len(w.Declarations)), byDigest: make(map[string]int, len(w.Declarations))}
 	hooks := make([]hook.Hook, len(w.Declarations))
 	for i, d := range w.Declarations {
 		hooks[i] = d.Hook
 		sh.Pins[i], sh.Errs[i] = PinNowAt(d.Hook, w.Root, w.site())
+		sh.Sites[i] = SiteKeyOf(w.Root, PinRoot(d.Hook, w.Root), w.site())
 		if _, ok := sh.byDigest[d.Digest]; !ok {
 			sh.byDigest[d.Digest] = i
 		}
@@ -167,6 +190,15 @@ func (sh *Shown) PinsOf(d string) (pin.Pins, error) {
 	return sh.Pins[i], sh.Errs[i]
 }
 
+// siteOf returns the key of the site the declaration with digest d was
+// shown at (nil when unknown).
+func (sh *Shown) siteOf(d string) *SiteKey {
+	if i, ok := sh.byDigest[d]; ok && i < len(sh.Sites) {
+		return sh.Sites[i]
+	}
+	return nil
+}
+
 // Describe pairs declarations with their evaluations and shown pins for
 // reporting (sh nil: Show(w)).
 func Describe(w *Workspace, evs []Evaluation, sh *Shown) []DeclarationStatus {
@@ -194,21 +226,39 @@ func Describe(w *Workspace, evs []Evaluation, sh *Shown) []DeclarationStatus {
 		}
 		if i < len(evs) {
 			out[i].TrustState, out[i].Reason = evs[i].State, evs[i].Reason
+			var now pin.Pins
+			var nowErr error = ErrNotShown
+			if i < len(sh.Pins) {
+				now, nowErr = sh.Pins[i], sh.Errs[i]
+			}
+			here := SiteKeyOf(w.Root, PinRoot(h, w.Root), w.site())
 			if evs[i].Granted != nil {
-				var now pin.Pins
-				var nowErr error
-				if i < len(sh.Pins) {
-					now, nowErr = sh.Pins[i], sh.Errs[i]
-				}
-				out[i].Changes = grantChanges(evs[i].Granted, h, now, nowErr)
+				out[i].Changes = grantChanges(evs[i].Granted, here, h, now, nowErr)
+			}
+			if r := evs[i].Record; r != nil && len(r.OtherSites) > 0 {
+				out[i].Sites = grantedSites(r, here, now, nowErr)
 			}
 		}
 	}
 	return out
 }
 
+// grantedSites lists r's pin sets for a reviewer (DeclarationStatus.Sites),
+// marking the one granted at here and those equal to now (the pins
+// resolved at this session's site; nowErr: they could not be).
+func grantedSites(r *Record, here *SiteKey, now pin.Pins, nowErr error) []GrantedSite {
+	sites := r.Sites()
+	out := make([]GrantedSite, len(sites))
+	for j := range sites {
+		p := sites[j].Pins()
+		out[j] = GrantedSite{Site: sites[j].Site, GrantedAt: sites[j].GrantedAt, Pins: p.Entries(),
+			Here: sites[j].Site != nil && sites[j].Site.id() == here.id(), Current: nowErr == nil && p.Equal(now)}
+	}
+	return out
+}
+
 // GrantAll writes a trust record for each declaration, pinning its scripts
-// now relative to the workspace root. Errors: ErrCorrupt (refused: the
+// now relative to the workspace root (recorded as the root's site). Errors: ErrCorrupt (refused: the
 // corrupt file was moved aside), ErrLockTimeout, I/O errors.
 func GrantAll(s Writer, workspaceID, root string, decls []Declaration) error {
 	recs := make([]Record, 0, len(decls))
@@ -236,7 +286,7 @@ func GrantShown(s Writer, workspaceID string, sh *Shown, decls []Declaration) er
 		if err != nil {
 			return fmt.Errorf("pin scripts of %s: %w", d.Digest, err)
 		}
-		recs = append(recs, newPinnedRecord(workspaceID, d.Hook, p))
+		recs = append(recs, newPinnedRecord(workspaceID, d.Hook, p, sh.siteOf(d.Digest)))
 	}
 	return s.Grant(workspaceID, recs)
 }

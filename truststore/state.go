@@ -104,15 +104,24 @@ func snapshotOf(h hook.Hook) Snapshot {
 }
 
 // Record is one trust grant in the trust file, keyed by workspace identity
-// plus declaration digest (§"按什么摘要信任": workspace-hook-trust-evaluation.ts:66).
-// ScriptPins, ScriptLinks and ScriptGlobs (hookside, beyond the spec) are
-// the record's Pins: workspace-relative paths of files the declaration
+// plus declaration digest (§"按什么摘要信任": workspace-hook-trust-evaluation.ts:66;
+// §"信任存在哪、怎样审查": the record's digest, grant time and snapshot,
+// workspace-hook-trust-store-file.ts:37). Everything after Snapshot is
+// hookside's, beyond the spec (a reader of the same version ignores fields
+// it does not know). ScriptPins, ScriptLinks and ScriptGlobs are the
+// record's Pins: workspace-relative paths of files the declaration
 // names with the SHA-256 of their content at grant time (AbsentPin for a
 // path that named nothing), the outside targets of pinned symlinks, and
 // glob patterns with the hash of their match lists. ScriptDirs lists the
 // ScriptPins paths that are directories, pinned by the hash of their tree
 // (pin.treeSum); an older binary that does not know it fails to hash them
 // as files, so the record reads as stale there, never as trusted.
+//
+// Those pins are the ones resolved at Site, the site of the newest grant
+// (GrantedAt); OtherSites holds the pin sets granted at other sites
+// (newest first, at most MaxSites in all). A binary that knows only the
+// record's own pins admits that newest site only. Site nil: not recorded
+// (a grant written by an older version).
 type Record struct {
 	WorkspaceID string            `json:"workspaceId"`
 	Digest      string            `json:"digest"`
@@ -122,18 +131,13 @@ type Record struct {
 	ScriptLinks map[string]string `json:"scriptLinks,omitempty"`
 	ScriptGlobs map[string]string `json:"scriptGlobs,omitempty"`
 	ScriptDirs  []string          `json:"scriptDirs,omitempty"`
+	Site        *SiteKey          `json:"site,omitempty"`
+	OtherSites  []SitePins        `json:"otherSites,omitempty"`
 }
 
-// Pins returns the record's pins.
+// Pins returns the record's own pins (those of Site, the newest grant).
 func (r *Record) Pins() pin.Pins {
-	var dirs map[string]bool
-	for _, d := range r.ScriptDirs {
-		if dirs == nil {
-			dirs = map[string]bool{}
-		}
-		dirs[d] = true
-	}
-	return pin.Pins{Scripts: r.ScriptPins, Links: r.ScriptLinks, Globs: r.ScriptGlobs, Dirs: dirs}
+	return pinsOf(r.ScriptPins, r.ScriptLinks, r.ScriptGlobs, r.ScriptDirs)
 }
 
 // Declaration is one workspace hook with its digest computed once, so that
@@ -172,15 +176,17 @@ func slotOf(workspace, event, source string, matcher *string, mi, hi int) slotKe
 type State struct {
 	Status  Status
 	Records []Record
-	byKey   map[recKey]*Record
+	byKey   map[recKey]int       // index into Records (and sets)
 	bySlot  map[slotKey][]string // digests trusted at a slot
+	sets    [][]pin.Pins         // per record: the pins of Record.Sites(), in that order
 }
 
 // newState builds a State (and its index) from records. Records are sorted
 // by workspace, digest; later duplicates of a key win.
 func newState(status Status, records []Record) *State {
 	s := &State{Status: status, Records: records,
-		byKey: make(map[recKey]*Record, len(records)), bySlot: make(map[slotKey][]string, len(records))}
+		byKey: make(map[recKey]int, len(records)), bySlot: make(map[slotKey][]string, len(records)),
+		sets: make([][]pin.Pins, len(records))}
 	sort.SliceStable(s.Records, func(i, j int) bool {
 		a, b := &s.Records[i], &s.Records[j]
 		if a.WorkspaceID != b.WorkspaceID {
@@ -190,7 +196,12 @@ func newState(status Status, records []Record) *State {
 	})
 	for i := range s.Records {
 		r := &s.Records[i]
-		s.byKey[recKey{r.WorkspaceID, r.Digest}] = r
+		s.byKey[recKey{r.WorkspaceID, r.Digest}] = i
+		s.sets[i] = make([]pin.Pins, 0, 1+len(r.OtherSites))
+		s.sets[i] = append(s.sets[i], r.Pins())
+		for j := range r.OtherSites {
+			s.sets[i] = append(s.sets[i], r.OtherSites[j].Pins())
+		}
 		sn := &r.Snapshot
 		k := slotOf(r.WorkspaceID, sn.Event, sn.SourceRelativePath, sn.Matcher, sn.MatcherIndex, sn.HookIndex)
 		s.bySlot[k] = append(s.bySlot[k], r.Digest)
@@ -203,8 +214,24 @@ func (s *State) Lookup(workspaceID, digest string) (*Record, bool) {
 	if s == nil {
 		return nil, false
 	}
-	r, ok := s.byKey[recKey{workspaceID, digest}]
-	return r, ok
+	i, ok := s.byKey[recKey{workspaceID, digest}]
+	if !ok {
+		return nil, false
+	}
+	return &s.Records[i], true
+}
+
+// lookup is Lookup with the record's pin sets (the pins of Sites(), in
+// that order): one map lookup.
+func (s *State) lookup(workspaceID, digest string) (*Record, []pin.Pins) {
+	if s == nil {
+		return nil, nil
+	}
+	i, ok := s.byKey[recKey{workspaceID, digest}]
+	if !ok {
+		return nil, nil
+	}
+	return &s.Records[i], s.sets[i]
 }
 
 // EvalInput is everything Evaluate needs. Store nil means StatusMissing.
@@ -239,6 +266,9 @@ type Evaluation struct {
 	// record of the same slot when the declaration changed. nil otherwise.
 	// Describe turns it into DeclarationStatus.Changes.
 	Granted *Record
+	// Record is the trust file's record of this digest, whatever the
+	// state (nil: none). Describe lists its sites (DeclarationStatus.Sites).
+	Record *Record
 }
 
 // Runnable reports whether the declaration may run (trusted_persistent only).
@@ -257,8 +287,9 @@ func (e Evaluation) Runnable() bool { return e.State == TrustedPersistent }
 //  8. otherwise                            → pending_trust
 //
 // "persistent" means a record for WorkspaceID+digest exists and the pins
-// resolved now at in.Site equal the record's (PinsMatch; beyond the spec: a
-// changed, added or removed script demotes the record). Note the spec's
+// resolved now at in.Site equal one of the record's pin sets (PinsMatch;
+// beyond the spec: a changed, added or removed script demotes the record
+// at every site whose set it touches). Note the spec's
 // order puts persistent before revoked: a session-only revoke must also
 // hide or delete the record to take effect. Evaluate does no I/O for a
 // declaration without a record, nor when WorkspaceRoot is empty.
@@ -284,9 +315,11 @@ func evaluate(in *EvalInput, d *Declaration) Evaluation {
 		e.State, e.Reason = BlockedUntrusted, ReasonStoreCorrupt
 		return e
 	}
-	rec, persistent := in.Store.Lookup(in.WorkspaceID, d.Digest)
+	rec, sets := in.Store.lookup(in.WorkspaceID, d.Digest)
+	persistent := rec != nil
+	e.Record = rec
 	scriptChanged := false
-	if persistent && !PinsMatch(rec, d.Hook, in.WorkspaceRoot, in.Site, in.Hashes) {
+	if persistent && pin.MatchIndex(sets, d.Hook, PinRoot(d.Hook, in.WorkspaceRoot), in.Site, in.Hashes) < 0 {
 		persistent, scriptChanged = false, true
 	}
 	switch {
@@ -317,18 +350,29 @@ func evaluate(in *EvalInput, d *Declaration) Evaluation {
 // PinsMatch is the one rule by which a grant covers what a declaration
 // runs (beyond the spec; docs/protocol.md §4 "Script pins"): the pins
 // resolved for h now, relative to its pin root (PinRoot of workspaceRoot)
-// at the Site it would run at, equal rec's pins exactly — the same paths
-// with the same kinds, hashes and link targets, the same directory trees,
-// the same globs with the same matches. A script edited, appearing,
-// disappearing or retargeted is a change, and so is a pin added or
-// removed: a session whose directory (or PATH, or project directory)
-// resolves the command line to other files than the grant's, e.g. a
-// session in a subdirectory where ./hooks/g.sh is sub/hooks/g.sh, is not
-// covered by it and needs its own review. An error resolving the pins
+// at the Site it would run at, equal one of rec's pin sets (Record.Sites:
+// one per site a grant was made at) exactly — the same paths with the
+// same kinds, hashes and link targets, the same directory trees, the same
+// globs with the same matches. Which site a set was granted at does not
+// matter: a set describes exactly the files that run, so a Site resolving
+// the very set another site's review showed runs what was reviewed, and
+// a Site resolving anything else is covered by no set. A script edited,
+// appearing, disappearing or retargeted is a change, and so is a pin
+// added or removed: a session whose directory (or PATH, or project
+// directory) resolves the command line to other files than every grant's,
+// e.g. a session in a subdirectory where ./hooks/g.sh is sub/hooks/g.sh
+// and no grant was made there, is not covered and needs its own review
+// (which adds its set to the record). An error resolving the pins
 // (unreadable, unpinnable) is a change. With an empty workspaceRoot
-// nothing can be resolved: only a record without pins matches (no I/O).
-func PinsMatch(rec *Record, h hook.Hook, workspaceRoot string, at pin.Site, c *pin.HashCache) bool {
-	return pin.Matches(rec.Pins(), h, PinRoot(h, workspaceRoot), at, c)
+// nothing can be resolved: only a record with a set without pins matches
+// (no I/O). It returns the index into rec.Sites() of the set that
+// matched, or -1.
+func PinsMatch(rec *Record, h hook.Hook, workspaceRoot string, at pin.Site, c *pin.HashCache) int {
+	sets := make([]pin.Pins, 0, 1+len(rec.OtherSites))
+	for _, s := range rec.Sites() {
+		sets = append(sets, s.Pins())
+	}
+	return pin.MatchIndex(sets, h, PinRoot(h, workspaceRoot), at, c)
 }
 
 // staleSlot returns a record trusting another digest at d's slot (the
@@ -343,8 +387,8 @@ func (s *State) staleSlot(workspace string, d *Declaration) *Record {
 		if dg == d.Digest {
 			continue
 		}
-		if r := s.byKey[recKey{workspace, dg}]; r != nil && (out == nil || r.GrantedAt.After(out.GrantedAt)) {
-			out = r
+		if i, ok := s.byKey[recKey{workspace, dg}]; ok && (out == nil || s.Records[i].GrantedAt.After(out.GrantedAt)) {
+			out = &s.Records[i]
 		}
 	}
 	return out

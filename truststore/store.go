@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -237,6 +238,8 @@ func parse(data []byte) ([]Record, error) {
 			ScriptLinks map[string]string `json:"scriptLinks"`
 			ScriptGlobs map[string]string `json:"scriptGlobs"`
 			ScriptDirs  []string          `json:"scriptDirs"`
+			Site        *SiteKey          `json:"site"`
+			OtherSites  []SitePins        `json:"otherSites"`
 		} `json:"records"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
@@ -255,13 +258,50 @@ func parse(data []byte) ([]Record, error) {
 			return nil, &corruptError{fmt.Sprintf("wrong shape: records[%d]: missing or invalid workspaceId, digest, grantedAt or snapshot", i)}
 		}
 		rec := Record{WorkspaceID: *r.WorkspaceID, Digest: *r.Digest, GrantedAt: *r.GrantedAt,
-			Snapshot: *r.Snapshot, ScriptPins: r.ScriptPins, ScriptLinks: r.ScriptLinks, ScriptGlobs: r.ScriptGlobs, ScriptDirs: r.ScriptDirs}
-		if err := rec.Pins().Validate(); err != nil {
+			Snapshot: *r.Snapshot, ScriptPins: r.ScriptPins, ScriptLinks: r.ScriptLinks, ScriptGlobs: r.ScriptGlobs, ScriptDirs: r.ScriptDirs,
+			Site: r.Site, OtherSites: r.OtherSites}
+		if err := validSites(&rec); err != nil {
 			return nil, &corruptError{fmt.Sprintf("wrong shape: records[%d]: %v", i, err)}
 		}
 		recs = append(recs, rec)
 	}
 	return recs, nil
+}
+
+// validSites checks every pin set of rec (its own and OtherSites) and
+// normalises the sites: a key given twice keeps its first set (the
+// record's own, then the newest), and at most MaxSites are kept, newest
+// first. A record written before sites were recorded (no site, no
+// otherSites) is its own one site, key not recorded: read as it was.
+func validSites(rec *Record) error {
+	if err := rec.Pins().Validate(); err != nil {
+		return err
+	}
+	if len(rec.OtherSites) == 0 {
+		return nil
+	}
+	for j := range rec.OtherSites {
+		o := &rec.OtherSites[j]
+		if o.GrantedAt.IsZero() {
+			return fmt.Errorf("otherSites[%d]: missing grantedAt", j)
+		}
+		if err := o.Pins().Validate(); err != nil {
+			return fmt.Errorf("otherSites[%d]: %v", j, err)
+		}
+	}
+	sites := rec.Sites()
+	others := make([]SitePins, 0, len(sites)-1)
+	for _, s := range sites[1:] {
+		if s.Site.id() != sites[0].Site.id() && !slices.ContainsFunc(others, func(k SitePins) bool { return k.Site.id() == s.Site.id() }) {
+			others = append(others, s)
+		}
+	}
+	others = boundSites(others)
+	if len(others) > MaxSites-1 {
+		others = others[:MaxSites-1]
+	}
+	rec.setSites(append(sites[:1], others...))
+	return nil
 }
 
 // quarantineLocked renames a still-corrupt trust file aside under the lock
@@ -296,25 +336,42 @@ func (s *Store) quarantine(why string) (string, error) {
 
 // Grant writes records trusting declarations of workspaceID (§"信任存在哪、
 // 怎样审查"; review "trust_selected"). Each record's WorkspaceID is set to
-// workspaceID and a zero GrantedAt to now; a record with the same digest is
-// replaced, others are kept. Under the lock it re-reads the file: when that
-// is corrupt it is moved aside and Grant fails with a *CorruptError, never
-// starting a fresh file as if nothing happened. Errors also: ErrLockTimeout
-// (wrapped, naming the holder), invalid input, I/O. On a nil error the grant
-// is durable (file and directory fsynced).
+// workspaceID and a zero GrantedAt (its own, or one of OtherSites') to now.
+// A record of a digest the file already holds is merged into it: each pin
+// set the new record carries (its own, at its Site, and OtherSites)
+// replaces the set recorded at the same site, the sets of other sites are
+// kept, the newest grant becomes the record's own pins (what a binary that
+// knows no sites reads) and, beyond MaxSites, the oldest are dropped; the
+// snapshot is the new record's. Other records are kept. Under the lock it
+// re-reads the file: when that is corrupt it is moved aside and Grant
+// fails with a *CorruptError, never starting a fresh file as if nothing
+// happened. Errors also: ErrLockTimeout (wrapped, naming the holder),
+// invalid input, I/O. On a nil error the grant is durable (file and
+// directory fsynced).
 func (s *Store) Grant(workspaceID string, recs []Record) error {
 	if workspaceID == "" {
 		return errors.New("cannot grant trust: no workspace is named (an empty workspace id); nothing was written")
 	}
-	for _, r := range recs {
+	now := s.now().UTC().Truncate(time.Second)
+	recs = slices.Clone(recs)
+	for i := range recs {
+		r := &recs[i]
 		if !validDigest(r.Digest) {
 			return fmt.Errorf("cannot grant trust: %q is not a declaration digest (64 lowercase hex characters, as hookside hooks trust status lists them); nothing was written", r.Digest)
 		}
-		if err := r.Pins().Validate(); err != nil {
+		if r.GrantedAt.IsZero() {
+			r.GrantedAt = now
+		}
+		r.OtherSites = slices.Clone(r.OtherSites)
+		for j := range r.OtherSites {
+			if r.OtherSites[j].GrantedAt.IsZero() {
+				r.OtherSites[j].GrantedAt = now
+			}
+		}
+		if err := validSites(r); err != nil {
 			return fmt.Errorf("cannot grant trust to %s: its script pins are invalid (%v); nothing was written", r.Digest, err)
 		}
 	}
-	now := s.now().UTC().Truncate(time.Second)
 	return s.update(func(old []Record) ([]Record, bool) {
 		idx := map[string]int{}
 		for i, r := range old {
@@ -324,13 +381,11 @@ func (s *Store) Grant(workspaceID string, recs []Record) error {
 		}
 		for _, r := range recs {
 			r.WorkspaceID = workspaceID
-			if r.GrantedAt.IsZero() {
-				r.GrantedAt = now
-			}
 			if r.Snapshot.Args == nil {
 				r.Snapshot.Args = []string{}
 			}
 			if i, ok := idx[r.Digest]; ok {
+				r.setSites(mergeSites(old[i].Sites(), r.Sites()))
 				old[i] = r
 			} else {
 				idx[r.Digest] = len(old)

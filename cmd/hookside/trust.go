@@ -264,6 +264,7 @@ func describeDecl(w io.Writer, n int, d truststore.DeclarationStatus) {
 		}
 		fmt.Fprintf(w, "     pins %s\n", strings.Join(parts, ", "))
 	}
+	printGrantedSites(w, d.Sites)
 	if len(d.Unpinned) > 0 {
 		words := make([]string, len(d.Unpinned))
 		for i, u := range d.Unpinned {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/hookside/hookside/truststore"
 	"github.com/hookside/hookside/truststore/pin"
@@ -18,7 +19,11 @@ func printGrantChanges(w io.Writer, c *truststore.GrantChanges) {
 	if c == nil {
 		return
 	}
-	fmt.Fprintf(w, "     changed since the grant of %s (digest %s):\n", c.GrantedAt.Local().Format("2006-01-02 15:04"), shortHash(c.GrantedDigest))
+	at := ""
+	if c.GrantedSite != nil {
+		at = " at " + dispText(c.GrantedSite.String())
+	}
+	fmt.Fprintf(w, "     changed since the grant of %s%s (digest %s):\n", c.GrantedAt.Local().Format("2006-01-02 15:04"), at, shortHash(c.GrantedDigest))
 	for _, f := range c.Declaration {
 		fmt.Fprintf(w, "       %s: %s → %s\n", f.Field, dispText(jsonText(f.Old)), dispText(jsonText(f.New)))
 	}
@@ -27,6 +32,40 @@ func printGrantChanges(w io.Writer, c *truststore.GrantChanges) {
 	}
 	if c.Note != "" {
 		fmt.Fprintf(w, "       (%s)\n", dispText(c.Note))
+	}
+}
+
+// printGrantedSites prints the pin sets of a record granted at several
+// sites (DeclarationStatus.Sites), newest first: each site (the session
+// directory relative to the workspace root), its grant time, whether it is
+// this session's site and whether it admits this session, and its pins.
+// Nothing is printed for none.
+func printGrantedSites(w io.Writer, sites []truststore.GrantedSite) {
+	if len(sites) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "     granted at %d sites (admitted wherever the pins resolved there equal one of them):\n", len(sites))
+	for _, s := range sites {
+		var marks []string
+		if s.Here {
+			marks = append(marks, "this session's site")
+		}
+		if s.Current {
+			marks = append(marks, "admits this session")
+		}
+		mark := ""
+		if len(marks) > 0 {
+			mark = " [" + strings.Join(marks, ", ") + "]"
+		}
+		parts := make([]string, len(s.Pins))
+		for i, p := range s.Pins {
+			parts[i] = describePin(p)
+		}
+		pins := strings.Join(parts, ", ")
+		if pins == "" {
+			pins = "no pins"
+		}
+		fmt.Fprintf(w, "       %s, %s%s: %s\n", dispText(s.Site.String()), s.GrantedAt.Local().Format("2006-01-02 15:04"), mark, pins)
 	}
 }
 

@@ -10,36 +10,62 @@ import (
 )
 
 // Matches reports whether the pins resolved for h now at the Site at,
-// relative to workspaceRoot, equal granted exactly: PinScriptsAt(h,
-// workspaceRoot, at) succeeds and is Equal to granted (same paths, kinds,
-// hashes, link targets, trees and glob matches), and granted still holds
-// (Hold). A pin the Site resolves that granted lacks (a script in another
-// session directory, a file appearing in a PATH entry inside the root), or
-// one granted has that the Site does not resolve, is a mismatch. An empty
-// workspaceRoot resolves nothing: only an empty granted matches (no I/O).
+// relative to workspaceRoot, equal granted exactly: MatchIndex with the
+// one pin set granted.
+func Matches(granted Pins, h hook.Hook, workspaceRoot string, at Site, c *HashCache) bool {
+	return MatchIndex([]Pins{granted}, h, workspaceRoot, at, c) == 0
+}
+
+// MatchIndex returns the index of the pin set in granted that equals,
+// exactly, the pins resolved for h now at the Site at relative to
+// workspaceRoot (PinScriptsAt succeeds and is Equal to it: same paths,
+// kinds, hashes, link targets, trees and glob matches — and that set still
+// holds, Hold), or -1 when none does. The first equal set wins. A pin the
+// Site resolves that a set lacks (a script in another session directory, a
+// file appearing in a PATH entry inside the root), or one the set has that
+// the Site does not resolve, is a mismatch with that set; so is every set
+// when the pins cannot be resolved (an error). An empty workspaceRoot
+// resolves nothing: the first empty set matches (no I/O).
 //
 // With a cache, the resolution is remembered per declaration and Site and
-// reused while it is provably the same: granted holds (Hold, by stat
-// identity), the remembered resolution equals granted, and every candidate
-// it found naming nothing still names nothing. Any other case resolves
-// again. Safe for concurrent use.
-func Matches(granted Pins, h hook.Hook, workspaceRoot string, at Site, c *HashCache) bool {
+// reused while it is provably the same: every pin it resolved still holds
+// (Hold, by stat identity) and every candidate it found naming nothing
+// still names nothing. Any other case resolves again. So a check costs one
+// Hold of the remembered resolution and one comparison per set, however
+// many sets are granted. Safe for concurrent use.
+func MatchIndex(granted []Pins, h hook.Hook, workspaceRoot string, at Site, c *HashCache) int {
 	if workspaceRoot == "" {
-		return granted.Empty()
-	}
-	if !granted.Empty() && !Hold(granted, workspaceRoot, c) {
-		return false
+		for i := range granted {
+			if granted[i].Empty() {
+				return i
+			}
+		}
+		return -1
 	}
 	key := resolveKeyOf(h, workspaceRoot, at)
-	if m, ok := c.lookupResolved(key); ok && m.pins.Equal(granted) && stillNothing(workspaceRoot, m.skipped) {
-		return true
+	if m, ok := c.lookupResolved(key); ok && Hold(m.pins, workspaceRoot, c) && stillNothing(workspaceRoot, m.skipped) {
+		return indexEqual(granted, m.pins)
 	}
 	now, skipped, err := resolveAt(h, workspaceRoot, at)
 	if err != nil {
-		return false
+		return -1
 	}
 	c.storeResolved(key, resolved{pins: now, skipped: skipped})
-	return now.Equal(granted)
+	i := indexEqual(granted, now)
+	if i >= 0 && !granted[i].Empty() && !Hold(granted[i], workspaceRoot, c) {
+		return -1 // changed between resolving and checking: judge at the next check
+	}
+	return i
+}
+
+// indexEqual returns the index of the first set in sets Equal to p, or -1.
+func indexEqual(sets []Pins, p Pins) int {
+	for i := range sets {
+		if len(sets[i].Scripts) == len(p.Scripts) && len(sets[i].Globs) == len(p.Globs) && sets[i].Equal(p) {
+			return i
+		}
+	}
+	return -1
 }
 
 // stillNothing reports whether every root-relative path in rels still

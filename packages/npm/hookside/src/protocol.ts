@@ -174,6 +174,8 @@ export type Declaration = {
   changes?: {
     grantedDigest: string;
     grantedAt: string;
+    /** the site of the grant's pin set compared with (absent: not recorded) */
+    grantedSite?: SiteKey;
     /** declaration fields old (as granted) vs new */
     declaration: {
       field: string;
@@ -190,6 +192,17 @@ export type Declaration = {
     /** what the grant's record could not tell (e.g. details not recorded) */
     note?: string;
   };
+  /** the pin sets of the declaration's record, one per site a grant was made at, newest first; present when there are several */
+  sites?: {
+    /** null: not recorded (a grant written by an older version) */
+    site: SiteKey | null;
+    grantedAt: string;
+    pins: PinEntry[];
+    /** granted at this session's site */
+    here: boolean;
+    /** equal to the pins resolved at this session's site now: the set admitting it here */
+    current: boolean;
+  }[];
 };
 
 /** a stored definition: every default filled */
@@ -417,6 +430,13 @@ export type Settings = {
 
 /** null = no shell (process) or the default shell; true = the default shell; a string names the shell */
 export type Shell = string | boolean | null;
+
+/** the site a grant's pins were resolved at: the session directory relative to the workspace root ("." = the root), the project directory when different, the PATH entries inside the pin root */
+export type SiteKey = {
+  dir: string;
+  projectDir?: string;
+  path?: string[];
+};
 
 export type StoreStatus = "ok" | "missing" | "corrupt";
 
