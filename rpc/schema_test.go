@@ -361,7 +361,7 @@ func TestSchemaMatchesRealTraffic(t *testing.T) {
 	writeFile(t, filepath.Join(ws, ".git", "HEAD"), "ref: refs/heads/main\n", 0o644)
 	writeFile(t, filepath.Join(ws, "hooks", "ctx.sh"), "#!/bin/sh\ncat >/dev/null\necho workspace-context\n", 0o755)
 	writeFile(t, filepath.Join(ws, "zcode.json"), `{"hooks":{"events":{
-		"UserPromptSubmit":[{"hooks":[{"type":"command","command":"./hooks/ctx.sh"}]}],
+		"UserPromptSubmit":[{"hooks":[{"type":"command","command":"./hooks/ctx.sh hooks \"$HOME\"/x"}]}],
 		"PostToolUse":[{"matcher":"Read","hooks":[{"type":"process","command":"./hooks/ctx.sh","args":["a"]}]}]}}}`, 0o644)
 
 	var factsMu sync.Mutex

@@ -170,6 +170,8 @@ export type Declaration = {
   pins?: PinEntry[];
   /** the scripts cannot be pinned: the declaration cannot be granted */
   pinError?: string;
+  /** command-line words pinning could not follow (a variable, $(…), ~): only the directory before the expansion is pinned; the reviewer judges them */
+  unpinned?: string[];
   /** what changed since the grant this declaration was trusted by, when that grant went stale (stale_digest, or blocked_policy with reason script_changed) */
   changes?: {
     grantedDigest: string;
@@ -370,7 +372,8 @@ export type Outcome = "succeeded" | "blocked" | "failed" | "timed_out" | "skippe
 export type PinEntry = {
   /** root-relative path or glob pattern */
   path: string;
-  kind: "file" | "absent" | "link" | "glob";
+  /** file: a file by SHA-256; absent: nothing there (its appearance is a change); link: a symlink leading outside the root, by the content it leads to and its target; dir / dirlink: a directory tree (name, type and hash of every entry), dirlink through a symlink; glob: the sorted list of a pattern's matches */
+  kind: "file" | "absent" | "link" | "dir" | "dirlink" | "glob";
   sha256?: string;
   target?: string;
 };
