@@ -75,7 +75,7 @@ func resolveAt(h hook.Hook, workspaceRoot string, at Site) (Pins, []string, erro
 	}
 	defer r.Close()
 	sc := &scanner{root: root, cwd: cwd, project: project, path: pathDirs(at.Path, cwd),
-		cands: map[string]*cand{}, globs: map[string]bool{}}
+		cands: map[string]*cand{}, globs: map[string]*globUse{}}
 	if pr := h.Source.PluginRoot; pr != "" {
 		if sc.plugin, err = filepath.Abs(pr); err != nil {
 			sc.plugin = ""
@@ -99,6 +99,7 @@ func resolveAt(h hook.Hook, workspaceRoot string, at Site) (Pins, []string, erro
 			sc.lookPath(shellWord{text: "sh"}, bases, 0) // the shell that runs it, found in PATH
 		}
 	}
+	sc.finish(bases)
 	p, err := sc.pin(r)
 	return p, sc.skipped, err
 }
