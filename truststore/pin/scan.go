@@ -76,6 +76,7 @@ type scanner struct {
 	// assigned are its assignment values, scanned as code then (finish).
 	dynCode  bool
 	assigned []string
+	rb       *reparse // what nested text may still be parsed again
 }
 
 // globUse is how a glob pattern was written: as the first operand of
@@ -321,7 +322,7 @@ func (sc *scanner) sourced(rel string, content []byte, c *cand) {
 	dir := filepath.Dir(filepath.Join(sc.root, filepath.FromSlash(rel)))
 	bases := c.bases          // a relative `. x` is relative to the process's directory, not the script's
 	vars := map[string]bool{} // variables holding the script's directory
-	words := splitShell(string(content))
+	words := splitShellIn(string(content), sc.rb)
 	cmdPos, name := true, ""
 	for _, w := range words {
 		if w.op != "" {

@@ -56,10 +56,14 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			j := shellWord{}
 			texts := make([]string, len(joined))
 			for i, w := range joined {
-				texts[i] = w.text
+				texts[i] = w.codeText()
 				j.expands = j.expands || w.expands
 			}
-			j.text = strings.Join(texts, " ")
+			j.code = strings.Join(texts, " ")
+			for _, w := range joined {
+				j.text += " " + w.text
+			}
+			j.text = j.text[1:]
 			sc.code(j, bases, depth)
 			joined = nil
 		}
@@ -119,7 +123,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 		}
 		if cmdPos {
 			if k := strings.IndexByte(w.text, '='); k > 0 && isAssignment(w.text) {
-				sc.assign(w.text[k+1:])
+				sc.assign(w.codeText()[strings.IndexByte(w.codeText(), '=')+1:])
 				sc.word(shellWord{text: w.text[k+1:], glob: w.glob}, bases, true, false, depth)
 				continue
 			}
@@ -174,7 +178,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			continue
 		case name == "alias":
 			if k := strings.IndexByte(w.text, '='); k > 0 {
-				sc.code(shellWord{text: w.text[k+1:], expands: w.expands}, bases, depth)
+				sc.code(w.from(k+1), bases, depth)
 			}
 		case name == "trap" && !trapDone && !isOpt:
 			trapDone = true
@@ -183,7 +187,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			joined = append(joined, w)
 		}
 		if isAssignment(w.text) {
-			sc.assign(w.text[strings.IndexByte(w.text, '=')+1:])
+			sc.assign(w.codeText()[strings.IndexByte(w.codeText(), '=')+1:])
 		}
 		if isOpt {
 			if !shellNames[name] { // a shell's short options are flag clusters (-eu)
@@ -206,7 +210,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			case cOpt:
 				switch {
 				case strings.HasPrefix(w.text, "--command="):
-					sc.code(shellWord{text: w.text[len("--command="):], expands: w.expands}, bases, depth)
+					sc.code(w.from(len("--command=")), bases, depth)
 				case w.text == "--command" || !strings.HasPrefix(w.text, "--") && strings.Contains(w.text, "c"):
 					scriptNext = true
 				}
@@ -252,10 +256,10 @@ func (sc *scanner) wrapperOption(wrapper string, w shellWord, bases []string, de
 			*splitNext = true
 			return
 		case strings.HasPrefix(t, "--split-string="):
-			sc.code(shellWord{text: t[len("--split-string="):], expands: w.expands}, bases, depth)
+			sc.code(w.from(len("--split-string=")), bases, depth)
 			return
 		case strings.HasPrefix(t, "-S"):
-			sc.code(shellWord{text: t[2:], expands: w.expands}, bases, depth)
+			sc.code(w.from(2), bases, depth)
 			return
 		}
 	}
@@ -266,6 +270,16 @@ func (sc *scanner) wrapperOption(wrapper string, w shellWord, bases []string, de
 	if wrapperValueOpts[wrapper][w.text] {
 		*valueNext = true
 	}
+}
+
+// from is w from byte i of its literal prefix on (`--command=CODE`,
+// `NAME=CODE`, `-SCODE`): the prefix is the same in text and code.
+func (w shellWord) from(i int) shellWord {
+	out := shellWord{text: w.text[i:], expands: w.expands}
+	if len(w.code) >= i {
+		out.code = w.code[i:]
+	}
+	return out
 }
 
 // code scans a string the shell runs as a command line (a -c script, eval's
@@ -279,9 +293,16 @@ func (sc *scanner) code(w shellWord, bases []string, depth int) {
 		sc.unfollow(w.text)
 		sc.dynCode = true
 	}
-	if depth < maxScanDepth {
-		sc.scan(splitShell(w.text), bases, depth+1)
+	if depth >= maxScanDepth || sc.rb.left < len(w.text) {
+		// Nested too deep, or too much: its words are pinned as they
+		// stand, and it is listed as not followed.
+		sc.unfollow(w.text)
+		for _, f := range splitFields(w.codeText()) {
+			sc.word(f, bases, true, false, depth)
+		}
+		return
 	}
+	sc.scan(sc.rb.split(w.codeText()), bases, depth+1)
 }
 
 // assign remembers an assignment value for finish.
@@ -300,7 +321,7 @@ func (sc *scanner) finish(bases []string) {
 		return
 	}
 	for _, v := range sc.assigned {
-		sc.scan(splitShell(v), bases, 1)
+		sc.scan(sc.rb.split(v), bases, 1)
 	}
 }
 

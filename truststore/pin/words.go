@@ -24,6 +24,17 @@ type shellWord struct {
 	// expands: the word has an expansion ($VAR, ${…}, $(…), `…`, $((…)))
 	// kept as written: as code (eval "$X") it is not known whole.
 	expands bool
+	// code is the text as code is scanned again (flattener.codeText),
+	// when it differs from text.
+	code string
+}
+
+// codeText is the text of w to scan as a command line (scanner.code).
+func (w shellWord) codeText() string {
+	if w.code != "" {
+		return w.code
+	}
+	return w.text
 }
 
 // maxBraceWords bounds the words one brace expansion (`{a,b}`, `{1..3}`,
@@ -43,15 +54,47 @@ const maxBraceWords = 64
 // that is not POSIX) falls back to whitespace-separated words, so the
 // scanner still sees every word (splitFields): over-inclusion only makes
 // trust stricter.
-func splitShell(s string) []shellWord {
+func splitShell(s string) []shellWord { return splitShellIn(s, newReparse()) }
+
+// splitShellIn is splitShell with the text it parses again (here-document
+// bodies, literals' substitutions, echo operands) drawn from rb: once it
+// is spent, such text is split at blanks only (splitFields), so text
+// nested within text cannot make the work grow without bound.
+func splitShellIn(s string, rb *reparse) []shellWord {
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.RecoverErrors(maxRecover)).Parse(strings.NewReader(s), "")
 	if err != nil {
 		return splitFields(s)
 	}
-	fl := &flattener{src: s, seen: map[*syntax.Stmt]bool{}}
+	return flattenFile(s, f, rb).out
+}
+
+// flattenFile flattens the parsed line f (source s).
+func flattenFile(s string, f *syntax.File, rb *reparse) *flattener {
+	fl := &flattener{src: s, seen: map[*syntax.Stmt]bool{}, rb: rb}
 	fl.stmts(f.Stmts)
 	fl.missed(f)
-	return fl.out
+	return fl
+}
+
+// maxReparse is how many bytes of nested text one resolution parses again
+// (reparse).
+const maxReparse = 256 << 10
+
+// reparse is the budget of text parsed again, shared by everything one
+// resolution splits.
+type reparse struct{ left int }
+
+func newReparse() *reparse { return &reparse{left: maxReparse} }
+
+// split parses nested text s as a command line while the budget lasts,
+// else splits it at blanks.
+func (rb *reparse) split(s string) []shellWord {
+	if rb.left < len(s) {
+		rb.left = 0
+		return splitFields(s)
+	}
+	rb.left -= len(s)
+	return splitShellIn(s, rb)
 }
 
 // missed flattens, after everything else, every statement of f the
@@ -66,9 +109,9 @@ func (fl *flattener) missed(f *syntax.File) {
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			if !fl.seen[n] {
-				fl.codeText++
+				fl.inCode++
 				fl.stmt(n)
-				fl.codeText--
+				fl.inCode--
 			}
 		case *syntax.Redirect:
 			if n.Hdoc != nil {
@@ -128,10 +171,11 @@ type flattener struct {
 	hdocs []string
 	// seen are the statements flattened so far (missed).
 	seen map[*syntax.Stmt]bool
-	// codeText > 0 while flattening commands whose output may run as
+	rb   *reparse
+	// inCode > 0 while flattening commands whose output may run as
 	// code (inside $(…) or <(…), left of a pipe into a shell): the
 	// operands of echo and printf there are scanned as scripts too.
-	codeText int
+	inCode int
 }
 
 func (fl *flattener) end() { fl.out = append(fl.out, shellWord{op: ";"}) }
@@ -153,7 +197,7 @@ func (fl *flattener) stmt(s *syntax.Stmt) {
 		if r.Word != nil {
 			fl.word(r.Word)
 			if r.Op == syntax.WordHdoc { // <<< text: a script when fed to a shell
-				fl.hdocs = append(fl.hdocs, fl.out[len(fl.out)-1].text)
+				fl.hdocs = append(fl.hdocs, fl.codeText(r.Word))
 			}
 		}
 		if r.Hdoc != nil {
@@ -163,11 +207,11 @@ func (fl *flattener) stmt(s *syntax.Stmt) {
 	fl.end()
 	later, hdocs := fl.later, fl.hdocs
 	fl.later, fl.hdocs = nil, nil
-	fl.codeText++
+	fl.inCode++
 	fl.stmts(later)
-	fl.codeText--
+	fl.inCode--
 	for _, h := range hdocs {
-		fl.out = append(fl.out, splitShell(h)...)
+		fl.out = append(fl.out, fl.rb.split(h)...)
 		fl.end()
 	}
 }
@@ -182,7 +226,7 @@ func (fl *flattener) call(name string, words []*syntax.Word) {
 	}
 }
 
-// textCode are the commands whose operands are printed: under codeText
+// textCode are the commands whose operands are printed: under inCode
 // they are scanned as scripts too.
 var textCode = map[string]bool{"echo": true, "printf": true}
 
@@ -192,21 +236,20 @@ func (fl *flattener) cmd(c syntax.Command) {
 		for _, a := range c.Assigns {
 			fl.assign(a)
 		}
-		n := len(fl.out)
 		fl.call("", c.Args)
-		if fl.codeText > 0 && len(c.Args) > 1 && textCode[c.Args[0].Lit()] {
-			for _, w := range fl.out[n+1:] {
-				fl.hdocs = append(fl.hdocs, w.text)
+		if fl.inCode > 0 && len(c.Args) > 1 && textCode[c.Args[0].Lit()] {
+			for _, w := range c.Args[1:] {
+				fl.hdocs = append(fl.hdocs, fl.codeText(w))
 			}
 		}
 	case *syntax.BinaryCmd:
 		code := (c.Op == syntax.Pipe || c.Op == syntax.PipeAll) && readsCode(c.Y)
 		if code {
-			fl.codeText++
+			fl.inCode++
 		}
 		fl.stmt(c.X)
 		if code {
-			fl.codeText--
+			fl.inCode--
 		}
 		fl.stmt(c.Y)
 	case *syntax.Subshell:
@@ -292,7 +335,11 @@ func (fl *flattener) assign(a *syntax.Assign) {
 		if a.Value != nil {
 			st = fl.unquote(a.Value)
 		}
-		fl.out = append(fl.out, shellWord{text: a.Name.Value + "=" + st.text, glob: st.glob, expands: st.expands})
+		sw := shellWord{text: a.Name.Value + "=" + st.text, glob: st.glob, expands: st.expands}
+		if st.expands {
+			sw.code = a.Name.Value + "=" + fl.codeText(a.Value)
+		}
+		fl.out = append(fl.out, sw)
 	}
 	if a.Array != nil {
 		for _, e := range a.Array.Elems {
@@ -316,7 +363,11 @@ func (fl *flattener) word(w *syntax.Word) {
 			dynamic = true
 		}
 	}
-	fl.out = append(fl.out, shellWord{text: st.text, glob: st.glob, dynamic: dynamic, expands: st.expands})
+	sw := shellWord{text: st.text, glob: st.glob, dynamic: dynamic, expands: st.expands}
+	if st.expands {
+		sw.code = fl.codeText(w)
+	}
+	fl.out = append(fl.out, sw)
 	if dynamic {
 		return
 	}
@@ -414,10 +465,12 @@ func (fl *flattener) parts(b *strings.Builder, parts []syntax.WordPart, quoted b
 			st.expands = true
 			syntax.Walk(p, func(n syntax.Node) bool {
 				switch n := n.(type) {
-				case *syntax.CmdSubst:
+				case *syntax.CmdSubst: // its own ${…} are queued when it is flattened
 					fl.later = append(fl.later, n.Stmts...)
+					return false
 				case *syntax.ProcSubst:
 					fl.later = append(fl.later, n.Stmts...)
+					return false
 				}
 				return true
 			})
@@ -434,6 +487,59 @@ func (fl *flattener) parts(b *strings.Builder, parts []syntax.WordPart, quoted b
 			b.WriteString(fl.text(p))
 		}
 	}
+}
+
+// codeText is w as text that may run as a script: unquote's text, but
+// with each $(…), `…` and <(…) (and a ${…} holding one) as "_": the commands inside are scanned
+// already (later), and their text scanned again would make the work grow
+// with every level of nesting.
+func (fl *flattener) codeText(w *syntax.Word) string {
+	var b strings.Builder
+	var text func(parts []syntax.WordPart, quoted bool)
+	text = func(parts []syntax.WordPart, quoted bool) {
+		for _, p := range parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				b.WriteString(unescape(p.Value, quoted))
+			case *syntax.SglQuoted:
+				v, ok := p.Value, true
+				if p.Dollar {
+					v, ok = decodeANSIC(v)
+				}
+				if !ok {
+					v = fl.text(p)
+				}
+				b.WriteString(v)
+			case *syntax.DblQuoted:
+				text(p.Parts, true)
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				b.WriteByte('_')
+			case *syntax.ParamExp:
+				if hasSubst(p) {
+					b.WriteByte('_')
+				} else {
+					b.WriteString(fl.text(p))
+				}
+			default:
+				b.WriteString(fl.text(p))
+			}
+		}
+	}
+	text(w.Parts, false)
+	return b.String()
+}
+
+// hasSubst reports whether n holds a $(…), `…` or <(…).
+func hasSubst(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // literal queues the substitutions a literal holds ($(…) in quotes)
