@@ -77,6 +77,7 @@ type scanner struct {
 	dynCode  bool
 	assigned []string
 	rb       *reparse // what nested text may still be parsed again
+	quiet    int      // > 0 inside a code string listed whole (unfollow)
 }
 
 // globUse is how a glob pattern was written: as the first operand of

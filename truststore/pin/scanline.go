@@ -292,6 +292,8 @@ func (sc *scanner) code(w shellWord, bases []string, depth int) {
 	if w.expands {
 		sc.unfollow(w.text)
 		sc.dynCode = true
+		sc.quiet++ // the string is listed whole, not its words as well
+		defer func() { sc.quiet-- }()
 	}
 	if depth >= maxScanDepth || sc.rb.left < len(w.text) {
 		// Nested too deep, or too much: its words are pinned as they
@@ -334,6 +336,9 @@ func (sc *scanner) known(w shellWord, bases []string) bool {
 
 // unfollow lists a word in Pins.Unfollowed (once), as written.
 func (sc *scanner) unfollow(text string) {
+	if sc.quiet > 0 {
+		return
+	}
 	text = strings.ReplaceAll(text, "\x00", "")
 	if !contains(sc.unfollowed, text) {
 		sc.unfollowed = append(sc.unfollowed, text)

@@ -490,7 +490,8 @@ func (fl *flattener) parts(b *strings.Builder, parts []syntax.WordPart, quoted b
 }
 
 // codeText is w as text that may run as a script: unquote's text, but
-// with each $(…), `…` and <(…) (and a ${…} holding one) as "_": the commands inside are scanned
+// with each $(…), `…` and <(…) (and a ${…} holding one) as "$_", an
+// expansion pinning does not follow: the commands inside are scanned
 // already (later), and their text scanned again would make the work grow
 // with every level of nesting.
 func (fl *flattener) codeText(w *syntax.Word) string {
@@ -513,10 +514,10 @@ func (fl *flattener) codeText(w *syntax.Word) string {
 			case *syntax.DblQuoted:
 				text(p.Parts, true)
 			case *syntax.CmdSubst, *syntax.ProcSubst:
-				b.WriteByte('_')
+				b.WriteString("$_")
 			case *syntax.ParamExp:
 				if hasSubst(p) {
-					b.WriteByte('_')
+					b.WriteString("$_")
 				} else {
 					b.WriteString(fl.text(p))
 				}
