@@ -78,6 +78,9 @@ func TestPinNestingBounded(t *testing.T) {
 		for i := 0; i < 200; i++ {
 			s = f(s)
 		}
+		if checkWindowsSyntax && windowsSyntax(cmdHook(s)) != nil {
+			continue
+		}
 		start := time.Now()
 		if _, err := PinScripts(cmdHook(s), root); err != nil {
 			t.Fatal(err)
