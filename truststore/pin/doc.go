@@ -9,8 +9,26 @@
 //
 //   - Words come from the process hook's command and args (literal), or from
 //     the command hook's string and its `shell` string, split like a POSIX
-//     shell (quotes, backslashes, comments, operators; splitShell). A shell's
-//     `-c` script (`bash -c '…'`) is split again.
+//     shell (quotes, backslashes, comments, operators; splitShell). $'…' is
+//     decoded as bash does (decodeANSIC; an escape bash decodes by locale
+//     or a NUL leaves the word unfollowed), $"…" read as "…". Every
+//     statement of the syntax tree is flattened, wherever it sits: $(…)
+//     and <(…) in arithmetic ((( )), let, for ((…)), $((…)), array
+//     indices), test clauses, case patterns, parameter-expansion operands,
+//     assignments and declarations, redirections (flattener.missed). Code
+//     given as a string is split again as a command line (scanner.code, up
+//     to maxScanDepth levels): a shell's `-c` script (also after a shell
+//     named anywhere in a command: `find -exec sh -c`, `sudo -u root sh
+//     -c`), eval's and watch's operands joined by spaces, trap's action, an
+//     alias value, `su`/`runuser`/`flock`/`script -c`, `env -S`; a
+//     here-string, the operands of echo/printf inside a substitution or
+//     piped into a shell, and the $(…) written inside a quoted literal
+//     (evaluated later by arithmetic, ${x@P}, eval). A program name that
+//     is a variable or a glob is taken for a shell and for eval. A code
+//     string built from expansions is listed in Pins.Unfollowed, and every
+//     assignment value of the line is then split as code too (finish).
+//     Text split again is bounded (maxReparse): beyond it, blank-separated
+//     words.
 //   - Everything is resolved at a Site (site.go): the hook's directory, the
 //     project directory and the PATH. The same declaration pins other files
 //     at another Site, and a grant holds only where the pins resolved now
@@ -50,9 +68,15 @@
 //   - A word naming a directory pins its tree (Pins.Dirs, treeSum): every
 //     entry's name and type and every file's hash, bounded by MaxDirFiles
 //     and MaxDirBytes; a larger tree is ErrUnpinnable.
-//   - A word with an unquoted glob (*, ?, [) pins every current match and the
-//     sorted list of matches (ScriptGlobs): a new, removed or renamed match is
-//     a change.
+//   - A word with an unquoted glob (*, ?, [, an extglob group) pins every
+//     current match and the sorted list of matches (ScriptGlobs): a new,
+//     removed or renamed match is a change; the word as written is a
+//     candidate too (the shell runs it when nothing matches). The pattern
+//     covers what any shell option may reach (globPattern): extglob groups
+//     match as *, `[!…]` as `[^…]`, POSIX classes as ?, a `**` component
+//     recursively (globstar, zsh; bounded by maxGlobEntries), dot files
+//     always, and any letter in either case once nocaseglob (or zsh's
+//     NO_CASE_GLOB) appears in the line or a script it sources.
 //   - Shell scripts pinned this way (by `#!…sh` line or .sh/.bash/.zsh/.ksh
 //     name, or named by `.`/`source`) are read for `.`/`source` lines; what
 //     they source is pinned too (a relative path against the same
@@ -62,7 +86,10 @@
 //
 // Not followed (documented limits): files a script runs, imports or reads
 // other than by `.`/`source`; paths built from other variables or command
-// substitutions; PATH entries outside the root; a `shell` that is not
-// a POSIX shell (its command text is still split as shell words).
+// substitutions, and code strings built at run time (listed as
+// unfollowed); code other programs run from their arguments (ssh,
+// parallel, make, an interpreter's -e); zsh-only syntax (glob qualifiers,
+// (#i)); PATH entries outside the root; a `shell` that is not a POSIX
+// shell (its command text is still split as shell words).
 // Over-inclusion only makes trust stricter.
 package pin

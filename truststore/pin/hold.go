@@ -84,7 +84,10 @@ func Hold(p Pins, workspaceRoot string, c *HashCache) bool {
 		c.storePath(key, id, got)
 	}
 	for pat, want := range p.Globs {
-		if !cleanRel(pat) || hashList(globMatches(workspaceRoot, pat)) != want {
+		if !cleanRel(pat) {
+			return false
+		}
+		if ms, err := globMatches(workspaceRoot, pat); err != nil || hashList(ms) != want {
 			return false
 		}
 	}

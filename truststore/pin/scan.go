@@ -66,9 +66,26 @@ type scanner struct {
 	path              []string // PATH entries, absolute (Site.Path)
 	cands             map[string]*cand
 	order             []string
-	skipped           []string // candidates that named nothing and are not pinned (Matches re-checks them)
-	globs             map[string]bool
-	unfollowed        []string // words with an expansion follow does not know (Pins.Unfollowed)
+	skipped           []string            // candidates that named nothing and are not pinned (Matches re-checks them)
+	globs             map[string]*globUse // glob patterns as written (root-relative)
+	unfollowed        []string            // words with an expansion follow does not know (Pins.Unfollowed)
+	// nocase: a nocaseglob option appears (noteOption): glob pins match
+	// case-insensitively.
+	nocase bool
+	// dynCode: the line runs code built from expansions (scanner.code);
+	// assigned are its assignment values, scanned as code then (finish).
+	dynCode  bool
+	assigned []string
+	rb       *reparse // what nested text may still be parsed again
+	quiet    int      // > 0 inside a code string listed whole (unfollow)
+}
+
+// globUse is how a glob pattern was written: as the first operand of
+// `.`/`source` (its matches are scanned for what they source), and at
+// which source depth.
+type globUse struct {
+	source bool
+	depth  int
 }
 
 // maxScanDepth bounds `sh -c` re-splitting and `.`/`source` following.
@@ -121,123 +138,6 @@ func isAssignment(w string) bool {
 		}
 	}
 	return true
-}
-
-// scan walks one command line's words. Every word after the program name
-// (through wrappers: env, timeout, nice, exec, command, xargs, uv run, npx
-// …) may name a file: operands, options' values (`-W x`, `-Ix`,
-// `--opt=x`), assignment values. Each is a candidate that is pinned as
-// absent when it names nothing. Inline code (`node -e CODE`) counts only
-// where it names an existing file; `python -m mod` pins mod and mod.py.
-func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
-	cmdPos, name, argN := true, "", 0
-	var skip, redirIn, scriptNext, inline, codeNext, modNext, wrapped bool
-	for _, w := range words {
-		if w.op != "" {
-			switch w.op {
-			case "<", "<>":
-				redirIn = true
-			case ">", ">>", ">|", "&>", "&>>", ">&", "<&", "<<", "<<-", "<<<":
-				skip = true
-			default:
-				cmdPos, name, argN, skip, redirIn, scriptNext, inline, codeNext, modNext, wrapped = true, "", 0, false, false, false, false, false, false, false
-			}
-			continue
-		}
-		switch {
-		case skip:
-			skip = false
-			continue
-		case redirIn:
-			redirIn = false
-			sc.word(w, bases, true, false, depth)
-			continue
-		case codeNext:
-			// Inline code (node -e, python3 -c): pinned only where it
-			// happens to name an existing file.
-			codeNext = false
-			sc.word(w, bases, false, false, depth)
-			continue
-		case modNext:
-			modNext = false
-			for _, m := range moduleWords(w.text) {
-				sc.word(shellWord{text: m}, bases, true, false, depth)
-			}
-			continue
-		case scriptNext:
-			scriptNext = false
-			argN++
-			if depth < maxScanDepth {
-				sc.scan(splitShell(w.text), bases, depth+1)
-			}
-			continue
-		}
-		if cmdPos {
-			if k := strings.IndexByte(w.text, '='); k > 0 && isAssignment(w.text) {
-				sc.word(shellWord{text: w.text[k+1:], glob: w.glob}, bases, true, false, depth)
-				continue
-			}
-			if isCommandPrefix(w.text) {
-				wrapped = wrapped || wrappers[w.text]
-				continue
-			}
-			if strings.HasPrefix(w.text, "-") || wrapped && isDuration(w.text) {
-				// A wrapper's option or count (nice -n 5, timeout 5).
-				sc.option(w, bases, depth)
-				continue
-			}
-			cmdPos, argN, inline = false, 0, false
-			name = path.Base(w.text)
-			// A bare command name is a PATH lookup: pinned only if such a
-			// file happens to exist (over-inclusion), unless a wrapper
-			// names it (env g.sh), which may run it from the workspace.
-			sc.word(w, bases, strings.Contains(w.text, "/") || wrapped, false, depth)
-			sc.lookPath(w, bases, depth)
-			continue
-		}
-		if argN == 0 && subWrappers[name+" "+w.text] {
-			// uv run X, npm exec X: X is in command position again.
-			cmdPos, wrapped = true, true
-			continue
-		}
-		if len(w.text) > 1 && w.text[0] == '-' {
-			if !shellNames[name] { // a shell's short options are flag clusters (-eu)
-				sc.option(w, bases, depth)
-			} else if k := strings.IndexByte(w.text, '='); k > 0 {
-				sc.word(shellWord{text: w.text[k+1:], glob: w.glob}, bases, true, false, depth)
-			}
-			switch {
-			case shellNames[name]:
-				// -c (also clustered: -ec) makes the next word a script;
-				// -o/-O take an option name. Other options (-e, -x, -u …)
-				// leave the script operand where it is.
-				switch {
-				case strings.HasPrefix(w.text, "--"):
-				case strings.Contains(w.text, "c"):
-					scriptNext = true
-				case w.text == "-o" || w.text == "-O":
-					skip = true
-				}
-			case strings.HasPrefix(name, "python") && w.text == "-m":
-				inline, modNext = true, true
-			case isInterpreter(name) && inlineOpts[w.text]:
-				inline, codeNext = true, true
-			}
-			continue
-		}
-		if name == "cd" || name == "pushd" {
-			if argN == 0 {
-				bases = sc.cd(w, bases)
-			}
-			argN++
-			continue
-		}
-		first := argN == 0 && !inline && isInterpreter(name)
-		if !testSyntax[w.text] {
-			sc.word(w, bases, !textCommands[name] || hasPathSep(w.text), first && (name == "." || name == "source"), depth)
-		}
-		argN++
-	}
 }
 
 // option pins the value an option word carries: after "=" (--opt=x), or
@@ -294,16 +194,23 @@ func (sc *scanner) word(w shellWord, bases []string, absentOK, source bool, dept
 		return
 	}
 	ps, whole := sc.follow(w, bases)
-	if !whole && (absentOK || hasPathSep(w.text)) && !contains(sc.unfollowed, w.text) {
-		sc.unfollowed = append(sc.unfollowed, w.text)
+	if !whole && (absentOK || hasPathSep(w.text)) {
+		sc.unfollow(w.text)
 	}
 	for _, p := range ps {
 		rel, ok := sc.rel(p)
 		if !ok || !cleanRel(rel) {
 			continue
 		}
-		if w.glob && strings.ContainsAny(rel, "*?[") {
-			sc.globs[rel] = true
+		if w.glob && isPattern(rel) {
+			if g := sc.globs[rel]; g == nil {
+				sc.globs[rel] = &globUse{source: source, depth: depth}
+			} else {
+				g.source, g.depth = g.source || source, min(g.depth, depth)
+			}
+			// The shell runs the word as written when nothing matches
+			// (or under `set -f`): that file counts when it exists.
+			sc.add(rel, &cand{source: source, depth: depth, bases: bases})
 			continue
 		}
 		sc.add(rel, &cand{absentOK: absentOK, source: source, depth: depth, bases: bases})
@@ -324,38 +231,55 @@ func (sc *scanner) add(rel string, c *cand) {
 // pinned shell scripts as it goes.
 func (sc *scanner) pin(r *os.Root) (Pins, error) {
 	p := Pins{Scripts: map[string]string{}, Links: map[string]string{}, Globs: map[string]string{}, Dirs: map[string]bool{}}
-	pats := make([]string, 0, len(sc.globs))
-	for pat := range sc.globs {
-		pats = append(pats, pat)
-	}
-	sort.Strings(pats)
-	for _, pat := range pats {
-		matches := globMatches(sc.root, pat)
-		p.Globs[pat] = hashList(matches)
-		for _, m := range matches {
-			sc.add(m, &cand{bases: []string{sc.cwd}})
+	done := map[string]bool{} // effective patterns resolved
+	for i := 0; ; {
+		// Globs first (a sourced script may add patterns, or turn
+		// nocaseglob on: then every pattern is resolved again).
+		pats := make([]string, 0, len(sc.globs))
+		for pat := range sc.globs {
+			pats = append(pats, pat)
 		}
-	}
-	for i := 0; i < len(sc.order); i++ {
-		rel := sc.order[i]
-		c := sc.cands[rel]
-		sum, target, dir, content, err := pinOne(r, sc.root, rel, c.absentOK)
-		if err != nil {
-			return Pins{}, fmt.Errorf("pin %s: %w", rel, err)
+		sort.Strings(pats)
+		for _, pat := range pats {
+			eff := globPattern(pat, sc.nocase)
+			if done[eff] {
+				continue
+			}
+			done[eff] = true
+			matches, err := globMatches(sc.root, eff)
+			if err != nil {
+				return Pins{}, fmt.Errorf("pin %s: %w", pat, err)
+			}
+			p.Globs[eff] = hashList(matches)
+			g := sc.globs[pat]
+			for _, m := range matches {
+				sc.add(m, &cand{source: g.source, depth: g.depth, bases: []string{sc.cwd}})
+			}
 		}
-		if sum == "" {
-			sc.skipped = append(sc.skipped, rel) // named nothing, not pinned as absent
-			continue
+		if i == len(sc.order) {
+			break
 		}
-		p.Scripts[rel] = sum
-		if target != "" {
-			p.Links[rel] = target
-		}
-		if dir {
-			p.Dirs[rel] = true
-		}
-		if content != nil && c.depth < maxScanDepth && (c.source || looksShell(rel, content)) {
-			sc.sourced(rel, content, c)
+		for ; i < len(sc.order); i++ {
+			rel := sc.order[i]
+			c := sc.cands[rel]
+			sum, target, dir, content, err := pinOne(r, sc.root, rel, c.absentOK)
+			if err != nil {
+				return Pins{}, fmt.Errorf("pin %s: %w", rel, err)
+			}
+			if sum == "" {
+				sc.skipped = append(sc.skipped, rel) // named nothing, not pinned as absent
+				continue
+			}
+			p.Scripts[rel] = sum
+			if target != "" {
+				p.Links[rel] = target
+			}
+			if dir {
+				p.Dirs[rel] = true
+			}
+			if content != nil && c.depth < maxScanDepth && (c.source || looksShell(rel, content)) {
+				sc.sourced(rel, content, c)
+			}
 		}
 	}
 	if len(p.Scripts) == 0 {
@@ -399,7 +323,7 @@ func (sc *scanner) sourced(rel string, content []byte, c *cand) {
 	dir := filepath.Dir(filepath.Join(sc.root, filepath.FromSlash(rel)))
 	bases := c.bases          // a relative `. x` is relative to the process's directory, not the script's
 	vars := map[string]bool{} // variables holding the script's directory
-	words := splitShell(string(content))
+	words := splitShellIn(string(content), sc.rb)
 	cmdPos, name := true, ""
 	for _, w := range words {
 		if w.op != "" {
@@ -409,6 +333,7 @@ func (sc *scanner) sourced(rel string, content []byte, c *cand) {
 			}
 			continue
 		}
+		sc.noteOption(w.text) // shopt -s nocaseglob in a sourced script
 		if cmdPos {
 			if k := strings.IndexByte(w.text, '='); k > 0 && isAssignment(w.text) {
 				n, v := w.text[:k], w.text[k+1:]
@@ -476,23 +401,6 @@ func isScriptDirExpr(s string) bool {
 		s = strings.ReplaceAll(s, v, "")
 	}
 	return !strings.ContainsAny(s, "$`;|")
-}
-
-// globMatches returns the root-relative matches of a root-relative pattern,
-// sorted (nil when none or the pattern is malformed).
-func globMatches(root, pattern string) []string {
-	ms, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(pattern)))
-	if err != nil {
-		return []string{"!" + err.Error()}
-	}
-	out := make([]string, 0, len(ms))
-	for _, m := range ms {
-		if r, err := filepath.Rel(root, m); err == nil && cleanRel(filepath.ToSlash(r)) {
-			out = append(out, filepath.ToSlash(r))
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 func hashList(ss []string) string {

@@ -75,7 +75,7 @@ func resolveAt(h hook.Hook, workspaceRoot string, at Site) (Pins, []string, erro
 	}
 	defer r.Close()
 	sc := &scanner{root: root, cwd: cwd, project: project, path: pathDirs(at.Path, cwd),
-		cands: map[string]*cand{}, globs: map[string]bool{}}
+		cands: map[string]*cand{}, globs: map[string]*globUse{}, rb: newReparse()}
 	if pr := h.Source.PluginRoot; pr != "" {
 		if sc.plugin, err = filepath.Abs(pr); err != nil {
 			sc.plugin = ""
@@ -92,13 +92,14 @@ func resolveAt(h hook.Hook, workspaceRoot string, at Site) (Pins, []string, erro
 		}
 		sc.scan(words, bases, 0)
 	} else {
-		sc.scan(splitShell(h.Command), bases, 0)
+		sc.scan(splitShellIn(h.Command, sc.rb), bases, 0)
 		if h.Shell.Kind() == hook.ShellString {
-			sc.scan(splitShell(h.Shell.Program()), bases, 0)
+			sc.scan(splitShellIn(h.Shell.Program(), sc.rb), bases, 0)
 		} else {
 			sc.lookPath(shellWord{text: "sh"}, bases, 0) // the shell that runs it, found in PATH
 		}
 	}
+	sc.finish(bases)
 	p, err := sc.pin(r)
 	return p, sc.skipped, err
 }

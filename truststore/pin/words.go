@@ -1,6 +1,7 @@
 package pin
 
 import (
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -20,6 +21,20 @@ type shellWord struct {
 	// opaque: the word has a brace expansion too large to follow
 	// (maxBraceWords): only its text before the first "{" is known.
 	opaque bool
+	// expands: the word has an expansion ($VAR, ${…}, $(…), `…`, $((…)))
+	// kept as written: as code (eval "$X") it is not known whole.
+	expands bool
+	// code is the text as code is scanned again (flattener.codeText),
+	// when it differs from text.
+	code string
+}
+
+// codeText is the text of w to scan as a command line (scanner.code).
+func (w shellWord) codeText() string {
+	if w.code != "" {
+		return w.code
+	}
+	return w.text
 }
 
 // maxBraceWords bounds the words one brace expansion (`{a,b}`, `{1..3}`,
@@ -32,19 +47,83 @@ const maxBraceWords = 64
 // blocks, if/while/for/case bodies, functions, and inside $(…), `…` and
 // <(…)) becomes its words — assignments first, then the arguments, then
 // each redirection as an operator followed by its target — ended by ";".
-// A here-document body is scanned as a script of its own (it may be fed to
-// a shell). A line the parser rejects (unbalanced quote, a `shell` string
+// A here-document body and a here-string are scanned as scripts of their
+// own (they may be fed to a shell), and so are the operands of echo and
+// printf inside a substitution or piped into a shell (`echo 'bash x.sh' |
+// sh`), and the substitutions a literal holds (literalSubsts). A line the parser rejects (unbalanced quote, a `shell` string
 // that is not POSIX) falls back to whitespace-separated words, so the
 // scanner still sees every word (splitFields): over-inclusion only makes
 // trust stricter.
-func splitShell(s string) []shellWord {
+func splitShell(s string) []shellWord { return splitShellIn(s, newReparse()) }
+
+// splitShellIn is splitShell with the text it parses again (here-document
+// bodies, literals' substitutions, echo operands) drawn from rb: once it
+// is spent, such text is split at blanks only (splitFields), so text
+// nested within text cannot make the work grow without bound.
+func splitShellIn(s string, rb *reparse) []shellWord {
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.RecoverErrors(maxRecover)).Parse(strings.NewReader(s), "")
 	if err != nil {
 		return splitFields(s)
 	}
-	fl := &flattener{src: s}
+	return flattenFile(s, f, rb).out
+}
+
+// flattenFile flattens the parsed line f (source s).
+func flattenFile(s string, f *syntax.File, rb *reparse) *flattener {
+	fl := &flattener{src: s, seen: map[*syntax.Stmt]bool{}, rb: rb}
 	fl.stmts(f.Stmts)
-	return fl.out
+	fl.missed(f)
+	return fl
+}
+
+// maxReparse is how many bytes of nested text one resolution parses again
+// (reparse).
+const maxReparse = 256 << 10
+
+// reparse is the budget of text parsed again, shared by everything one
+// resolution splits.
+type reparse struct{ left int }
+
+func newReparse() *reparse { return &reparse{left: maxReparse} }
+
+// split parses nested text s as a command line while the budget lasts,
+// else splits it at blanks.
+func (rb *reparse) split(s string) []shellWord {
+	if rb.left < len(s) {
+		rb.left = 0
+		return splitFields(s)
+	}
+	rb.left -= len(s)
+	return splitShellIn(s, rb)
+}
+
+// missed flattens, after everything else, every statement of f the
+// flattener did not reach: the commands of a $(…) or <(…) inside
+// arithmetic ((( … )), let, for ((…)), $((…)), an array index), a case
+// pattern or any other node that yields no words, so that nothing in
+// the syntax tree hides a command. A here-document is skipped: its body
+// is scanned as a script of its own.
+func (fl *flattener) missed(f *syntax.File) {
+	var visit func(n syntax.Node) bool
+	visit = func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			if !fl.seen[n] {
+				fl.inCode++
+				fl.stmt(n)
+				fl.inCode--
+			}
+		case *syntax.Redirect:
+			if n.Hdoc != nil {
+				if n.Word != nil {
+					syntax.Walk(n.Word, visit)
+				}
+				return false
+			}
+		}
+		return true
+	}
+	syntax.Walk(f, visit)
 }
 
 // maxRecover is how many missing tokens (a closing parenthesis, a command
@@ -87,8 +166,16 @@ type flattener struct {
 	// later are commands found inside words ($(…), `…`, <(…)), emitted
 	// after the command that holds them.
 	later []*syntax.Stmt
-	// hdocs are here-document bodies, scanned after their command.
+	// hdocs are here-document bodies and other text that may run as a
+	// script (codeText), scanned after their command.
 	hdocs []string
+	// seen are the statements flattened so far (missed).
+	seen map[*syntax.Stmt]bool
+	rb   *reparse
+	// inCode > 0 while flattening commands whose output may run as
+	// code (inside $(…) or <(…), left of a pipe into a shell): the
+	// operands of echo and printf there are scanned as scripts too.
+	inCode int
 }
 
 func (fl *flattener) end() { fl.out = append(fl.out, shellWord{op: ";"}) }
@@ -103,11 +190,15 @@ func (fl *flattener) stmt(s *syntax.Stmt) {
 	if s == nil {
 		return
 	}
+	fl.seen[s] = true
 	fl.cmd(s.Cmd)
 	for _, r := range s.Redirs {
 		fl.out = append(fl.out, shellWord{op: r.Op.String()})
 		if r.Word != nil {
 			fl.word(r.Word)
+			if r.Op == syntax.WordHdoc { // <<< text: a script when fed to a shell
+				fl.hdocs = append(fl.hdocs, fl.codeText(r.Word))
+			}
 		}
 		if r.Hdoc != nil {
 			fl.hdocs = append(fl.hdocs, fl.text(r.Hdoc))
@@ -116,9 +207,11 @@ func (fl *flattener) stmt(s *syntax.Stmt) {
 	fl.end()
 	later, hdocs := fl.later, fl.hdocs
 	fl.later, fl.hdocs = nil, nil
+	fl.inCode++
 	fl.stmts(later)
+	fl.inCode--
 	for _, h := range hdocs {
-		fl.out = append(fl.out, splitShell(h)...)
+		fl.out = append(fl.out, fl.rb.split(h)...)
 		fl.end()
 	}
 }
@@ -133,6 +226,10 @@ func (fl *flattener) call(name string, words []*syntax.Word) {
 	}
 }
 
+// textCode are the commands whose operands are printed: under inCode
+// they are scanned as scripts too.
+var textCode = map[string]bool{"echo": true, "printf": true}
+
 func (fl *flattener) cmd(c syntax.Command) {
 	switch c := c.(type) {
 	case *syntax.CallExpr:
@@ -140,8 +237,20 @@ func (fl *flattener) cmd(c syntax.Command) {
 			fl.assign(a)
 		}
 		fl.call("", c.Args)
+		if fl.inCode > 0 && len(c.Args) > 1 && textCode[c.Args[0].Lit()] {
+			for _, w := range c.Args[1:] {
+				fl.hdocs = append(fl.hdocs, fl.codeText(w))
+			}
+		}
 	case *syntax.BinaryCmd:
+		code := (c.Op == syntax.Pipe || c.Op == syntax.PipeAll) && readsCode(c.Y)
+		if code {
+			fl.inCode++
+		}
 		fl.stmt(c.X)
+		if code {
+			fl.inCode--
+		}
 		fl.stmt(c.Y)
 	case *syntax.Subshell:
 		fl.stmts(c.Stmts)
@@ -190,6 +299,29 @@ func (fl *flattener) cmd(c syntax.Command) {
 	}
 }
 
+// readsCode reports whether a command on the right of a pipe may run
+// what it reads as code: a shell (`| sh`, `| bash -s`), `source`/`.`, or
+// a program whose name is not a literal; wrappers, their options and
+// counts are looked through (`| sudo sh`, `| xargs -I{} sh -c`).
+func readsCode(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	for _, w := range ce.Args {
+		lit := w.Lit()
+		if lit == "" {
+			return true
+		}
+		name := path.Base(lit)
+		if wrappers[name] || strings.HasPrefix(lit, "-") || isDuration(lit) || isAssignment(lit) {
+			continue
+		}
+		return shellNames[name] || name == "source" || name == "." || name == "eval"
+	}
+	return false
+}
+
 // assign emits NAME=value as one word (the scanner skips assignments in
 // command position) or, for a declaration's bare operand, the operand.
 func (fl *flattener) assign(a *syntax.Assign) {
@@ -199,11 +331,15 @@ func (fl *flattener) assign(a *syntax.Assign) {
 	case a.Naked && a.Name != nil:
 		fl.out = append(fl.out, shellWord{text: a.Name.Value})
 	case a.Name != nil:
-		text, glob := "", false
+		var st wordState
 		if a.Value != nil {
-			text, glob = fl.unquote(a.Value)
+			st = fl.unquote(a.Value)
 		}
-		fl.out = append(fl.out, shellWord{text: a.Name.Value + "=" + text, glob: glob})
+		sw := shellWord{text: a.Name.Value + "=" + st.text, glob: st.glob, expands: st.expands}
+		if st.expands {
+			sw.code = a.Name.Value + "=" + fl.codeText(a.Value)
+		}
+		fl.out = append(fl.out, sw)
 	}
 	if a.Array != nil {
 		for _, e := range a.Array.Elems {
@@ -220,14 +356,18 @@ func (fl *flattener) assign(a *syntax.Assign) {
 // macOS and Git Bash on Windows), each word they expand to after it:
 // every file either shell could run is a candidate.
 func (fl *flattener) word(w *syntax.Word) {
-	text, glob := fl.unquote(w)
+	st := fl.unquote(w)
 	dynamic := false
 	for _, p := range w.Parts {
 		if _, ok := p.(*syntax.ProcSubst); ok {
 			dynamic = true
 		}
 	}
-	fl.out = append(fl.out, shellWord{text: text, glob: glob, dynamic: dynamic})
+	sw := shellWord{text: st.text, glob: st.glob, dynamic: dynamic, expands: st.expands}
+	if st.expands {
+		sw.code = fl.codeText(w)
+	}
+	fl.out = append(fl.out, sw)
 	if dynamic {
 		return
 	}
@@ -241,23 +381,22 @@ func (fl *flattener) word(w *syntax.Word) {
 			fl.out[len(fl.out)-1].opaque = true
 			return
 		}
-		t, g := fl.braceText(ew)
-		alts = append(alts, shellWord{text: t, glob: g})
+		alts = append(alts, fl.braceWord(ew))
 	}
-	if len(alts) == 1 && alts[0].text == text {
+	if len(alts) == 1 && alts[0].text == st.text {
 		return // an escaped or malformed brace: nothing to expand
 	}
 	fl.out = append(fl.out, alts...)
 }
 
-// braceText is unquote for a word brace expansion produced: its parts may
+// braceWord is unquote for a word brace expansion produced: its parts may
 // be new literals without a source position, so only those and quoted
 // parts are read directly; any other part is taken as the source has it.
-func (fl *flattener) braceText(w *syntax.Word) (string, bool) {
-	saved := fl.later
-	text, glob := fl.unquote(w)
-	fl.later = saved // the commands inside were queued by the word as written
-	return text, glob
+func (fl *flattener) braceWord(w *syntax.Word) shellWord {
+	saved, hdocs := fl.later, len(fl.hdocs)
+	st := fl.unquote(w)
+	fl.later, fl.hdocs = saved, fl.hdocs[:hdocs] // queued by the word as written
+	return shellWord{text: st.text, glob: st.glob, expands: st.expands}
 }
 
 // text is the source text of a node.
@@ -269,148 +408,144 @@ func (fl *flattener) text(n syntax.Node) string {
 	return fl.src[a:b]
 }
 
-// unquote returns w with quotes and backslashes removed and expansions kept
-// as written; glob reports an unquoted *, ? or [. Commands inside the word
-// are queued for scanning.
-func (fl *flattener) unquote(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	glob := false
-	fl.parts(&b, w.Parts, false, &glob)
-	return b.String(), glob
+// wordState is a word as unquote reads it: its text (quotes and
+// backslashes removed, $'…' decoded, expansions kept as written), whether
+// it has an unquoted *, ? or [ (or an extglob), and whether it has an
+// expansion.
+type wordState struct {
+	text          string
+	glob, expands bool
 }
 
-func (fl *flattener) parts(b *strings.Builder, parts []syntax.WordPart, quoted bool, glob *bool) {
+// unquote reads w (wordState). Commands inside the word are queued for
+// scanning, and so are the substitutions written inside its literals.
+func (fl *flattener) unquote(w *syntax.Word) wordState {
+	var b strings.Builder
+	var st wordState
+	fl.parts(&b, w.Parts, false, &st)
+	st.text = b.String()
+	return st
+}
+
+func (fl *flattener) parts(b *strings.Builder, parts []syntax.WordPart, quoted bool, st *wordState) {
 	for _, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
 			if !quoted && strings.ContainsAny(p.Value, "*?[") {
-				*glob = true
+				st.glob = true
 			}
-			b.WriteString(unescape(p.Value, quoted))
+			v := unescape(p.Value, quoted)
+			if v != p.Value {
+				fl.literal(v)
+			}
+			b.WriteString(v)
 		case *syntax.SglQuoted:
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			fl.parts(b, p.Parts, true, glob)
+			v, ok := p.Value, true
+			if p.Dollar {
+				v, ok = decodeANSIC(v)
+			}
+			if !ok { // an escape bash decodes by locale, or a NUL: not known
+				st.expands = true
+				b.WriteString(fl.text(p))
+				continue
+			}
+			fl.literal(v)
+			b.WriteString(v)
+		case *syntax.DblQuoted: // also $"…", which bash reads as "…" outside a translated locale
+			fl.parts(b, p.Parts, true, st)
 		case *syntax.CmdSubst:
+			st.expands = true
 			fl.later = append(fl.later, p.Stmts...)
 			b.WriteString(fl.text(p))
 		case *syntax.ProcSubst:
+			st.expands = true
 			fl.later = append(fl.later, p.Stmts...)
 			b.WriteString(fl.text(p))
 		case *syntax.ParamExp:
+			st.expands = true
 			syntax.Walk(p, func(n syntax.Node) bool {
-				if cs, ok := n.(*syntax.CmdSubst); ok {
-					fl.later = append(fl.later, cs.Stmts...)
+				switch n := n.(type) {
+				case *syntax.CmdSubst: // its own ${…} are queued when it is flattened
+					fl.later = append(fl.later, n.Stmts...)
+					return false
+				case *syntax.ProcSubst:
+					fl.later = append(fl.later, n.Stmts...)
+					return false
 				}
 				return true
 			})
 			b.WriteString(fl.text(p))
 		case *syntax.ExtGlob:
-			*glob = true
+			st.glob = true
+			fl.literal(p.Pattern.Value)
+			if strings.Contains(p.Pattern.Value, "/") {
+				b.WriteByte(0) // a pattern across directories: not followed (follow)
+			}
 			b.WriteString(fl.text(p))
-		default:
+		default: // $((…)), $[…]
+			st.expands = true
 			b.WriteString(fl.text(p))
 		}
 	}
 }
 
-// unescape removes the backslashes of a literal: outside quotes every
-// backslash escapes the next character (a backslash-newline disappears);
-// inside double quotes only before $, `, ", \ and newline.
-func unescape(s string, quoted bool) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
+// codeText is w as text that may run as a script: unquote's text, but
+// with each $(…), `…` and <(…) (and a ${…} holding one) as "$_", an
+// expansion pinning does not follow: the commands inside are scanned
+// already (later), and their text scanned again would make the work grow
+// with every level of nesting.
+func (fl *flattener) codeText(w *syntax.Word) string {
 	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' || i+1 >= len(s) {
-			b.WriteByte(c)
-			continue
-		}
-		n := s[i+1]
-		switch {
-		case n == '\n':
-			i++
-		case !quoted || strings.IndexByte("$`\"\\", n) >= 0:
-			b.WriteByte(n)
-			i++
-		default:
-			b.WriteByte(c)
+	var text func(parts []syntax.WordPart, quoted bool)
+	text = func(parts []syntax.WordPart, quoted bool) {
+		for _, p := range parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				b.WriteString(unescape(p.Value, quoted))
+			case *syntax.SglQuoted:
+				v, ok := p.Value, true
+				if p.Dollar {
+					v, ok = decodeANSIC(v)
+				}
+				if !ok {
+					v = fl.text(p)
+				}
+				b.WriteString(v)
+			case *syntax.DblQuoted:
+				text(p.Parts, true)
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				b.WriteString("$_")
+			case *syntax.ParamExp:
+				if hasSubst(p) {
+					b.WriteString("$_")
+				} else {
+					b.WriteString(fl.text(p))
+				}
+			default:
+				b.WriteString(fl.text(p))
+			}
 		}
 	}
+	text(w.Parts, false)
 	return b.String()
 }
 
-// skipExpansion returns the end of the expansion starting at s[i] ($(…),
-// $((…)), ${…}, `…`, or a plain $NAME / lone $).
-func skipExpansion(s string, i int) int {
-	if s[i] == '`' {
-		for j := i + 1; j < len(s); j++ {
-			if s[j] == '\\' {
-				j++
-			} else if s[j] == '`' {
-				return j + 1
-			}
+// hasSubst reports whether n holds a $(…), `…` or <(…).
+func hasSubst(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			found = true
 		}
-		return len(s)
-	}
-	if i+1 >= len(s) {
-		return len(s)
-	}
-	open, close := byte(0), byte(0)
-	switch s[i+1] {
-	case '(':
-		open, close = '(', ')'
-	case '{':
-		open, close = '{', '}'
-	default:
-		j := i + 1
-		for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
-			j++
-		}
-		if j == i+1 && j < len(s) && strings.IndexByte("@*#?$!-0123456789", s[j]) >= 0 {
-			j++
-		}
-		return j
-	}
-	depth := 0
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case open:
-			depth++
-		case close:
-			depth--
-			if depth == 0 {
-				return j + 1
-			}
-		case '\\':
-			j++
-		case '\'':
-			k := strings.IndexByte(s[j+1:], '\'')
-			if k < 0 {
-				return len(s)
-			}
-			j += k + 1
-		case '"':
-			for j++; j < len(s) && s[j] != '"'; j++ {
-				if s[j] == '\\' {
-					j++
-				}
-			}
-		}
-	}
-	return len(s)
+		return !found
+	})
+	return found
 }
 
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+// literal queues the substitutions a literal holds ($(…) in quotes)
+// for scanning as scripts: the shell runs them when the text is
+// evaluated again.
+func (fl *flattener) literal(v string) {
+	fl.hdocs = append(fl.hdocs, literalSubsts(v)...)
 }

@@ -1,0 +1,364 @@
+package pin
+
+import (
+	"path"
+	"strings"
+)
+
+// wrapperValueOpts are the options of a wrapper that take the next word as
+// their value: that word is pinned as an operand and the program comes
+// after it (`sudo -u root sh -c …`, `exec -a name prog`).
+var wrapperValueOpts = map[string]map[string]bool{
+	"exec":    {"-a": true},
+	"env":     {"-u": true, "--unset": true, "-C": true, "--chdir": true},
+	"sudo":    {"-u": true, "-g": true, "-C": true, "-D": true, "-h": true, "-p": true, "-r": true, "-t": true, "-U": true, "-T": true},
+	"doas":    {"-u": true, "-C": true},
+	"timeout": {"-s": true, "--signal": true, "-k": true, "--kill-after": true},
+	"nice":    {"-n": true, "--adjustment": true},
+	"ionice":  {"-c": true, "-n": true, "-p": true},
+	"stdbuf":  {"-i": true, "-o": true, "-e": true},
+	"xargs":   {"-I": true, "-n": true, "-L": true, "-P": true, "-d": true, "-E": true, "-s": true, "-a": true},
+	"flock":   {"-w": true, "--timeout": true, "-E": true, "--conflict-exit-code": true},
+	"time":    {"-f": true, "-o": true},
+}
+
+// cOptPrograms run the value of their -c (or --command) option with a
+// shell, like a shell's own -c.
+var cOptPrograms = map[string]bool{"su": true, "runuser": true, "flock": true, "script": true}
+
+// watchValueOpts are watch's options that take a value.
+var watchValueOpts = map[string]bool{"-n": true, "--interval": true, "-q": true, "--equexit": true}
+
+// maxAssigned bounds the assignment values remembered for a dynamic eval
+// (scanner.finish).
+const maxAssigned = 64
+
+// scan walks one command line's words. Every word after the program name
+// (through wrappers: env, timeout, nice, exec, command, xargs, uv run, npx
+// …) may name a file: operands, options' values (`-W x`, `-Ix`,
+// `--opt=x`), assignment values. Each is a candidate that is pinned as
+// absent when it names nothing. Inline code (`node -e CODE`) counts only
+// where it names an existing file; `python -m mod` pins mod and mod.py.
+// Code given as a string is scanned as a command line of its own (code):
+// a shell's -c script (also after a shell name anywhere in the command:
+// `find -exec sh -c`, `sudo -u root sh -c`), the operands of eval and
+// watch joined by spaces, trap's action, an alias value, `su -c`, `env
+// -S`; a program name that is not known (a variable, a glob) is taken for
+// any of these.
+func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
+	cmdPos, name, argN := true, "", 0
+	var skip, redirIn, scriptNext, inline, codeNext, modNext, wrapped bool
+	var valueNext, splitNext, shellArgs, cOpt, joinAll, trapDone, lockFile bool
+	wrapper := ""
+	var joined []shellWord
+	flush := func() {
+		if len(joined) > 0 {
+			j := shellWord{}
+			texts := make([]string, len(joined))
+			for i, w := range joined {
+				texts[i] = w.codeText()
+				j.expands = j.expands || w.expands
+			}
+			j.code = strings.Join(texts, " ")
+			for _, w := range joined {
+				j.text += " " + w.text
+			}
+			j.text = j.text[1:]
+			sc.code(j, bases, depth)
+			joined = nil
+		}
+	}
+	for _, w := range words {
+		if w.op != "" {
+			switch w.op {
+			case "<", "<>":
+				redirIn = true
+			case ">", ">>", ">|", "&>", "&>>", ">&", "<&", "<<", "<<-", "<<<":
+				skip = true
+			default:
+				flush()
+				cmdPos, name, argN, skip, redirIn, scriptNext, inline, codeNext, modNext, wrapped = true, "", 0, false, false, false, false, false, false, false
+				valueNext, splitNext, shellArgs, cOpt, joinAll, trapDone, lockFile, wrapper = false, false, false, false, false, false, false, ""
+			}
+			continue
+		}
+		sc.noteOption(w.text)
+		isOpt := len(w.text) > 1 && w.text[0] == '-'
+		switch {
+		case skip:
+			skip = false
+			continue
+		case redirIn:
+			redirIn = false
+			sc.word(w, bases, true, false, depth)
+			continue
+		case codeNext:
+			// Inline code (node -e, python3 -c): pinned only where it
+			// happens to name an existing file.
+			codeNext = false
+			sc.word(w, bases, false, false, depth)
+			continue
+		case modNext:
+			modNext = false
+			for _, m := range moduleWords(w.text) {
+				sc.word(shellWord{text: m}, bases, true, false, depth)
+			}
+			continue
+		case scriptNext && !isOpt:
+			// The first operand after -c (`bash -c -e 'x'` too).
+			scriptNext = false
+			argN++
+			sc.code(w, bases, depth)
+			continue
+		case valueNext:
+			valueNext = false
+			if !isDuration(w.text) {
+				sc.word(w, bases, true, false, depth)
+			}
+			continue
+		case splitNext:
+			splitNext = false
+			sc.code(w, bases, depth)
+			continue
+		}
+		if cmdPos {
+			if k := strings.IndexByte(w.text, '='); k > 0 && isAssignment(w.text) {
+				sc.assign(w.codeText()[strings.IndexByte(w.codeText(), '=')+1:])
+				sc.word(shellWord{text: w.text[k+1:], glob: w.glob}, bases, true, false, depth)
+				continue
+			}
+			if wrapper == "flock" && !lockFile && !strings.HasPrefix(w.text, "-") && !isDuration(w.text) {
+				// flock's lock file (or directory) comes before the program.
+				lockFile = true
+				sc.word(w, bases, true, false, depth)
+				continue
+			}
+			if isCommandPrefix(w.text) {
+				wrapped = wrapped || wrappers[w.text]
+				if wrappers[w.text] {
+					wrapper = w.text
+				}
+				continue
+			}
+			if strings.HasPrefix(w.text, "-") || wrapped && isDuration(w.text) {
+				// A wrapper's option or count (nice -n 5, timeout 5).
+				sc.option(w, bases, depth)
+				sc.wrapperOption(wrapper, w, bases, depth, &valueNext, &splitNext)
+				continue
+			}
+			cmdPos, argN, inline = false, 0, false
+			name = path.Base(w.text)
+			// A bare command name is a PATH lookup: pinned only if such a
+			// file happens to exist (over-inclusion), unless a wrapper
+			// names it (env g.sh), which may run it from the workspace.
+			sc.word(w, bases, strings.Contains(w.text, "/") || wrapped, false, depth)
+			sc.lookPath(w, bases, depth)
+			unknown := w.glob || w.opaque || w.dynamic || w.expands && !sc.known(w, bases)
+			if unknown {
+				// `$X -c …`, `$E 'code'`, `b*sh -c …`: any program.
+				sc.unfollow(w.text)
+				sc.dynCode = true
+				name = "?"
+			}
+			shellArgs = shellNames[name] || unknown
+			joinAll = name == "watch" || unknown
+			cOpt = cOptPrograms[name]
+			continue
+		}
+		if argN == 0 && subWrappers[name+" "+w.text] {
+			// uv run X, npm exec X: X is in command position again.
+			cmdPos, wrapped = true, true
+			continue
+		}
+		switch {
+		case name == "eval":
+			if w.text != "--" || len(joined) > 0 {
+				joined = append(joined, w)
+			}
+			continue
+		case name == "alias":
+			if k := strings.IndexByte(w.text, '='); k > 0 {
+				sc.code(w.from(k+1), bases, depth)
+			}
+		case name == "trap" && !trapDone && !isOpt:
+			trapDone = true
+			sc.code(w, bases, depth)
+		case joinAll && !(name == "watch" && isOpt):
+			joined = append(joined, w)
+		}
+		if isAssignment(w.text) {
+			sc.assign(w.codeText()[strings.IndexByte(w.codeText(), '=')+1:])
+		}
+		if isOpt {
+			if !shellNames[name] { // a shell's short options are flag clusters (-eu)
+				sc.option(w, bases, depth)
+			} else if k := strings.IndexByte(w.text, '='); k > 0 {
+				sc.word(shellWord{text: w.text[k+1:], glob: w.glob}, bases, true, false, depth)
+			}
+			switch {
+			case shellNames[name]:
+				// -c (also clustered: -ec) makes the next word a script;
+				// -o/-O take an option name. Other options (-e, -x, -u …)
+				// leave the script operand where it is.
+				switch {
+				case strings.HasPrefix(w.text, "--"):
+				case strings.Contains(w.text, "c"):
+					scriptNext = true
+				case w.text == "-o" || w.text == "-O":
+					skip = true
+				}
+			case cOpt:
+				switch {
+				case strings.HasPrefix(w.text, "--command="):
+					sc.code(w.from(len("--command=")), bases, depth)
+				case w.text == "--command" || !strings.HasPrefix(w.text, "--") && strings.Contains(w.text, "c"):
+					scriptNext = true
+				}
+			case shellArgs && !strings.HasPrefix(w.text, "--") && strings.Contains(w.text, "c"):
+				scriptNext = true // a shell's -c after `find -exec sh`, `$X -c`
+			case name == "watch" && watchValueOpts[w.text]:
+				valueNext = true
+			case strings.HasPrefix(name, "python") && w.text == "-m":
+				inline, modNext = true, true
+			case isInterpreter(name) && inlineOpts[w.text]:
+				inline, codeNext = true, true
+			}
+			continue
+		}
+		if name == "cd" || name == "pushd" {
+			if argN == 0 {
+				bases = sc.cd(w, bases)
+			}
+			argN++
+			continue
+		}
+		first := argN == 0 && !inline && isInterpreter(name)
+		if !testSyntax[w.text] {
+			sc.word(w, bases, !textCommands[name] || hasPathSep(w.text), first && (name == "." || name == "source"), depth)
+		}
+		if !shellNames[name] && !w.glob && shellNames[path.Base(w.text)] {
+			shellArgs = true // a shell run by this command: `find -exec sh -c`, `sudo -u root sh -c`
+		}
+		if !(first && w.glob) { // a glob may expand to nothing (nullglob): the next word is then first
+			argN++
+		}
+	}
+	flush()
+}
+
+// wrapperOption handles an option of the wrapper in command position:
+// `env -S 'prog args'` (also -Sprog, --split-string=…) is a command line
+// of its own; an option in wrapperValueOpts takes the next word.
+func (sc *scanner) wrapperOption(wrapper string, w shellWord, bases []string, depth int, valueNext, splitNext *bool) {
+	if wrapper == "env" {
+		switch t := w.text; {
+		case t == "-S" || t == "--split-string":
+			*splitNext = true
+			return
+		case strings.HasPrefix(t, "--split-string="):
+			sc.code(w.from(len("--split-string=")), bases, depth)
+			return
+		case strings.HasPrefix(t, "-S"):
+			sc.code(w.from(2), bases, depth)
+			return
+		}
+	}
+	if wrapper == "flock" && (w.text == "-c" || w.text == "--command") {
+		*splitNext = true // flock FILE -c 'command line'
+		return
+	}
+	if wrapperValueOpts[wrapper][w.text] {
+		*valueNext = true
+	}
+}
+
+// from is w from byte i of its literal prefix on (`--command=CODE`,
+// `NAME=CODE`, `-SCODE`): the prefix is the same in text and code.
+func (w shellWord) from(i int) shellWord {
+	out := shellWord{text: w.text[i:], expands: w.expands}
+	if len(w.code) >= i {
+		out.code = w.code[i:]
+	}
+	return out
+}
+
+// code scans a string the shell runs as a command line (a -c script, eval's
+// operands, a trap action, …) as one of its own, up to maxScanDepth. A
+// string built from expansions (eval "$X") is not known whole: it is
+// listed in Pins.Unfollowed, its words pin what they name as far as they
+// are known, and every assignment value of the command line is scanned as
+// code too (finish).
+func (sc *scanner) code(w shellWord, bases []string, depth int) {
+	if w.expands {
+		sc.unfollow(w.text)
+		sc.dynCode = true
+		sc.quiet++ // the string is listed whole, not its words as well
+		defer func() { sc.quiet-- }()
+	}
+	if depth >= maxScanDepth || sc.rb.left < len(w.text) {
+		// Nested too deep, or too much: its words are pinned as they
+		// stand, and it is listed as not followed.
+		sc.unfollow(w.text)
+		for _, f := range splitFields(w.codeText()) {
+			sc.word(f, bases, true, false, depth)
+		}
+		return
+	}
+	sc.scan(sc.rb.split(w.codeText()), bases, depth+1)
+}
+
+// assign remembers an assignment value for finish.
+func (sc *scanner) assign(v string) {
+	if v != "" && len(sc.assigned) < maxAssigned && !contains(sc.assigned, v) {
+		sc.assigned = append(sc.assigned, v)
+	}
+}
+
+// finish runs after the command line is scanned: when it runs code built
+// from expansions (eval "$X", `$X -c …`), the values it assigns
+// (`X='bash hooks/a.sh'`) may be that code, so each is scanned as a
+// command line.
+func (sc *scanner) finish(bases []string) {
+	if !sc.dynCode {
+		return
+	}
+	for _, v := range sc.assigned {
+		sc.scan(sc.rb.split(v), bases, 1)
+	}
+}
+
+// known reports whether a word with an expansion is one follow knows
+// whole (${CLAUDE_PROJECT_DIR}/x.sh, $PWD/x).
+func (sc *scanner) known(w shellWord, bases []string) bool {
+	_, whole := sc.follow(w, bases)
+	return whole
+}
+
+// unfollow lists a word in Pins.Unfollowed (once), as written.
+func (sc *scanner) unfollow(text string) {
+	if sc.quiet > 0 {
+		return
+	}
+	text = strings.ReplaceAll(text, "\x00", "")
+	if !contains(sc.unfollowed, text) {
+		sc.unfollowed = append(sc.unfollowed, text)
+	}
+}
+
+// noteOption notes a shell option that widens what a glob reaches and
+// that the glob pins must therefore cover: bash's nocaseglob (`shopt -s
+// nocaseglob`, `bash -O nocaseglob`), zsh's NO_CASE_GLOB (any spelling,
+// `unsetopt CASE_GLOB`). The others need no note: dotglob (a pinned glob
+// matches dot files already), globstar and zsh's `**/` (a `**` component
+// is always followed recursively), extglob (always read as a pattern),
+// nullglob and failglob (a glob in command position is taken for any
+// program), noglob and GLOBIGNORE (they only narrow).
+func (sc *scanner) noteOption(t string) {
+	if sc.nocase || len(t) < 8 || !strings.ContainsAny(t, "gG") {
+		return
+	}
+	n := strings.ToLower(strings.ReplaceAll(t, "_", ""))
+	if strings.Contains(n, "nocaseglob") || n == "caseglob" {
+		sc.nocase = true
+	}
+}
