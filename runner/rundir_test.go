@@ -25,8 +25,8 @@ func TestPhysicalDir(t *testing.T) {
 	}
 	for in, want := range map[string]string{
 		filepath.Join(root, "link") + string(filepath.Separator) + "..": filepath.Join(root, "sub"),
-		filepath.Join(root, "link"):                                       filepath.Join(root, "sub", "deeper"),
-		filepath.Join(root, "sub", "deeper", "..", ".."):                  root,
+		filepath.Join(root, "link"):                                     filepath.Join(root, "sub", "deeper"),
+		filepath.Join(root, "sub", "deeper", "..", ".."):                root,
 		root: root,
 	} {
 		if got, err := PhysicalDir(in); err != nil || got != want {
