@@ -20,7 +20,6 @@ import (
 	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/runner/httphook"
-	"github.com/hookside/hookside/truststore"
 )
 
 // Skip reasons of the claude profile (runs[].reason).
@@ -269,11 +268,7 @@ func (s *Session) claudeRunOne(ctx context.Context, h *hook.Hook, rc *claudeRunC
 		return a, output.Run{RunID: newRunID(), HookID: h.ID, Source: string(h.Source.Kind), Outcome: ans.Outcome,
 			DurationMs: time.Since(start).Milliseconds(), Error: ans.Error}
 	}
-	ev, ok := s.admitAt(h, rc.cwd) // it starts in rc.cwd
-	if ok && !rc.cwdOK && h.Source.Kind == hook.SourceWorkspace {
-		ev, ok = truststore.Evaluation{Digest: ev.Digest, State: truststore.StaleDigest, Reason: truststore.ReasonCwdOutside}, false
-	}
-	if !ok {
+	if ev, ok := s.admitRun(h, rc.cwd, rc.cwdOK); !ok { // it starts in rc.cwd
 		reason := string(ev.State)
 		if ev.Reason != "" && ev.Reason != reason {
 			reason += ": " + ev.Reason

@@ -151,6 +151,9 @@ func (s *Session) Explain(event, tool string) Explanation {
 			} else {
 				order++
 				e.WouldRun, e.Order = true, order
+				if err := s.processProblem(h); err != nil { // as the run would find it
+					e.Detail = "fails without starting: " + err.Error()
+				}
 			}
 		}
 		x.Hooks = append(x.Hooks, e)

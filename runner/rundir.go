@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/hookside/hookside/internal/fsid"
+	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/truststore"
 )
 
 // PhysicalDir is the one notion of a directory that hookside both checks
@@ -70,4 +72,16 @@ func (s *Session) runDir(dir string) (string, bool) {
 		return filepath.Join(root, rel), true
 	}
 	return p, true
+}
+
+// admitRun is admitAt for a hook starting in dir, the runDir of a
+// host-reported directory (resolved: its second result): a workspace hook
+// is not admitted where dir did not resolve (StaleDigest,
+// truststore.ReasonCwdOutside). The run and `hooks explain` both ask it.
+func (s *Session) admitRun(h *hook.Hook, dir string, resolved bool) (truststore.Evaluation, bool) {
+	ev, ok := s.admitAt(h, dir)
+	if ok && !resolved && h.Source.Kind == hook.SourceWorkspace {
+		return truststore.Evaluation{Digest: ev.Digest, State: truststore.StaleDigest, Reason: truststore.ReasonCwdOutside}, false
+	}
+	return ev, ok
 }
