@@ -453,8 +453,9 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "list",
 		Short: "list the configured hooks in run order",
 		Long: "List the hooks configured for a session in DIR, in run order, with their resolved timeouts.\n" +
-			"When none would load, the hooks dropped while loading (a handler type the profile cannot run,\n" +
-			"a malformed one) are counted and named with why, instead of \"no hooks configured\".\n" +
+			"Configured hooks that cannot run (a handler type the profile cannot run, a malformed or a\n" +
+			"disabled one) are counted and named with why: after the list, or, when none would load, instead\n" +
+			"of \"no hooks configured\".\n" +
 			"Exit status: 0 listed (also when none is configured or files have diagnostics), 1 a session that\n" +
 			"cannot be opened (a --cwd that is not a directory), 2 a usage error (a flag or argument error, an\n" +
 			"unknown --event, --profile or --policy).",
@@ -462,7 +463,7 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&event, "event", "", "only this `EVENT`: "+strings.Join(hook.Events, ", ")+" (--profile claude: every Claude Code event)")
-	fs.BoolVar(&asJSON, "json", false, "print JSON ({hooks, diagnostics}); a failure (a flag error) prints {\"error\": {\"message\"}}")
+	fs.BoolVar(&asJSON, "json", false, "print JSON ({hooks, diagnostics, rootSwitch, cannotRun}); a failure (a flag error) prints {\"error\": {\"message\"}}")
 	sf.registerAll(fs)
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
@@ -515,6 +516,7 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 			sel = append(sel, lh)
 		}
 	}
+	dropped := cannotRun(s, event)
 	if asJSON {
 		if sel == nil {
 			sel = []listedHook{}
@@ -522,26 +524,25 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 		if diags == nil {
 			diags = []hook.Diagnostic{}
 		}
-		writeJSON(stdout, map[string]any{"hooks": sel, "diagnostics": diags, "rootSwitch": rootSwitchOf(s, sf)})
+		writeJSON(stdout, map[string]any{"hooks": sel, "diagnostics": diags, "rootSwitch": rootSwitchOf(s, sf), "cannotRun": cannotRunJSON(dropped)})
 		return exitOK
 	}
 	printDiagnostics(stderr, diags)
 	off := rootSwitchOff(s, event)
-	var dropped []runner.ExplainEntry
-	if len(sel) == 0 {
-		dropped = cannotRun(s, event)
-	}
 	if len(sel) == 0 && off == 0 && len(dropped) == 0 {
 		fmt.Fprintln(stdout, "no hooks configured")
 		return exitOK
 	}
 	switch {
-	case len(dropped) > 0:
-		printCannotRun(stdout, dropped, eventFlagOf(event))
+	case len(sel) == 0 && len(dropped) > 0:
+		printCannotRun(stdout, dropped, false, eventFlagOf(event))
 	case len(sel) == 0:
 		fmt.Fprintln(stdout, "no hooks run")
 	}
 	defer func() {
+		if len(sel) > 0 && len(dropped) > 0 {
+			printCannotRun(stdout, dropped, true, eventFlagOf(event))
+		}
 		if off > 0 {
 			printRootSwitchOff(stdout, off, sf)
 		}
