@@ -369,13 +369,17 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 }
 
 // inputObjectError is why input, read from path ("-" = stdin), is not a
-// JSON object, at its "file:line:col" (internal/jsonpos): the syntax error,
+// JSON object, at its "file:line:col" (internal/jsonpos): a byte that is
+// not UTF-8 (RFC 8259 §8.1; hooks would get it as is), the syntax error,
 // or the kind of value it is ("got a JSON array", "got null"). "" when it
 // is an object.
 func inputObjectError(path string, input []byte) string {
 	name := path
 	if path == "-" {
 		name = "<stdin>"
+	}
+	if off, bad := jsonpos.InvalidUTF8(input); bad {
+		return fmt.Sprintf("%s: the input is not valid UTF-8: byte 0x%02x at offset %d (JSON text must be UTF-8, RFC 8259 §8.1)", jsonpos.At(name, input, off), input[off], off)
 	}
 	var obj map[string]json.RawMessage
 	err := json.Unmarshal(input, &obj)
