@@ -250,9 +250,12 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "run one event's hooks and print the merged answer (exit 2 when blocked or stopped)",
 		Long: "Run the hooks configured for EVENT once, as app-server's hooks/run would, and print the merged\n" +
 			"answer. Exit status: 0 proceed, 2 blocked or stopped (a hook blocked, or answered continue:false,\n" +
-			"its stopReason then printed on stderr: the host must not proceed; but on a zcode or spark Stop,\n" +
-			"continue:false is not read and only adds a warning to the run), 1 error (usage errors included,\n" +
-			"so that 2 always means the host must not proceed). Async hooks it started in the background run\n" +
+			"its stopReason then printed on stderr: the host must not proceed), 1 error (usage errors included,\n" +
+			"so that 2 always means the host must not proceed). On Stop and SubagentStop a block (exit 2, or\n" +
+			"decision:block with a reason) asks the agent to continue its turn, and the printed stop line says\n" +
+			"whether it does: the status is 0 (zcode and claude profiles; --profile spark counts it as a block\n" +
+			"too: 2); continue:false on a zcode or spark Stop is not read (a warning on the run, status 0), and\n" +
+			"under --profile claude it stops the agent (status 2). Async hooks it started in the background run\n" +
 			"to their end before it exits (each within its timeout), and stderr shows each one's outcome (exit\n" +
 			"code, or timed out, and its duration in ms). SIGINT (Ctrl-C) or SIGTERM stops every hook still\n" +
 			"running: a synchronous one (killed with its process group; nothing is decided, no answer is\n" +
