@@ -251,11 +251,10 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "Run the hooks configured for EVENT once, as app-server's hooks/run would, and print the merged\n" +
 			"answer. Exit status: 0 proceed, 2 blocked or stopped (a hook blocked, or answered continue:false,\n" +
 			"its stopReason then printed on stderr: the host must not proceed), 1 error (usage errors included,\n" +
-			"so that 2 always means the host must not proceed). On Stop and SubagentStop a block (exit 2, or\n" +
-			"decision:block with a reason) asks the agent to continue its turn, and the printed stop line says\n" +
-			"whether it does: the status is 0 (zcode and claude profiles; --profile spark counts it as a block\n" +
-			"too: 2); continue:false on a zcode or spark Stop is not read (a warning on the run, status 0), and\n" +
-			"under --profile claude it stops the agent (status 2). Async hooks it started in the background run\n" +
+			"so that 2 always means the host must not proceed). On Stop and SubagentStop a block (exit 2 or\n" +
+			"decision:block) asks to continue the turn, as the stop line says: status 0 (--profile spark: 2, it\n" +
+			"counts as a block too); continue:false there stops the agent (status 2) only under --profile claude\n" +
+			"(zcode, spark: a warning on the run, status 0). Async hooks it started in the background run\n" +
 			"to their end before it exits (each within its timeout), and stderr shows each one's outcome (exit\n" +
 			"code, or timed out, and its duration in ms). SIGINT (Ctrl-C) or SIGTERM stops every hook still\n" +
 			"running: a synchronous one (killed with its process group; nothing is decided, no answer is\n" +
@@ -372,10 +371,9 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 }
 
 // inputObjectError is why input, read from path ("-" = stdin), is not a
-// JSON object, at its "file:line:col" (internal/jsonpos): a byte that is
-// not UTF-8 (RFC 8259 §8.1; hooks would get it as is), the syntax error,
-// or the kind of value it is ("got a JSON array", "got null"). "" when it
-// is an object.
+// UTF-8 JSON object, at its "file:line:col" (internal/jsonpos): the bad
+// byte, the syntax error, or the kind of value it is ("got a JSON array",
+// "got null"). "" when it is an object.
 func inputObjectError(path string, input []byte) string {
 	name := path
 	if path == "-" {
