@@ -250,9 +250,11 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "run one event's hooks and print the merged answer (exit 2 when blocked or stopped)",
 		Long: "Run the hooks configured for EVENT once, as app-server's hooks/run would, and print the merged\n" +
 			"answer. Exit status: 0 proceed, 2 blocked or stopped (a hook blocked, or answered continue:false,\n" +
-			"its stopReason then printed on stderr: the host must not proceed; but on a zcode or spark Stop,\n" +
-			"continue:false is not read and only adds a warning to the run), 1 error (usage errors included,\n" +
-			"so that 2 always means the host must not proceed). Async hooks it started in the background run\n" +
+			"its stopReason then printed on stderr: the host must not proceed), 1 error (usage errors included,\n" +
+			"so that 2 always means the host must not proceed). On Stop and SubagentStop a block (exit 2 or\n" +
+			"decision:block) asks to continue the turn, as the stop line says: status 0 (--profile spark: 2, it\n" +
+			"counts as a block too); continue:false there stops the agent (status 2) only under --profile claude\n" +
+			"(zcode, spark: a warning on the run, status 0). Async hooks it started in the background run\n" +
 			"to their end before it exits (each within its timeout), and stderr shows each one's outcome (exit\n" +
 			"code, or timed out, and its duration in ms). SIGINT (Ctrl-C) or SIGTERM stops every hook still\n" +
 			"running: a synchronous one (killed with its process group; nothing is decided, no answer is\n" +
@@ -369,13 +371,16 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 }
 
 // inputObjectError is why input, read from path ("-" = stdin), is not a
-// JSON object, at its "file:line:col" (internal/jsonpos): the syntax error,
-// or the kind of value it is ("got a JSON array", "got null"). "" when it
-// is an object.
+// UTF-8 JSON object, at its "file:line:col" (internal/jsonpos): the bad
+// byte, the syntax error, or the kind of value it is ("got a JSON array",
+// "got null"). "" when it is an object.
 func inputObjectError(path string, input []byte) string {
 	name := path
 	if path == "-" {
 		name = "<stdin>"
+	}
+	if off, bad := jsonpos.InvalidUTF8(input); bad {
+		return fmt.Sprintf("%s: the input is not valid UTF-8: byte 0x%02x at offset %d (JSON text must be UTF-8, RFC 8259 §8.1)", jsonpos.At(name, input, off), input[off], off)
 	}
 	var obj map[string]json.RawMessage
 	err := json.Unmarshal(input, &obj)
