@@ -83,6 +83,7 @@ func (sc *scanner) physical(out []string, base, rest, text string) []string {
 				cur = string(filepath.Separator)
 			}
 		case "..":
+			sc.noteLink(cur)
 			if fi, err := os.Lstat(cur); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 				if t, err := filepath.EvalSymlinks(cur); err == nil {
 					cur, linked = sc.underRoot(t), true
@@ -198,4 +199,43 @@ func (sc *scanner) underRoot(t string) string {
 		return filepath.Join(sc.root, r)
 	}
 	return t
+}
+
+// noteLink records what the path before a ".." is now (linkState): a
+// remembered resolution is reused only while each is the same (Matches),
+// so a directory replaced by a symlink later is seen.
+func (sc *scanner) noteLink(p string) {
+	if sc.links == nil {
+		sc.links = map[string]string{}
+	}
+	if _, ok := sc.links[p]; !ok && len(sc.links) < maxLinkNotes {
+		sc.links[p] = linkState(p)
+	}
+}
+
+// maxLinkNotes bounds the paths noteLink records for one resolution.
+const maxLinkNotes = 256
+
+// linkState is "l:TARGET" for a symlink, "d" for anything else there, ""
+// for nothing.
+func linkState(p string) string {
+	fi, err := os.Lstat(p)
+	switch {
+	case err != nil:
+		return ""
+	case fi.Mode()&os.ModeSymlink != 0:
+		t, _ := os.Readlink(p)
+		return "l:" + t
+	}
+	return "d"
+}
+
+// linksSame reports whether every path of links is still as recorded.
+func linksSame(links map[string]string) bool {
+	for p, st := range links {
+		if linkState(p) != st {
+			return false
+		}
+	}
+	return true
 }

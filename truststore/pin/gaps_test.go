@@ -197,3 +197,32 @@ func TestDotDotAfterSymlink(t *testing.T) {
 		t.Fatal("pins still hold after sub/x.py was edited")
 	}
 }
+
+// TestDotDotPrefixReplacedBySymlink: a directory before a ".." replaced by
+// a symlink after the grant changes what runs: no longer a match, also
+// with a cache holding the earlier resolution.
+func TestDotDotPrefixReplacedBySymlink(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "hooks/keep"), "x\n")
+	writeFile(t, filepath.Join(root, "x.py"), "print(1)\n")
+	writeFile(t, filepath.Join(root, "sub/deep/keep"), "x\n")
+	writeFile(t, filepath.Join(root, "sub/x.py"), "evil\n")
+	h := cmdHook("python3 hooks/../x.py")
+	if checkWindowsSyntax && windowsSyntax(h) != nil {
+		t.Skip("not readable as a POSIX line on Windows")
+	}
+	p := mustPin(t, h, root)
+	c := closedAtEnd(t)
+	if !Matches(p, h, root, Site{}, c) {
+		t.Fatal("fresh pins do not match")
+	}
+	if err := os.RemoveAll(filepath.Join(root, "hooks")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("sub", "deep"), filepath.Join(root, "hooks")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	if Matches(p, h, root, Site{}, c) {
+		t.Fatal("still a match after hooks became a symlink (hooks/../x.py is sub/x.py now)")
+	}
+}

@@ -67,6 +67,7 @@ type scanner struct {
 	cands             map[string]*cand
 	order             []string
 	skipped           []string            // candidates that named nothing and are not pinned (Matches re-checks them)
+	links             map[string]string   // paths before a "..", and what they were (noteLink; Matches re-checks them)
 	globs             map[string]*globUse // glob patterns as written (root-relative)
 	unfollowed        []string            // words with an expansion follow does not know (Pins.Unfollowed)
 	// nocase: a nocaseglob option appears (noteOption): glob pins match
