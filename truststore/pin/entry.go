@@ -50,6 +50,9 @@ func (sc *scanner) entries(w shellWord, bases []string, prog string, depth int) 
 		sc.entry(filepath.Join(p, "index.*"), true, bases, depth)
 		if m := manifestMain(filepath.Join(p, "package.json")); m != "" {
 			main := filepath.Join(p, filepath.FromSlash(m))
+			if main == p {
+				continue // "main": "." is the directory's index.*, pinned above
+			}
 			sc.entry(main, false, bases, depth)
 			if fi, err := os.Stat(main); err != nil || !fi.Mode().IsRegular() {
 				sc.entry(main+".*", true, bases, depth)

@@ -79,6 +79,13 @@ func TestPinTesterGaps(t *testing.T) {
 		{"base64_sh", "echo ZWNobyBoaQ== | base64 -d | sh", nil, nil, []string{"code read from a pipe"}},
 		{"rev_bash", "rev <<< 'hs.a/skooh hsab' | bash", nil, nil, []string{"code read from a pipe"}},
 		{"source_procsub_curl", "source <(curl -s https://example.com/x)", nil, nil, []string{"code read from a pipe"}},
+		{"sh_redirect_procsub", "sh < <(curl -s https://example.com/x)", nil, nil, []string{"code read from a pipe"}},
+		{"cat_pipe_sh", "cat hooks/lib.sh | sh", []string{"hooks/lib.sh"}, nil, nil},
+		{"sh_s_redirect", "bash -s < hooks/lib.sh", []string{"hooks/lib.sh"}, nil, nil},
+		{"npm_x", "npm x tsx", []string{"node_modules/.bin/tsx"}, nil, nil},
+		{"npm_prefix", "npm --prefix web run build", []string{"web/package.json"}, []string{"build", "run"}, nil},
+		{"yarn_bin", "yarn tsx hooks/g.ts", []string{"node_modules/.bin/tsx", "package.json", "hooks/g.ts"}, []string{"tsx"}, nil},
+		{"npm_install", "npm ci", []string{"package.json"}, nil, []string{"install scripts"}},
 		{"script_curl", "bash hooks/curl.sh", []string{"hooks/curl.sh"}, nil, []string{"code read from a pipe"}},
 	}
 	for _, tc := range tests {

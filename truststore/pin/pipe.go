@@ -82,7 +82,8 @@ func (fl *flattener) stdinCode(s *syntax.Stmt) {
 			continue
 		}
 		if ps := procSubst(r.Word); ps != nil {
-			continue // judged above when an operand; a `< <(…)` is one too
+			fl.fedCode(ps.Stmts, s) // sh < <(curl …)
+			continue
 		}
 		if literalWord(r.Word) {
 			fl.noteSource(r.Word)

@@ -112,7 +112,7 @@ var (
 		"nice": true, "sudo": true, "doas": true, "setsid": true, "stdbuf": true, "chrt": true, "ionice": true,
 		"timeout": true, "xargs": true, "npx": true, "bunx": true, "pnpx": true, "uvx": true, "flock": true, "nocorrect": true}
 	// subWrappers are "program subcommand" pairs that run their next word.
-	subWrappers = map[string]bool{"uv run": true, "uv tool": true, "npm exec": true, "pnpm exec": true, "pnpm dlx": true,
+	subWrappers = map[string]bool{"uv run": true, "uv tool": true, "npm exec": true, "npm x": true, "pnpm exec": true, "pnpm dlx": true,
 		"yarn exec": true, "yarn dlx": true, "bun x": true, "poetry run": true, "pipenv run": true, "pdm run": true,
 		"hatch run": true, "rye run": true, "pixi run": true, "deno run": true, "bun run": true}
 	// testSyntax are the closing words of `[ … ]` and `[[ … ]]`.
@@ -406,7 +406,9 @@ func (sc *scanner) sourcedWords(words []shellWord, dir string, bases []string, v
 		}
 		switch {
 		case name == "eval":
-			joined = append(joined, w)
+			if w.text != "--" || len(joined) > 0 {
+				joined = append(joined, w)
+			}
 			continue
 		case codeNext && !strings.HasPrefix(w.text, "-"):
 			codeNext, name = false, ""
