@@ -75,13 +75,14 @@ func (sc *scanner) physical(out []string, base, rest, text string) []string {
 	if !strings.Contains(rest, "..") {
 		return out
 	}
+	if base == "" { // rest is absolute: start at its volume's root
+		vol := filepath.VolumeName(rest)
+		base, rest = vol+string(filepath.Separator), rest[len(vol):]
+	}
 	cur, linked := base, false
 	for _, c := range strings.Split(filepath.ToSlash(rest), "/") {
 		switch c {
 		case "", ".":
-			if cur == "" {
-				cur = string(filepath.Separator)
-			}
 		case "..":
 			sc.noteLink(cur)
 			if fi, err := os.Lstat(cur); err == nil && fi.Mode()&os.ModeSymlink != 0 {

@@ -199,6 +199,10 @@ func TestDotDotAfterSymlink(t *testing.T) {
 	if got := p.Paths(); !slices.Contains(got, "sub/x.py") || !slices.Contains(got, "x.py") {
 		t.Fatalf("pins = %q, want sub/x.py (run) and x.py (as written)", got)
 	}
+	abs := mustPin(t, cmdHook("python3 '"+filepath.ToSlash(filepath.Join(root, "ln"))+"/../x.py'"), root)
+	if got := abs.Paths(); !slices.Contains(got, "sub/x.py") {
+		t.Fatalf("pins of the absolute form = %q, want sub/x.py", got)
+	}
 	writeFile(t, filepath.Join(root, "sub/x.py"), "evil\n")
 	if Hold(p, root, nil) {
 		t.Fatal("pins still hold after sub/x.py was edited")
