@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -168,9 +169,11 @@ func validateSteps(steps []Step) error {
 	return nil
 }
 
-// RawText is a sendRaw value: a string, or an array of strings and
-// {"$gen": …} objects written one after the other (a frame too big or too
-// deep to spell out in a case file).
+// RawText is a sendRaw value: a string, or an array of strings, {"$gen": …}
+// objects and {"$hex": "ff fe"} objects written one after the other (a
+// frame too big or too deep to spell out in a case file; bytes a JSON
+// string cannot hold, such as invalid UTF-8: hex digit pairs, spaces
+// ignored).
 type RawText struct{ parts []any }
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -187,17 +190,33 @@ func (t *RawText) UnmarshalJSON(b []byte) error {
 		if g, ok := p.(map[string]any); ok && len(g) == 1 && g["$gen"] != nil {
 			continue
 		}
+		if g, ok := p.(map[string]any); ok && len(g) == 1 && g["$hex"] != nil {
+			h, _ := g["$hex"].(string)
+			raw, err := hex.DecodeString(strings.ReplaceAll(h, " ", ""))
+			if err != nil {
+				return fmt.Errorf("sendRaw[%d]: $hex: %w", i, err)
+			}
+			t.parts[i] = rawBytes(raw)
+			continue
+		}
 		if _, ok := p.(string); !ok {
-			return fmt.Errorf("sendRaw[%d]: want a string or a $gen object", i)
+			return fmt.Errorf("sendRaw[%d]: want a string, a $gen or a $hex object", i)
 		}
 	}
 	return nil
 }
 
-// text is the bytes to write, placeholders expanded.
+// rawBytes is a {"$hex": …} part of a sendRaw value, decoded.
+type rawBytes []byte
+
+// text is the bytes to write, placeholders expanded ($hex parts as they are).
 func (t *RawText) text(vars map[string]string) string {
 	var b strings.Builder
 	for _, p := range t.parts {
+		if raw, ok := p.(rawBytes); ok {
+			b.Write(raw)
+			continue
+		}
 		b.WriteString(expandAll(p, vars).(string))
 	}
 	return b.String()

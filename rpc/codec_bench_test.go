@@ -60,3 +60,14 @@ func BenchmarkLibraryEncodeReply(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCheckFrame is validateFrame plus the whole-frame checks every
+// frame gets (json.Valid, UTF-8).
+func BenchmarkCheckFrame(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, _, code, _ := checkFrame(benchFrame); code != 0 {
+			b.Fatal(code)
+		}
+	}
+}

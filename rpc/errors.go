@@ -10,7 +10,7 @@ import (
 
 // Error codes of PROTOCOL.md §1. They are stable: hosts branch on them.
 const (
-	CodeParseError       = -32700 // the frame was not JSON; id null; connection stays open
+	CodeParseError       = -32700 // the frame was not JSON (id null) or not UTF-8 (its id when readable); connection stays open
 	CodeInvalidRequest   = -32600 // not a request object, batch, second initialize, after shutdown
 	CodeMethodNotFound   = -32601
 	CodeInvalidParams    = -32602 // data = {"field": "...", "reason": "..."}

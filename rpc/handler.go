@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"reflect"
 
 	"github.com/hookside/hookside/internal/jsonpos"
@@ -136,7 +135,7 @@ func decodeParams(raw *json.RawMessage, v any, required bool) error {
 			if p := jsonpos.TypeErrorPath(*raw, te); p != "" {
 				field = p
 			}
-			return InvalidParams(field, fmt.Sprintf("must be %s, not %s", jsonpos.KindName(te.Type, jsonpos.Plain), te.Value))
+			return InvalidParams(field, typeReason(v, field, te))
 		}
 		return InvalidParams("", err.Error())
 	}

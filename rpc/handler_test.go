@@ -22,7 +22,10 @@ func TestInvalidParamsFieldAndReason(t *testing.T) {
 	for _, c := range []struct{ raw, field, reason string }{
 		{`{"name":1}`, "name", "must be a string, not number"},
 		{`{"on":"yes"}`, "on", "must be a boolean, not string"},
-		{`{"n":1.5}`, "n", "must be a number, not number 1.5"},
+		{`{"n":1.5}`, "n", "must be an integer"},
+		{`{"n":1e2}`, "n", "must be an integer"},
+		{`{"n":"1"}`, "n", "must be an integer, not string"},
+		{`{"n":99999999999999999999}`, "n", "must be an integer from -9223372036854775808 to 9223372036854775807"},
 		{`{"env":{"A":"x","B":true}}`, "env.B", "must be a string, not bool"},
 		{`{"dirs":{}}`, "dirs", "must be an array, not object"},
 		{`{"dirs":["a",{}]}`, "dirs[1]", "must be a string, not object"},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hookside/hookside/internal/home"
+	"github.com/hookside/hookside/internal/jsonint"
 	"github.com/hookside/hookside/v2bridge"
 	"github.com/hookside/hookside/v2bridge/store"
 	"github.com/sourcegraph/jsonrpc2"
@@ -364,6 +365,15 @@ type settingsUpdateParams struct {
 	Enabled        *bool                 `json:"enabled"`
 	AllowHighWrite *bool                 `json:"allowHighWrite"`
 	Retention      *store.RetentionPatch `json:"retention"` // merged field by field
+}
+
+// IntRange is the range of retention.<name> (jsonint.Ranged).
+func (settingsUpdateParams) IntRange(path string) (jsonint.Range, bool) {
+	name, ok := strings.CutPrefix(path, "retention.")
+	if !ok {
+		return jsonint.Range{}, false
+	}
+	return store.RetentionRange(name)
 }
 
 func (s *Server) v2SettingsUpdate(ctx context.Context, b *v2bridge.Bridge, p settingsUpdateParams) (store.Settings, error) {

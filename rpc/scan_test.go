@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/hookside/hookside/internal/jsonscan"
 )
@@ -50,13 +51,14 @@ func FuzzTopLevel(f *testing.F) {
 }
 
 // FuzzCheckFrame: the frame check never panics, answers -32700 exactly
-// when the frame is not JSON (nesting aside), and -32600 for well-formed
+// when the frame is not JSON (nesting aside) or not UTF-8, and -32600 for well-formed
 // JSON nested past encoding/json's limit (testdata holds 20000-deep arrays
 // and objects, bare and inside params, whole and broken).
 func FuzzCheckFrame(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"a":[1]}}`,
 		`[1]`, `"x"`, `{"id":1,"method":"m","params":[[[]]]}`, `{"id":1,"method":"m","params":[[[]]}`,
+		"{\"id\":1,\"method\":\"m\",\"params\":[\"\xff\"]}",
 	} {
 		f.Add([]byte(s))
 	}
@@ -67,6 +69,7 @@ func FuzzCheckFrame(f *testing.F) {
 		}
 		_, _, code, msg := checkFrame(b)
 		depth, ok := jsonscan.Depth(b)
+		ok = ok && utf8.Valid(b) // RFC 8259 §8.1: JSON text is UTF-8
 		switch {
 		case !ok && code != CodeParseError:
 			t.Fatalf("%.80q is not JSON: code %d %s", b, code, msg)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/internal/jsonscan"
 	"github.com/sourcegraph/jsonrpc2"
 )
@@ -100,11 +101,16 @@ func (s *objectStream) ReadObject(v any) error {
 				failCall = path != "id"
 			}
 		}
+		if code == CodeParseError && p.Method == nil && validID(p.ID) != nil && strings.HasPrefix(msg, badUTF8Msg) {
+			// A host's reply that is not UTF-8: the call it answers fails
+			// now, as for a repeated member.
+			failCall = true
+		}
 		if code != 0 {
 			s.log.Debug("rejected frame", "code", code, "reason", msg)
 			s.replyError(id, code, msg)
 			if failCall {
-				return json.Unmarshal(failedResponse(p.ID, msg), v)
+				return json.Unmarshal(failedResponse(p.ID, code, msg), v)
 			}
 			continue
 		}
@@ -144,11 +150,12 @@ func responseFrame(p probe) []byte {
 }
 
 // failedResponse is the error reply, with id, that a refused reply of the
-// host becomes for the call it answers: -32600 with msg.
-func failedResponse(id json.RawMessage, msg string) []byte {
+// host becomes for the call it answers: code (-32600, or -32700 for a reply
+// that is not UTF-8) with msg.
+func failedResponse(id json.RawMessage, code int, msg string) []byte {
 	var ef errorFrame
 	ef.JSONRPC, ef.ID = "2.0", id
-	ef.Error.Code, ef.Error.Message = CodeInvalidRequest, msg
+	ef.Error.Code, ef.Error.Message = code, msg
 	b, _ := json.Marshal(ef)
 	return b
 }
@@ -170,7 +177,37 @@ func checkFrame(frame []byte) (p probe, id json.RawMessage, code int, msg string
 		// ({,} or a bad "jsonrpc" in a broken frame): it is not JSON.
 		id, code, msg = invalidJSON(frame, validID(p.ID))
 	}
+	if code != CodeParseError {
+		// JSON text exchanged between systems MUST be UTF-8 (RFC 8259
+		// §8.1); encoding/json accepts any byte inside a string, and a
+		// hook reading its stdin strictly would fail on it (fail open).
+		// Checked after json.Valid, over any -32600 of the frame: it is
+		// not a JSON text at all.
+		if off, bad := jsonpos.InvalidUTF8(frame); bad {
+			id, code, msg = badUTF8Reply(frame, off, p, id, code)
+		}
+	}
 	return p, id, code, msg
+}
+
+// badUTF8Msg begins the -32700 message of a frame that is not valid UTF-8
+// (docs/protocol.md §1).
+const badUTF8Msg = "parse error: the frame is not valid UTF-8"
+
+// badUTF8Reply is the answer to a frame that is JSON but for invalid UTF-8
+// at byte off (0-based, in the frame body): -32700 naming the byte and off, with
+// the request's id when validateFrame could read one (code 0, or the id of
+// its own error), id null for a reply (its id is the server's own) and when
+// the id itself is not UTF-8.
+func badUTF8Reply(frame []byte, off int, p probe, id json.RawMessage, code int) (json.RawMessage, int, string) {
+	if code == 0 {
+		id = nil
+		if p.Method != nil {
+			id = validID(p.ID)
+		}
+	}
+	return id, CodeParseError, badUTF8Msg + ": byte 0x" + strconv.FormatUint(uint64(frame[off]), 16) +
+		" at offset " + strconv.Itoa(off) + " (JSON-RPC frames must be UTF-8, RFC 8259 §8.1)"
 }
 
 // invalidJSON is the answer to a frame json.Valid refuses: -32600 with id

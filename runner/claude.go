@@ -195,14 +195,15 @@ type settingsKeys struct {
 // and local settings files ("" = not read; absent or unreadable files
 // count as empty; their parse errors are reported by the loader). A file
 // whose switch has the wrong JSON type counts as empty too; sw.Diags has
-// its CodeClaudeSettingType error (settingTypeDiagnostic).
-func readClaudeSwitches(managed, user, project, local string) (sw claudeSwitches) {
+// its CodeClaudeSettingType error (settingTypeDiagnostic). Files are read
+// through memo (nil: read each; fsid.Memo).
+func readClaudeSwitches(memo *fsid.Memo, managed, user, project, local string) (sw claudeSwitches) {
 	read := func(p string) (settingsKeys, bool) {
 		var k settingsKeys
 		if p == "" {
 			return k, false
 		}
-		data, err := fsid.ReadFile(p, hook.MaxConfigFileBytes)
+		data, err := memo.ReadFile(p, hook.MaxConfigFileBytes)
 		if err != nil {
 			return k, false
 		}

@@ -61,12 +61,12 @@ type claudeSettings struct {
 	} `json:"pluginConfigs"`
 }
 
-func readClaudeSettings(path string) claudeSettings {
+func readClaudeSettings(path string, memo *fsid.Memo) claudeSettings {
 	var s claudeSettings
 	if path == "" {
 		return s
 	}
-	if data, err := fsid.ReadFile(path, hook.MaxConfigFileBytes); err == nil {
+	if data, err := memo.ReadFile(path, hook.MaxConfigFileBytes); err == nil {
 		_ = json.Unmarshal(data, &s) // parse errors are the loader's to report
 	}
 	return s
@@ -119,10 +119,11 @@ func claudeSettingsFiles(opts SessionOptions, d *hook.Dialect) (managed, user, p
 //
 // It returns the user-level plugin roots and the workspace plugin roots,
 // each in load order, the plugins by root, and diagnostics. Settings are
-// read once, when the session opens.
-func resolveClaudePlugins(opts SessionOptions, d *hook.Dialect) (roots, wsRoots []string, info map[string]*claudePlugin, diags []hook.Diagnostic) {
+// read once, when the session opens, through memo (fsid.Memo: the loader
+// and the switches take the same readings).
+func resolveClaudePlugins(opts SessionOptions, d *hook.Dialect, memo *fsid.Memo) (roots, wsRoots []string, info map[string]*claudePlugin, diags []hook.Diagnostic) {
 	mp, up, pp, lp := claudeSettingsFiles(opts, d)
-	managed, user, project, local := readClaudeSettings(mp), readClaudeSettings(up), readClaudeSettings(pp), readClaudeSettings(lp)
+	managed, user, project, local := readClaudeSettings(mp, memo), readClaudeSettings(up, memo), readClaudeSettings(pp, memo), readClaudeSettings(lp, memo)
 	// lookup is enabledPlugins[id] of the first of ss that sets it.
 	lookup := func(id string, ss ...claudeSettings) (on, set bool, at int) {
 		for i, s := range ss {

@@ -236,7 +236,7 @@ func handlerKey(h *hook.Hook) string {
 func (s *Session) claudeSwitches() claudeSwitches {
 	managed, user, project, local := claudeSettingsFiles(s.opts, s.dialect)
 	return s.switches.get([4]string{managed, user, project, local}, func() claudeSwitches {
-		return readClaudeSwitches(managed, user, project, local)
+		return readClaudeSwitches(s.openMemo, managed, user, project, local)
 	})
 }
 

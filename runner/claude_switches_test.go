@@ -33,7 +33,7 @@ func TestSwitchCacheReadsOnlyChangedFiles(t *testing.T) {
 	get := func() claudeSwitches {
 		return c.get(paths, func() claudeSwitches {
 			reads++
-			return readClaudeSwitches(paths[0], paths[1], paths[2], paths[3])
+			return readClaudeSwitches(nil, paths[0], paths[1], paths[2], paths[3])
 		})
 	}
 	expect := func(step string, wantReads int, wantDisabled bool) {

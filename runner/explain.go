@@ -3,7 +3,6 @@ package runner
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/matcher"
@@ -78,18 +77,34 @@ type Explanation struct {
 // about workspace hooks, without running anything. Internal hooks are not
 // listed.
 func (s *Session) Explain(event, tool string) Explanation {
+	s.reload()
+	return s.ExplainEach([]string{event}, tool)[0]
+}
+
+// ExplainEach is Explain for each of events (the result in the same
+// order), against the configuration as the session last read it (Hooks,
+// Explain, WorkspaceStatus re-read the changed files; ExplainEach does
+// not): one reading and one trust evaluation for any number of events, so
+// a command that has just listed the hooks explains them without reading
+// its files again.
+func (s *Session) ExplainEach(events []string, tool string) []Explanation {
 	s.mu.Lock()
-	s.lastCheck = time.Time{}
-	s.mu.Unlock()
-	set, _ := s.current()
-	s.mu.Lock()
-	ws, found := s.ws, s.found
+	set, ws, found := s.set, s.ws, s.found
 	s.mu.Unlock()
 	evs := s.gate.Evaluate(ws.Declarations)
 	byID := make(map[string]int, len(ws.Declarations))
 	for i, d := range ws.Declarations {
 		byID[d.Hook.ID] = i
 	}
+	out := make([]Explanation, len(events))
+	for i, event := range events {
+		out[i] = s.explain(set, ws, found, evs, byID, event, tool)
+	}
+	return out
+}
+
+// explain is ExplainEach for one event.
+func (s *Session) explain(set *config.Set, ws *truststore.Workspace, found *config.Workspace, evs []truststore.Evaluation, byID map[string]int, event, tool string) Explanation {
 	value := ""
 	switch event {
 	case hook.PreToolUse, hook.PermissionRequest, hook.PostToolUse, hook.PostToolUseFailure, hook.SessionStart:

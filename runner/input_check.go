@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonint"
 	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/internal/jsonscan"
 )
@@ -41,15 +42,8 @@ func (k valueKind) is(raw json.RawMessage) bool {
 	case kindBool:
 		return c == 't' || c == 'f'
 	case kindInteger:
-		if c != '-' && (c < '0' || c > '9') {
-			return false
-		}
-		for _, b := range raw {
-			if b == '.' || b == 'e' || b == 'E' {
-				return false
-			}
-		}
-		return true
+		_, reason := jsonint.Count.Parse(raw)
+		return reason == ""
 	}
 	return false
 }
@@ -192,6 +186,15 @@ func checkAttachments(raw json.RawMessage) error {
 	return nil
 }
 
+// typeError is the refusal of raw, not of kind k, at field. An integer
+// field (a count or a size: 0 to the int64 maximum) holding a number
+// follows internal/jsonint's rule: "must be an integer" for 1e2 or 100.0,
+// "must be an integer from 0 to 9223372036854775807" for -1 or a number
+// beyond int64.
 func typeError(field string, k valueKind, raw json.RawMessage) *InputError {
+	if k == kindInteger && jsonint.IsNumber(raw) {
+		_, reason := jsonint.Count.Parse(raw)
+		return &InputError{Field: field, Reason: reason}
+	}
 	return &InputError{Field: field, Reason: "must be " + jsonpos.KindName(kindTypes[k], jsonpos.Exact) + ", not " + jsonpos.ValueKindName(raw)}
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/matcher"
@@ -181,9 +182,12 @@ type Session struct {
 	claudeOnce sync.Once
 	claude     *claudeState
 	switches   switchCache // the claude profile's settings switches
-	shOnce     sync.Once
-	sh         string          // the shell of command hooks, found in PATH (shellPath)
-	watch      *admissionWatch // nil without OnAdmissionUpdated or fsnotify
+	// openMemo is the files read while the session opened (inert after
+	// NewSession: fsid.Memo.Done).
+	openMemo *fsid.Memo
+	shOnce   sync.Once
+	sh       string          // the shell of command hooks, found in PATH (shellPath)
+	watch    *admissionWatch // nil without OnAdmissionUpdated or fsnotify
 
 	tmpMu  sync.Mutex
 	tmpDir string // private transcript directory, made on first use
@@ -294,15 +298,23 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 		}
 	}
 	var plugins map[string]*claudePlugin
+	// memo holds the settings files read while the session opens: the
+	// plugin resolution, the loader and the switches each need the user
+	// and workspace settings, and each file state is read once (fsid.Memo;
+	// a file edited in between is read again). Dropped once open.
+	memo := fsid.NewMemo()
+	defer memo.Done()
 	if dialect.Name == ProfileClaude {
 		var pdiags []hook.Diagnostic
-		lopts.PluginDirs, lopts.WorkspacePluginDirs, plugins, pdiags = resolveClaudePlugins(opts, dialect)
+		lopts.Memo = memo
+		lopts.PluginDirs, lopts.WorkspacePluginDirs, plugins, pdiags = resolveClaudePlugins(opts, dialect, memo)
 		lopts.WorkspaceRoot, lopts.WorkspacePluginOrder = opts.Cwd, len(dialect.WorkspaceFiles)
 		early = append(early, pdiags...)
 	}
 	s := &Session{
 		opts:          opts,
 		claudePlugins: plugins,
+		openMemo:      memo,
 		dialect:       dialect,
 		loader:        config.NewLoader(lopts),
 		stopGranted:   map[string]int{},

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hookside/hookside/internal/jsonint"
 	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
@@ -345,6 +346,10 @@ func previewDefinition(d *expr.Definition, envRaw json.RawMessage, locale string
 	return res, nil
 }
 
+// schemaVersionRange is the range of a caller's envelope schemaVersion
+// (0 or absent = expr.SchemaVersion, §3.4).
+var schemaVersionRange = jsonint.Count
+
 // envelopeFor decodes a caller's envelope for eventName, or gives the sample.
 func envelopeFor(eventName string, envRaw json.RawMessage) (*expr.Envelope, error) {
 	if len(bytes.TrimSpace(envRaw)) == 0 || string(bytes.TrimSpace(envRaw)) == "null" {
@@ -353,7 +358,15 @@ func envelopeFor(eventName string, envRaw json.RawMessage) (*expr.Envelope, erro
 	}
 	var e expr.Envelope
 	if err := json.Unmarshal(envRaw, &e); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field == "schemaVersion" {
+			reason, _ := jsonint.TypeErrorReason(te, schemaVersionRange)
+			return nil, invalid("envelope.schemaVersion", "%s", reason)
+		}
 		return nil, invalid("envelope", "%v", err)
+	}
+	if reason := schemaVersionRange.Check(int64(e.SchemaVersion)); reason != "" {
+		return nil, invalid("envelope.schemaVersion", "%s", reason)
 	}
 	if e.EventName == "" {
 		e.EventName = eventName

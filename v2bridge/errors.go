@@ -85,6 +85,8 @@ func dbError(err error) error {
 	switch {
 	case errors.Is(err, store.ErrBusy):
 		reason = "the database is locked by another process (busy timeout exceeded)"
+	case errors.Is(err, store.ErrFull):
+		reason = "the disk holding the database is full (free some space; the request can be retried)"
 	case errors.Is(err, store.ErrCorrupt):
 		reason = "the database file is corrupt or not an SQLite database"
 	case errors.Is(err, store.ErrClosed):
@@ -130,6 +132,7 @@ var storeWords = []struct {
 	{store.ErrHashMismatch, "not the current execution hash"},
 	{store.ErrLeaseLost, "the run was taken over by another worker (its lease expired)"},
 	{store.ErrBusy, "the database is locked by another process (busy timeout exceeded)"},
+	{store.ErrFull, "the disk holding the database is full (free some space; the request can be retried)"},
 	{store.ErrCorrupt, "the database file is corrupt or not an SQLite database"},
 	{store.ErrSchemaTooNew, "the database was written by a newer hookside"},
 	{store.ErrClosed, "the database is closed"},

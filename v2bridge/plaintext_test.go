@@ -28,6 +28,7 @@ func TestPlainTextSaysWhatFailedWithoutTheStore(t *testing.T) {
 		{store.ErrConflict, "the record already exists"},
 		{store.ErrHashMismatch, "not the current execution hash"},
 		{fmt.Errorf("%w: %w", store.ErrBusy, store.ErrNotFound), "the database is locked by another process (busy timeout exceeded)"},
+		{fmt.Errorf("%w: %w", store.ErrFull, errors.New("database or disk is full (13)")), "the disk holding the database is full (free some space; the request can be retried): database or disk is full (13)"},
 		{errors.New("store: something new"), "something new"},
 		{errors.New("definition d: store: something new"), "definition d: something new"},
 		{errors.New("a plain message"), "a plain message"},

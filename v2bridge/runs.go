@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/hookside/hookside/internal/jsonint"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
 )
@@ -22,6 +23,16 @@ type RunsListParams struct {
 	Cursor    string `json:"cursor,omitempty"`
 }
 
+// limitRange is the range of RunsListParams.Limit: 0 (or absent) is
+// store.DefaultListLimit.
+var limitRange = jsonint.Range{Min: 0, Max: store.MaxListLimit}
+
+// IntRange is the range of the integer field at path ("limit";
+// jsonint.Ranged).
+func (RunsListParams) IntRange(path string) (jsonint.Range, bool) {
+	return limitRange, path == "limit"
+}
+
 // RunsListResult is {runs, nextCursor}.
 type RunsListResult struct {
 	Runs       []store.Run `json:"runs"`
@@ -36,8 +47,8 @@ func (b *Bridge) ListRuns(ctx context.Context, p RunsListParams) (RunsListResult
 	if p.EventName != "" && p.EventName != ShellHookEvent && !expr.KnownEvent(p.EventName) {
 		return RunsListResult{}, invalid("eventName", "unknown event %q (want one of %v or %s)", p.EventName, expr.Events(), ShellHookEvent)
 	}
-	if p.Limit < 0 || p.Limit > store.MaxListLimit {
-		return RunsListResult{}, invalid("limit", "must be 0–%d (0 or absent = %d)", store.MaxListLimit, store.DefaultListLimit)
+	if reason := limitRange.Check(int64(p.Limit)); reason != "" {
+		return RunsListResult{}, invalid("limit", "%s", reason)
 	}
 	for _, t := range []struct {
 		field, v string
@@ -124,13 +135,8 @@ func (b *Bridge) UpdateSettings(ctx context.Context, p store.SettingsPatch) (sto
 		p.Retention = nil
 	}
 	if r := p.RetentionFields; r != nil {
-		for _, f := range []struct {
-			name string
-			v    *int
-		}{{"resolvedEventDays", r.ResolvedEventDays}, {"failedEventDays", r.FailedEventDays}, {"runDays", r.RunDays}, {"batchLimit", r.BatchLimit}} {
-			if f.v != nil && *f.v < 0 {
-				return store.Settings{}, invalid("retention."+f.name, "must not be negative (0 keeps rows forever)")
-			}
+		if field, reason := r.Check(); reason != "" {
+			return store.Settings{}, invalid("retention."+field, "%s", reason)
 		}
 	}
 	before, err := b.db.GetSettings(ctx)

@@ -3,6 +3,7 @@ package v2bridge
 import (
 	"encoding/json"
 
+	"github.com/hookside/hookside/internal/jsonint"
 	"github.com/hookside/hookside/v2bridge/expr"
 )
 
@@ -21,6 +22,10 @@ var memberShapes = map[string]string{
 	"timeoutMs":    "must be an integer (milliseconds)",
 	"retryPolicy":  `must be an object {"mode"?, "maxAttempts"?, "backoffMs"?}`,
 	"revision":     "must be an integer",
+}
+
+var retryShapes = map[string]string{
+	"mode": "must be a string", "maxAttempts": "must be an integer", "backoffMs": "must be an integer (milliseconds)",
 }
 
 var actionShapes = map[string]string{
@@ -45,7 +50,29 @@ func shapeProblems(raw json.RawMessage) []expr.Problem {
 	var out []expr.Problem
 	for _, k := range sortedKeys(top) {
 		v := top[k]
+		if p, ok := intProblem(k, v); ok {
+			out = append(out, p...)
+			continue
+		}
 		switch k {
+		case "retryPolicy":
+			var members map[string]json.RawMessage
+			if json.Unmarshal(v, &members) != nil || members == nil {
+				out = append(out, bad(k, memberShapes[k]))
+				continue
+			}
+			for _, m := range sortedKeys(members) {
+				path := k + "." + m
+				if p, ok := intProblem(path, members[m]); ok {
+					out = append(out, p...)
+					continue
+				}
+				var rp expr.RetryPolicy
+				one, _ := json.Marshal(map[string]json.RawMessage{m: members[m]})
+				if json.Unmarshal(one, &rp) != nil {
+					out = append(out, bad(path, shapeOf(retryShapes, m)))
+				}
+			}
 		case "action":
 			var members map[string]json.RawMessage
 			if json.Unmarshal(v, &members) != nil || members == nil {
@@ -83,6 +110,27 @@ func shapeProblems(raw json.RawMessage) []expr.Problem {
 		out = append(out, expr.Problem{Path: "", Code: expr.CodeInvalidType, Message: "the definition does not have the shape of a V2 definition", Severity: expr.SeverityError})
 	}
 	return out
+}
+
+// intProblem checks the member at path when it is an integer member of a
+// definition (expr.IntRange) holding a number, by internal/jsonint's rule:
+// invalid_type "must be an integer" for 1e2 or 100.0, out_of_range with
+// the range for an integer outside it (however many digits). ok is false
+// when path is not an integer member or raw is not a number (the member's
+// shape message says what it needs).
+func intProblem(path string, raw json.RawMessage) (problems []expr.Problem, ok bool) {
+	r, isInt := expr.IntRange(path)
+	if !isInt || !jsonint.IsNumber(raw) {
+		return nil, false
+	}
+	_, reason := r.Parse(raw)
+	switch reason {
+	case "":
+		return nil, true
+	case jsonint.NotInteger:
+		return []expr.Problem{{Path: path, Code: expr.CodeInvalidType, Message: path + " " + reason, Severity: expr.SeverityError}}, true
+	}
+	return []expr.Problem{{Path: path, Code: expr.CodeOutOfRange, Message: path + " " + reason, Severity: expr.SeverityError}}, true
 }
 
 func shapeOf(shapes map[string]string, k string) string {

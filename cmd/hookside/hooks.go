@@ -213,9 +213,11 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "run one event's hooks and print the merged answer (exit 2 when blocked or stopped)",
 		Long: "Run the hooks configured for EVENT once, as app-server's hooks/run would, and print the merged\n" +
 			"answer. Exit status: 0 proceed, 2 blocked or stopped (a hook blocked, or answered continue:false,\n" +
-			"its stopReason then printed on stderr: the host must not proceed; but on a zcode or spark Stop,\n" +
-			"continue:false is not read and only adds a warning to the run), 1 error (usage errors included,\n" +
-			"so that 2 always means the host must not proceed). Async hooks it started in the background run\n" +
+			"its stopReason then printed on stderr: the host must not proceed), 1 error (usage errors included,\n" +
+			"so that 2 always means the host must not proceed). On Stop and SubagentStop a block (exit 2 or\n" +
+			"decision:block) asks to continue the turn, as the stop line says: status 0 (--profile spark: 2, it\n" +
+			"counts as a block too); continue:false there stops the agent (status 2) only under --profile claude\n" +
+			"(zcode, spark: a warning on the run, status 0). Async hooks it started in the background run\n" +
 			"to their end before it exits (each within its timeout), and stderr shows each one's outcome (exit\n" +
 			"code, or timed out, and its duration in ms). SIGINT (Ctrl-C) or SIGTERM stops every hook still\n" +
 			"running: a synchronous one (killed with its process group; nothing is decided, no answer is\n" +
@@ -332,13 +334,16 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 }
 
 // inputObjectError is why input, read from path ("-" = stdin), is not a
-// JSON object, at its "file:line:col" (internal/jsonpos): the syntax error,
-// or the kind of value it is ("got a JSON array", "got null"). "" when it
-// is an object.
+// UTF-8 JSON object, at its "file:line:col" (internal/jsonpos): the bad
+// byte, the syntax error, or the kind of value it is ("got a JSON array",
+// "got null"). "" when it is an object.
 func inputObjectError(path string, input []byte) string {
 	name := path
 	if path == "-" {
 		name = "<stdin>"
+	}
+	if off, bad := jsonpos.InvalidUTF8(input); bad {
+		return fmt.Sprintf("%s: the input is not valid UTF-8: byte 0x%02x at offset %d (JSON text must be UTF-8, RFC 8259 §8.1)", jsonpos.At(name, input, off), input[off], off)
 	}
 	var obj map[string]json.RawMessage
 	err := json.Unmarshal(input, &obj)
@@ -416,8 +421,9 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "list",
 		Short: "list the configured hooks in run order",
 		Long: "List the hooks configured for a session in DIR, in run order, with their resolved timeouts.\n" +
-			"When none would load, the hooks dropped while loading (a handler type the profile cannot run,\n" +
-			"a malformed one) are counted and named with why, instead of \"no hooks configured\".\n" +
+			"Configured hooks that cannot run (a handler type the profile cannot run, a malformed or a\n" +
+			"disabled one) are counted and named with why: after the list, or, when none would load, instead\n" +
+			"of \"no hooks configured\".\n" +
 			"Exit status: 0 listed (also when none is configured or files have diagnostics), 1 a session that\n" +
 			"cannot be opened (a --cwd that is not a directory), 2 a usage error (a flag or argument error, an\n" +
 			"unknown --event, --profile or --policy).",
@@ -425,7 +431,7 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&event, "event", "", "only this `EVENT`: "+strings.Join(hook.Events, ", ")+" (--profile claude: every Claude Code event)")
-	fs.BoolVar(&asJSON, "json", false, "print JSON ({hooks, diagnostics}); a failure (a flag error) prints {\"error\": {\"message\"}}")
+	fs.BoolVar(&asJSON, "json", false, "print JSON ({hooks, diagnostics, rootSwitch, cannotRun}); a failure (a flag error) prints {\"error\": {\"message\"}}")
 	sf.registerAll(fs)
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
@@ -478,6 +484,7 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 			sel = append(sel, lh)
 		}
 	}
+	dropped := cannotRun(s, event)
 	if asJSON {
 		if sel == nil {
 			sel = []listedHook{}
@@ -485,26 +492,25 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 		if diags == nil {
 			diags = []hook.Diagnostic{}
 		}
-		writeJSON(stdout, map[string]any{"hooks": sel, "diagnostics": diags, "rootSwitch": rootSwitchOf(s, sf)})
+		writeJSON(stdout, map[string]any{"hooks": sel, "diagnostics": diags, "rootSwitch": rootSwitchOf(s, sf), "cannotRun": cannotRunJSON(dropped)})
 		return exitOK
 	}
 	printDiagnostics(stderr, diags)
 	off := rootSwitchOff(s, event)
-	var dropped []runner.ExplainEntry
-	if len(sel) == 0 {
-		dropped = cannotRun(s, event)
-	}
 	if len(sel) == 0 && off == 0 && len(dropped) == 0 {
 		fmt.Fprintln(stdout, "no hooks configured")
 		return exitOK
 	}
 	switch {
-	case len(dropped) > 0:
-		printCannotRun(stdout, dropped, eventFlagOf(event))
+	case len(sel) == 0 && len(dropped) > 0:
+		printCannotRun(stdout, dropped, false, eventFlagOf(event))
 	case len(sel) == 0:
 		fmt.Fprintln(stdout, "no hooks run")
 	}
 	defer func() {
+		if len(sel) > 0 && len(dropped) > 0 {
+			printCannotRun(stdout, dropped, true, eventFlagOf(event))
+		}
 		if off > 0 {
 			printRootSwitchOff(stdout, off, sf)
 		}

@@ -14,13 +14,15 @@ import (
 // or WhyFileDisabled: a handler type the profile cannot run, a malformed
 // declaration, one over a spark limit, a disabled one), for event only
 // when it is not "". The diagnostics printed before name each dropped one.
+// It reads nothing: the files as the session last read them
+// (runner.Session.ExplainEach).
 func cannotRun(s *runner.Session, event string) []runner.ExplainEntry {
 	ev := event
 	if ev == "" {
 		ev = hook.Events[0] // dropped and disabled entries are listed for any event
 	}
 	var out []runner.ExplainEntry
-	for _, e := range s.Explain(ev, "").Hooks {
+	for _, e := range s.ExplainEach([]string{ev}, "")[0].Hooks {
 		if event != "" && e.Event != event {
 			continue
 		}
@@ -32,14 +34,20 @@ func cannotRun(s *runner.Session, event string) []runner.ExplainEntry {
 	return out
 }
 
-// printCannotRun prints, in place of "no hooks configured", how many
-// configured hooks cannot run and, one a line, each one's event, source
-// kind, location and why ("Stop  user  config.json:1:62 [0][0]  invalid —
-// hook type "prompt" does not run in hookside files …"), then where to
-// learn more (hooks explain, with eventFlag: " --event EVENT", or "" for
-// the first entry's event).
-func printCannotRun(w io.Writer, entries []runner.ExplainEntry, eventFlag string) {
-	fmt.Fprintf(w, "no hooks run: %d configured hook(s) cannot run\n", len(entries))
+// printCannotRun prints how many configured hooks cannot run — in place
+// of "no hooks configured" when none runs ("no hooks run: N configured
+// hook(s) cannot run"), after the list when others do ("N more configured
+// hook(s) cannot run and are not listed:") — and, one a line, each one's
+// event, source kind, location and why ("Stop  user  config.json:1:62
+// [0][0]  invalid — hook type "prompt" does not run in hookside files …"),
+// then where to learn more (hooks explain, with eventFlag: " --event
+// EVENT", or "" for the first entry's event).
+func printCannotRun(w io.Writer, entries []runner.ExplainEntry, othersRun bool, eventFlag string) {
+	if othersRun {
+		fmt.Fprintf(w, "%d more configured hook(s) cannot run and are not listed:\n", len(entries))
+	} else {
+		fmt.Fprintf(w, "no hooks run: %d configured hook(s) cannot run\n", len(entries))
+	}
 	for _, e := range entries {
 		where := e.Source.Path
 		if e.Source.At != "" {
@@ -70,4 +78,32 @@ func eventFlagOf(event string) string {
 		return ""
 	}
 	return " --event " + event
+}
+
+// cannotRunHook is one entry of `hooks list --json`'s cannotRun: a
+// configured declaration that is not listed because it cannot run, with
+// `hooks explain`'s reason (invalid, unsupported, limit, disabled,
+// file_disabled) and detail. source.at is "file:line:col" of a dropped
+// one; matcherIndex/hookIndex are -1 when it has none.
+type cannotRunHook struct {
+	Event        string               `json:"event"`
+	Source       runner.ExplainSource `json:"source"`
+	MatcherIndex int                  `json:"matcherIndex"`
+	HookIndex    int                  `json:"hookIndex"`
+	Matcher      *string              `json:"matcher,omitempty"`
+	Type         string               `json:"type,omitempty"`
+	Command      string               `json:"command,omitempty"`
+	Reason       string               `json:"reason"`
+	Detail       string               `json:"detail,omitempty"`
+}
+
+// cannotRunJSON is entries as cannotRun of `hooks list --json` ([] when
+// none).
+func cannotRunJSON(entries []runner.ExplainEntry) []cannotRunHook {
+	out := make([]cannotRunHook, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, cannotRunHook{Event: e.Event, Source: e.Source, MatcherIndex: e.MatcherIndex, HookIndex: e.HookIndex,
+			Matcher: e.Matcher, Type: e.Type, Command: e.Command, Reason: e.Reason, Detail: e.Detail})
+	}
+	return out
 }

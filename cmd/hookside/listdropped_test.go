@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -26,5 +27,59 @@ func TestHooksListCannotRun(t *testing.T) {
 	}
 	if code, out, _ := e.hookside(t, "", "hooks", "list", "--event", "Stop"); code != exitOK || !strings.Contains(out, "1 configured hook(s) cannot run") || !strings.Contains(out, "explain --event Stop") {
 		t.Errorf("--event Stop: exit %d, stdout %q", code, out)
+	}
+}
+
+// TestHooksListCannotRunBesideRunnable: when some configured hooks load
+// and others cannot run, hooks list lists the ones that load, then says
+// how many more cannot run, one a line with why, and the explain to run;
+// --json lists them in cannotRun ({event, source, matcherIndex, hookIndex,
+// type, command, reason, detail}), [] when none.
+func TestHooksListCannotRunBesideRunnable(t *testing.T) {
+	e := newCLIEnv(t)
+	e.userConfig(t, map[string]any{
+		"PreToolUse": []any{map[string]any{"matcher": "Bash", "hooks": []any{map[string]any{"type": "command", "command": "true"}}}},
+		"Stop":       []any{map[string]any{"hooks": []any{map[string]any{"type": "prompt", "prompt": "are we done?"}}}},
+	})
+	code, out, _ := e.hookside(t, "", "hooks", "list")
+	lines := strings.Split(out, "\n")
+	if code != exitOK || len(lines) < 4 || !strings.HasPrefix(lines[0], "PreToolUse ") ||
+		lines[1] != "1 more configured hook(s) cannot run and are not listed:" ||
+		!strings.Contains(lines[2], "  Stop ") || !strings.Contains(lines[2], "[0][0]  invalid — hook type \"prompt\"") ||
+		!strings.Contains(lines[3], "hookside hooks explain --event Stop") || strings.Contains(out, "no hooks run") {
+		t.Errorf("exit %d, stdout:\n%s", code, out)
+	}
+	code, out, _ = e.hookside(t, "", "hooks", "list", "--json")
+	var got struct {
+		Hooks     []map[string]any `json:"hooks"`
+		CannotRun []struct {
+			Event  string `json:"event"`
+			Source struct {
+				Kind, Path, At string
+			} `json:"source"`
+			MatcherIndex int    `json:"matcherIndex"`
+			HookIndex    int    `json:"hookIndex"`
+			Type         string `json:"type"`
+			Reason       string `json:"reason"`
+			Detail       string `json:"detail"`
+		} `json:"cannotRun"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != exitOK {
+		t.Fatalf("exit %d, %v: %s", code, err, out)
+	}
+	if len(got.Hooks) != 1 || len(got.CannotRun) != 1 {
+		t.Fatalf("hooks %d, cannotRun %d: %s", len(got.Hooks), len(got.CannotRun), out)
+	}
+	c := got.CannotRun[0]
+	if c.Event != "Stop" || c.Source.Kind != "user" || !strings.Contains(c.Source.At, "config.json:") || c.Reason != "invalid" ||
+		!strings.Contains(c.Detail, `hook type "prompt"`) || c.MatcherIndex != 0 || c.HookIndex != 0 {
+		t.Errorf("cannotRun[0] = %+v", c)
+	}
+	// --event of the runnable event: nothing else is named.
+	if code, out, _ := e.hookside(t, "", "hooks", "list", "--event", "PreToolUse"); code != exitOK || strings.Contains(out, "cannot run") {
+		t.Errorf("--event PreToolUse: exit %d, stdout %q", code, out)
+	}
+	if code, out, _ := e.hookside(t, "", "hooks", "list", "--event", "PreToolUse", "--json"); code != exitOK || !strings.Contains(out, `"cannotRun": []`) {
+		t.Errorf("--event PreToolUse --json: exit %d, stdout %q", code, out)
 	}
 }

@@ -13,15 +13,16 @@ import (
 
 // rootSwitchOff counts the hooks (of event, or of every event) that are
 // configured but do not run only because the root switch is off (the user
-// config does not say "hooks": {"enabled": true}).
+// config does not say "hooks": {"enabled": true}), from the files as the
+// session last read them (runner.Session.ExplainEach: no re-reading).
 func rootSwitchOff(s *runner.Session, event string) int {
 	events := hook.Events
 	if event != "" {
 		events = []string{event}
 	}
 	n := 0
-	for _, ev := range events {
-		for _, e := range s.Explain(ev, "").Hooks {
+	for _, x := range s.ExplainEach(events, "") {
+		for _, e := range x.Hooks {
 			if e.Reason == runner.WhyRootSwitchOff {
 				n++
 			}

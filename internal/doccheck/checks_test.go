@@ -86,3 +86,47 @@ func TestRepoPathResolves(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckURLs: a web address in any form is reported, in prose, links,
+// autolinks, reference definitions, code spans and fences alike; only
+// localhost, loopback, the RFC 2606 example hosts and Go import paths
+// under a given module (without a scheme) pass.
+func TestCheckURLs(t *testing.T) {
+	bad := []string{
+		"git clone https://github.com/hookside/hookside && cd hookside",
+		"[Keep a Changelog](https://keepachangelog.com/en/1.1.0/)",
+		"**[H]** = <https://code.claude.com/docs/en/hooks> (hooks reference)",
+		"[0.1.0]: https://github.com/hookside/hookside/releases/tag/v0.1.0",
+		"see HTTP://Example.org.evil.test/x",
+		"`curl -fsSL http://get.example.io/install.sh`",
+		"ftp://files.test/pub",
+		"[vscode-jsonrpc](www.npmjs.com/package/vscode-jsonrpc)",
+		"see code.claude.com/docs/en/hooks#matcher-patterns",
+		"github.com/anthropics/claude-code/issues/13792",
+		"github.com/hookside/hookside-fork/x",  // not under a module
+		"https://github.com/hookside/hookside", // a module path with a scheme is a link
+		"golang.org/x/system",
+	}
+	for _, s := range bad {
+		if p := CheckURLs("x", s, "github.com/hookside/hookside", "golang.org/x/sys"); len(p) != 1 {
+			t.Errorf("CheckURLs(%q) = %v, want one problem", s, p)
+		}
+	}
+	good := []string{
+		`"url": "http://localhost:8080/hook"`,
+		"`http://127.0.0.1:9000/`, `https://[::1]/x`",
+		"a webhook at https://hooks.example.com/notify or http://user@example.net",
+		"Claude Code's hooks reference [H], section \"Matcher patterns\"",
+		"`turn.completed`, `response.committed`, `stop.continuations`",
+		"hooks/a.sh, guard.sh, `hooks/$'\\x64'x.sh`",
+		"mailbox.com is not a path", // a host without a path is prose
+		"(`golang.org/x/sys` for OS calls), golang.org/x/sys/unix",
+		"github.com/hookside/hookside/rpc.(*Server).lookup",
+	}
+	mods := []string{"github.com/hookside/hookside", "golang.org/x/sys"}
+	for _, s := range good {
+		if p := CheckURLs("x", s, mods...); len(p) != 0 {
+			t.Errorf("CheckURLs(%q) = %v, want nothing", s, p)
+		}
+	}
+}

@@ -1,9 +1,10 @@
 // Package doccheck finds references in the repository's documentation and
 // in the CLI's --help text that a reader of the repository alone cannot
 // follow: relative links to files or anchors that do not exist, mentions of
-// Markdown files that are not there, absolute paths of one machine, and
+// Markdown files that are not there, absolute paths of one machine,
 // citations of material kept outside the repository (design notes, the
-// specification files, an issue tracker's text).
+// specification files, an issue tracker's text) and web addresses of any
+// kind (CheckURLs).
 //
 // The checks are pure functions over text so they can be tested on
 // fixtures; doccheck_test.go applies them to the real files and to the
@@ -94,6 +95,54 @@ func CheckText(name, text string) []Problem {
 		}
 	}
 	return out
+}
+
+// webURL matches a web address in any form: a link or autolink with a
+// scheme (https://…, <http://…>, ftp://…, a reference definition
+// "[x]: https://…"), a www. host, or a bare host with a path
+// (code.claude.com/docs/…, github.com/owner/repo/issues/1).
+var webURL = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s)>\x60"']*|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s)>\x60"']*|\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|ai|co|gov|edu)/[^\s)>\x60"']*`)
+
+// hasScheme matches the start of an address with a scheme or www. host.
+var hasScheme = regexp.MustCompile(`(?i)^(?:[a-z][a-z0-9+.-]*://|www\.)`)
+
+// exampleHost is a host a URL may name in a document: it points nowhere
+// outside the reader's machine (localhost, loopback) or is reserved for
+// examples (RFC 2606: example.com, .org, .net), so a sample http hook
+// or server address can be written out.
+var exampleHost = regexp.MustCompile(`(?i)^(?:[a-z][a-z0-9+.-]*://)?(?:[^/@\s]*@)?(?:localhost|127\.0\.0\.1|\[::1\]|(?:[a-z0-9-]+\.)*example\.(?:com|org|net))(?:[:/?#]|$)`)
+
+// CheckURLs reports every web address in text, Markdown fences and code
+// spans included: the documents are read from the repository alone (a
+// checkout or a release archive), so a fact may not rest on a page
+// elsewhere; name the reference and state what it says instead. Passing
+// are exampleHost addresses and, written without a scheme, the Go import
+// paths under goModules (module paths such as "golang.org/x/sys", from
+// go.mod: a package's name in an import or a profile, not a link). name
+// labels the problems.
+func CheckURLs(name, text string, goModules ...string) []Problem {
+	var out []Problem
+	for i, line := range strings.Split(text, "\n") {
+		for _, u := range webURL.FindAllString(line, -1) {
+			if exampleHost.MatchString(u) || (!hasScheme.MatchString(u) && underModule(u, goModules)) {
+				continue
+			}
+			out = append(out, Problem{File: name, Line: i + 1, Text: u,
+				Reason: "a web address: the docs must stand alone (name the reference and say what it says)"})
+		}
+	}
+	return out
+}
+
+// underModule reports whether path is one of modules or a package path
+// under one ("golang.org/x/sys/unix", "github.com/m/m/rpc.(*Server)").
+func underModule(path string, modules []string) bool {
+	for _, m := range modules {
+		if rest, ok := strings.CutPrefix(path, m); ok && (rest == "" || rest[0] == '/' || rest[0] == '.' || rest[0] == '@') {
+			return true
+		}
+	}
+	return false
 }
 
 // firstTwo returns the first two path elements of an absolute path

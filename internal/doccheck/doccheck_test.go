@@ -3,6 +3,8 @@ package doccheck
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,16 +27,40 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
-// docFiles are the documents a reader of the repository is pointed to.
+// docFiles are the documents a reader of the repository is pointed to:
+// the top-level ones, every Markdown file under docs/, examples/ and
+// bench/, the conformance README and each package's README (node_modules
+// and other dot or build directories skipped).
 func docFiles(t *testing.T, root string) []string {
 	t.Helper()
 	var files []string
-	for _, pat := range []string{"README.md", "CONTRIBUTING.md", "SECURITY.md", "CHANGELOG.md", "docs/*.md", "conformance/README.md", "bench/*.md", "examples/*/*.md"} {
+	for _, pat := range []string{"README.md", "CONTRIBUTING.md", "SECURITY.md", "CHANGELOG.md", "conformance/README.md"} {
 		m, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(pat)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, m...)
+	}
+	for dir, want := range map[string]func(name string) bool{
+		"docs":     func(n string) bool { return strings.HasSuffix(n, ".md") },
+		"examples": func(n string) bool { return strings.HasSuffix(n, ".md") },
+		"bench":    func(n string) bool { return strings.HasSuffix(n, ".md") },
+		"packages": func(n string) bool { return n == "README.md" },
+	} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				return err
+			case d.IsDir() && (d.Name() == "node_modules" || d.Name() == "lib" || strings.HasPrefix(d.Name(), ".")):
+				return filepath.SkipDir
+			case !d.IsDir() && want(d.Name()):
+				files = append(files, p)
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
 	}
 	if len(files) == 0 {
 		t.Fatal("no documentation files found")
@@ -42,11 +68,60 @@ func docFiles(t *testing.T, root string) []string {
 	return files
 }
 
+// goModules are the module paths go.mod names (its own and each required
+// one): Go import paths, which the docs may write (CheckURLs).
+func goModules(t *testing.T, root string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mods []string
+	inRequire := false
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0:
+		case f[0] == "module" && len(f) == 2:
+			mods = append(mods, f[1])
+		case f[0] == "require" && len(f) >= 3:
+			mods = append(mods, f[1])
+		case f[0] == "require" && f[len(f)-1] == "(":
+			inRequire = true
+		case f[0] == ")":
+			inRequire = false
+		case inRequire:
+			mods = append(mods, f[0])
+		}
+	}
+	if len(mods) < 2 {
+		t.Fatalf("go.mod: modules %v, want the module and its requirements", mods)
+	}
+	return mods
+}
+
+// TestDocFilesCoverTheReadmes: the walk reaches the package and example
+// READMEs, not only the top-level documents.
+func TestDocFilesCoverTheReadmes(t *testing.T) {
+	root := repoRoot(t)
+	got := map[string]bool{}
+	for _, f := range docFiles(t, root) {
+		rel, _ := filepath.Rel(root, f)
+		got[filepath.ToSlash(rel)] = true
+	}
+	for _, want := range []string{"README.md", "CHANGELOG.md", "SECURITY.md", "docs/protocol.md", "packages/npm/hookside/README.md"} {
+		if !got[want] {
+			t.Errorf("docFiles misses %s", want)
+		}
+	}
+}
+
 // TestRepositoryDocs: every link and file mention in the documentation
 // resolves inside the repository, and nothing cites outside material or a
 // machine path.
 func TestRepositoryDocs(t *testing.T) {
 	root := repoRoot(t)
+	mods := goModules(t, root)
 	for _, f := range docFiles(t, root) {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -54,7 +129,8 @@ func TestRepositoryDocs(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(root, f)
 		rel = filepath.ToSlash(rel)
-		for _, p := range append(CheckText(rel, string(b)), CheckLinks(root, f, string(b))...) {
+		problems := append(CheckText(rel, string(b)), CheckLinks(root, f, string(b))...)
+		for _, p := range append(problems, CheckURLs(rel, string(b), mods...)...) {
 			t.Error(p)
 		}
 	}
@@ -109,7 +185,7 @@ func TestHelpText(t *testing.T) {
 		cmd.Stdin = strings.NewReader("")
 		out, _ := cmd.CombinedOutput() // some commands exit non-zero after printing help
 		name := "hookside " + key + " --help"
-		for _, p := range CheckText(name, string(out)) {
+		for _, p := range append(CheckText(name, string(out)), CheckURLs(name, string(out), goModules(t, root)...)...) {
 			t.Error(p)
 		}
 		for _, m := range regexp.MustCompile(`[A-Za-z0-9_./-]+\.md\b`).FindAllString(string(out), -1) {
@@ -144,6 +220,8 @@ func TestHelpText(t *testing.T) {
 	if err != nil {
 		t.Fatalf("hookside protocol schema: %v", err)
 	}
+	// Its "$schema" URI names the JSON Schema dialect (an identifier the
+	// format requires, not a link), so CheckURLs does not apply.
 	for _, p := range CheckText("hookside protocol schema", string(out)) {
 		t.Error(p)
 	}

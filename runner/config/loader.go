@@ -59,6 +59,11 @@ type LoaderOptions struct {
 	WorkspacePluginDirs  []string
 	WorkspaceRoot        string
 	WorkspacePluginOrder int
+	// Memo, when set, holds the settings files the session has already
+	// read while it opens (fsid.Memo): a user, managed or workspace
+	// settings file whose identity at Load equals that of a reading there
+	// is parsed from those bytes instead of being read again.
+	Memo *fsid.Memo
 }
 
 // ManagedSourceName is Source.Name of hooks from managed settings.
@@ -94,6 +99,7 @@ type Loader struct {
 	ws           *Workspace
 	set          *Set
 	version      uint64
+	memo         *fsid.Memo
 }
 
 // stamp identifies one state of a file cheaply (one os.Stat): its
@@ -158,7 +164,8 @@ func NewLoader(opts LoaderOptions) *Loader {
 	if l.dialect.UserSettingsFile != "" && opts.ManagedSettingsPath != "" {
 		l.managed.path = absPath(opts.ManagedSettingsPath)
 	}
-	l.workspace = WorkspaceOptions{Dialect: l.dialect, Cwd: opts.Cwd, ProjectConfigPath: opts.ProjectConfigPath, RootOn: opts.RootOn}
+	l.memo = opts.Memo
+	l.workspace = WorkspaceOptions{Dialect: l.dialect, Cwd: opts.Cwd, ProjectConfigPath: opts.ProjectConfigPath, RootOn: opts.RootOn, Memo: opts.Memo}
 	seen := make(map[string]bool)
 	addPlugins := func(dirs []string, workspace bool) {
 		for _, d := range dirs {
@@ -288,11 +295,11 @@ func (l *Loader) SourcePaths() []string {
 	return out
 }
 
-func (l *Loader) loadUser(st stamp) { loadStamped(&l.user, st, ParseFile) }
+func (l *Loader) loadUser(st stamp) { loadStamped(&l.user, st, l.memo, ParseFile) }
 
 func (l *Loader) loadSettings(src *settingsSource, st stamp) {
 	managed := src == &l.managed
-	loadStamped(src, st, func(path string, data []byte, kind hook.SourceKind) (*SettingsFile, []hook.Diagnostic) {
+	loadStamped(src, st, l.memo, func(path string, data []byte, kind hook.SourceKind) (*SettingsFile, []hook.Diagnostic) {
 		f, diags := ParseSettingsFile(l.dialect, path, data, kind)
 		if managed {
 			for i := range f.Hooks {
@@ -304,9 +311,9 @@ func (l *Loader) loadSettings(src *settingsSource, st stamp) {
 }
 
 // loadStamped re-reads u (stamped st) and parses it as a user file.
-func loadStamped[F any](u *stampedSource[F], st stamp, parse func(string, []byte, hook.SourceKind) (*F, []hook.Diagnostic)) {
+func loadStamped[F any](u *stampedSource[F], st stamp, memo *fsid.Memo, parse func(string, []byte, hook.SourceKind) (*F, []hook.Diagnostic)) {
 	u.loaded, u.st, u.file, u.diags = true, st, nil, nil
-	data, d := readStamped(u.path, st, hook.CodeReadError, hook.SeverityError)
+	data, d := readStamped(u.path, st, memo, hook.CodeReadError, hook.SeverityError)
 	if d != nil {
 		u.diags = []hook.Diagnostic{*d}
 		return
@@ -345,12 +352,12 @@ func (p *pluginSource) load(rp string, hs, ms stamp) {
 			Message: rp + "; its hooks do not load"}}
 		return
 	}
-	data, d := readStamped(p.hooksPath, hs, hook.CodeReadError, hook.SeverityError)
+	data, d := readStamped(p.hooksPath, hs, nil, hook.CodeReadError, hook.SeverityError)
 	if d != nil {
 		p.parsed.diags = []hook.Diagnostic{*d}
 		return
 	}
-	manifest, md := readStamped(p.manifestPath, ms, hook.CodePluginManifestInvalid, hook.SeverityWarning)
+	manifest, md := readStamped(p.manifestPath, ms, nil, hook.CodePluginManifestInvalid, hook.SeverityWarning)
 	path := p.hooksPath
 	if data == nil && p.dialect.OwnPluginRules {
 		path, data = manifestHooks(p.root, p.manifestPath, manifest)
@@ -364,10 +371,11 @@ func (p *pluginSource) load(rp string, hs, ms stamp) {
 	}
 }
 
-// readStamped reads path whose stat result is st. It returns (nil, nil)
-// for a missing file and a diagnostic with code/severity when the file
-// cannot be used.
-func readStamped(path string, st stamp, code, severity string) ([]byte, *hook.Diagnostic) {
+// readStamped reads path whose stat result is st — or takes memo's bytes
+// of path when they were read from the file state st describes. It returns
+// (nil, nil) for a missing file and a diagnostic with code/severity when
+// the file cannot be used.
+func readStamped(path string, st stamp, memo *fsid.Memo, code, severity string) ([]byte, *hook.Diagnostic) {
 	fail := func(msg string) ([]byte, *hook.Diagnostic) {
 		return nil, &hook.Diagnostic{Code: code, Severity: severity, Message: msg, Source: path}
 	}
@@ -380,6 +388,9 @@ func readStamped(path string, st stamp, code, severity string) ([]byte, *hook.Di
 		return fail((&fsid.NotRegularError{Path: path, Mode: st.id.Mode}).Error())
 	case st.id.Size > hook.MaxConfigFileBytes:
 		return fail(fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", st.id.Size, hook.MaxConfigFileBytes))
+	}
+	if data, ok := memo.Get(path, st.id); ok {
+		return data, nil
 	}
 	data, err := fsid.ReadFile(path, hook.MaxConfigFileBytes) // a FIFO must not block the load
 	switch {

@@ -48,6 +48,7 @@ type Workspace struct {
 
 	probes []probe
 	direct bool // read files under the root without an os.Root (it could not be opened)
+	memo   *fsid.Memo
 }
 
 // probe is what a candidate path looked like when discovery read it.
@@ -70,6 +71,11 @@ type WorkspaceOptions struct {
 	// environment, command line, host); a zcode workspace file saying
 	// hooks.enabled: true turns it on too.
 	RootOn bool
+	// Memo, when set, gives the bytes of a workspace file already read
+	// while the session opens, when the file's identity inside the root
+	// (an Lstat through the os.Root) is the one they were read from
+	// (fsid.Memo): the file is not read again.
+	Memo *fsid.Memo
 }
 
 // DiscoverWorkspace finds the workspace configuration files of the
@@ -97,7 +103,7 @@ func DiscoverWorkspace(opts WorkspaceOptions) *Workspace {
 	if d == nil {
 		d = hook.Zcode
 	}
-	w := &Workspace{Cwd: opts.Cwd, Root: opts.Cwd}
+	w := &Workspace{Cwd: opts.Cwd, Root: opts.Cwd, memo: opts.Memo}
 	levels := []string{opts.Cwd}
 	if !d.WorkspaceRootIsCwd {
 		w.Root = findRoot(opts.Cwd)
@@ -163,6 +169,11 @@ func (w *Workspace) read(root *os.Root, path, what string) ([]byte, bool) {
 	case root == nil:
 		return nil, false
 	default:
+		if fi, lerr := root.Lstat(rel); lerr == nil {
+			if d, ok := w.memo.Get(path, fsid.Of(fi)); ok {
+				return d, true
+			}
+		}
 		data, err = fsid.ReadInRoot(root, rel, hook.MaxConfigFileBytes)
 	}
 	switch {

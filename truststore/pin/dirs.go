@@ -110,7 +110,7 @@ func dirHolds(r *os.Root, workspaceRoot, rel, target, want string, c *HashCache)
 // pinOne pins one path: its content hash (and link target when it leads
 // outside the root), AbsentPin, or "" for not pinned (nothing there when
 // absentOK is false). dir reports a directory, pinned by treeSum. content
-// is a file's bytes when they are at most maxScanBytes.
+// is a regular file's bytes, cut at maxScanBytes+1 (hashOpen).
 func pinOne(r *os.Root, root, rel string, absentOK bool) (sum, target string, dir bool, content []byte, err error) {
 	fi, err := r.Stat(filepath.FromSlash(rel))
 	switch {

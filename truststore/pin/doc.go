@@ -45,9 +45,37 @@
 //     the workspace root, and every directory a preceding `cd DIR` / `pushd
 //     DIR` in the same command line names (added, never replacing: a failed
 //     or subshell cd cannot hide a file).
-//   - Only words lexically inside the workspace root count. Output
-//     redirection targets and here-document words are skipped; input
-//     redirections (`sh < x.sh`) count. `--opt=PATH` counts for its PATH.
+//   - Only words lexically inside the workspace root count; a ".." after a
+//     symlink is also resolved as the kernel does (the link's target's
+//     parent: physical), and a remembered resolution is reused only while
+//     each path before a ".." is unchanged (noteLink). A word naming the
+//     root itself (`.`, `"$PWD"`, `hooks/..`) cannot be pinned as a tree:
+//     it is listed in Pins.Unfollowed as "WORD (the workspace root: not
+//     pinned as a tree)". Words with a URL scheme (https://…) are not
+//     paths. Output redirection targets and here-document words are
+//     skipped; input redirections (`sh < x.sh`) count. `--opt=PATH`
+//     counts for its PATH, in an assignment value too, whose
+//     blank-separated fields are each taken as a word or an option
+//     (`NODE_OPTIONS='--require ./r.js'`, BASH_ENV, PYTHONSTARTUP).
+//   - A directory operand of python or node pins the entry files it runs
+//     (entries): DIR/__main__.py and the globs DIR/__main__.* and
+//     DIR/__pycache__/__main__.*; DIR/package.json, DIR/index.* and the
+//     literal "main" package.json names (with main.* and main/index.*
+//     while main names nothing).
+//   - Package runners (npm.go): `npx NAME`, `pnpm dlx`, `yarn dlx`, `bunx`,
+//     `npm exec` pin node_modules/.bin/NAME in the session directory and
+//     each parent up to the root (absent when missing); `npm run X`, `npm
+//     test`, `yarn X`, `pnpm run X`, `bun run X` pin package.json there
+//     and scan its scripts X, preX and postX as command lines run in that
+//     directory with those node_modules/.bin on the PATH (the script and
+//     subcommand names are not file names); `npm install` and kin read the
+//     install scripts so and list the line as unpinned (the dependencies'
+//     scripts run too).
+//   - Code a shell reads at run time from a pipe, a process substitution
+//     or its standard input (`curl … | sh`, `bash <(curl …)`, `. /dev/stdin
+//     < f`; pipe.go): a literal echo/printf is scanned already, a `cat` of
+//     literal paths sources those files, anything else is listed in
+//     Pins.Unfollowed as "code read from a pipe: LINE".
 //   - A word naming an existing regular file is pinned by SHA-256. A word
 //     whose symlinks lead outside the root is pinned by the content it leads
 //     to plus the resolved target (ScriptLinks): an edit or a retarget is a
@@ -78,14 +106,21 @@
 //     always, and any letter in either case once nocaseglob (or zsh's
 //     NO_CASE_GLOB) appears in the line or a script it sources.
 //   - Shell scripts pinned this way (by `#!…sh` line or .sh/.bash/.zsh/.ksh
-//     name, or named by `.`/`source`) are read for `.`/`source` lines; what
-//     they source is pinned too (a relative path against the same
-//     directories as the command's words; $(dirname "$0"), ${0%/*},
-//     BASH_SOURCE forms and variables assigned from them stand for the
-//     script's directory), up to 4 levels.
+//     name, or named by `.`/`source`) are parsed like a command line and
+//     read for `.`/`source` (also `source <(cat f)`, `. /dev/stdin < f`, and
+//     inside eval's and a shell's -c code strings; one built from
+//     expansions is listed unpinned); what they source is pinned too (a
+//     relative path against the same directories as the command's words;
+//     $(dirname "$0"), ${0%/*}, BASH_SOURCE forms and variables assigned
+//     from them stand for the script's directory), up to 4 levels. A
+//     script larger than maxScanBytes (1 MiB) is not read in part: it is
+//     ErrUnpinnable, so the declaration cannot be granted.
 //
 // Not followed (documented limits): files a script runs, imports or reads
-// other than by `.`/`source`; paths built from other variables or command
+// other than by `.`/`source` (Python finds `import json` in the script's
+// own directory first); a shebang's interpreter line and its options; what
+// git runs from .git/config (core.fsmonitor, aliases, hooks); the dotfiles
+// a shell reads when HOME points into the workspace (`HOME=. bash -l`); paths built from other variables or command
 // substitutions, and code strings built at run time (listed as
 // unfollowed); code other programs run from their arguments (ssh,
 // parallel, make, an interpreter's -e); zsh-only syntax (glob qualifiers,

@@ -1,6 +1,7 @@
 package pin
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -55,14 +56,53 @@ func (sc *scanner) followText(text string, bases []string) ([]string, bool) {
 	switch {
 	case heads != nil:
 	case filepath.IsAbs(rest):
-		return appendNew(out, filepath.Clean(rest)), whole
+		return sc.physical(appendNew(out, filepath.Clean(rest)), "", rest, text), whole
 	default:
 		heads = bases
 	}
 	for _, h := range heads {
-		out = appendNew(out, filepath.Join(h, filepath.FromSlash(rest)))
+		out = sc.physical(appendNew(out, filepath.Join(h, filepath.FromSlash(rest))), h, rest, text)
 	}
 	return out, whole
+}
+
+// physical adds to out the path the kernel reaches for base/rest when a
+// ".." in rest follows a component that is a symlink: ".." then leaves the
+// link's target, not the link (`hooks/../x.py` with hooks -> sub/deep is
+// sub/x.py). A path so reached outside the root is listed in
+// Pins.Unfollowed (text as written).
+func (sc *scanner) physical(out []string, base, rest, text string) []string {
+	if !strings.Contains(rest, "..") {
+		return out
+	}
+	if base == "" { // rest is absolute: start at its volume's root
+		vol := filepath.VolumeName(rest)
+		base, rest = vol+string(filepath.Separator), rest[len(vol):]
+	}
+	cur, linked := base, false
+	for _, c := range strings.Split(filepath.ToSlash(rest), "/") {
+		switch c {
+		case "", ".":
+		case "..":
+			sc.noteLink(cur)
+			if fi, err := os.Lstat(cur); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+				if t, err := filepath.EvalSymlinks(cur); err == nil {
+					cur, linked = sc.underRoot(t), true
+				}
+			}
+			cur = filepath.Dir(cur)
+		default:
+			cur = filepath.Join(cur, c)
+		}
+	}
+	if !linked {
+		return out
+	}
+	if _, ok := sc.rel(cur); !ok && cur != sc.root {
+		sc.unfollow(text + ` ("..": leaves the workspace through a symlink)`)
+		return out
+	}
+	return appendNew(out, cur)
 }
 
 // head splits a leading expansion off text: heads are the directories it
@@ -146,4 +186,57 @@ func appendNew(ss []string, s string) []string {
 		return ss
 	}
 	return append(ss, s)
+}
+
+// underRoot maps a resolved path below the root's own resolved path (the
+// root reached through a symlink: /var -> /private/var on macOS) back
+// below the root as the scanner names it.
+func (sc *scanner) underRoot(t string) string {
+	real, err := filepath.EvalSymlinks(sc.root)
+	if err != nil || real == sc.root {
+		return t
+	}
+	if r, err := filepath.Rel(real, t); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return filepath.Join(sc.root, r)
+	}
+	return t
+}
+
+// noteLink records what the path before a ".." is now (linkState): a
+// remembered resolution is reused only while each is the same (Matches),
+// so a directory replaced by a symlink later is seen.
+func (sc *scanner) noteLink(p string) {
+	if sc.links == nil {
+		sc.links = map[string]string{}
+	}
+	if _, ok := sc.links[p]; !ok && len(sc.links) < maxLinkNotes {
+		sc.links[p] = linkState(p)
+	}
+}
+
+// maxLinkNotes bounds the paths noteLink records for one resolution.
+const maxLinkNotes = 256
+
+// linkState is "l:TARGET" for a symlink, "d" for anything else there, ""
+// for nothing.
+func linkState(p string) string {
+	fi, err := os.Lstat(p)
+	switch {
+	case err != nil:
+		return ""
+	case fi.Mode()&os.ModeSymlink != 0:
+		t, _ := os.Readlink(p)
+		return "l:" + t
+	}
+	return "d"
+}
+
+// linksSame reports whether every path of links is still as recorded.
+func linksSame(links map[string]string) bool {
+	for p, st := range links {
+		if linkState(p) != st {
+			return false
+		}
+	}
+	return true
 }

@@ -129,7 +129,8 @@ func linkedHash(full, target string, c *HashCache) (string, fsid.ID, error) {
 }
 
 // hashOpen hashes an open regular file (using c by identity), returning its
-// content too when keep is set and it is at most maxScanBytes.
+// content too when keep is set: all of it when it is at most maxScanBytes,
+// else its first maxScanBytes+1 bytes (so the caller sees it is larger).
 func hashOpen(f *os.File, c *HashCache, keep bool) (string, fsid.ID, []byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
@@ -145,10 +146,10 @@ func hashOpen(f *os.File, c *HashCache, keep bool) (string, fsid.ID, []byte, err
 		}
 	}
 	h := sha256.New()
-	var buf bytes.Buffer
+	buf := &headBuf{max: maxScanBytes + 1}
 	w := io.Writer(h)
-	if keep && fi.Size() <= maxScanBytes {
-		w = io.MultiWriter(h, &buf)
+	if keep {
+		w = io.MultiWriter(h, buf)
 	}
 	if _, err := io.Copy(w, f); err != nil {
 		return "", fsid.ID{}, nil, err
@@ -156,10 +157,26 @@ func hashOpen(f *os.File, c *HashCache, keep bool) (string, fsid.ID, []byte, err
 	sum := hex.EncodeToString(h.Sum(nil))
 	c.store(id, sum)
 	var content []byte
-	if keep && fi.Size() <= maxScanBytes && buf.Len() <= maxScanBytes {
-		content = buf.Bytes()
+	if keep {
+		content = buf.b.Bytes()
+		if content == nil {
+			content = []byte{}
+		}
 	}
 	return sum, id, content, nil
+}
+
+// headBuf keeps the first max bytes written to it.
+type headBuf struct {
+	b   bytes.Buffer
+	max int
+}
+
+func (h *headBuf) Write(p []byte) (int, error) {
+	if room := h.max - h.b.Len(); room > 0 {
+		h.b.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
 }
 
 // HashCache remembers SHA-256 sums of pinned files keyed by stat identity

@@ -29,8 +29,9 @@ func Matches(granted Pins, h hook.Hook, workspaceRoot string, at Site, c *HashCa
 //
 // With a cache, the resolution is remembered per declaration and Site and
 // reused while it is provably the same: every pin it resolved still holds
-// (Hold, by stat identity) and every candidate it found naming nothing
-// still names nothing. Any other case resolves again. So a check costs one
+// (Hold, by stat identity), every candidate it found naming nothing
+// still names nothing, and every path before a ".." is still the same
+// directory or symlink. Any other case resolves again. So a check costs one
 // Hold of the remembered resolution and one comparison per set, however
 // many sets are granted. Safe for concurrent use.
 func MatchIndex(granted []Pins, h hook.Hook, workspaceRoot string, at Site, c *HashCache) int {
@@ -43,14 +44,14 @@ func MatchIndex(granted []Pins, h hook.Hook, workspaceRoot string, at Site, c *H
 		return -1
 	}
 	key := resolveKeyOf(h, workspaceRoot, at)
-	if m, ok := c.lookupResolved(key); ok && Hold(m.pins, workspaceRoot, c) && stillNothing(workspaceRoot, m.skipped) {
+	if m, ok := c.lookupResolved(key); ok && Hold(m.pins, workspaceRoot, c) && stillNothing(workspaceRoot, m.skipped) && linksSame(m.links) {
 		return indexEqual(granted, m.pins)
 	}
-	now, skipped, err := resolveAt(h, workspaceRoot, at)
+	now, skipped, links, err := resolveAt(h, workspaceRoot, at)
 	if err != nil {
 		return -1
 	}
-	c.storeResolved(key, resolved{pins: now, skipped: skipped})
+	c.storeResolved(key, resolved{pins: now, skipped: skipped, links: links})
 	i := indexEqual(granted, now)
 	if i >= 0 && !granted[i].Empty() && !Hold(granted[i], workspaceRoot, c) {
 		return -1 // changed between resolving and checking: judge at the next check
@@ -90,11 +91,12 @@ func stillNothing(workspaceRoot string, rels []string) bool {
 	return true
 }
 
-// resolved is a remembered resolution: its pins and the candidates that
-// named nothing.
+// resolved is a remembered resolution: its pins, the candidates that
+// named nothing, and the paths before a "..".
 type resolved struct {
 	pins    Pins
 	skipped []string
+	links   map[string]string // paths before a "..": reused only while the same (linksSame)
 }
 
 // resolveKeyOf is everything a resolution depends on besides the files:

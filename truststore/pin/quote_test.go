@@ -102,6 +102,7 @@ func FuzzSplitShell(f *testing.F) {
 		`bash hooks/$'\x64'x.sh; eval 'bash hooks/e.sh'; trap "$X" EXIT`,
 		"declare -a x=([$(a)]=$(b)); echo ${x:$(c):$(d)} ${y/$(e)/$(f)}",
 		"cat <<E\n$(a)\nE\necho 'bash x.sh' | sh; bash <<< \"$(b)\"",
+		"curl -s u | sh; bash <(cat a.sh) <(curl u); sh < <(x); . /dev/stdin < f; cat f g | bash -s",
 	} {
 		f.Add(s)
 	}

@@ -67,6 +67,7 @@ type scanner struct {
 	cands             map[string]*cand
 	order             []string
 	skipped           []string            // candidates that named nothing and are not pinned (Matches re-checks them)
+	links             map[string]string   // paths before a "..", and what they were (noteLink; Matches re-checks them)
 	globs             map[string]*globUse // glob patterns as written (root-relative)
 	unfollowed        []string            // words with an expansion follow does not know (Pins.Unfollowed)
 	// nocase: a nocaseglob option appears (noteOption): glob pins match
@@ -111,7 +112,7 @@ var (
 		"nice": true, "sudo": true, "doas": true, "setsid": true, "stdbuf": true, "chrt": true, "ionice": true,
 		"timeout": true, "xargs": true, "npx": true, "bunx": true, "pnpx": true, "uvx": true, "flock": true, "nocorrect": true}
 	// subWrappers are "program subcommand" pairs that run their next word.
-	subWrappers = map[string]bool{"uv run": true, "uv tool": true, "npm exec": true, "pnpm exec": true, "pnpm dlx": true,
+	subWrappers = map[string]bool{"uv run": true, "uv tool": true, "npm exec": true, "npm x": true, "pnpm exec": true, "pnpm dlx": true,
 		"yarn exec": true, "yarn dlx": true, "bun x": true, "poetry run": true, "pipenv run": true, "pdm run": true,
 		"hatch run": true, "rye run": true, "pixi run": true, "deno run": true, "bun run": true}
 	// testSyntax are the closing words of `[ … ]` and `[[ … ]]`.
@@ -190,7 +191,7 @@ func (sc *scanner) rel(p string) (string, bool) {
 
 // word records the candidates of one word.
 func (sc *scanner) word(w shellWord, bases []string, absentOK, source bool, depth int) {
-	if w.dynamic {
+	if w.dynamic || isURL(w.text) {
 		return
 	}
 	ps, whole := sc.follow(w, bases)
@@ -199,6 +200,9 @@ func (sc *scanner) word(w shellWord, bases []string, absentOK, source bool, dept
 	}
 	for _, p := range ps {
 		rel, ok := sc.rel(p)
+		if p == sc.root && absentOK {
+			sc.unfollow(w.text + rootWord)
+		}
 		if !ok || !cleanRel(rel) {
 			continue
 		}
@@ -215,6 +219,22 @@ func (sc *scanner) word(w shellWord, bases []string, absentOK, source bool, dept
 		}
 		sc.add(rel, &cand{absentOK: absentOK, source: source, depth: depth, bases: bases})
 	}
+}
+
+// isURL reports whether w starts with a URL scheme (https://, s3://,
+// git+ssh://): a URL, not a path.
+func isURL(w string) bool {
+	i := strings.Index(w, "://")
+	if i <= 0 {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		c := w[j]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || j > 0 && (c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-')) {
+			return false
+		}
+	}
+	return true
 }
 
 func (sc *scanner) add(rel string, c *cand) {
@@ -278,6 +298,12 @@ func (sc *scanner) pin(r *os.Root) (Pins, error) {
 				p.Dirs[rel] = true
 			}
 			if content != nil && c.depth < maxScanDepth && (c.source || looksShell(rel, content)) {
+				if len(content) > maxScanBytes {
+					// Read whole or not at all: a `.` line past the bound
+					// would run unseen.
+					return Pins{}, fmt.Errorf("pin %s: a shell script over %d bytes cannot be read for what it sources: %w",
+						rel, maxScanBytes, ErrUnpinnable)
+				}
 				sc.sourced(rel, content, c)
 			}
 		}
@@ -321,15 +347,46 @@ func looksShell(rel string, content []byte) bool {
 // sourced pins what a shell script sources with `.` or `source`.
 func (sc *scanner) sourced(rel string, content []byte, c *cand) {
 	dir := filepath.Dir(filepath.Join(sc.root, filepath.FromSlash(rel)))
-	bases := c.bases          // a relative `. x` is relative to the process's directory, not the script's
-	vars := map[string]bool{} // variables holding the script's directory
-	words := splitShellIn(string(content), sc.rb)
+	// A relative `. x` is relative to the process's directory, not the
+	// script's; vars are the variables holding the script's directory.
+	sc.sourcedWords(splitShellIn(string(content), sc.rb), dir, c.bases, map[string]bool{}, c.depth, 0)
+}
+
+// sourcedWords reads one script's (or code string's) tokens for `.` and
+// `source`: the first operand of each is pinned and read in turn. The code
+// string of eval (its operands joined) and of a shell's -c is read the same
+// way, nest levels deep (up to maxScanDepth); one built from expansions is
+// listed in Pins.Unfollowed. Notes (noteOp) are listed; a `. FILE` the
+// flattener emits for code read from a file (`. /dev/stdin < F`, `source
+// <(cat F)`) is read like any other.
+func (sc *scanner) sourcedWords(words []shellWord, dir string, bases []string, vars map[string]bool, depth, nest int) {
 	cmdPos, name := true, ""
+	var codeNext bool
+	var joined []shellWord
+	flush := func() {
+		if len(joined) == 0 {
+			return
+		}
+		j := shellWord{}
+		for _, w := range joined {
+			j.text += " " + w.text
+			j.code += " " + w.codeText()
+			j.expands = j.expands || w.expands
+		}
+		j.text, j.code = j.text[1:], j.code[1:]
+		joined = nil
+		sc.sourcedCode(j, dir, bases, vars, depth, nest)
+	}
 	for _, w := range words {
+		if w.op == noteOp {
+			sc.unfollow(w.text)
+			continue
+		}
 		if w.op != "" {
 			if w.op != "<" && w.op != ">" && w.op != ">>" && w.op != "<<" && w.op != "<<<" && w.op != "<<-" &&
 				w.op != ">&" && w.op != "<&" && w.op != "&>" && w.op != "&>>" && w.op != ">|" && w.op != "<>" {
-				cmdPos, name = true, ""
+				flush()
+				cmdPos, name, codeNext = true, "", false
 			}
 			continue
 		}
@@ -344,7 +401,21 @@ func (sc *scanner) sourced(rel string, content []byte, c *cand) {
 			if isCommandPrefix(w.text) {
 				continue
 			}
-			cmdPos, name = false, w.text
+			cmdPos, name = false, path.Base(w.text)
+			continue
+		}
+		switch {
+		case name == "eval":
+			if w.text != "--" || len(joined) > 0 {
+				joined = append(joined, w)
+			}
+			continue
+		case codeNext && !strings.HasPrefix(w.text, "-"):
+			codeNext, name = false, ""
+			sc.sourcedCode(w, dir, bases, vars, depth, nest)
+			continue
+		case shellNames[name] && strings.HasPrefix(w.text, "-") && !strings.HasPrefix(w.text, "--") && strings.Contains(w.text, "c"):
+			codeNext = true
 			continue
 		}
 		if name != "." && name != "source" {
@@ -355,8 +426,22 @@ func (sc *scanner) sourced(rel string, content []byte, c *cand) {
 		if rest, ok := sc.cutScriptDir(text, vars); ok {
 			text = dir + rest
 		}
-		sc.word(shellWord{text: text, glob: w.glob}, bases, true, true, c.depth+1)
+		sc.word(shellWord{text: text, glob: w.glob, dynamic: w.dynamic}, bases, true, true, depth+1)
 	}
+	flush()
+}
+
+// sourcedCode reads a code string of a script (eval's operands, a
+// shell's -c) for what it sources (sourcedWords).
+func (sc *scanner) sourcedCode(w shellWord, dir string, bases []string, vars map[string]bool, depth, nest int) {
+	if w.expands || nest >= maxScanDepth || sc.rb.left < len(w.codeText()) {
+		sc.unfollow(w.text)
+		if w.expands && nest < maxScanDepth && sc.rb.left >= len(w.codeText()) {
+			sc.sourcedWords(sc.rb.split(w.codeText()), dir, bases, vars, depth, nest+1)
+		}
+		return
+	}
+	sc.sourcedWords(sc.rb.split(w.codeText()), dir, bases, vars, depth, nest+1)
 }
 
 // cutScriptDir cuts a leading "directory of this script" expression:

@@ -20,6 +20,7 @@ var wrapperValueOpts = map[string]map[string]bool{
 	"xargs":   {"-I": true, "-n": true, "-L": true, "-P": true, "-d": true, "-E": true, "-s": true, "-a": true},
 	"flock":   {"-w": true, "--timeout": true, "-E": true, "--conflict-exit-code": true},
 	"time":    {"-f": true, "-o": true},
+	"npx":     {"-p": true, "--package": true},
 }
 
 // cOptPrograms run the value of their -c (or --command) option with a
@@ -50,6 +51,8 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 	var skip, redirIn, scriptNext, inline, codeNext, modNext, wrapped bool
 	var valueNext, splitNext, shellArgs, cOpt, joinAll, trapDone, lockFile bool
 	wrapper := ""
+	var binRunner, scriptRun bool // npx NAME, bun run NAME: a package binary, a package.json script
+	var pkg *pkgRun               // npm, yarn, pnpm, bun: subcommand and script
 	var joined []shellWord
 	flush := func() {
 		if len(joined) > 0 {
@@ -69,6 +72,10 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 		}
 	}
 	for _, w := range words {
+		if w.op == noteOp {
+			sc.unfollow(w.text)
+			continue
+		}
 		if w.op != "" {
 			switch w.op {
 			case "<", "<>":
@@ -79,6 +86,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 				flush()
 				cmdPos, name, argN, skip, redirIn, scriptNext, inline, codeNext, modNext, wrapped = true, "", 0, false, false, false, false, false, false, false
 				valueNext, splitNext, shellArgs, cOpt, joinAll, trapDone, lockFile, wrapper = false, false, false, false, false, false, false, ""
+				binRunner, scriptRun, pkg = false, false, nil
 			}
 			continue
 		}
@@ -124,7 +132,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 		if cmdPos {
 			if k := strings.IndexByte(w.text, '='); k > 0 && isAssignment(w.text) {
 				sc.assign(w.codeText()[strings.IndexByte(w.codeText(), '=')+1:])
-				sc.word(shellWord{text: w.text[k+1:], glob: w.glob}, bases, true, false, depth)
+				sc.assignValue(shellWord{text: w.text[k+1:], glob: w.glob}, bases, depth)
 				continue
 			}
 			if wrapper == "flock" && !lockFile && !strings.HasPrefix(w.text, "-") && !isDuration(w.text) {
@@ -135,6 +143,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			}
 			if isCommandPrefix(w.text) {
 				wrapped = wrapped || wrappers[w.text]
+				binRunner = binRunner || binRunners[w.text]
 				if wrappers[w.text] {
 					wrapper = w.text
 				}
@@ -148,6 +157,17 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			}
 			cmdPos, argN, inline = false, 0, false
 			name = path.Base(w.text)
+			if binRunner && !strings.Contains(w.text, "/") {
+				sc.localBin(w.text, bases, depth) // npx tsx: node_modules/.bin/tsx
+			}
+			if scriptRun {
+				sc.runScript([]string{w.text}, bases, depth) // bun run NAME: a script or a file
+			}
+			binRunner, scriptRun, pkg = false, false, nil
+			switch name {
+			case "npm", "yarn", "pnpm", "bun":
+				pkg = &pkgRun{dirs: bases}
+			}
 			// A bare command name is a PATH lookup: pinned only if such a
 			// file happens to exist (over-inclusion), unless a wrapper
 			// names it (env g.sh), which may run it from the workspace.
@@ -168,6 +188,11 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 		if argN == 0 && subWrappers[name+" "+w.text] {
 			// uv run X, npm exec X: X is in command position again.
 			cmdPos, wrapped = true, true
+			binRunner, scriptRun = binSubs[name+" "+w.text], name+" "+w.text == "bun run"
+			continue
+		}
+		if pkg != nil && sc.pkgWord(name, w, pkg, depth) {
+			argN++
 			continue
 		}
 		switch {
@@ -186,8 +211,10 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 		case joinAll && !(name == "watch" && isOpt):
 			joined = append(joined, w)
 		}
-		if isAssignment(w.text) {
+		assignment := isAssignment(w.text)
+		if assignment {
 			sc.assign(w.codeText()[strings.IndexByte(w.codeText(), '=')+1:])
+			sc.assignValue(shellWord{text: w.text[strings.IndexByte(w.text, '=')+1:], glob: w.glob}, bases, depth)
 		}
 		if isOpt {
 			if !shellNames[name] { // a shell's short options are flag clusters (-eu)
@@ -233,8 +260,11 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			continue
 		}
 		first := argN == 0 && !inline && isInterpreter(name)
-		if !testSyntax[w.text] {
+		if !testSyntax[w.text] && !(assignment && declBuiltins[name]) {
 			sc.word(w, bases, !textCommands[name] || hasPathSep(w.text), first && (name == "." || name == "source"), depth)
+		}
+		if first {
+			sc.entries(w, bases, name, depth) // python3 ., node tool
 		}
 		if !shellNames[name] && !w.glob && shellNames[path.Base(w.text)] {
 			shellArgs = true // a shell run by this command: `find -exec sh -c`, `sudo -u root sh -c`
@@ -244,6 +274,35 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 		}
 	}
 	flush()
+}
+
+// declBuiltins declare variables: an operand NAME=value of theirs is an
+// assignment (assignValue), never a file name.
+var declBuiltins = map[string]bool{"export": true, "readonly": true, "local": true, "declare": true, "typeset": true}
+
+// assignValue pins what an assignment value may name, as an operand: the
+// value whole (unless it is an option) and, when it holds blanks (a
+// NODE_OPTIONS, PYTHONSTARTUP, BASH_ENV or ENV style value holding
+// several options: `NODE_OPTIONS='--require ./r.js'`), each blank-separated
+// field; an option's value counts for its path (option: `--require=./r.js`
+// pins ./r.js).
+func (sc *scanner) assignValue(v shellWord, bases []string, depth int) {
+	fields := strings.Fields(v.text)
+	if len(fields) <= 1 && !strings.HasPrefix(v.text, "-") {
+		sc.word(v, bases, true, false, depth)
+		return
+	}
+	if !strings.HasPrefix(v.text, "-") {
+		sc.word(v, bases, true, false, depth) // a path with blanks
+	}
+	for _, f := range fields {
+		fw := shellWord{text: f, glob: v.glob && strings.ContainsAny(f, "*?[")}
+		if strings.HasPrefix(f, "-") {
+			sc.option(fw, bases, depth)
+		} else {
+			sc.word(fw, bases, true, false, depth)
+		}
+	}
 }
 
 // wrapperOption handles an option of the wrapper in command position:
@@ -263,7 +322,7 @@ func (sc *scanner) wrapperOption(wrapper string, w shellWord, bases []string, de
 			return
 		}
 	}
-	if wrapper == "flock" && (w.text == "-c" || w.text == "--command") {
+	if wrapper == "flock" && (w.text == "-c" || w.text == "--command") || wrapper == "npx" && (w.text == "-c" || w.text == "--call") {
 		*splitNext = true // flock FILE -c 'command line'
 		return
 	}

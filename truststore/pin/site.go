@@ -37,41 +37,42 @@ type Site struct {
 // cannot read (windowsSyntax: cmd or PowerShell, backslash paths, 8.3
 // names, alternate data streams). An empty workspaceRoot pins nothing.
 func PinScriptsAt(h hook.Hook, workspaceRoot string, at Site) (Pins, error) {
-	p, _, err := resolveAt(h, workspaceRoot, at)
+	p, _, _, err := resolveAt(h, workspaceRoot, at)
 	return p, err
 }
 
 // resolveAt is PinScriptsAt, also returning the root-relative candidates
 // that named nothing and so are not pinned (a bare command name, a text
-// command's operand): their appearance changes the result too.
-func resolveAt(h hook.Hook, workspaceRoot string, at Site) (Pins, []string, error) {
+// command's operand): their appearance changes the result too; and the
+// paths before a ".." with what they were (noteLink).
+func resolveAt(h hook.Hook, workspaceRoot string, at Site) (Pins, []string, map[string]string, error) {
 	if workspaceRoot == "" {
-		return Pins{}, nil, nil
+		return Pins{}, nil, nil, nil
 	}
 	if checkWindowsSyntax {
 		if err := windowsSyntax(h); err != nil {
-			return Pins{}, nil, err
+			return Pins{}, nil, nil, err
 		}
 	}
 	root, err := filepath.Abs(workspaceRoot)
 	if err != nil {
-		return Pins{}, nil, err
+		return Pins{}, nil, nil, err
 	}
 	cwd := root
 	if at.Dir != "" {
 		if cwd, err = filepath.Abs(at.Dir); err != nil {
-			return Pins{}, nil, err
+			return Pins{}, nil, nil, err
 		}
 	}
 	project := cwd
 	if at.ProjectDir != "" {
 		if project, err = filepath.Abs(at.ProjectDir); err != nil {
-			return Pins{}, nil, err
+			return Pins{}, nil, nil, err
 		}
 	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
-		return Pins{}, nil, err
+		return Pins{}, nil, nil, err
 	}
 	defer r.Close()
 	sc := &scanner{root: root, cwd: cwd, project: project, path: pathDirs(at.Path, cwd),
@@ -101,7 +102,7 @@ func resolveAt(h hook.Hook, workspaceRoot string, at Site) (Pins, []string, erro
 	}
 	sc.finish(bases)
 	p, err := sc.pin(r)
-	return p, sc.skipped, err
+	return p, sc.skipped, sc.links, err
 }
 
 // pathDirs returns the absolute PATH entries (relative ones against cwd;

@@ -32,7 +32,7 @@ func TestTextCommandOperands(t *testing.T) {
 		// trap's and alias's operands are command lines that run: pinned
 		// as any other command's operand.
 		{"trap guard.sh EXIT", []string{"EXIT", "guard.sh"}},
-		{"alias g=guard.sh", []string{"g=guard.sh"}},
+		{"alias g=guard.sh", []string{"g=guard.sh", "guard.sh"}},
 	} {
 		h := hook.Hook{Type: hook.TypeCommand, Command: tc.line}
 		if got := ScriptPaths(h, root); !reflect.DeepEqual(got, tc.want) {

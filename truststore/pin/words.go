@@ -169,6 +169,9 @@ type flattener struct {
 	// hdocs are here-document bodies and other text that may run as a
 	// script (codeText), scanned after their command.
 	hdocs []string
+	// extra are tokens emitted after the current command: notes (noteOp)
+	// and the `. FILE` of code read from a literal file (pipe.go).
+	extra []shellWord
 	// seen are the statements flattened so far (missed).
 	seen map[*syntax.Stmt]bool
 	rb   *reparse
@@ -191,6 +194,7 @@ func (fl *flattener) stmt(s *syntax.Stmt) {
 		return
 	}
 	fl.seen[s] = true
+	fl.stdinCode(s)
 	fl.cmd(s.Cmd)
 	for _, r := range s.Redirs {
 		fl.out = append(fl.out, shellWord{op: r.Op.String()})
@@ -205,6 +209,8 @@ func (fl *flattener) stmt(s *syntax.Stmt) {
 		}
 	}
 	fl.end()
+	fl.out = append(fl.out, fl.extra...)
+	fl.extra = nil
 	later, hdocs := fl.later, fl.hdocs
 	fl.later, fl.hdocs = nil, nil
 	fl.inCode++
@@ -246,6 +252,9 @@ func (fl *flattener) cmd(c syntax.Command) {
 		code := (c.Op == syntax.Pipe || c.Op == syntax.PipeAll) && readsCode(c.Y)
 		if code {
 			fl.inCode++
+			if ce, ok := c.Y.Cmd.(*syntax.CallExpr); ok && readsStdin(ce) {
+				fl.fedCode([]*syntax.Stmt{c.X}, c)
+			}
 		}
 		fl.stmt(c.X)
 		if code {

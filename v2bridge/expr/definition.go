@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonint"
 )
 
 // Value is a value expression (hooks-v2-handbook §5.1, PROTOCOL §5.1):
@@ -269,6 +270,25 @@ const (
 	// has depth 1.
 	MaxConditionDepth = 256
 )
+
+// IntRange is the range of the integer member of a definition at path
+// ("timeoutMs", "retryPolicy.maxAttempts", "retryPolicy.backoffMs",
+// "revision"): the protocol limits of hooks-v2-handbook §4.4 (timeoutMs
+// 1000 ~ 120000, maxAttempts/backoffMs 1 ~ 10 / 0 ~ 600000) and, for the
+// read-only revision, a count (0 = unset). ok is false for another path.
+func IntRange(path string) (r jsonint.Range, ok bool) {
+	switch path {
+	case "timeoutMs":
+		return jsonint.Range{Min: MinTimeoutMs, Max: MaxTimeoutMs}, true
+	case "retryPolicy.maxAttempts":
+		return jsonint.Range{Min: MinMaxAttempts, Max: MaxMaxAttempts}, true
+	case "retryPolicy.backoffMs":
+		return jsonint.Range{Min: MinBackoffMs, Max: MaxBackoffMs}, true
+	case "revision":
+		return jsonint.Count, true
+	}
+	return jsonint.Range{}, false
+}
 
 // RetryPolicy is {mode, maxAttempts, backoffMs} (hooks-v2-handbook §10.2–
 // §10.3). Nil pointers are unset and filled by ApplyDefaults.

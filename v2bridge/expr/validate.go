@@ -119,9 +119,14 @@ func utf16Width(r rune) int {
 	return 1
 }
 
-func (v *validator) rangeInt(path string, p *int, lo, hi int) {
-	if p != nil && (*p < lo || *p > hi) {
-		v.errorf(path, CodeOutOfRange, "%s must be between %d and %d, got %d", path, lo, hi, *p)
+// rangeInt checks *p (when set) against IntRange(path): "timeoutMs must
+// be an integer from 1000 to 120000, got 5" (internal/jsonint's wording).
+func (v *validator) rangeInt(path string, p *int) {
+	r, _ := IntRange(path)
+	if p != nil {
+		if reason := r.Check(int64(*p)); reason != "" {
+			v.errorf(path, CodeOutOfRange, "%s %s, got %d", path, reason, *p)
+		}
 	}
 }
 
@@ -137,15 +142,16 @@ func (v *validator) definition(d *Definition) {
 	if !KnownEvent(d.EventName) {
 		v.errorf("eventName", CodeUnknownEvent, "unknown event %q", d.EventName)
 	}
-	v.rangeInt("timeoutMs", d.TimeoutMs, MinTimeoutMs, MaxTimeoutMs)
+	v.rangeInt("timeoutMs", d.TimeoutMs)
+	v.rangeInt("revision", &d.Revision)
 	if rp := d.RetryPolicy; rp != nil {
 		switch rp.Mode {
 		case "", RetrySafe, RetryKeyed, RetryUnsafe:
 		default:
 			v.errorf("retryPolicy.mode", CodeInvalidEnum, "retry mode must be safe, keyed or unsafe, got %q", rp.Mode)
 		}
-		v.rangeInt("retryPolicy.maxAttempts", rp.MaxAttempts, MinMaxAttempts, MaxMaxAttempts)
-		v.rangeInt("retryPolicy.backoffMs", rp.BackoffMs, MinBackoffMs, MaxBackoffMs)
+		v.rangeInt("retryPolicy.maxAttempts", rp.MaxAttempts)
+		v.rangeInt("retryPolicy.backoffMs", rp.BackoffMs)
 	}
 	switch d.ConcurrencyPolicy {
 	case "", ConcurrencySerialPerSession, ConcurrencyParallel:

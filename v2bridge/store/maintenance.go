@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookside/hookside/internal/jsonint"
 	"github.com/hookside/hookside/internal/randid"
 )
 
@@ -53,6 +54,45 @@ type RetentionPatch struct {
 	FailedEventDays   *int `json:"failedEventDays"`
 	RunDays           *int `json:"runDays"`
 	BatchLimit        *int `json:"batchLimit"`
+}
+
+// RetentionDays is the range of the day counts of a retention policy: 0
+// keeps the rows forever, at most 100 years (more would overflow the
+// cutoff time Sweep computes). RetentionBatch is the range of BatchLimit
+// (0 = the default 500).
+var (
+	RetentionDays  = jsonint.Range{Min: 0, Max: 36500}
+	RetentionBatch = jsonint.Range{Min: 0, Max: 100000}
+)
+
+// RetentionRange is the range of the RetentionPatch field named name
+// ("runDays", "batchLimit"); ok is false for another name.
+func RetentionRange(name string) (r jsonint.Range, ok bool) {
+	switch name {
+	case "resolvedEventDays", "failedEventDays", "runDays":
+		return RetentionDays, true
+	case "batchLimit":
+		return RetentionBatch, true
+	}
+	return jsonint.Range{}, false
+}
+
+// Check returns the name and the reason of the first field of p outside
+// its RetentionRange, or "", "".
+func (p *RetentionPatch) Check() (field, reason string) {
+	for _, f := range []struct {
+		name string
+		v    *int
+	}{{"resolvedEventDays", p.ResolvedEventDays}, {"failedEventDays", p.FailedEventDays}, {"runDays", p.RunDays}, {"batchLimit", p.BatchLimit}} {
+		if f.v == nil {
+			continue
+		}
+		r, _ := RetentionRange(f.name)
+		if reason := r.Check(int64(*f.v)); reason != "" {
+			return f.name, reason
+		}
+	}
+	return "", ""
 }
 
 // Apply returns r with the fields p sets.

@@ -66,6 +66,9 @@ var (
 	// ErrBusy: the database stayed locked by another connection or process
 	// beyond busy_timeout and the bounded retries.
 	ErrBusy = errors.New("store: database is locked (busy timeout exceeded)")
+	// ErrFull: the disk (or quota) holding the database has no room for a
+	// write (SQLITE_FULL); nothing of the failed transaction was written.
+	ErrFull = errors.New("store: the disk holding the database is full")
 	// ErrNotFound: no definition, binding, run or event with that id
 	// (PROTOCOL.md -32013).
 	ErrNotFound = errors.New("store: not found")
@@ -359,6 +362,8 @@ func mapErr(err error) error {
 		return fmt.Errorf("%w: %w", ErrCorrupt, err)
 	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
 		return fmt.Errorf("%w: %w", ErrBusy, err)
+	case sqlite3.SQLITE_FULL:
+		return fmt.Errorf("%w: %w", ErrFull, err)
 	case sqlite3.SQLITE_CONSTRAINT:
 		return fmt.Errorf("%w: %w", ErrConflict, err)
 	}

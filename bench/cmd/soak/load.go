@@ -233,8 +233,8 @@ func (s *soak) emitted(f frame, name, via string) {
 // firstWords keeps an error message's gist for counting (no ids/paths).
 func firstWords(m string) string {
 	f := strings.Fields(m)
-	if len(f) > 8 {
-		f = f[:8]
+	if len(f) > 14 {
+		f = f[:14]
 	}
 	return strings.Join(f, " ")
 }
