@@ -85,3 +85,16 @@ func (s *Session) admitRun(h *hook.Hook, dir string, resolved bool) (truststore.
 	}
 	return ev, ok
 }
+
+// sameDir reports whether a and b are one directory: equal once clean, or
+// once physical (PhysicalDir) — the session directory is physical, and a
+// path another program recorded (Claude Code's installed_plugins.json
+// projectPath) may go through a symlink.
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	pa, err1 := PhysicalDir(a)
+	pb, err2 := PhysicalDir(b)
+	return err1 == nil && err2 == nil && pa == pb
+}

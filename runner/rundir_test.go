@@ -66,3 +66,25 @@ func TestRunDir(t *testing.T) {
 		t.Error("runDir(ws/gone) resolved")
 	}
 }
+
+// TestSameDir: a recorded path through a symlink is the session's
+// physical directory; another directory or a missing one is not.
+func TestSameDir(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "proj"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("proj", filepath.Join(root, "link")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	proj := filepath.Join(root, "proj")
+	if !sameDir(filepath.Join(root, "link"), proj) || !sameDir(proj+"/", proj) {
+		t.Error("link or proj/ is not proj")
+	}
+	if sameDir(root, proj) || sameDir(filepath.Join(root, "gone"), proj) {
+		t.Error("root or a missing directory is proj")
+	}
+}
