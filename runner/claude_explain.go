@@ -43,9 +43,9 @@ func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanatio
 	for i := range set.Hooks {
 		byID[set.Hooks[i].ID] = &set.Hooks[i]
 	}
-	cwd := s.opts.Cwd
+	cwd, cwdOK := s.opts.Cwd, true
 	if c, ok := in.str("cwd"); ok && filepath.IsAbs(c) {
-		cwd = c
+		cwd, cwdOK = s.runDir(c) // as the run resolves it (RunClaude)
 	}
 	sw := s.claudeSwitches()
 	x.Diagnostics = append(sw.diagnostics(), x.Diagnostics...)
@@ -57,6 +57,18 @@ func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanatio
 		h := byID[e.ID]
 		if h == nil || h.Event != event || (e.Reason != "" && e.Reason != WhyAdmission) {
 			continue
+		}
+		if h.Source.Kind == hook.SourceWorkspace && cwd != s.opts.Cwd {
+			// Admitted where this run starts it, as the run asks.
+			ev, ok := s.admitRun(h, cwd, cwdOK)
+			e.TrustState = string(ev.State)
+			e.WouldRun, e.Reason, e.Detail = ok, "", ""
+			if !ok {
+				e.Reason, e.Detail = WhyAdmission, "workspace hook not admitted: "+string(ev.State)
+				if ev.Reason != "" && ev.Reason != string(ev.State) {
+					e.Detail += " (" + ev.Reason + ")"
+				}
+			}
 		}
 		stop := func(reason, detail string) {
 			e.WouldRun, e.Order, e.Reason, e.Detail = false, 0, reason, detail

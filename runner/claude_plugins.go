@@ -292,7 +292,7 @@ func applicableEntry(list []installEntry, cwd string) (installEntry, bool) {
 	rank := func(e installEntry) int {
 		switch e.Scope {
 		case "local", "project":
-			if e.ProjectPath == "" || filepath.Clean(e.ProjectPath) != filepath.Clean(cwd) {
+			if e.ProjectPath == "" || !sameDir(e.ProjectPath, cwd) {
 				return -1
 			}
 			if e.Scope == "local" {

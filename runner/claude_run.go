@@ -67,9 +67,11 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 		value = filepath.Base(value)
 	}
 	cst := s.claudeSt()
-	cwd := s.opts.Cwd
+	cwd, cwdOK := s.opts.Cwd, true
 	if c, ok := in.str("cwd"); ok && filepath.IsAbs(c) {
-		cwd = c // the host's cwd for this run (it follows cd and worktrees)
+		// The host's cwd for this run (it follows cd and worktrees): the
+		// one directory the gate is asked about and the hooks start in.
+		cwd, cwdOK = s.runDir(c)
 	}
 
 	_, plans := s.current()
@@ -103,7 +105,7 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 		picks = append(picks, p)
 	}
 
-	rc := claudeRunCtx{event: req.Event, turnID: req.TurnID, raw: req.Input, in: in, cwd: cwd, sw: sw}
+	rc := claudeRunCtx{event: req.Event, turnID: req.TurnID, raw: req.Input, in: in, cwd: cwd, cwdOK: cwdOK, sw: sw}
 	if slices.Contains(hook.ClaudeEnvFileEvents, req.Event) && len(picks) > 0 {
 		if dir, err := s.transcriptDir(); err == nil {
 			rc.envFile = filepath.Join(dir, "env-"+strconv.FormatUint(claudeSeq.Add(1), 10)+".sh")
@@ -165,7 +167,8 @@ type claudeRunCtx struct {
 	turnID  string
 	raw     json.RawMessage // the host's input, for internal hooks
 	in      claudeInput
-	cwd     string
+	cwd     string // runDir of the input cwd
+	cwdOK   bool   // cwd resolved (runDir); else no workspace hook is admitted
 	envFile string
 	sw      claudeSwitches
 }
@@ -265,7 +268,7 @@ func (s *Session) claudeRunOne(ctx context.Context, h *hook.Hook, rc *claudeRunC
 		return a, output.Run{RunID: newRunID(), HookID: h.ID, Source: string(h.Source.Kind), Outcome: ans.Outcome,
 			DurationMs: time.Since(start).Milliseconds(), Error: ans.Error}
 	}
-	if ev, ok := s.admitAt(h, rc.cwd); !ok { // it starts in rc.cwd
+	if ev, ok := s.admitRun(h, rc.cwd, rc.cwdOK); !ok { // it starts in rc.cwd
 		reason := string(ev.State)
 		if ev.Reason != "" && ev.Reason != reason {
 			reason += ": " + ev.Reason

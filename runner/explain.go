@@ -166,6 +166,9 @@ func (s *Session) explain(set *config.Set, ws *truststore.Workspace, found *conf
 			} else {
 				order++
 				e.WouldRun, e.Order = true, order
+				if err := s.processProblem(h); err != nil { // as the run would find it
+					e.Detail = "fails without starting: " + err.Error()
+				}
 			}
 		}
 		x.Hooks = append(x.Hooks, e)

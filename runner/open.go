@@ -29,7 +29,9 @@ var ErrCwd = errors.New("not an existing directory")
 // trust commands). Over NewSession it:
 //
 //   - validates the profile once (*ProfileError) and the cwd (ErrCwd);
-//   - makes Cwd, SparkUserDir, UserDir, TranscriptPath, ManagedSettingsPath
+//   - makes Cwd physical (PhysicalDir: absolute, symlinks resolved, so
+//     the directory checked is the directory the hooks start in) and
+//     SparkUserDir, UserDir, TranscriptPath, ManagedSettingsPath
 //     and PluginDirs absolute and clean;
 //   - defaults Workspace.Home to home.Default(), UserConfigPath to
 //     <home>/config.json and WorkspaceID to truststore.CanonicalID(Cwd).
@@ -49,11 +51,10 @@ func Open(opts SessionOptions) (*Session, []hook.Diagnostic, error) {
 		}
 		opts.Cwd = wd
 	}
-	abs, err := filepath.Abs(opts.Cwd)
+	// The one directory the workspace root, the trust identity, the pins
+	// and the hooks' working directory all derive from (PhysicalDir).
+	abs, err := PhysicalDir(opts.Cwd)
 	if err != nil {
-		return nil, nil, err
-	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return nil, nil, fmt.Errorf("%s: %w", opts.Cwd, ErrCwd)
 	}
 	opts.Cwd = abs

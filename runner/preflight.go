@@ -57,6 +57,9 @@ func (s *Session) checkProcess(argv []string) (path string, err error) {
 		roots = append(roots, h)
 	}
 	for _, a := range argv[1:] {
+		if codeOption(a) {
+			break // the rest is code and its positional parameters
+		}
 		if !scriptExts[strings.ToLower(filepath.Ext(a))] || strings.HasPrefix(a, "-") {
 			continue
 		}
@@ -72,6 +75,37 @@ func (s *Session) checkProcess(argv []string) (path string, err error) {
 		}
 	}
 	return path, nil
+}
+
+// codeOption reports whether the argument a is an option after which the
+// arguments are code, not script paths: a short-option bundle holding c
+// (`-c`, `-ec`, `-lc`: sh, bash, zsh, python3 -c), `-e` / `-E` (node,
+// perl, ruby), or --command / --eval / --exec. `bash -c "bash
+// ./guard.sh"` names no script file: its -c argument is a shell line.
+func codeOption(a string) bool {
+	switch {
+	case a == "--command" || a == "--eval" || a == "--exec" || strings.HasPrefix(a, "--eval=") || strings.HasPrefix(a, "--command="):
+		return true
+	case len(a) < 2 || a[0] != '-' || a[1] == '-':
+		return false
+	}
+	return a == "-e" || a == "-E" || strings.ContainsRune(a[1:], 'c')
+}
+
+// processProblem is why the process hook h cannot start as meant
+// (checkProcess on its command line), nil when it can or h is no process
+// hook. The spawn, the CodeProcessNotFound diagnostics and `hooks explain`
+// all ask this one check.
+func (s *Session) processProblem(h *hook.Hook) error {
+	if h.Type != hook.TypeProcess {
+		return nil
+	}
+	argv, _, _, err := s.commandLine(h)
+	if err != nil {
+		return nil
+	}
+	_, err = s.checkProcess(argv)
+	return err
 }
 
 func (s *Session) wsRoot() string {
@@ -101,14 +135,7 @@ func (s *Session) processDiagnostics(hooks []hook.Hook) []hook.Diagnostic {
 	var out []hook.Diagnostic
 	for i := range hooks {
 		h := &hooks[i]
-		if h.Type != hook.TypeProcess {
-			continue
-		}
-		argv, _, _, err := s.commandLine(h)
-		if err != nil {
-			continue
-		}
-		if _, err := s.checkProcess(argv); err != nil {
+		if err := s.processProblem(h); err != nil {
 			src := h.At
 			if src == "" {
 				src = h.Source.Path

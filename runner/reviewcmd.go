@@ -74,16 +74,16 @@ func ShellWord(w string) string {
 // run there to cover what this session admits.
 func (s *Session) ReviewCommand() string {
 	cmd := reviewCommandName + ReviewFlagText(s.reviewFlags()) + " --workspace " + ShellWord(s.opts.WorkspaceID)
-	if d := s.reviewCwd(); d != "" {
+	if d := s.ReviewCwd(); d != "" {
 		cmd += " --cwd " + ShellWord(d)
 	}
 	return cmd
 }
 
-// reviewCwd is the session directory, absolute, when it lies strictly
+// ReviewCwd is the session directory, absolute, when it lies strictly
 // inside the directory its workspace identity names (a plain or local:
 // path; symlinks resolved as truststore.ResolveTarget does); "" otherwise.
-func (s *Session) reviewCwd() string {
+func (s *Session) ReviewCwd() string {
 	id := strings.TrimPrefix(s.opts.WorkspaceID, "local:")
 	if s.opts.Cwd == "" || !filepath.IsAbs(id) {
 		return ""

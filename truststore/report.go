@@ -62,6 +62,11 @@ func CanonicalID(dir string) string {
 	return filepath.Clean(dir)
 }
 
+// NoteOtherSite begins GrantChanges.Note when no grant was made at this
+// session's site: the changes compare with another site's pins (what a
+// session there resolves), not with an earlier review of this one.
+const NoteOtherSite = "not reviewed at this site"
+
 // DeclarationStatus is one declaration as PROTOCOL.md §4 reports it.
 type DeclarationStatus struct {
 	Digest string            `json:"digest"`
@@ -233,7 +238,11 @@ func Describe(w *Workspace, evs []Evaluation, sh *Shown) []DeclarationStatus {
 			}
 			here := SiteKeyOf(w.Root, PinRoot(h, w.Root), w.site())
 			if evs[i].Granted != nil {
-				out[i].Changes = grantChanges(evs[i].Granted, here, h, now, nowErr)
+				c := grantChanges(evs[i].Granted, here, h, now, nowErr)
+				if c.GrantedSite != nil && c.GrantedSite.id() != here.id() && c.Note == "" {
+					c.Note = NoteOtherSite + " (" + here.String() + "): this session resolves files no review covered"
+				}
+				out[i].Changes = c
 			}
 			if r := evs[i].Record; r != nil && len(r.OtherSites) > 0 {
 				out[i].Sites = grantedSites(r, here, now, nowErr)

@@ -33,6 +33,7 @@ func hooksCmd(stdout, stderr io.Writer) *cobra.Command {
 // sessionFlags are the flags that open a one-shot session from the shell.
 type sessionFlags struct {
 	home, cwd, userConfig, sessionID string
+	workspace                        string // --workspace PATH (placement)
 	pluginDirs                       multiFlag
 	workspaceHooks                   bool
 	hooksEnabled                     bool
@@ -97,6 +98,7 @@ func (f *sessionFlags) userDir() string {
 
 // registerWorkspace adds the workspace-hook flags.
 func (f *sessionFlags) registerWorkspace(fs *pflag.FlagSet) {
+	fs.StringVar(&f.workspace, "workspace", "", "the workspace `PATH` whose trust records the session uses (default the session directory); with --cwd DIR inside it, a session in DIR under PATH's identity, as hooks trust --workspace PATH --cwd DIR")
 	fs.BoolVar(&f.workspaceHooks, "workspace-hooks", true, "consider workspace (project) hooks; untrusted ones are skipped, never run")
 	fs.StringVar(&f.policy, "policy", "user_decides", "workspace hook `POLICY`: user_decides, deny or allow_trusted_only")
 	fs.StringVar(&f.projectConfig, "project-config", "", "an extra project config `FILE`, added to workspace discovery")
@@ -177,45 +179,6 @@ func checkProfilePolicy(profile, policy string) error {
 		return fmt.Errorf("--policy %q is not %s", policy, policyValues)
 	}
 	return nil
-}
-
-func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
-	sid := f.sessionID
-	if sid == "" {
-		sid = fmt.Sprintf("cli-%d", os.Getpid())
-	}
-	policy, ok := truststore.ParsePolicy(f.policy)
-	if !ok {
-		return nil, nil, fmt.Errorf("--policy %q is not %s", f.policy, policyValues)
-	}
-	s, diags, err := runner.Open(runner.SessionOptions{
-		ID: sid, Cwd: f.cwd, UserConfigPath: f.userConfig, PluginDirs: f.pluginDirs,
-		Profile: f.profile, UserDir: f.userDir(), TranscriptPath: f.transcriptPath, Mode: f.mode, Env: f.env,
-		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: f.home, ProjectConfigPath: f.projectConfig, HooksEnabled: f.hooksEnabled},
-	})
-	if err == nil && f.flags != nil {
-		withReviewHint(diags, "hookside hooks trust review"+hintFlags(f.flags)+" --workspace "+hintWord(s.Options().Cwd))
-	}
-	return s, diags, cliOpenError(err, f.cwd)
-}
-
-// withReviewHint puts review, a command repeating the flags in use, in
-// place of the generic review command of the pending-trust diagnostics
-// (truststore.CodePendingTrust) of diags, so that run as printed it reviews
-// the same declarations.
-func withReviewHint(diags []hook.Diagnostic, review string) {
-	const start, end = "(hookside hooks trust review", ", or workspaceHooks/review/start)"
-	for i := range diags {
-		d := &diags[i]
-		if d.Code != truststore.CodePendingTrust {
-			continue
-		}
-		if a := strings.Index(d.Message, start); a >= 0 {
-			if b := strings.Index(d.Message[a:], end); b >= 0 {
-				d.Message = d.Message[:a+1] + review + d.Message[a+b:]
-			}
-		}
-	}
 }
 
 // cliOpenError words runner.Open's errors as flag errors.
@@ -440,7 +403,7 @@ func printSkippedForTrust(w io.Writer, s *runner.Session, runs []output.Run, hin
 		return
 	}
 	fmt.Fprintf(w, "Workspace Hooks skipped: %d waiting for trust\n%s\n", len(lines), strings.Join(lines, "\n"))
-	fmt.Fprintf(w, "Review them with: hookside hooks trust review%s --workspace %s\n", hint, hintWord(s.Options().Cwd))
+	fmt.Fprintf(w, "Review them with: hookside hooks trust review%s%s\n", hint, reviewTarget(s))
 }
 
 func str(p *string) string {

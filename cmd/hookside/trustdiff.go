@@ -23,16 +23,45 @@ func printGrantChanges(w io.Writer, c *truststore.GrantChanges) {
 	if c.GrantedSite != nil {
 		at = " at " + dispText(c.GrantedSite.String())
 	}
-	fmt.Fprintf(w, "     changed since the grant of %s%s (digest %s):\n", c.GrantedAt.Local().Format("2006-01-02 15:04"), at, shortHash(c.GrantedDigest))
+	when := c.GrantedAt.Local().Format("2006-01-02 15:04")
+	if strings.HasPrefix(c.Note, truststore.NoteOtherSite) {
+		// Never reviewed here: what differs is this site, not an edit.
+		fmt.Fprintf(w, "     %s; compared with the grant of %s%s (digest %s):\n", dispText(c.Note), when, at, shortHash(c.GrantedDigest))
+	} else {
+		fmt.Fprintf(w, "     changed since the grant of %s%s (digest %s):\n", when, at, shortHash(c.GrantedDigest))
+	}
 	for _, f := range c.Declaration {
 		fmt.Fprintf(w, "       %s: %s → %s\n", f.Field, dispText(jsonText(f.Old)), dispText(jsonText(f.New)))
 	}
 	for _, s := range c.Scripts {
-		fmt.Fprintf(w, "       script %s: %s (%s → %s)\n", dispText(s.Path), s.Change, pinText(s.Old), pinText(s.New))
+		fmt.Fprintf(w, "       script %s: %s\n", dispText(s.Path), scriptChangeText(s))
 	}
-	if c.Note != "" {
+	if c.Note != "" && !strings.HasPrefix(c.Note, truststore.NoteOtherSite) {
 		fmt.Fprintf(w, "       (%s)\n", dispText(c.Note))
 	}
+}
+
+// scriptChangeText says what one pin difference means for a reviewer;
+// the change word (changed, added, removed) starts it as in --json:
+// "changed (file a → file b)", "added: resolved now (missing), not in the
+// grant", "removed: in the grant (file a), not resolved here".
+func scriptChangeText(s truststore.ScriptChange) string {
+	switch s.Change {
+	case "added":
+		return "added: resolved here (" + pinNowText(s.New) + "), not in the grant"
+	case "removed":
+		return "removed: in the grant (" + pinText(s.Old) + "), not resolved here"
+	}
+	return s.Change + " (" + pinText(s.Old) + " → " + pinText(s.New) + ")"
+}
+
+// pinNowText is pinText for a file as resolved here now: an absent pin is a
+// file that does not exist.
+func pinNowText(p *pin.PinEntry) string {
+	if p != nil && p.Kind == "absent" {
+		return "missing"
+	}
+	return pinText(p)
 }
 
 // printGrantedSites prints the pin sets of a record granted at several
