@@ -22,7 +22,7 @@ type GateOptions struct {
 	Root        string // workspace root, for script pins
 	// Site is where the session's hooks run (its directory, project
 	// directory and PATH): a grant holds only while the pins resolved
-	// there equal one of the grant's sets (PinsMatch). Zero: the root.
+	// there are covered by one of the grant's sets (PinsMatch). Zero: the root.
 	Site   pin.Site
 	Policy Policy
 	// Feature is the host's switch; false blocks everything without I/O.

@@ -97,8 +97,9 @@ func TestGrantCoversOnlyItsSite(t *testing.T) {
 }
 
 // TestGrantFromSubdirectoryNotRoot: a grant made in a subdirectory pins
-// what it resolves there; the root session resolves less (a pin removed)
-// and is stale until reviewed itself, which in turn moves the record.
+// what it resolves there; the root session resolves a part of it (only
+// hooks/g.sh, the grant's, unchanged) and is covered; once hooks/g.sh is
+// edited, both sessions are stale.
 func TestGrantFromSubdirectoryNotRoot(t *testing.T) {
 	root := t.TempDir()
 	sub := filepath.Join(root, "sub")
@@ -111,9 +112,16 @@ func TestGrantFromSubdirectoryNotRoot(t *testing.T) {
 	if ev := g.Admit(d); ev.State != TrustedPersistent {
 		t.Fatalf("sub session: %+v", ev)
 	}
+	if ev, _ := changesAt(t, g, root, pin.Site{Dir: root}, h); ev.State != TrustedPersistent {
+		t.Fatalf("root session: %+v, want covered by the sub grant (hooks/g.sh unchanged)", ev)
+	}
+	writeFile(t, filepath.Join(root, "hooks/g.sh"), "echo evil\n")
 	ev, changes := changesAt(t, g, root, pin.Site{Dir: root}, h)
-	if ev.State != StaleDigest || len(changes) != 1 || changes[0].Path != "sub/hooks/g.sh" || changes[0].Change != "removed" {
-		t.Fatalf("root session: %+v %+v, want stale with sub/hooks/g.sh removed", ev, changes)
+	if ev.State != StaleDigest || len(changes) == 0 {
+		t.Fatalf("root session after an edit: %+v %+v, want stale", ev, changes)
+	}
+	if ev := g.Admit(d); ev.State != StaleDigest {
+		t.Fatalf("sub session after an edit: %+v, want stale", ev)
 	}
 }
 
@@ -121,7 +129,8 @@ func TestGrantFromSubdirectoryNotRoot(t *testing.T) {
 // entry inside the workspace (absolute, or relative to the session
 // directory) pins name there, absent until a file appears — then the
 // grant no longer holds. A session whose PATH has no such entry resolves
-// other pins and is not covered by the grant either.
+// none of the grant's files (guard is found outside the workspace): no
+// workspace file runs, and the grant covers it.
 func TestPathLookupPinned(t *testing.T) {
 	root, elsewhere := t.TempDir(), t.TempDir()
 	writeFile(t, filepath.Join(root, "bin/.keep"), "")
@@ -143,8 +152,8 @@ func TestPathLookupPinned(t *testing.T) {
 			if ev := g.Admit(d); ev.State != TrustedPersistent {
 				t.Fatalf("granted: %+v", ev)
 			}
-			if ev, _ := changesAt(t, g, root, pin.Site{Dir: root, Path: []string{elsewhere}}, h); ev.State != StaleDigest {
-				t.Fatalf("session without the PATH entry: %+v, want stale_digest", ev)
+			if ev, _ := changesAt(t, g, root, pin.Site{Dir: root, Path: []string{elsewhere}}, h); ev.State != TrustedPersistent {
+				t.Fatalf("session without the PATH entry: %+v, want covered (nothing of the workspace resolved)", ev)
 			}
 			writeFile(t, filepath.Join(root, "bin/guard"), "#!/bin/sh\necho evil\n")
 			if ev := g.Admit(d); ev.State != StaleDigest || ev.Reason != ReasonScriptChanged {

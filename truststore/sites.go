@@ -21,8 +21,8 @@ const MaxSites = 32
 // directories relative to the workspace root ("/" separators, "." for the
 // root; a directory outside it absolute). It is a label — which pins a
 // new grant at the same site replaces, and what a reviewer is shown —
-// never a condition of admission: a declaration is admitted wherever the
-// pins resolved there equal one of the record's sets exactly (PinsMatch).
+// never a condition of admission: a declaration is admitted wherever one
+// of the record's sets covers the pins resolved there (PinsMatch).
 type SiteKey struct {
 	// Dir is the session directory (Site.Dir).
 	Dir string `json:"dir"`

@@ -350,16 +350,17 @@ func evaluate(in *EvalInput, d *Declaration) Evaluation {
 // PinsMatch is the one rule by which a grant covers what a declaration
 // runs (beyond the spec; docs/protocol.md §4 "Script pins"): the pins
 // resolved for h now, relative to its pin root (PinRoot of workspaceRoot)
-// at the Site it would run at, equal one of rec's pin sets (Record.Sites:
-// one per site a grant was made at) exactly — the same paths with the
-// same kinds, hashes and link targets, the same directory trees, the same
-// globs with the same matches. Which site a set was granted at does not
-// matter: a set describes exactly the files that run, so a Site resolving
-// the very set another site's review showed runs what was reviewed, and
-// a Site resolving anything else is covered by no set. A script edited,
-// appearing, disappearing or retargeted is a change, and so is a pin
-// added or removed: a session whose directory (or PATH, or project
-// directory) resolves the command line to other files than every grant's,
+// at the Site it would run at, are covered by one of rec's pin sets
+// (Record.Sites: one per site a grant was made at; pin.MatchIndex): equal
+// to it, or everything they resolve to that exists — files, trees, links,
+// glob matches — is that set's, with the same hashes and link targets, and
+// the rest names nothing. Which site a set was granted at does not
+// matter: a set describes the files that may run, so a Site whose existing
+// files are all another site's reviewed ones runs what was reviewed, and
+// a Site resolving any other existing file is covered by no set. A script
+// edited, appearing or retargeted is a change: a session whose directory
+// (or PATH, or project directory) resolves the command line to other
+// existing files than every grant's,
 // e.g. a session in a subdirectory where ./hooks/g.sh is sub/hooks/g.sh
 // and no grant was made there, is not covered and needs its own review
 // (which adds its set to the record). An error resolving the pins

@@ -73,7 +73,7 @@ func printGrantedSites(w io.Writer, sites []truststore.GrantedSite) {
 	if len(sites) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "     granted at %d sites (admitted wherever the pins resolved there equal one of them):\n", len(sites))
+	fmt.Fprintf(w, "     granted at %d sites (admitted wherever one of them covers the pins resolved there):\n", len(sites))
 	for _, s := range sites {
 		var marks []string
 		if s.Here {

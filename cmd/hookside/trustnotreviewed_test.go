@@ -9,18 +9,20 @@ import (
 
 // TestTrustStatusSiteNeverReviewed: a grant made at the repository root,
 // read by `hooks trust status --workspace R --cwd R/sub` (a site never
-// reviewed), keeps its machine-stable state and reason (stale_digest,
-// script_changed, change "added") but says in words what it is: not
-// reviewed at this site, the file this session resolves there missing and
-// not in the grant — not that a file was "added". A file edited at the
+// reviewed) that resolves a file no review showed (sub/hooks/g.sh), keeps
+// its machine-stable state and reason (stale_digest, script_changed,
+// change "added") but says in words what it is: not reviewed at this
+// site, the file this session resolves there not in the grant — not that
+// a file was "added". (A site resolving only the grant's files and
+// missing ones is covered: TestMatchesExact.) A file edited at the
 // grant's own site still reads "changed since the grant".
 func TestTrustStatusSiteNeverReviewed(t *testing.T) {
 	e := newCLIEnv(t)
 	writeFiles(t, map[string]string{
-		filepath.Join(e.home, "config.json"): `{"hooks":{"enabled":true}}`,
-		filepath.Join(e.ws, "zcode.json"):    `{"hooks":{"events":{"PreToolUse":[{"hooks":[{"type":"command","command":"sh hooks/g.sh"}]}]}}}`,
-		filepath.Join(e.ws, "hooks", "g.sh"): "exit 0\n",
-		filepath.Join(e.ws, "sub", ".keep"):  "",
+		filepath.Join(e.home, "config.json"):        `{"hooks":{"enabled":true}}`,
+		filepath.Join(e.ws, "zcode.json"):           `{"hooks":{"events":{"PreToolUse":[{"hooks":[{"type":"command","command":"sh hooks/g.sh"}]}]}}}`,
+		filepath.Join(e.ws, "hooks", "g.sh"):        "exit 0\n",
+		filepath.Join(e.ws, "sub", "hooks", "g.sh"): "exit 0 # another script\n",
 	})
 	_, out, errs := e.hookside(t, "", "hooks", "trust", "status", "--json", "--workspace", e.ws)
 	var st struct{ BundleDigest string }
@@ -35,7 +37,7 @@ func TestTrustStatusSiteNeverReviewed(t *testing.T) {
 	for _, want := range []string{
 		"stale_digest (script_changed)",
 		"not reviewed at this site (sub): this session resolves files no review covered; compared with the grant of ",
-		"script sub/hooks/g.sh: added: resolved here (missing), not in the grant",
+		"script sub/hooks/g.sh: added: resolved here (",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("status at sub: want %q in\n%s", want, out)

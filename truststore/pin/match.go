@@ -20,11 +20,13 @@ func Matches(granted Pins, h hook.Hook, workspaceRoot string, at Site, c *HashCa
 // exactly, the pins resolved for h now at the Site at relative to
 // workspaceRoot (PinScriptsAt succeeds and is Equal to it: same paths,
 // kinds, hashes, link targets, trees and glob matches — and that set still
-// holds, Hold), or -1 when none does. The first equal set wins. A pin the
-// Site resolves that a set lacks (a script in another session directory, a
-// file appearing in a PATH entry inside the root), or one the set has that
-// the Site does not resolve, is a mismatch with that set; so is every set
-// when the pins cannot be resolved (an error). An empty workspaceRoot
+// holds, Hold), or, when no set is equal, of the first set that covers
+// them (covers: everything they resolve to that exists is that set's,
+// unchanged; the rest names nothing), or -1 when none does. A present pin
+// the Site resolves that a set lacks or holds with another hash (a script
+// in another session directory, a file appearing in a PATH entry inside
+// the root) is a mismatch with that set; so is every set when the pins
+// cannot be resolved (an error). An empty workspaceRoot
 // resolves nothing: the first empty set matches (no I/O).
 //
 // With a cache, the resolution is remembered per declaration and Site and
@@ -59,14 +61,51 @@ func MatchIndex(granted []Pins, h hook.Hook, workspaceRoot string, at Site, c *H
 	return i
 }
 
-// indexEqual returns the index of the first set in sets Equal to p, or -1.
+// indexEqual returns the index of the first set in sets Equal to p, or,
+// when none is, of the first set that covers p (covers), or -1.
 func indexEqual(sets []Pins, p Pins) int {
 	for i := range sets {
 		if len(sets[i].Scripts) == len(p.Scripts) && len(sets[i].Globs) == len(p.Globs) && sets[i].Equal(p) {
 			return i
 		}
 	}
+	for i := range sets {
+		if covers(sets[i], p) {
+			return i
+		}
+	}
 	return -1
+}
+
+// noMatchSum is the sum of a glob that matches nothing (hashList(nil)).
+var noMatchSum = hashList(nil)
+
+// covers reports whether everything p resolves to that exists is in set,
+// unchanged: every present pin of p (a file, a tree, a link and its
+// target) is set's pin of that path with the same hash, and every glob of
+// p that matches something is set's with the same matches. p's absent
+// pins and empty globs need nothing: they name no file, so nothing runs
+// from them — and the next check sees a file appearing there (it is then
+// present and not in set). So a session in another directory (a Claude
+// Code run whose cwd is a subdirectory, where `git diff` pins an absent
+// sub/diff and `bash .claude/hooks/g.sh` the absent sub/.claude/hooks/g.sh
+// besides the reviewed .claude/hooks/g.sh) runs what was reviewed, and is
+// admitted, while any file there that no review showed is a change.
+func covers(set, p Pins) bool {
+	for rel, sum := range p.Scripts {
+		if sum == AbsentPin {
+			continue
+		}
+		if set.Scripts[rel] != sum || set.Dirs[rel] != p.Dirs[rel] || set.Links[rel] != p.Links[rel] {
+			return false
+		}
+	}
+	for pat, sum := range p.Globs {
+		if sum != noMatchSum && set.Globs[pat] != sum {
+			return false
+		}
+	}
+	return true
 }
 
 // stillNothing reports whether every root-relative path in rels still

@@ -66,8 +66,10 @@ func equalStrings(a, b []string) bool {
 	return true
 }
 
-// TestMatchesExact: Matches holds for the pins resolved at the same Site
-// and for nothing else — a pin added (another Site), removed, or edited —
+// TestMatchesExact: Matches holds for the pins resolved at the same Site,
+// and at another Site whose resolution the grant covers (what exists there
+// is the grant's, unchanged; the rest names nothing), and for nothing else
+// — a file the grant does not hold, a pin removed from the grant, an edit —
 // and the cached resolution never hides a change (an edit, a new file at
 // a candidate that named nothing, a new file at an absent pin).
 func TestMatchesExact(t *testing.T) {
@@ -94,7 +96,12 @@ func TestMatchesExact(t *testing.T) {
 		}
 	}
 	check(top, true, "same site")
-	check(Site{Dir: sub}, false, "subdirectory: sub/hooks/g.sh added (absent)")
+	check(Site{Dir: sub}, true, "subdirectory: sub/hooks/g.sh names nothing, hooks/g.sh is the grant's")
+	writeFile(t, filepath.Join(sub, "hooks/g.sh"), "echo evil\n")
+	check(Site{Dir: sub}, false, "subdirectory: sub/hooks/g.sh appeared (never reviewed)")
+	check(top, true, "the root session does not resolve sub/hooks/g.sh")
+	os.Remove(filepath.Join(sub, "hooks/g.sh"))
+	check(Site{Dir: sub}, true, "subdirectory: sub/hooks/g.sh gone again")
 	if Matches(granted, h, "", top, c) {
 		t.Fatal("no root: pins cannot be resolved")
 	}
