@@ -412,6 +412,23 @@ func trustReview(p string, rs *runner.Session, w runner.WorkspaceState, sh *trus
 			fmt.Fprintln(stdout, "\nnothing to review: every declaration is trusted")
 			return exitOK
 		}
+		var grantable []string
+		for _, i := range idx {
+			if st.Declarations[i].PinError == "" {
+				grantable = append(grantable, st.Declarations[i].Digest)
+			}
+		}
+		if len(grantable) < len(idx) {
+			// --all would be refused: a declaration that cannot be
+			// pinned cannot be granted, and --all grants all or nothing.
+			fmt.Fprintf(stdout, "\nNot a terminal. %d declaration(s) above cannot be granted now (cannot pin: see why above).", len(idx)-len(grantable))
+			if len(grantable) == 0 {
+				fmt.Fprintln(stdout)
+				return exitOK
+			}
+			fmt.Fprintf(stdout, " To trust the %d other(s), run\n  hookside hooks trust grant%s --digest %s\n", len(grantable), hint, strings.Join(grantable, " --digest "))
+			return exitOK
+		}
 		fmt.Fprintf(stdout, "\nNot a terminal: to trust, run\n  hookside hooks trust grant%s --digest <number|digest> [--digest …]\nor, to trust everything shown above,\n  hookside hooks trust grant%s --all --bundle-digest %s\n",
 			hint, hint, st.BundleDigest)
 		return exitOK
