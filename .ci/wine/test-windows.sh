@@ -122,6 +122,9 @@ gaps=(
 	"TestCancelledHookSaysCancelledNotFailed|rpc: its hook is an sh script, and there is no sh under Wine"
 	"TestDistIsReproducible|tools/dist: needs git, which is not inside Wine"
 	"TestArchivesShipCompletionsAndMan|tools/dist: builds cmd/hookside with the host's go toolchain and needs git, which are not inside Wine"
+	"TestDotDotAfterSymlink|truststore/pin: under Wine 8.0 the link os.Symlink made cannot be stat'ed (GetFileAttributesEx: File not found), so what is reached through it is never resolved; not checked on a Windows machine"
+	"TestDotDotPrefixReplacedBySymlink|truststore/pin: under Wine 8.0 the link os.Symlink made cannot be stat'ed, so the directory replaced by a symlink is never seen as one; not checked on a Windows machine"
+	"TestGlobstarMatches|truststore/pin: its tree holds a symlink, and under Wine 8.0 the link os.Symlink made cannot be stat'ed, so the walk does not list it; not checked on a Windows machine"
 	"TestPinCommandLines/quoted_glob_is_literal|truststore/pin: the fixture is a file named hooks/*.py, and '*' is not allowed in Windows file names"
 	"TestHelpText|internal/doccheck: builds cmd/hookside with the host's go toolchain, which is not inside Wine"
 )

@@ -138,10 +138,13 @@ func Absent(path string) bool {
 	return IsNotExist(err)
 }
 
-// IsNotExist reports whether err says the path names nothing.
+// IsNotExist reports whether err says the path names nothing: also a
+// name Windows does not allow (ERROR_INVALID_NAME: `*`, `?`, `<` … in a
+// component, such as a glob's literal word `hooks/*.sh`), since no file
+// can be called that.
 func IsNotExist(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, windows.ERROR_PATH_NOT_FOUND) ||
-		errors.Is(err, windows.ERROR_DIRECTORY)
+		errors.Is(err, windows.ERROR_DIRECTORY) || errors.Is(err, windows.ERROR_INVALID_NAME)
 }
 
 // Owner: Windows files have an owner SID, not a user id; ok is false.

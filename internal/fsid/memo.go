@@ -52,11 +52,17 @@ func (m *Memo) ReadFile(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	// The identity the reading is kept under is the descriptor's, as Stat
+	// takes it (on Windows an os.FileInfo has no file index).
+	fid, idErr := OfFile(f)
 	data, fi, err := readRegular(f, path, max)
 	if err != nil {
 		return nil, err
 	}
-	m.put(path, Of(fi), data)
+	if idErr != nil {
+		fid = Of(fi)
+	}
+	m.put(path, fid, data)
 	return data, nil
 }
 
