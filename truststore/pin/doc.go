@@ -76,7 +76,7 @@
 //   - make/gmake (tools.go) pin GNUmakefile, makefile and Makefile in each
 //     make directory (the bases and every -C DIR) and the -f FILE operand;
 //     targets and option values are not file names; include lines are not
-//     followed.
+//     followed (a makefile holding one is listed in Pins.Unfollowed).
 //   - Data readers (dataReaders: linters, formatters, grep, rg, git) read
 //     their operands and do not run them: operands and subcommand words are
 //     not pinned, only a long option's =VALUE and git's -c KEY=VALUE value.

@@ -54,7 +54,38 @@ type makeRun struct {
 func (sc *scanner) makefiles(dirs []string, depth int) {
 	for _, d := range dirs {
 		for _, n := range makeNames {
-			sc.word(shellWord{text: filepath.Join(d, n)}, dirs, true, false, depth)
+			sc.makefile(shellWord{text: filepath.Join(d, n)}, dirs, depth)
+		}
+	}
+}
+
+// makefile pins w, a makefile make reads, as absent when missing, and
+// marks it for noteIncludes.
+func (sc *scanner) makefile(w shellWord, dirs []string, depth int) {
+	sc.word(w, dirs, true, false, depth)
+	if w.dynamic {
+		return
+	}
+	ps, _ := sc.follow(w, dirs)
+	for _, p := range ps {
+		if rel, ok := sc.rel(p); ok {
+			if sc.makeRead == nil {
+				sc.makeRead = map[string]bool{}
+			}
+			sc.makeRead[rel] = true
+		}
+	}
+}
+
+// noteIncludes lists makefile rel in Pins.Unfollowed when a line of its
+// content starts with include, -include or sinclude: what it includes
+// is not pinned.
+func (sc *scanner) noteIncludes(rel string, content []byte) {
+	for _, line := range strings.Split(string(content), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 1 && (f[0] == "include" || f[0] == "-include" || f[0] == "sinclude") {
+			sc.unfollow(rel + " (its include lines are not followed: the included makefiles are not pinned)")
+			return
 		}
 	}
 }
@@ -110,7 +141,7 @@ func (sc *scanner) makeValue(kind byte, w shellWord, st *makeRun, depth int) {
 		st.dirs = sc.cd(w, st.dirs)
 		sc.makefiles(st.dirs[before:], depth)
 	case 'f':
-		sc.word(w, st.dirs, true, false, depth)
+		sc.makefile(w, st.dirs, depth)
 	case 'e':
 		sc.unfollow("make --eval " + w.text)
 	}

@@ -3,6 +3,7 @@ package pin
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -17,6 +18,7 @@ func toolsRoot(t *testing.T) string {
 		"Makefile":         "check:\n\ttrue\n",
 		"sub/GNUmakefile":  "all:\n\ttrue\n",
 		"mk/extra.mk":      "x:\n\ttrue\n",
+		"mk/inc.mk":        "include mk/extra.mk\nx:\n\ttrue\n",
 		"src/a.py":         "1\n",
 		"src/b.ts":         "1\n",
 		"main.go":          "package main\n",
@@ -90,6 +92,20 @@ func TestPinTools(t *testing.T) {
 				t.Errorf("pins of %q pin trees %v, want none", tc.line, p.Dirs)
 			}
 		})
+	}
+}
+
+// TestMakeIncludeListed: a makefile with include lines is listed as
+// unpinned; one without is not.
+func TestMakeIncludeListed(t *testing.T) {
+	root := toolsRoot(t)
+	if p := mustPin(t, cmdHook("make -f mk/inc.mk x"), root); !slices.ContainsFunc(p.Unfollowed, func(s string) bool {
+		return strings.HasPrefix(s, "mk/inc.mk (its include lines")
+	}) {
+		t.Errorf("Unfollowed = %q, want mk/inc.mk listed", p.Unfollowed)
+	}
+	if p := mustPin(t, cmdHook("make check"), root); len(p.Unfollowed) != 0 {
+		t.Errorf("Unfollowed = %q, want none", p.Unfollowed)
 	}
 }
 
