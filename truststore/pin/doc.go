@@ -79,7 +79,9 @@
 //     followed (a makefile holding one is listed in Pins.Unfollowed).
 //   - Data readers (dataReaders: linters, formatters, grep, rg, git) read
 //     their operands and do not run them: operands and subcommand words are
-//     not pinned, only a long option's =VALUE and git's -c KEY=VALUE value.
+//     not pinned, only a long option's =VALUE and git's -c KEY=VALUE value;
+//     a git subcommand outside gitDataSubs (bisect run, rebase --exec,
+//     submodule foreach) has its operands pinned and scanned as code.
 //   - Code a shell reads at run time from a pipe, a process substitution
 //     or its standard input (`curl … | sh`, `bash <(curl …)`, `. /dev/stdin
 //     < f`; pipe.go): a literal echo/printf is scanned already, a `cat` of

@@ -54,7 +54,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 	var binRunner, scriptRun bool // npx NAME, bun run NAME: a package binary, a package.json script
 	var pkg *pkgRun               // npm, yarn, pnpm, bun: subcommand and script
 	var mk *makeRun               // make, gmake: directories and option values
-	readerOpt := ""               // a data reader's option awaiting its value (readerWord)
+	var rd readerRun              // a data reader's state (readerWord)
 	var joined []shellWord
 	flush := func() {
 		if len(joined) > 0 {
@@ -88,7 +88,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 				flush()
 				cmdPos, name, argN, skip, redirIn, scriptNext, inline, codeNext, modNext, wrapped = true, "", 0, false, false, false, false, false, false, false
 				valueNext, splitNext, shellArgs, cOpt, joinAll, trapDone, lockFile, wrapper = false, false, false, false, false, false, false, ""
-				binRunner, scriptRun, pkg, mk, readerOpt = false, false, nil, nil, ""
+				binRunner, scriptRun, pkg, mk, rd = false, false, nil, nil, readerRun{}
 			}
 			continue
 		}
@@ -168,7 +168,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			if scriptRun {
 				sc.runScript([]string{w.text}, bases, depth) // bun run NAME: a script or a file
 			}
-			binRunner, scriptRun, pkg, mk, readerOpt = false, false, nil, nil, ""
+			binRunner, scriptRun, pkg, mk, rd = false, false, nil, nil, readerRun{}
 			switch name {
 			case "npm", "yarn", "pnpm", "bun":
 				pkg = &pkgRun{dirs: bases}
@@ -209,10 +209,12 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			argN++
 			continue
 		}
-		if dataReaders[name] {
-			sc.readerWord(name, w, &readerOpt, bases, depth)
+		if dataReaders[name] && !rd.runs && sc.readerWord(name, w, &rd, bases, depth) {
 			argN++
 			continue
+		}
+		if rd.runs {
+			sc.runsCode(w, bases, depth) // git submodule foreach 'CMD', git rebase --exec CMD
 		}
 		switch {
 		case name == "eval":

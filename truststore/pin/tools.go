@@ -166,26 +166,64 @@ var dataReaders = map[string]bool{"ruff": true, "eslint": true, "prettier": true
 var gitValueOpts = map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true,
 	"--exec-path": true, "--config-env": true}
 
-// readerWord handles operand w of data reader name (dataReaders): only a
-// long option's `=VALUE` is pinned, and for git the value of `-c
-// KEY=VALUE` (core.fsmonitor, an alias: it may be a command line);
-// *next carries the option awaiting its separate value.
-func (sc *scanner) readerWord(name string, w shellWord, next *string, bases []string, depth int) {
-	if opt := *next; opt != "" {
-		*next = ""
+// gitDataSubs are the git subcommands whose operands are data (paths,
+// revisions, patterns). Any other (bisect run, rebase --exec, submodule
+// foreach, filter-branch, difftool -x, an alias) may run an operand: its
+// operands are pinned as any command's.
+var gitDataSubs = map[string]bool{"diff": true, "status": true, "show": true, "log": true, "ls-files": true,
+	"rev-parse": true, "branch": true, "describe": true, "grep": true, "blame": true, "shortlog": true,
+	"diff-index": true, "diff-files": true, "diff-tree": true, "ls-tree": true, "cat-file": true, "add": true,
+	"rm": true, "mv": true, "restore": true, "checkout": true, "switch": true, "reset": true, "stash": true,
+	"commit": true, "tag": true, "fetch": true, "pull": true, "push": true, "merge-base": true, "name-rev": true,
+	"for-each-ref": true, "symbolic-ref": true, "rev-list": true, "check-ignore": true, "check-attr": true,
+	"hash-object": true, "format-patch": true, "apply": true, "config": true, "remote": true}
+
+// readerRun is where a data reader stands in its command line.
+type readerRun struct {
+	opt  string // an option awaiting its separate value (git's -C, -c …)
+	sub  bool   // git: the subcommand was seen
+	runs bool   // git: the subcommand is not in gitDataSubs: the rest is scanned as any command's
+}
+
+// runsCode scans an operand of a git subcommand that may run code (not
+// in gitDataSubs) as a command line too, besides pinning it as a word:
+// `git submodule foreach 'sh x.sh'`, `git rebase --exec 'make t'`, the
+// value of `--exec=CMD`.
+func (sc *scanner) runsCode(w shellWord, bases []string, depth int) {
+	switch k := strings.IndexByte(w.text, '='); {
+	case strings.HasPrefix(w.text, "--") && k > 0:
+		sc.code(w.from(k+1), bases, depth)
+	case !strings.HasPrefix(w.text, "-"):
+		sc.code(w, bases, depth)
+	}
+}
+
+// readerWord handles operand w of data reader name (dataReaders) and
+// reports whether it consumed it: only a long option's `=VALUE` is
+// pinned, and for git the value of `-c KEY=VALUE` (core.fsmonitor, an
+// alias: it may be a command line). git's subcommand is consumed; one not
+// in gitDataSubs sets st.runs, and its operands are then pinned as any.
+func (sc *scanner) readerWord(name string, w shellWord, st *readerRun, bases []string, depth int) bool {
+	if opt := st.opt; opt != "" {
+		st.opt = ""
 		if k := strings.IndexByte(w.text, '='); opt == "-c" && k > 0 {
 			sc.assignValue(shellWord{text: w.text[k+1:], glob: w.glob}, bases, depth)
 		}
-		return
+		return true
 	}
 	if !strings.HasPrefix(w.text, "-") {
-		return
+		if name == "git" && !st.sub {
+			st.sub = true
+			st.runs = w.dynamic || !gitDataSubs[w.text]
+		}
+		return true
 	}
-	if name == "git" && gitValueOpts[w.text] {
-		*next = w.text
-		return
+	if name == "git" && !st.sub && gitValueOpts[w.text] {
+		st.opt = w.text
+		return true
 	}
 	if k := strings.IndexByte(w.text, '='); k > 0 && strings.HasPrefix(w.text, "--") {
 		sc.word(w.from(k+1), bases, true, false, depth)
 	}
+	return true
 }

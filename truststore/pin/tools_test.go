@@ -69,6 +69,9 @@ func TestPinTools(t *testing.T) {
 		{"git_diff", "git diff --quiet", nil, []string{"diff"}},
 		{"git_status", "git -C sub status --porcelain src", nil, []string{"status", "sub", "src"}},
 		{"git_c_value", "git -c core.fsmonitor=./fsm.sh status", []string{"fsm.sh"}, []string{"status"}},
+		{"git_bisect_run", "git bisect run ./t.sh", []string{"t.sh"}, []string{"bisect"}},
+		{"git_rebase_exec", "git rebase --exec ./t.sh main", []string{"t.sh"}, nil},
+		{"git_submodule_foreach", "git submodule foreach 'sh ./t.sh'", []string{"t.sh"}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
