@@ -153,13 +153,35 @@ func (sc *scanner) makeValue(kind byte, w shellWord, st *makeRun, depth int) {
 // subcommand words (`ruff check`, `golangci-lint run`) are not pinned,
 // and an edit of the code they check keeps the grant. A long option's
 // attached value (`--config=FILE`) is pinned: what a tool loads as
-// configuration or plugin may be code. What they load without being told
+// configuration or plugin may be code, and so is the separate value of a
+// code-loading option (readerCodeOpts: `eslint --rulesdir DIR`, `rg --pre
+// CMD`). What they load without being told
 // (eslint.config.js, a mypy plugin, golangci-lint's custom linters, the
 // .git/config of git) is a documented limit.
 var dataReaders = map[string]bool{"ruff": true, "eslint": true, "prettier": true, "black": true, "isort": true,
 	"flake8": true, "mypy": true, "tsc": true, "shellcheck": true, "biome": true, "stylelint": true,
 	"markdownlint": true, "markdownlint-cli2": true, "golangci-lint": true, "gofmt": true, "grep": true,
 	"egrep": true, "fgrep": true, "rg": true, "git": true}
+
+// readerCodeOpts are the options of data readers whose separate value
+// names a file or directory the tool loads as configuration or code (a
+// plugin, rules, a preprocessor): that value is pinned as any operand.
+var readerCodeOpts = map[string]map[string]bool{
+	"rg":                {"--pre": true},
+	"eslint":            {"-c": true, "--config": true, "--rulesdir": true, "--plugin": true, "--resolve-plugins-relative-to": true, "-f": true, "--format": true},
+	"prettier":          {"--config": true, "--plugin": true},
+	"stylelint":         {"-c": true, "--config": true, "--config-basedir": true, "--custom-syntax": true, "--custom-formatter": true},
+	"ruff":              {"--config": true},
+	"black":             {"--config": true},
+	"isort":             {"--settings-path": true, "--sp": true, "--settings-file": true},
+	"flake8":            {"--config": true, "--append-config": true},
+	"mypy":              {"--config-file": true},
+	"biome":             {"--config-path": true},
+	"markdownlint":      {"-c": true, "--config": true, "-r": true, "--rules": true},
+	"markdownlint-cli2": {"--config": true},
+	"golangci-lint":     {"-c": true, "--config": true},
+	"shellcheck":        {"--rcfile": true},
+}
 
 // gitValueOpts are git's options before the subcommand that take the next
 // word as their value.
@@ -199,16 +221,23 @@ func (sc *scanner) runsCode(w shellWord, bases []string, depth int) {
 }
 
 // readerWord handles operand w of data reader name (dataReaders) and
-// reports whether it consumed it: only a long option's `=VALUE` is
-// pinned, and for git the value of `-c KEY=VALUE` (core.fsmonitor, an
+// reports whether it consumed it: only a long option's `=VALUE` and the
+// separate value of an option in readerCodeOpts are pinned, and for git the value of `-c KEY=VALUE` (core.fsmonitor, an
 // alias: it may be a command line). git's subcommand is consumed; one not
 // in gitDataSubs sets st.runs, and its operands are then pinned as any.
 func (sc *scanner) readerWord(name string, w shellWord, st *readerRun, bases []string, depth int) bool {
 	if opt := st.opt; opt != "" {
 		st.opt = ""
-		if k := strings.IndexByte(w.text, '='); opt == "-c" && k > 0 {
+		switch k := strings.IndexByte(w.text, '='); {
+		case name == "git" && opt == "-c" && k > 0:
 			sc.assignValue(shellWord{text: w.text[k+1:], glob: w.glob}, bases, depth)
+		case name != "git":
+			sc.word(w, bases, true, false, depth) // readerCodeOpts
 		}
+		return true
+	}
+	if readerCodeOpts[name][w.text] {
+		st.opt = w.text
 		return true
 	}
 	if !strings.HasPrefix(w.text, "-") {
