@@ -70,7 +70,18 @@
 //     directory with those node_modules/.bin on the PATH (the script and
 //     subcommand names are not file names); `npm install` and kin read the
 //     install scripts so and list the line as unpinned (the dependencies'
-//     scripts run too).
+//     scripts run too). The runner's project configuration there is pinned
+//     too, absent when missing (runnerConfigs: .npmrc, .yarnrc, .yarnrc.yml,
+//     bunfig.toml, pnpm-workspace.yaml, .pnpmfile.cjs).
+//   - make/gmake (tools.go) pin GNUmakefile, makefile and Makefile in each
+//     make directory (the bases and every -C DIR) and the -f FILE operand;
+//     targets and option values are not file names; include lines are not
+//     followed (a makefile holding one is listed in Pins.Unfollowed).
+//   - Data readers (dataReaders: linters, formatters, grep, rg, git) read
+//     their operands and do not run them: operands and subcommand words are
+//     not pinned, only a long option's =VALUE and git's -c KEY=VALUE value;
+//     a git subcommand outside gitDataSubs (bisect run, rebase --exec,
+//     submodule foreach) has its operands pinned and scanned as code.
 //   - Code a shell reads at run time from a pipe, a process substitution
 //     or its standard input (`curl … | sh`, `bash <(curl …)`, `. /dev/stdin
 //     < f`; pipe.go): a literal echo/printf is scanned already, a `cat` of
@@ -123,7 +134,8 @@
 // a shell reads when HOME points into the workspace (`HOME=. bash -l`); paths built from other variables or command
 // substitutions, and code strings built at run time (listed as
 // unfollowed); code other programs run from their arguments (ssh,
-// parallel, make, an interpreter's -e); zsh-only syntax (glob qualifiers,
+// parallel, an interpreter's -e), a makefile's include lines, and what a
+// data reader loads unnamed (eslint.config.js, plugins); zsh-only syntax (glob qualifiers,
 // (#i)); PATH entries outside the root; a `shell` that is not a POSIX
 // shell (its command text is still split as shell words).
 // Over-inclusion only makes trust stricter.

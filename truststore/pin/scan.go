@@ -78,7 +78,10 @@ type scanner struct {
 	dynCode  bool
 	assigned []string
 	rb       *reparse // what nested text may still be parsed again
-	quiet    int      // > 0 inside a code string listed whole (unfollow)
+	// makeRead are the candidates make reads as makefiles (root-relative):
+	// one with include lines is listed in Pins.Unfollowed (noteIncludes).
+	makeRead map[string]bool
+	quiet    int // > 0 inside a code string listed whole (unfollow)
 }
 
 // globUse is how a glob pattern was written: as the first operand of
@@ -296,6 +299,9 @@ func (sc *scanner) pin(r *os.Root) (Pins, error) {
 			}
 			if dir {
 				p.Dirs[rel] = true
+			}
+			if sc.makeRead[rel] {
+				sc.noteIncludes(rel, content)
 			}
 			if content != nil && c.depth < maxScanDepth && (c.source || looksShell(rel, content)) {
 				if len(content) > maxScanBytes {

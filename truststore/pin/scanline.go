@@ -53,6 +53,8 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 	wrapper := ""
 	var binRunner, scriptRun bool // npx NAME, bun run NAME: a package binary, a package.json script
 	var pkg *pkgRun               // npm, yarn, pnpm, bun: subcommand and script
+	var mk *makeRun               // make, gmake: directories and option values
+	var rd readerRun              // a data reader's state (readerWord)
 	var joined []shellWord
 	flush := func() {
 		if len(joined) > 0 {
@@ -86,7 +88,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 				flush()
 				cmdPos, name, argN, skip, redirIn, scriptNext, inline, codeNext, modNext, wrapped = true, "", 0, false, false, false, false, false, false, false
 				valueNext, splitNext, shellArgs, cOpt, joinAll, trapDone, lockFile, wrapper = false, false, false, false, false, false, false, ""
-				binRunner, scriptRun, pkg = false, false, nil
+				binRunner, scriptRun, pkg, mk, rd = false, false, nil, nil, readerRun{}
 			}
 			continue
 		}
@@ -144,6 +146,9 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			if isCommandPrefix(w.text) {
 				wrapped = wrapped || wrappers[w.text]
 				binRunner = binRunner || binRunners[w.text]
+				if binRunners[w.text] {
+					sc.runnerConfig(w.text, bases, depth) // npx: .npmrc
+				}
 				if wrappers[w.text] {
 					wrapper = w.text
 				}
@@ -163,10 +168,14 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			if scriptRun {
 				sc.runScript([]string{w.text}, bases, depth) // bun run NAME: a script or a file
 			}
-			binRunner, scriptRun, pkg = false, false, nil
+			binRunner, scriptRun, pkg, mk, rd = false, false, nil, nil, readerRun{}
 			switch name {
 			case "npm", "yarn", "pnpm", "bun":
 				pkg = &pkgRun{dirs: bases}
+				sc.runnerConfig(name, bases, depth)
+			case "make", "gmake":
+				mk = &makeRun{dirs: bases}
+				sc.makefiles(bases, depth)
 			}
 			// A bare command name is a PATH lookup: pinned only if such a
 			// file happens to exist (over-inclusion), unless a wrapper
@@ -194,6 +203,18 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 		if pkg != nil && sc.pkgWord(name, w, pkg, depth) {
 			argN++
 			continue
+		}
+		if mk != nil {
+			sc.makeWord(w, mk, depth)
+			argN++
+			continue
+		}
+		if dataReaders[name] && !rd.runs && sc.readerWord(name, w, &rd, bases, depth) {
+			argN++
+			continue
+		}
+		if rd.runs {
+			sc.runsCode(w, bases, depth) // git submodule foreach 'CMD', git rebase --exec CMD
 		}
 		switch {
 		case name == "eval":

@@ -15,8 +15,7 @@ var textCommands = map[string]bool{"echo": true, "printf": true, "true": true, "
 	"export": true, "readonly": true, "local": true, "declare": true, "typeset": true, "set": true,
 	"unset": true, "shift": true, "read": true, "wait": true, "sleep": true, "kill": true,
 	"unalias": true, "umask": true, "logger": true, "notify-send": true, "say": true,
-	"tput": true, "date": true, "basename": true, "dirname": true, "grep": true, "egrep": true,
-	"fgrep": true, "rg": true}
+	"tput": true, "date": true, "basename": true, "dirname": true}
 
 // hasPathSep reports whether w has a path separator ("/", or the OS's own,
 // "\\" on Windows), so that it reads as a path, not as text.
