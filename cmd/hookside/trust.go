@@ -284,6 +284,9 @@ func describePin(p pin.PinEntry) string {
 	case "link":
 		return dispWord(p.Path) + " -> " + dispWord(p.Target) + " sha256:" + short
 	case "glob":
+		if p.SHA256 == pin.NoMatches {
+			return dispWord(p.Path) + " (glob, no match now)"
+		}
 		return dispWord(p.Path) + " (glob, matches sha256:" + short + ")"
 	}
 	return dispWord(p.Path) + " sha256:" + short

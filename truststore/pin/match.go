@@ -77,9 +77,6 @@ func indexEqual(sets []Pins, p Pins) int {
 	return -1
 }
 
-// noMatchSum is the sum of a glob that matches nothing (hashList(nil)).
-var noMatchSum = hashList(nil)
-
 // covers reports whether everything p resolves to that exists is in set,
 // unchanged: every present pin of p (a file, a tree, a link and its
 // target) is set's pin of that path with the same hash, and every glob of
@@ -101,7 +98,7 @@ func covers(set, p Pins) bool {
 		}
 	}
 	for pat, sum := range p.Globs {
-		if sum != noMatchSum && set.Globs[pat] != sum {
+		if sum != NoMatches && set.Globs[pat] != sum {
 			return false
 		}
 	}
