@@ -75,8 +75,10 @@
 //     bunfig.toml, pnpm-workspace.yaml, .pnpmfile.cjs).
 //   - make/gmake (tools.go) pin GNUmakefile, makefile and Makefile in each
 //     make directory (the bases and every -C DIR) and the -f FILE operand;
-//     targets and option values are not file names; include lines are not
-//     followed (a makefile holding one is listed in Pins.Unfollowed).
+//     a target is pinned there too, absent when missing (a file of that
+//     name keeps a target that is not .PHONY from running its recipe);
+//     option values are not file names; include lines are not followed (a
+//     makefile holding one is listed in Pins.Unfollowed).
 //   - Data readers (dataReaders: linters, formatters, grep, rg, git) read
 //     their operands and do not run them: operands and subcommand words are
 //     not pinned, only a long option's =VALUE and git's -c KEY=VALUE value;

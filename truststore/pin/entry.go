@@ -75,8 +75,29 @@ func (sc *scanner) entry(p string, glob bool, bases []string, depth int) {
 
 // manifest is what is read from a package.json.
 type manifest struct {
+	Name    any            `json:"name"`
 	Main    any            `json:"main"`
+	Bin     any            `json:"bin"`
 	Scripts map[string]any `json:"scripts"`
+}
+
+// binEntry returns the file the manifest's "bin" names for the command
+// name (a map entry, or the string form for the package's own name,
+// scope removed), when it is a literal relative path; else "".
+func (m manifest) binEntry(name string) string {
+	var s string
+	switch b := m.Bin.(type) {
+	case map[string]any:
+		s, _ = b[name].(string)
+	case string:
+		if n, _ := m.Name.(string); n == name || strings.HasSuffix(n, "/"+name) {
+			s = b
+		}
+	}
+	if s == "" || strings.ContainsAny(s, "$`\x00") || filepath.IsAbs(s) {
+		return ""
+	}
+	return s
 }
 
 // readManifest reads the package.json at p (at most maxManifestBytes);

