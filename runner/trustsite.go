@@ -49,8 +49,8 @@ func trustWorkspace(found *config.Workspace, plugins []hook.Hook, at pin.Site) *
 // their bare command names are looked up in — every PATH of the hook
 // environment (hookside's own, which finds a process hook's executable,
 // and a session/open env PATH, which the shell searches), in order. A
-// grant covers a declaration only at a site that resolves exactly the pins
-// of one of its sets (truststore.PinsMatch).
+// grant covers a declaration only at a site whose resolved pins one of its
+// sets covers (truststore.PinsMatch).
 func (s *Session) pinSite() pin.Site {
 	at := pin.Site{Dir: s.opts.Cwd, ProjectDir: s.opts.Cwd}
 	for _, kv := range s.baseEnv {

@@ -287,7 +287,7 @@ func (e Evaluation) Runnable() bool { return e.State == TrustedPersistent }
 //  8. otherwise                            → pending_trust
 //
 // "persistent" means a record for WorkspaceID+digest exists and the pins
-// resolved now at in.Site equal one of the record's pin sets (PinsMatch;
+// resolved now at in.Site are covered by one of the record's pin sets (PinsMatch;
 // beyond the spec: a changed, added or removed script demotes the record
 // at every site whose set it touches). Note the spec's
 // order puts persistent before revoked: a session-only revoke must also

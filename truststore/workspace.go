@@ -21,7 +21,7 @@ type Workspace struct {
 	Cwd  string // the session directory (Site.Dir)
 	// Site is where the session's hooks run: Show pins there, and the
 	// session's gate admits a grant only while the pins resolved there
-	// equal one of its sets (PinsMatch); a grant records them under this
+	// are covered by one of its sets (PinsMatch); a grant records them under this
 	// site's key (SiteKeyOf).
 	Site pin.Site
 	// Files are the source files in discovery order (bundle digest input).
