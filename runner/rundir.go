@@ -8,6 +8,7 @@ import (
 
 	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/truststore"
 )
 
@@ -97,4 +98,20 @@ func sameDir(a, b string) bool {
 	pa, err1 := PhysicalDir(a)
 	pb, err2 := PhysicalDir(b)
 	return err1 == nil && err2 == nil && pa == pb
+}
+
+// noteRunDir adds to n (a claude run's trustNotice) why a hook stale at
+// the run's directory cannot be reviewed from there: the run's cwd dir
+// (resolved) is not the session directory, and a review resolves the
+// pins at the session directory (docs/troubleshooting.md §3).
+func noteRunDir(n *output.TrustNotice, dir, sessionDir string, resolved bool) {
+	if n == nil || !resolved || sameDir(dir, sessionDir) {
+		return
+	}
+	for _, h := range n.Hooks {
+		if h.TrustState == string(truststore.StaleDigest) {
+			n.Message += fmt.Sprintf(" This run's cwd %s is not the session directory: a hook stale there resolves files of that directory no review showed, and a review (which resolves at the session directory) cannot cover them yet; write such hooks to resolve alike everywhere (\"$CLAUDE_PROJECT_DIR\"/…; docs/troubleshooting.md §3).", dir)
+			return
+		}
+	}
 }
