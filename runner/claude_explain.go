@@ -64,10 +64,7 @@ func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanatio
 			e.TrustState = string(ev.State)
 			e.WouldRun, e.Reason, e.Detail = ok, "", ""
 			if !ok {
-				e.Reason, e.Detail = WhyAdmission, "workspace hook not admitted: "+string(ev.State)
-				if ev.Reason != "" && ev.Reason != string(ev.State) {
-					e.Detail += " (" + ev.Reason + ")"
-				}
+				e.Reason, e.Detail = WhyAdmission, admissionDetail(ev)
 			}
 		}
 		stop := func(reason, detail string) {

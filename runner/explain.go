@@ -159,10 +159,7 @@ func (s *Session) explain(set *config.Set, ws *truststore.Workspace, found *conf
 		if applicable(&e, h) {
 			if isWS && !ev.Runnable() {
 				e.Reason = WhyAdmission
-				e.Detail = "workspace hook not admitted: " + string(ev.State)
-				if ev.Reason != "" && ev.Reason != string(ev.State) {
-					e.Detail += " (" + ev.Reason + ")"
-				}
+				e.Detail = admissionDetail(ev)
 			} else {
 				order++
 				e.WouldRun, e.Order = true, order
@@ -232,4 +229,15 @@ func switchDetail(reason string) string {
 		return `its file says "hooks": {"enabled": false}`
 	}
 	return ""
+}
+
+// admissionDetail is Explanation's Detail for a workspace hook ev does not
+// admit: "workspace hook not admitted: <state>", then " (<reason>)" when
+// the reason says more than the state.
+func admissionDetail(ev truststore.Evaluation) string {
+	d := "workspace hook not admitted: " + string(ev.State)
+	if ev.Reason != "" && ev.Reason != string(ev.State) {
+		d += " (" + ev.Reason + ")"
+	}
+	return d
 }

@@ -53,7 +53,8 @@ func PhysicalDir(dir string) (string, error) {
 // physical path. The trust gate is asked about, and the hook started in,
 // exactly this directory (truststore.Gate.AdmitAt); a dir that does not
 // resolve is given back unchanged with false, and no workspace hook is
-// admitted there.
+// admitted there. The root's PhysicalDir is resolved once per root
+// (Session.physRoot): only dir is resolved on each run.
 func (s *Session) runDir(dir string) (string, bool) {
 	p, err := PhysicalDir(dir)
 	if err != nil {
@@ -64,10 +65,15 @@ func (s *Session) runDir(dir string) (string, bool) {
 	if s.ws != nil && s.ws.Root != "" {
 		root = s.ws.Root
 	}
+	proot, known := s.physRoot[1], root != "" && s.physRoot[0] == root
 	s.mu.Unlock()
-	proot, err := PhysicalDir(root)
-	if err != nil {
-		return p, true
+	if !known {
+		if proot, err = PhysicalDir(root); err != nil {
+			return p, true
+		}
+		s.mu.Lock()
+		s.physRoot = [2]string{root, proot}
+		s.mu.Unlock()
 	}
 	if rel, in := fsid.Within(proot, p); in {
 		return filepath.Join(root, rel), true

@@ -161,6 +161,9 @@ type Session struct {
 	plans       map[string]*eventPlan
 	lastCheck   time.Time
 	stopGranted map[string]int // turnId -> continuations granted
+	// physRoot is runDir's workspace root and its PhysicalDir, resolved
+	// once per root instead of on every claude run.
+	physRoot [2]string
 	// sessionStarted: SessionStart already ran in this session
 	// (lifecycle-hooks-and-workspace-trust §"七个事件": 只跑一次靠 hooks.ts:27 的标记).
 	sessionStarted bool

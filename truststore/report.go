@@ -236,7 +236,12 @@ func Describe(w *Workspace, evs []Evaluation, sh *Shown) []DeclarationStatus {
 			if i < len(sh.Pins) {
 				now, nowErr = sh.Pins[i], sh.Errs[i]
 			}
-			here := SiteKeyOf(w.Root, PinRoot(h, w.Root), w.site())
+			var here *SiteKey
+			if i < len(sh.Sites) {
+				here = sh.Sites[i] // the site sh pinned now at
+			} else {
+				here = SiteKeyOf(w.Root, PinRoot(h, w.Root), w.site())
+			}
 			if evs[i].Granted != nil {
 				c := grantChanges(evs[i].Granted, here, h, now, nowErr)
 				if c.GrantedSite != nil && c.GrantedSite.id() != here.id() && c.Note == "" {

@@ -197,11 +197,7 @@ func newState(status Status, records []Record) *State {
 	for i := range s.Records {
 		r := &s.Records[i]
 		s.byKey[recKey{r.WorkspaceID, r.Digest}] = i
-		s.sets[i] = make([]pin.Pins, 0, 1+len(r.OtherSites))
-		s.sets[i] = append(s.sets[i], r.Pins())
-		for j := range r.OtherSites {
-			s.sets[i] = append(s.sets[i], r.OtherSites[j].Pins())
-		}
+		s.sets[i] = r.pinSets()
 		sn := &r.Snapshot
 		k := slotOf(r.WorkspaceID, sn.Event, sn.SourceRelativePath, sn.Matcher, sn.MatcherIndex, sn.HookIndex)
 		s.bySlot[k] = append(s.bySlot[k], r.Digest)
@@ -319,7 +315,7 @@ func evaluate(in *EvalInput, d *Declaration) Evaluation {
 	persistent := rec != nil
 	e.Record = rec
 	scriptChanged := false
-	if persistent && pin.MatchIndex(sets, d.Hook, PinRoot(d.Hook, in.WorkspaceRoot), in.Site, in.Hashes) < 0 {
+	if persistent && pinsMatch(sets, d.Hook, in.WorkspaceRoot, in.Site, in.Hashes) < 0 {
 		persistent, scriptChanged = false, true
 	}
 	switch {
@@ -369,11 +365,23 @@ func evaluate(in *EvalInput, d *Declaration) Evaluation {
 // (no I/O). It returns the index into rec.Sites() of the set that
 // matched, or -1.
 func PinsMatch(rec *Record, h hook.Hook, workspaceRoot string, at pin.Site, c *pin.HashCache) int {
-	sets := make([]pin.Pins, 0, 1+len(rec.OtherSites))
-	for _, s := range rec.Sites() {
-		sets = append(sets, s.Pins())
-	}
+	return pinsMatch(rec.pinSets(), h, workspaceRoot, at, c)
+}
+
+// pinsMatch is PinsMatch against sets, the pins of a record's Sites() in
+// that order (evaluate passes the State's, built once per reading).
+func pinsMatch(sets []pin.Pins, h hook.Hook, workspaceRoot string, at pin.Site, c *pin.HashCache) int {
 	return pin.MatchIndex(sets, h, PinRoot(h, workspaceRoot), at, c)
+}
+
+// pinSets returns the pins of r.Sites(), in that order.
+func (r *Record) pinSets() []pin.Pins {
+	sets := make([]pin.Pins, 0, 1+len(r.OtherSites))
+	sets = append(sets, r.Pins())
+	for j := range r.OtherSites {
+		sets = append(sets, r.OtherSites[j].Pins())
+	}
+	return sets
 }
 
 // staleSlot returns a record trusting another digest at d's slot (the
