@@ -101,18 +101,26 @@ func (rb *reparse) split(s string) []shellWord {
 // flattener did not reach: the commands of a $(…) or <(…) inside
 // arithmetic ((( … )), let, for ((…)), $((…)), an array index), a case
 // pattern or any other node that yields no words, so that nothing in
-// the syntax tree hides a command. A here-document is skipped: its body
-// is scanned as a script of its own.
+// the syntax tree hides a command.
 func (fl *flattener) missed(f *syntax.File) {
+	eachStmt(f, func(s *syntax.Stmt) {
+		if !fl.seen[s] {
+			fl.inCode++
+			fl.stmt(s)
+			fl.inCode--
+		}
+	})
+}
+
+// eachStmt calls fn on every statement of f, outer before inner, except
+// those in a here-document body: that body is scanned as a script of its
+// own.
+func eachStmt(f *syntax.File, fn func(*syntax.Stmt)) {
 	var visit func(n syntax.Node) bool
 	visit = func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
-			if !fl.seen[n] {
-				fl.inCode++
-				fl.stmt(n)
-				fl.inCode--
-			}
+			fn(n)
 		case *syntax.Redirect:
 			if n.Hdoc != nil {
 				if n.Word != nil {
