@@ -325,18 +325,30 @@ func readsCode(s *syntax.Stmt) bool {
 	if !ok {
 		return false
 	}
-	for _, w := range ce.Args {
-		lit := w.Lit()
-		if lit == "" {
-			return true
-		}
-		name := path.Base(lit)
-		if wrappers[name] || strings.HasPrefix(lit, "-") || isDuration(lit) || isAssignment(lit) {
-			continue
-		}
-		return shellNames[name] || name == "source" || name == "." || name == "eval"
+	args := pastWrappers(ce.Args)
+	if len(args) == 0 {
+		return false
 	}
-	return false
+	lit := args[0].Lit()
+	if lit == "" {
+		return true
+	}
+	name := path.Base(lit)
+	return shellNames[name] || name == "source" || name == "." || name == "eval"
+}
+
+// pastWrappers returns args from the word after the leading wrappers,
+// their options and counts (`sudo -u x`, `timeout 5`, NAME=value): the
+// first that is not literal or not one of those.
+func pastWrappers(args []*syntax.Word) []*syntax.Word {
+	for len(args) > 0 {
+		lit := args[0].Lit()
+		if lit == "" || !wrappers[path.Base(lit)] && !strings.HasPrefix(lit, "-") && !isDuration(lit) && !isAssignment(lit) {
+			break
+		}
+		args = args[1:]
+	}
+	return args
 }
 
 // assign emits NAME=value as one word (the scanner skips assignments in
