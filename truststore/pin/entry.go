@@ -48,7 +48,7 @@ func (sc *scanner) entries(w shellWord, bases []string, prog string, depth int) 
 		}
 		sc.entry(filepath.Join(p, "package.json"), false, bases, depth)
 		sc.entry(filepath.Join(p, "index.*"), true, bases, depth)
-		if m := manifestMain(filepath.Join(p, "package.json")); m != "" {
+		if m := sc.manifest(filepath.Join(p, "package.json")).m.mainEntry(); m != "" {
 			main := filepath.Join(p, filepath.FromSlash(m))
 			if main == p {
 				continue // "main": "." is the directory's index.*, pinned above
@@ -116,13 +116,40 @@ func readManifest(p string) (manifest, bool) {
 	return m, true
 }
 
-// manifestMain returns the "main" of the package.json at p when it is a
-// literal relative path, else "".
-func manifestMain(p string) string {
-	m, ok := readManifest(p)
+// mainEntry returns the manifest's "main" when it is a literal relative
+// path, else "".
+func (m manifest) mainEntry() string {
 	s, _ := m.Main.(string)
-	if !ok || s == "" || strings.ContainsAny(s, "$`\x00") || filepath.IsAbs(s) {
+	if s == "" || strings.ContainsAny(s, "$`\x00") || filepath.IsAbs(s) {
 		return ""
 	}
 	return s
+}
+
+// manifestRead is one package.json as scanner.manifest found it: file is
+// false when the path holds no regular file, ok when it was read and
+// parsed (m is then its content, else the zero manifest).
+type manifestRead struct {
+	m        manifest
+	file, ok bool
+}
+
+// manifest returns the package.json at p (absolute), read once per scan:
+// runScript, localBin and entries may ask for the same one several times
+// in a line (`yarn lint` runs a script or a binary of that name). Only a
+// regular file is opened (a FIFO would block the read).
+func (sc *scanner) manifest(p string) manifestRead {
+	if r, ok := sc.manifests[p]; ok {
+		return r
+	}
+	var r manifestRead
+	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+		r.file = true
+		r.m, r.ok = readManifest(p)
+	}
+	if sc.manifests == nil {
+		sc.manifests = map[string]manifestRead{}
+	}
+	sc.manifests[p] = r
+	return r
 }

@@ -1,7 +1,6 @@
 package pin
 
 import (
-	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -10,8 +9,7 @@ import (
 // TestPinShellForms reach.
 func escapeRoot(t *testing.T) string {
 	t.Helper()
-	root := t.TempDir()
-	for f, content := range map[string]string{
+	return workspace(t, map[string]string{
 		"hooks/a.sh":          "true\n",
 		"hooks/dx.sh":         "true\n",
 		"hooks/Up.sh":         "true\n",
@@ -23,10 +21,7 @@ func escapeRoot(t *testing.T) string {
 		"hooks/srcglob.sh":    ". ./lib/*.sh\n",
 		"lib/l.sh":            "true\n",
 		"hooks/shopt_late.sh": "true\n",
-	} {
-		writeFile(t, filepath.Join(root, f), content)
-	}
-	return root
+	})
 }
 
 // TestPinShellForms: the shell forms a fresh user found running a script
@@ -146,17 +141,8 @@ func TestPinShellForms(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := cmdHook(tc.line)
-			if checkWindowsSyntax && windowsSyntax(h) != nil {
-				t.Skip("not readable as a POSIX line on Windows")
-			}
-			p := mustPin(t, h, root)
-			got := p.Paths()
-			for _, w := range tc.want {
-				if !slices.Contains(got, w) {
-					t.Errorf("pins of %q = %q, want %q among them", tc.line, got, w)
-				}
-			}
+			p := mustPin(t, cmdHook(tc.line), root)
+			checkPaths(t, tc.line, p.Paths(), tc.want, nil)
 			for _, u := range tc.unpinned {
 				if !slices.Contains(p.Unfollowed, u) {
 					t.Errorf("Unfollowed of %q = %q, want %q among them", tc.line, p.Unfollowed, u)

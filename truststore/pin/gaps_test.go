@@ -12,8 +12,7 @@ import (
 // gapsRoot is a workspace holding what the rows of TestPinTesterGaps reach.
 func gapsRoot(t *testing.T) string {
 	t.Helper()
-	root := t.TempDir()
-	for f, content := range map[string]string{
+	return workspace(t, map[string]string{
 		"__main__.py":        "print('root main')\n",
 		"hooks/r.js":         "1\n",
 		"hooks/i.mjs":        "1\n",
@@ -31,10 +30,7 @@ func gapsRoot(t *testing.T) string {
 		"hooks/curl.sh":      "curl -fsSL https://example.com/i.sh | sh\n",
 		"hooks/plain.sh":     "echo hi\n",
 		"hooks/sub/keep.txt": "x\n",
-	} {
-		writeFile(t, filepath.Join(root, f), content)
-	}
-	return root
+	})
 }
 
 // TestPinTesterGaps: the gaps a fresh tester found (each ran unreviewed
@@ -90,22 +86,8 @@ func TestPinTesterGaps(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := cmdHook(tc.line)
-			if checkWindowsSyntax && windowsSyntax(h) != nil {
-				t.Skip("not readable as a POSIX line on Windows")
-			}
-			p := mustPin(t, h, root)
-			got := p.Paths()
-			for _, w := range tc.want {
-				if !slices.Contains(got, w) {
-					t.Errorf("pins of %q = %q, want %q among them", tc.line, got, w)
-				}
-			}
-			for _, w := range tc.notWant {
-				if slices.Contains(got, w) {
-					t.Errorf("pins of %q = %q, want no %q", tc.line, got, w)
-				}
-			}
+			p := mustPin(t, cmdHook(tc.line), root)
+			checkPaths(t, tc.line, p.Paths(), tc.want, tc.notWant)
 			for _, u := range tc.unpinned {
 				if !slices.ContainsFunc(p.Unfollowed, func(s string) bool { return strings.Contains(s, u) }) {
 					t.Errorf("Unfollowed of %q = %q, want one holding %q", tc.line, p.Unfollowed, u)
@@ -219,9 +201,6 @@ func TestDotDotPrefixReplacedBySymlink(t *testing.T) {
 	writeFile(t, filepath.Join(root, "sub/deep/keep"), "x\n")
 	writeFile(t, filepath.Join(root, "sub/x.py"), "evil\n")
 	h := cmdHook("python3 hooks/../x.py")
-	if checkWindowsSyntax && windowsSyntax(h) != nil {
-		t.Skip("not readable as a POSIX line on Windows")
-	}
 	p := mustPin(t, h, root)
 	c := closedAtEnd(t)
 	if !Matches(p, h, root, Site{}, c) {

@@ -65,7 +65,7 @@ func MatchIndex(granted []Pins, h hook.Hook, workspaceRoot string, at Site, c *H
 // when none is, of the first set that covers p (covers), or -1.
 func indexEqual(sets []Pins, p Pins) int {
 	for i := range sets {
-		if len(sets[i].Scripts) == len(p.Scripts) && len(sets[i].Globs) == len(p.Globs) && sets[i].Equal(p) {
+		if sets[i].Equal(p) {
 			return i
 		}
 	}

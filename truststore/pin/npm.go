@@ -1,7 +1,6 @@
 package pin
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -124,10 +123,8 @@ func (sc *scanner) localBin(name string, dirs []string, depth int) {
 		sc.word(shellWord{text: filepath.Join(d, "node_modules", ".bin", name)}, dirs, true, false, depth)
 		p := filepath.Join(d, "package.json")
 		sc.word(shellWord{text: p}, dirs, true, false, depth)
-		if m, ok := readManifest(p); ok {
-			if e := m.binEntry(name); e != "" {
-				sc.word(shellWord{text: filepath.Join(d, e)}, dirs, true, false, depth)
-			}
+		if e := sc.manifest(p).m.binEntry(name); e != "" {
+			sc.word(shellWord{text: filepath.Join(d, e)}, dirs, true, false, depth)
 		}
 	}
 }
@@ -142,11 +139,11 @@ func (sc *scanner) runScript(names []string, dirs []string, depth int) {
 	for _, d := range pds {
 		p := filepath.Join(d, "package.json")
 		sc.word(shellWord{text: p}, dirs, true, false, depth)
-		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		r := sc.manifest(p)
+		if !r.file {
 			continue
 		}
-		m, ok := readManifest(p)
-		if !ok {
+		if !r.ok {
 			sc.unfollow(p + " (package.json not readable: its scripts are not followed)")
 			continue
 		}
@@ -158,7 +155,7 @@ func (sc *scanner) runScript(names []string, dirs []string, depth int) {
 		sc.path = append(bins, slices.Clip(saved)...)
 		for _, n := range names {
 			for _, s := range []string{"pre" + n, n, "post" + n} {
-				if code, ok := m.Scripts[s].(string); ok && code != "" {
+				if code, ok := r.m.Scripts[s].(string); ok && code != "" {
 					sc.code(shellWord{text: code}, []string{d}, depth)
 				}
 			}

@@ -92,3 +92,30 @@ func writeFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// workspace writes files (slash paths relative to the root → content)
+// under a fresh temporary directory and returns that root.
+func workspace(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for f, content := range files {
+		writeFile(t, filepath.Join(root, f), content)
+	}
+	return root
+}
+
+// checkPaths reports each path of want missing from got and each path of
+// notWant present in it; got is the pinned paths of line.
+func checkPaths(t *testing.T, line string, got, want, notWant []string) {
+	t.Helper()
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("pins of %q = %q, want %q among them", line, got, w)
+		}
+	}
+	for _, w := range notWant {
+		if slices.Contains(got, w) {
+			t.Errorf("pins of %q = %q, want no %q", line, got, w)
+		}
+	}
+}

@@ -107,16 +107,7 @@ func procSubst(w *syntax.Word) *syntax.ProcSubst {
 // its standard input holds: a shell without a script operand, or with -s;
 // `.`/`source` of /dev/stdin.
 func readsStdin(ce *syntax.CallExpr) bool {
-	args := ce.Args
-	for len(args) > 0 {
-		lit := args[0].Lit()
-		name := path.Base(lit)
-		if lit != "" && (wrappers[name] || strings.HasPrefix(lit, "-") || isDuration(lit) || isAssignment(lit)) {
-			args = args[1:]
-			continue
-		}
-		break
-	}
+	args := pastWrappers(ce.Args)
 	if len(args) == 0 {
 		return false
 	}

@@ -174,7 +174,7 @@ func decodeANSIC(s string) (string, bool) {
 			if x == '?' {
 				x = 0x7f
 			} else {
-				x = upper(x) & 0x1f
+				x &= 0x1f // bash upper-cases first; the mask clears the case bit anyway
 			}
 			if x == 0 {
 				return "", false
@@ -207,13 +207,6 @@ func digitsValue(s string, i, max int, base uint32) (uint32, int) {
 		n = n*base + d
 	}
 	return n, j
-}
-
-func upper(c byte) byte {
-	if c >= 'a' && c <= 'z' {
-		return c - 'a' + 'A'
-	}
-	return c
 }
 
 // literalSubsts returns the command and process substitutions written

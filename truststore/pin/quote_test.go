@@ -116,23 +116,10 @@ func FuzzSplitShell(f *testing.F) {
 			return
 		}
 		fl := flattenFile(s, file, newReparse())
-		var visit func(n syntax.Node) bool
-		visit = func(n syntax.Node) bool {
-			switch n := n.(type) {
-			case *syntax.Stmt:
-				if !fl.seen[n] {
-					t.Fatalf("%q: statement at %s not flattened", s, n.Pos())
-				}
-			case *syntax.Redirect:
-				if n.Hdoc != nil {
-					if n.Word != nil {
-						syntax.Walk(n.Word, visit)
-					}
-					return false
-				}
+		eachStmt(file, func(n *syntax.Stmt) {
+			if !fl.seen[n] {
+				t.Fatalf("%q: statement at %s not flattened", s, n.Pos())
 			}
-			return true
-		}
-		syntax.Walk(file, visit)
+		})
 	})
 }

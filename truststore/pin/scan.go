@@ -82,6 +82,8 @@ type scanner struct {
 	// one with include lines is listed in Pins.Unfollowed (noteIncludes).
 	makeRead map[string]bool
 	quiet    int // > 0 inside a code string listed whole (unfollow)
+	// manifests are the package.json files read so far (scanner.manifest).
+	manifests map[string]manifestRead
 }
 
 // globUse is how a glob pattern was written: as the first operand of

@@ -132,9 +132,8 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			continue
 		}
 		if cmdPos {
-			if k := strings.IndexByte(w.text, '='); k > 0 && isAssignment(w.text) {
-				sc.assign(w.codeText()[strings.IndexByte(w.codeText(), '=')+1:])
-				sc.assignValue(shellWord{text: w.text[k+1:], glob: w.glob}, bases, depth)
+			if isAssignment(w.text) {
+				sc.assignment(w, bases, depth)
 				continue
 			}
 			if wrapper == "flock" && !lockFile && !strings.HasPrefix(w.text, "-") && !isDuration(w.text) {
@@ -234,8 +233,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 		}
 		assignment := isAssignment(w.text)
 		if assignment {
-			sc.assign(w.codeText()[strings.IndexByte(w.codeText(), '=')+1:])
-			sc.assignValue(shellWord{text: w.text[strings.IndexByte(w.text, '=')+1:], glob: w.glob}, bases, depth)
+			sc.assignment(w, bases, depth)
 		}
 		if isOpt {
 			if !shellNames[name] { // a shell's short options are flag clusters (-eu)
@@ -385,6 +383,14 @@ func (sc *scanner) code(w shellWord, bases []string, depth int) {
 		return
 	}
 	sc.scan(sc.rb.split(w.codeText()), bases, depth+1)
+}
+
+// assignment handles w, a NAME=value word (isAssignment): its value is
+// remembered as code (assign) and pinned as an operand (assignValue).
+func (sc *scanner) assignment(w shellWord, bases []string, depth int) {
+	code := w.codeText()
+	sc.assign(code[strings.IndexByte(code, '=')+1:])
+	sc.assignValue(shellWord{text: w.text[strings.IndexByte(w.text, '=')+1:], glob: w.glob}, bases, depth)
 }
 
 // assign remembers an assignment value for finish.

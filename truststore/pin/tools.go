@@ -130,8 +130,7 @@ func (sc *scanner) makeWord(w shellWord, st *makeRun, depth int) {
 			return
 		}
 	case isAssignment(t):
-		sc.assign(w.codeText()[strings.IndexByte(w.codeText(), '=')+1:])
-		sc.assignValue(shellWord{text: t[strings.IndexByte(t, '=')+1:], glob: w.glob}, st.dirs, depth)
+		sc.assignment(w, st.dirs, depth)
 	case !w.dynamic && t != "" && !strings.ContainsAny(t, "/\x00"):
 		for _, d := range st.dirs {
 			sc.word(shellWord{text: filepath.Join(d, t)}, st.dirs, true, false, depth)

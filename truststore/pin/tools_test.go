@@ -11,8 +11,7 @@ import (
 // package.json, as the rows of TestPinTools reach.
 func toolsRoot(t *testing.T) string {
 	t.Helper()
-	root := t.TempDir()
-	for f, content := range map[string]string{
+	return workspace(t, map[string]string{
 		"package.json":     `{"scripts": {"lint": "eslint ."}}`,
 		"web/package.json": `{"scripts": {"lint": "eslint ."}}`,
 		"Makefile":         "check:\n\ttrue\n",
@@ -22,10 +21,7 @@ func toolsRoot(t *testing.T) string {
 		"src/a.py":         "1\n",
 		"src/b.ts":         "1\n",
 		"main.go":          "package main\n",
-	} {
-		writeFile(t, filepath.Join(root, f), content)
-	}
-	return root
+	})
 }
 
 // TestPinTools: what package-runner configuration, make and the data
@@ -78,22 +74,8 @@ func TestPinTools(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := cmdHook(tc.line)
-			if checkWindowsSyntax && windowsSyntax(h) != nil {
-				t.Skip("not readable as a POSIX line on Windows")
-			}
-			p := mustPin(t, h, root)
-			got := p.Paths()
-			for _, w := range tc.want {
-				if !slices.Contains(got, w) {
-					t.Errorf("pins of %q = %q, want %q among them", tc.line, got, w)
-				}
-			}
-			for _, w := range tc.notWant {
-				if slices.Contains(got, w) {
-					t.Errorf("pins of %q = %q, want no %q", tc.line, got, w)
-				}
-			}
+			p := mustPin(t, cmdHook(tc.line), root)
+			checkPaths(t, tc.line, p.Paths(), tc.want, tc.notWant)
 			if len(p.Dirs) != 0 && tc.name != "npm_prefix_npmrc" {
 				t.Errorf("pins of %q pin trees %v, want none", tc.line, p.Dirs)
 			}

@@ -101,18 +101,26 @@ func (rb *reparse) split(s string) []shellWord {
 // flattener did not reach: the commands of a $(…) or <(…) inside
 // arithmetic ((( … )), let, for ((…)), $((…)), an array index), a case
 // pattern or any other node that yields no words, so that nothing in
-// the syntax tree hides a command. A here-document is skipped: its body
-// is scanned as a script of its own.
+// the syntax tree hides a command.
 func (fl *flattener) missed(f *syntax.File) {
+	eachStmt(f, func(s *syntax.Stmt) {
+		if !fl.seen[s] {
+			fl.inCode++
+			fl.stmt(s)
+			fl.inCode--
+		}
+	})
+}
+
+// eachStmt calls fn on every statement of f, outer before inner, except
+// those in a here-document body: that body is scanned as a script of its
+// own.
+func eachStmt(f *syntax.File, fn func(*syntax.Stmt)) {
 	var visit func(n syntax.Node) bool
 	visit = func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
-			if !fl.seen[n] {
-				fl.inCode++
-				fl.stmt(n)
-				fl.inCode--
-			}
+			fn(n)
 		case *syntax.Redirect:
 			if n.Hdoc != nil {
 				if n.Word != nil {
@@ -317,18 +325,30 @@ func readsCode(s *syntax.Stmt) bool {
 	if !ok {
 		return false
 	}
-	for _, w := range ce.Args {
-		lit := w.Lit()
-		if lit == "" {
-			return true
-		}
-		name := path.Base(lit)
-		if wrappers[name] || strings.HasPrefix(lit, "-") || isDuration(lit) || isAssignment(lit) {
-			continue
-		}
-		return shellNames[name] || name == "source" || name == "." || name == "eval"
+	args := pastWrappers(ce.Args)
+	if len(args) == 0 {
+		return false
 	}
-	return false
+	lit := args[0].Lit()
+	if lit == "" {
+		return true
+	}
+	name := path.Base(lit)
+	return shellNames[name] || name == "source" || name == "." || name == "eval"
+}
+
+// pastWrappers returns args from the word after the leading wrappers,
+// their options and counts (`sudo -u x`, `timeout 5`, NAME=value): the
+// first that is not literal or not one of those.
+func pastWrappers(args []*syntax.Word) []*syntax.Word {
+	for len(args) > 0 {
+		lit := args[0].Lit()
+		if lit == "" || !wrappers[path.Base(lit)] && !strings.HasPrefix(lit, "-") && !isDuration(lit) && !isAssignment(lit) {
+			break
+		}
+		args = args[1:]
+	}
+	return args
 }
 
 // assign emits NAME=value as one word (the scanner skips assignments in
