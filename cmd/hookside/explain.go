@@ -41,7 +41,7 @@ func hooksExplainCmd(stdout, stderr io.Writer) *cobra.Command {
 	flagUse(fs, "input", "[--input FILE|-]")
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
-		return messageJSONErrors(asJSON, "hookside hooks explain: ", stdout, stderr, func(stdout, stderr io.Writer) int {
+		return messageJSONErrors(cmd, asJSON, stdout, stderr, func(stdout, stderr io.Writer) int {
 			if noArgs(cmd, args, stderr) {
 				return exitError
 			}

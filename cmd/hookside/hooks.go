@@ -241,7 +241,7 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	sf.registerTranscript(fs)
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
-		return messageJSONErrors(o.asJSON, "hookside hooks run: ", stdout, stderr, func(stdout, stderr io.Writer) int {
+		return messageJSONErrors(cmd, o.asJSON, stdout, stderr, func(stdout, stderr io.Writer) int {
 			if noArgs(cmd, args, stderr) {
 				return exitError
 			}
@@ -435,7 +435,7 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 	sf.registerAll(fs)
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
-		return messageJSONErrors(asJSON, "hookside hooks list: ", stdout, stderr, func(stdout, stderr io.Writer) int {
+		return messageJSONErrors(cmd, asJSON, stdout, stderr, func(stdout, stderr io.Writer) int {
 			if noArgs(cmd, args, stderr) {
 				return exitUsage
 			}
