@@ -484,7 +484,10 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 			sel = append(sel, lh)
 		}
 	}
-	dropped := cannotRun(s, event)
+	// One explanation of the files as listed: what cannot run, and what
+	// the root switch keeps off.
+	xs := s.ExplainEach(explainedEvents(event), "")
+	dropped := cannotRun(xs[0], event)
 	if asJSON {
 		if sel == nil {
 			sel = []listedHook{}
@@ -496,7 +499,7 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 		return exitOK
 	}
 	printDiagnostics(stderr, diags)
-	off := rootSwitchOff(s, event)
+	off := rootSwitchOffIn(xs)
 	if len(sel) == 0 && off == 0 && len(dropped) == 0 {
 		fmt.Fprintln(stdout, "no hooks configured")
 		return exitOK
