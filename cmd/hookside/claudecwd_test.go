@@ -27,20 +27,13 @@ func TestClaudeInputCwdSymlinkDotDot(t *testing.T) {
 		t.Skip("no symlinks:", err)
 	}
 	flags := []string{"--profile", "claude", "--claude-home", ch}
-	_, out, errs := e.hookside(t, "", append([]string{"hooks", "trust", "status", "--json"}, flags...)...)
-	var st struct{ BundleDigest string }
-	if err := json.Unmarshal([]byte(out), &st); err != nil {
-		t.Fatal(err, out, errs)
-	}
-	if code, out, errs := e.hookside(t, "", append([]string{"hooks", "trust", "grant", "--all", "--bundle-digest", st.BundleDigest}, flags...)...); code != 0 {
-		t.Fatalf("grant: %d %s%s", code, out, errs)
-	}
+	e.grantAll(t, flags...)
 	input := func(cwd string) string {
 		b, _ := json.Marshal(map[string]any{"tool_name": "Bash", "tool_input": map[string]any{}, "cwd": cwd})
 		return string(b)
 	}
 	in := input(e.ws + "/link/..")
-	_, out, errs = e.hookside(t, in, append([]string{"hooks", "run", "--event", "PreToolUse", "--input", "-", "--json"}, flags...)...)
+	_, out, errs := e.hookside(t, in, append([]string{"hooks", "run", "--event", "PreToolUse", "--input", "-", "--json"}, flags...)...)
 	if !strings.Contains(out, `"outcome": "skipped"`) || !strings.Contains(out, "stale_digest") {
 		t.Errorf("run at ws/link/..: want skipped stale_digest:\n%s%s", out, errs)
 	}

@@ -41,7 +41,7 @@ func hooksExplainCmd(stdout, stderr io.Writer) *cobra.Command {
 	flagUse(fs, "input", "[--input FILE|-]")
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
-		return messageJSONErrors(asJSON, "hookside hooks explain: ", stdout, stderr, func(stdout, stderr io.Writer) int {
+		return messageJSONErrors(cmd, asJSON, stdout, stderr, func(stdout, stderr io.Writer) int {
 			if noArgs(cmd, args, stderr) {
 				return exitError
 			}
@@ -65,8 +65,10 @@ func runHooksExplain(sf *sessionFlags, event, tool, inputPath string, asJSON boo
 		return exitError
 	}
 	defer s.Close()
-	x := s.Explain(event, tool)
+	var x runner.Explanation
 	if sf.profile == runner.ProfileClaude {
+		// ExplainClaude explains event itself (Session.Explain) and
+		// tests the input against it.
 		in, err := claudeExplainInput(inputPath, tool)
 		if err == nil {
 			x, err = s.ExplainClaude(event, in)
@@ -75,6 +77,8 @@ func runHooksExplain(sf *sessionFlags, event, tool, inputPath string, asJSON boo
 			fmt.Fprintln(stderr, "hookside hooks explain:", err)
 			return exitError
 		}
+	} else {
+		x = s.Explain(event, tool)
 	}
 	// The environment layer is read when the session opens; its warning is
 	// not among the configuration's diagnostics Explain re-reads.

@@ -241,7 +241,7 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	sf.registerTranscript(fs)
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
-		return messageJSONErrors(o.asJSON, "hookside hooks run: ", stdout, stderr, func(stdout, stderr io.Writer) int {
+		return messageJSONErrors(cmd, o.asJSON, stdout, stderr, func(stdout, stderr io.Writer) int {
 			if noArgs(cmd, args, stderr) {
 				return exitError
 			}
@@ -435,7 +435,7 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 	sf.registerAll(fs)
 	completeEvents(cmd)
 	return setRun(cmd, func(args []string) int {
-		return messageJSONErrors(asJSON, "hookside hooks list: ", stdout, stderr, func(stdout, stderr io.Writer) int {
+		return messageJSONErrors(cmd, asJSON, stdout, stderr, func(stdout, stderr io.Writer) int {
 			if noArgs(cmd, args, stderr) {
 				return exitUsage
 			}
@@ -484,7 +484,10 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 			sel = append(sel, lh)
 		}
 	}
-	dropped := cannotRun(s, event)
+	// One explanation of the files as listed: what cannot run, and what
+	// the root switch keeps off.
+	xs := s.ExplainEach(explainedEvents(event), "")
+	dropped := cannotRun(xs[0], event)
 	if asJSON {
 		if sel == nil {
 			sel = []listedHook{}
@@ -496,7 +499,7 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 		return exitOK
 	}
 	printDiagnostics(stderr, diags)
-	off := rootSwitchOff(s, event)
+	off := rootSwitchOffIn(xs)
 	if len(sel) == 0 && off == 0 && len(dropped) == 0 {
 		fmt.Fprintln(stdout, "no hooks configured")
 		return exitOK

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"strings"
+
+	"github.com/spf13/cobra"
 )
 
 // The {"error": {"message"}} objects of `hooks trust …`, `hooks list`,
@@ -31,12 +33,13 @@ func writeMessageJSONError(stdout io.Writer, prefix, stderrText string) {
 	writeJSON(stdout, map[string]any{"error": map[string]any{"message": msg}})
 }
 
-// messageJSONErrors runs run; when asJSON and it fails (an exit status
-// other than 0) having printed nothing on stdout, it prints there the
-// error object of what it wrote on stderr (writeMessageJSONError, prefix
-// being "hookside hooks run: " and the like). stderr gets everything as
-// without --json; the exit status is run's.
-func messageJSONErrors(asJSON bool, prefix string, stdout, stderr io.Writer, run func(stdout, stderr io.Writer) int) int {
+// messageJSONErrors runs run, cmd's action; when asJSON and it fails (an
+// exit status other than 0) having printed nothing on stdout, it prints
+// there the error object of what it wrote on stderr
+// (writeMessageJSONError, the prefix being cmd's path and ": ", which
+// begins its messages, as for the flag errors execute prints). stderr
+// gets everything as without --json; the exit status is run's.
+func messageJSONErrors(cmd *cobra.Command, asJSON bool, stdout, stderr io.Writer, run func(stdout, stderr io.Writer) int) int {
 	if !asJSON {
 		return run(stdout, stderr)
 	}
@@ -44,7 +47,7 @@ func messageJSONErrors(asJSON bool, prefix string, stdout, stderr io.Writer, run
 	var msg bytes.Buffer
 	code := run(out, io.MultiWriter(stderr, &msg))
 	if code != exitOK && out.n == 0 {
-		writeMessageJSONError(stdout, prefix, msg.String())
+		writeMessageJSONError(stdout, cmd.CommandPath()+": ", msg.String())
 	}
 	return code
 }

@@ -4,25 +4,22 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner"
 )
 
-// cannotRun are the configured declarations of the session that `hooks
-// list` does not list because they cannot run (runner.Explain entries
-// whose reason is runner.WhyInvalid, WhyUnsupported, WhyLimit, WhyDisabled
-// or WhyFileDisabled: a handler type the profile cannot run, a malformed
+// cannotRun are the configured declarations that `hooks list` does not
+// list because they cannot run (runner.Explain entries whose reason is
+// runner.WhyInvalid, WhyUnsupported, WhyLimit, WhyDisabled or
+// WhyFileDisabled: a handler type the profile cannot run, a malformed
 // declaration, one over a spark limit, a disabled one), for event only
-// when it is not "". The diagnostics printed before name each dropped one.
-// It reads nothing: the files as the session last read them
-// (runner.Session.ExplainEach).
-func cannotRun(s *runner.Session, event string) []runner.ExplainEntry {
-	ev := event
-	if ev == "" {
-		ev = hook.Events[0] // dropped and disabled entries are listed for any event
-	}
+// when it is not "". x is the session's explanation of event, or of any
+// event for "" (dropped and disabled entries are listed for every event):
+// the first of explainedEvents(event), as `hooks list` has it from its one
+// runner.Session.ExplainEach. The diagnostics printed before name each
+// dropped one.
+func cannotRun(x runner.Explanation, event string) []runner.ExplainEntry {
 	var out []runner.ExplainEntry
-	for _, e := range s.ExplainEach([]string{ev}, "")[0].Hooks {
+	for _, e := range x.Hooks {
 		if event != "" && e.Event != event {
 			continue
 		}

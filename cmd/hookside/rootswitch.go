@@ -16,12 +16,22 @@ import (
 // config does not say "hooks": {"enabled": true}), from the files as the
 // session last read them (runner.Session.ExplainEach: no re-reading).
 func rootSwitchOff(s *runner.Session, event string) int {
-	events := hook.Events
+	return rootSwitchOffIn(s.ExplainEach(explainedEvents(event), ""))
+}
+
+// explainedEvents are the events rootSwitchOff explains: event, or every
+// event (hook.Events) for "".
+func explainedEvents(event string) []string {
 	if event != "" {
-		events = []string{event}
+		return []string{event}
 	}
+	return hook.Events
+}
+
+// rootSwitchOffIn is rootSwitchOff of the explanations xs.
+func rootSwitchOffIn(xs []runner.Explanation) int {
 	n := 0
-	for _, x := range s.ExplainEach(events, "") {
+	for _, x := range xs {
 		for _, e := range x.Hooks {
 			if e.Reason == runner.WhyRootSwitchOff {
 				n++

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,14 +34,7 @@ func TestHooksRunWorkspaceSubdirectory(t *testing.T) {
 		t.Fatalf("run --workspace R --cwd R/sub: want %q in the diagnostic and the trailer:\n%s", want, errs)
 	}
 	args := strings.Fields(strings.TrimPrefix(want, "hookside hooks trust review"))
-	_, out, errs := e.hookside(t, "", append([]string{"hooks", "trust", "status", "--json"}, args...)...)
-	var st struct{ BundleDigest string }
-	if err := json.Unmarshal([]byte(out), &st); err != nil {
-		t.Fatal(err, out, errs)
-	}
-	if code, out, errs := e.hookside(t, "", append([]string{"hooks", "trust", "grant", "--all", "--bundle-digest", st.BundleDigest}, args...)...); code != 0 {
-		t.Fatalf("grant: %d %s%s", code, out, errs)
-	}
+	e.grantAll(t, args...)
 	if code, out, errs := e.hookside(t, in, "hooks", "run", "--workspace", e.ws, "--cwd", sub, "--event", "PreToolUse", "--input", "-"); code != 0 || strings.Contains(errs, "waiting for trust") {
 		t.Fatalf("run after the grant: %d %s%s", code, out, errs)
 	}

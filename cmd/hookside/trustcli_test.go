@@ -34,6 +34,17 @@ func (e cliEnv) trustStatusJSON(t *testing.T, extra ...string) trustStatus {
 	return st
 }
 
+// grantAll grants everything `hooks trust status` lists with extra
+// (grant --all --bundle-digest, extra after it), failing the test when
+// status or the grant fails.
+func (e cliEnv) grantAll(t *testing.T, extra ...string) {
+	t.Helper()
+	st := e.trustStatusJSON(t, extra...)
+	if code, out, errs := e.hookside(t, "", append([]string{"hooks", "trust", "grant", "--all", "--bundle-digest", st.BundleDigest}, extra...)...); code != 0 {
+		t.Fatalf("grant %v: %d %s%s", extra, code, out, errs)
+	}
+}
+
 // TestTrustHintsRepeatFlags: the grant commands `hooks trust review`
 // prints carry --home, --profile, --project-config, --policy and
 // --workspace as given, and pasted as printed they grant.

@@ -165,7 +165,7 @@ func trustActionCmd(a trustAction, stdout, stderr io.Writer) *cobra.Command {
 	completeSession(cmd)
 	return setRun(cmd, func(args []string) int {
 		// Every message begins with cmd's path (runTrustAction).
-		return messageJSONErrors(o.asJSON, cmd.CommandPath()+": ", stdout, stderr, func(stdout, stderr io.Writer) int {
+		return messageJSONErrors(cmd, o.asJSON, stdout, stderr, func(stdout, stderr io.Writer) int {
 			return runTrustAction(cmd, a.name, args, &o, fs, stdout, stderr)
 		})
 	})

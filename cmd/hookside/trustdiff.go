@@ -24,8 +24,10 @@ func printGrantChanges(w io.Writer, c *truststore.GrantChanges) {
 		at = " at " + dispText(c.GrantedSite.String())
 	}
 	when := c.GrantedAt.Local().Format("2006-01-02 15:04")
-	if strings.HasPrefix(c.Note, truststore.NoteOtherSite) {
-		// Never reviewed here: what differs is this site, not an edit.
+	// Never reviewed here: what differs is this site, not an edit; the
+	// note heads the comparison instead of closing it.
+	otherSite := strings.HasPrefix(c.Note, truststore.NoteOtherSite)
+	if otherSite {
 		fmt.Fprintf(w, "     %s; compared with the grant of %s%s (digest %s):\n", dispText(c.Note), when, at, shortHash(c.GrantedDigest))
 	} else {
 		fmt.Fprintf(w, "     changed since the grant of %s%s (digest %s):\n", when, at, shortHash(c.GrantedDigest))
@@ -36,7 +38,7 @@ func printGrantChanges(w io.Writer, c *truststore.GrantChanges) {
 	for _, s := range c.Scripts {
 		fmt.Fprintf(w, "       script %s: %s\n", dispText(s.Path), scriptChangeText(s))
 	}
-	if c.Note != "" && !strings.HasPrefix(c.Note, truststore.NoteOtherSite) {
+	if c.Note != "" && !otherSite {
 		fmt.Fprintf(w, "       (%s)\n", dispText(c.Note))
 	}
 }

@@ -24,16 +24,9 @@ func TestTrustStatusSiteNeverReviewed(t *testing.T) {
 		filepath.Join(e.ws, "hooks", "g.sh"):        "exit 0\n",
 		filepath.Join(e.ws, "sub", "hooks", "g.sh"): "exit 0 # another script\n",
 	})
-	_, out, errs := e.hookside(t, "", "hooks", "trust", "status", "--json", "--workspace", e.ws)
-	var st struct{ BundleDigest string }
-	if err := json.Unmarshal([]byte(out), &st); err != nil {
-		t.Fatal(err, out, errs)
-	}
-	if code, out, errs := e.hookside(t, "", "hooks", "trust", "grant", "--all", "--bundle-digest", st.BundleDigest, "--workspace", e.ws); code != 0 {
-		t.Fatalf("grant: %d %s%s", code, out, errs)
-	}
+	e.grantAll(t, "--workspace", e.ws)
 	sub := []string{"--workspace", e.ws, "--cwd", filepath.Join(e.ws, "sub")}
-	_, out, _ = e.hookside(t, "", append([]string{"hooks", "trust", "status"}, sub...)...)
+	_, out, _ := e.hookside(t, "", append([]string{"hooks", "trust", "status"}, sub...)...)
 	for _, want := range []string{
 		"stale_digest (script_changed)",
 		"not reviewed at this site (sub): this session resolves files no review covered; compared with the grant of ",

@@ -21,11 +21,7 @@ func TestTrustStatusListsSites(t *testing.T) {
 		filepath.Join(sub, "hooks/g.sh"):     "#!/bin/sh\necho sub\n",
 	})
 	for _, at := range [][]string{nil, {"--cwd", sub, "--workspace", e.ws}} {
-		st := e.trustStatusJSON(t, at...)
-		args := append([]string{"hooks", "trust", "grant", "--home", e.home, "--all", "--bundle-digest", st.BundleDigest}, at...)
-		if code, out, errs := e.hookside(t, "", args...); code != 0 {
-			t.Fatalf("grant %v: %d %s %s", at, code, out, errs)
-		}
+		e.grantAll(t, at...)
 	}
 	code, out, errs := e.hookside(t, "", "hooks", "trust", "status", "--home", e.home)
 	if code != 0 || !strings.Contains(out, "trusted_persistent") || !strings.Contains(out, "granted at 2 sites") {

@@ -145,15 +145,7 @@ func v2EmitCmd(stdout, stderr io.Writer) *cobra.Command {
 
 func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdout, stderr io.Writer) int {
 	const prefix = "hookside v2 emit"
-	// usage prints a usage error (and under --json its error object:
-	// -32602, data {field, reason}).
-	usage := func(field, msg string) int {
-		fmt.Fprintf(stderr, "%s: %s\n", prefix, msg)
-		if c.json {
-			writeV2JSONError(stdout, rpc.CodeInvalidParams, msg, v2UsageData(field, msg))
-		}
-		return exitUsage
-	}
+	usage := func(field, msg string) int { return v2UsageFail(stdout, stderr, prefix, c.json, field, msg) }
 	// fail prints err as v2Fail does (and under --json its error object).
 	fail := func(err error) int {
 		if c.json {

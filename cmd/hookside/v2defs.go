@@ -63,11 +63,7 @@ func v2OpCmd(g v2Group, op v2Op, stdout, stderr io.Writer) *cobra.Command {
 			if op.args == 0 {
 				field, msg = "", fmt.Sprintf("unexpected argument %q", args[0])
 			}
-			fmt.Fprintf(stderr, "%s: %s\n", prefix, msg)
-			if c.json {
-				writeV2JSONError(stdout, rpc.CodeInvalidParams, msg, v2UsageData(field, msg))
-			}
-			return exitUsage
+			return v2UsageFail(stdout, stderr, prefix, c.json, field, msg)
 		}
 		b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true, NoCreate: op.noCreate})
 		if err != nil {
@@ -104,6 +100,17 @@ func v2OpFail(stdout, stderr io.Writer, prefix string, asJSON bool, err error) i
 	fmt.Fprintf(stderr, "%s: %s [code %d]\n", prefix, we.Message, we.Code)
 	problemLines(stderr, err)
 	return v2ExitFor(err)
+}
+
+// v2UsageFail prints the usage error msg (about field, "" for none) on
+// stderr after prefix and, with --json, its error object on stdout
+// (-32602, data {field, reason}); it returns exitUsage.
+func v2UsageFail(stdout, stderr io.Writer, prefix string, asJSON bool, field, msg string) int {
+	fmt.Fprintf(stderr, "%s: %s\n", prefix, msg)
+	if asJSON {
+		writeV2JSONError(stdout, rpc.CodeInvalidParams, msg, v2UsageData(field, msg))
+	}
+	return exitUsage
 }
 
 // writeV2JSONError prints {"error": {code, message, data}} on stdout, the
