@@ -28,7 +28,7 @@ func BenchmarkLibraryDecode(b *testing.B) {
 func BenchmarkRequestDecode(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		p, _, _, _ := validateFrame(benchFrame)
+		p, _, _, _, _ := validateFrame(benchFrame)
 		if !json.Valid(benchFrame) {
 			b.Fatal("not JSON")
 		}
@@ -41,7 +41,7 @@ func BenchmarkRequestDecode(b *testing.B) {
 func BenchmarkValidateFrame(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, _, code, _ := validateFrame(benchFrame); code != 0 {
+		if _, _, code, _, _ := validateFrame(benchFrame); code != 0 {
 			b.Fatal(code)
 		}
 	}
@@ -66,7 +66,7 @@ func BenchmarkLibraryEncodeReply(b *testing.B) {
 func BenchmarkCheckFrame(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, _, code, _ := checkFrame(benchFrame); code != 0 {
+		if _, _, code, _, _ := checkFrame(benchFrame); code != 0 {
 			b.Fatal(code)
 		}
 	}

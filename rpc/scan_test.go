@@ -67,7 +67,7 @@ func FuzzCheckFrame(f *testing.F) {
 		if len(b) == 0 {
 			return // the framer answers empty frames itself
 		}
-		_, _, code, msg := checkFrame(b)
+		_, _, code, msg, _ := checkFrame(b)
 		depth, ok := jsonscan.Depth(b)
 		ok = ok && utf8.Valid(b) // RFC 8259 §8.1: JSON text is UTF-8
 		switch {

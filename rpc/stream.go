@@ -88,24 +88,7 @@ func (s *objectStream) ReadObject(v any) error {
 			s.replyError(nil, CodeInvalidRequest, "invalid request: empty frame")
 			continue
 		}
-		p, id, code, msg := checkFrame(frame)
-		failCall := false
-		if p.Method == nil && (code == 0 || strings.HasPrefix(msg, dupMemberMsg)) && validID(p.ID) != nil {
-			// A host's reply: checked whole here (its result is read by
-			// hookside's own decoders); a request's params are checked by
-			// the dispatcher (checkParamsShape).
-			if path, found := jsonscan.Duplicate(frame); found {
-				id, code, msg = nil, CodeInvalidRequest, dupMemberMsg+`"`+path+`" in a reply (each member name may appear once in an object)`
-				// Unless the id is the repeated member, the call it
-				// answers fails now instead of waiting out its timeout.
-				failCall = path != "id"
-			}
-		}
-		if code == CodeParseError && p.Method == nil && validID(p.ID) != nil && strings.HasPrefix(msg, badUTF8Msg) {
-			// A host's reply that is not UTF-8: the call it answers fails
-			// now, as for a repeated member.
-			failCall = true
-		}
+		p, id, code, msg, failCall := checkFrame(frame)
 		if code != 0 {
 			s.log.Debug("rejected frame", "code", code, "reason", msg)
 			s.replyError(id, code, msg)
@@ -168,14 +151,20 @@ const dupMemberMsg = "invalid request: duplicate member "
 // encoding/json reads (docs/protocol.md §1).
 const tooDeepMsg = "invalid request: nested more than 10000 levels deep"
 
-// checkFrame is validateFrame plus the validity of the whole frame, which
-// validateFrame does not read past the top level: code 0 means pass it on.
-func checkFrame(frame []byte) (p probe, id json.RawMessage, code int, msg string) {
-	p, id, code, msg = validateFrame(frame)
+// checkFrame is validateFrame plus what validateFrame does not read past
+// the top level: the validity of the whole frame, its UTF-8 and, in a
+// host's reply, a member named twice at any depth (its result is read by
+// hookside's own decoders; a request's params are checked by the
+// dispatcher, checkParamsShape). code 0 means pass it on. failCall is true
+// for a refused reply whose id hookside can read: the call it answers
+// fails now, with code and msg, instead of waiting out its timeout.
+func checkFrame(frame []byte) (p probe, id json.RawMessage, code int, msg string, failCall bool) {
+	p, id, code, msg, dup := validateFrame(frame)
 	if code != CodeParseError && !json.Valid(frame) {
 		// Also a frame whose top level alone looks like a bad request
 		// ({,} or a bad "jsonrpc" in a broken frame): it is not JSON.
 		id, code, msg = invalidJSON(frame, validID(p.ID))
+		dup = false
 	}
 	if code != CodeParseError {
 		// JSON text exchanged between systems MUST be UTF-8 (RFC 8259
@@ -185,9 +174,19 @@ func checkFrame(frame []byte) (p probe, id json.RawMessage, code int, msg string
 		// not a JSON text at all.
 		if off, bad := jsonpos.InvalidUTF8(frame); bad {
 			id, code, msg = badUTF8Reply(frame, off, p, id, code)
+			return p, id, code, msg, p.Method == nil && validID(p.ID) != nil
 		}
 	}
-	return p, id, code, msg
+	// A reply validateFrame passed has a valid id; one it refused for a
+	// repeated top-level member may not.
+	if p.Method == nil && (code == 0 || dup && validID(p.ID) != nil) {
+		if path, found := jsonscan.Duplicate(frame); found {
+			// Unless the id is the repeated member, the call it answers
+			// fails now.
+			return p, nil, CodeInvalidRequest, dupMemberMsg + `"` + path + `" in a reply (each member name may appear once in an object)`, path != "id"
+		}
+	}
+	return p, id, code, msg, false
 }
 
 // badUTF8Msg begins the -32700 message of a frame that is not valid UTF-8
@@ -259,57 +258,58 @@ func jsonString(raw []byte) string {
 
 // validateFrame checks the top level of one frame (checkFrame adds the
 // validity of the rest); code 0 means pass it on. id is the id to echo in
-// the error reply (nil = null).
-func validateFrame(frame []byte) (p probe, id json.RawMessage, code int, msg string) {
+// the error reply (nil = null); dup is true when the frame is refused for
+// a top-level member named twice.
+func validateFrame(frame []byte) (p probe, id json.RawMessage, code int, msg string, dup bool) {
 	first := frame[0]
 	if first != '{' {
 		// Not valid JSON: checkFrame answers -32700, or -32600 for a
 		// well-formed value nested too deep.
 		if first == '[' {
-			return p, nil, CodeInvalidRequest, "invalid request: batches are not supported"
+			return p, nil, CodeInvalidRequest, "invalid request: batches are not supported", false
 		}
-		return p, nil, CodeInvalidRequest, "invalid request: a message must be a JSON object"
+		return p, nil, CodeInvalidRequest, "invalid request: a message must be a JSON object", false
 	}
-	p, dup, ok := topLevel(frame)
+	p, name, ok := topLevel(frame)
 	if !ok {
 		if !json.Valid(frame) {
 			id, code, msg := invalidJSON(frame, nil)
-			return p, id, code, msg
+			return p, id, code, msg, false
 		}
 		// Valid JSON the cheap scanner could not read (it cannot happen
 		// for an object, but be safe): decode it properly.
 		if err := json.Unmarshal(frame, &p); err != nil {
-			return p, nil, CodeParseError, "parse error: " + err.Error()
+			return p, nil, CodeParseError, "parse error: " + err.Error(), false
 		}
 	}
-	if dup != "" {
+	if name != "" {
 		// Which of the two counts is the parser's choice (RFC 8259 §4): a
 		// host and hookside could read different frames from these bytes.
 		id := validID(p.ID)
-		if dup == "id" || p.Method == nil {
+		if name == "id" || p.Method == nil {
 			id = nil // a reply's id is the server's own: the error goes out with null
 		}
-		return p, id, CodeInvalidRequest, dupMemberMsg + `"` + dup + `" (each member name may appear once)`
+		return p, id, CodeInvalidRequest, dupMemberMsg + `"` + name + `" (each member name may appear once)`, true
 	}
 	if p.JSONRPC != nil && !bytes.Equal(p.JSONRPC, []byte(`"2.0"`)) {
-		return p, validID(p.ID), CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`
+		return p, validID(p.ID), CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`, false
 	}
 	if p.ID != nil && validID(p.ID) == nil {
-		return p, nil, CodeInvalidRequest, "invalid request: id must be a string or a non-negative integer"
+		return p, nil, CodeInvalidRequest, "invalid request: id must be a string or a non-negative integer", false
 	}
 	if p.Method == nil {
 		if p.Result == nil && p.Error == nil {
-			return p, p.ID, CodeInvalidRequest, "invalid request: neither a request (method) nor a response (result/error)"
+			return p, p.ID, CodeInvalidRequest, "invalid request: neither a request (method) nor a response (result/error)", false
 		}
 		if p.ID == nil {
-			return p, nil, CodeInvalidRequest, "invalid request: a response needs an id"
+			return p, nil, CodeInvalidRequest, "invalid request: a response needs an id", false
 		}
-		return p, nil, 0, ""
+		return p, nil, 0, "", false
 	}
 	if len(p.Method) == 0 || p.Method[0] != '"' {
-		return p, p.ID, CodeInvalidRequest, "invalid request: method must be a string"
+		return p, p.ID, CodeInvalidRequest, "invalid request: method must be a string", false
 	}
-	return p, nil, 0, ""
+	return p, nil, 0, "", false
 }
 
 // validID returns raw when it is an id the library can carry faithfully

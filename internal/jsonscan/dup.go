@@ -72,14 +72,8 @@ func (s *dupScan) value(i int) (int, bool) {
 		return s.object(i)
 	case '[':
 		return s.array(i)
-	case '"':
-		return skipString(b, i), false
 	}
-	j := i
-	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
-		j++
-	}
-	return j, false
+	return skipValue(b, i), false // a string or a scalar: b is valid JSON
 }
 
 func (s *dupScan) object(i int) (int, bool) {
