@@ -93,6 +93,9 @@ func resolveAt(h hook.Hook, workspaceRoot string, at Site) (Pins, []string, map[
 		}
 		sc.scan(words, bases, 0)
 	} else {
+		if why := shellAmbiguity(h.Command); why != "" {
+			sc.unfollow(h.Command + " (" + why + ")")
+		}
 		sc.scan(splitShellIn(h.Command, sc.rb), bases, 0)
 		if h.Shell.Kind() == hook.ShellString {
 			sc.scan(splitShellIn(h.Shell.Program(), sc.rb), bases, 0)

@@ -68,6 +68,24 @@ func splitShellIn(s string, rb *reparse) []shellWord {
 	return flattenFile(s, f, rb).out
 }
 
+// shellAmbiguity says why a command hook's line may run other files than
+// the ones pinned, "" when none: the line is parsed as bash, but `sh -c`
+// is often another shell (dash on Debian and Ubuntu). A line the bash
+// parser rejects is pinned word by word (splitFields), which such a shell
+// may run as something else (`((sh x.sh)|cat)` is two subshells in dash);
+// `$'…'` and `$"…"` are quoting in bash but a `$` and a quoted string in
+// dash (`sh $'x.sh'` runs `$x.sh` there). The whole line is then listed
+// unpinned, for the reviewer.
+func shellAmbiguity(s string) string {
+	if _, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.RecoverErrors(maxRecover)).Parse(strings.NewReader(s), ""); err != nil {
+		return "not a line bash parses: pinned word by word, and sh may run it otherwise"
+	}
+	if strings.Contains(s, "$'") || strings.Contains(s, `$"`) {
+		return "$'…' or $\"…\" quoting, which sh (dash) reads otherwise than bash"
+	}
+	return ""
+}
+
 // flattenFile flattens the parsed line f (source s).
 func flattenFile(s string, f *syntax.File, rb *reparse) *flattener {
 	fl := &flattener{src: s, seen: map[*syntax.Stmt]bool{}, rb: rb}
