@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"sync"
 	"time"
@@ -207,12 +208,25 @@ type reviewStartResult struct {
 	Declarations []truststore.DeclarationStatus `json:"declarations"`
 }
 
-func (s *Server) reviewStart(_ context.Context, p sessionIDParams) (*reviewStartResult, error) {
+// reviewStartParams are workspaceHooks/review/start's: the session, and
+// optionally runCwd, the directory a claude-profile run starts in (its
+// input cwd), to review at: the review shows the pins resolved there and
+// trust_selected adds that site's set to each record (docs/protocol.md §4).
+type reviewStartParams struct {
+	SessionID string `json:"sessionId"`
+	RunCwd    string `json:"runCwd"`
+}
+
+func (s *Server) reviewStart(_ context.Context, p reviewStartParams) (*reviewStartResult, error) {
 	ss, err := s.lookup(p.SessionID)
 	if err != nil {
 		return nil, err
 	}
-	w := ss.rs.WorkspaceStatus()
+	dir, err := reviewRunDir(ss.rs, p.RunCwd)
+	if err != nil {
+		return nil, err
+	}
+	w := ss.rs.WorkspaceStatusAt(dir)
 	sh := truststore.Show(w.Workspace)
 	r := &review{
 		id: randid.New("rev_"), sessionID: ss.id, expires: time.Now().Add(ReviewTTL),
@@ -225,6 +239,29 @@ func (s *Server) reviewStart(_ context.Context, p sessionIDParams) (*reviewStart
 	s.reviews.add(r, time.Now())
 	st := statusResult(ss, w, sh)
 	return &reviewStartResult{r.id, r.expires.UTC().Format(time.RFC3339), r.bundle, st.Declarations}, nil
+}
+
+// reviewRunDir is review/start's runCwd as the run directory of the
+// session (runner.Session.RunDir; "" for none): -32602 on runCwd when it
+// is not absolute, the session is not claude-profile, it is no existing
+// directory or it is not inside the workspace.
+func reviewRunDir(rs *runner.Session, runCwd string) (string, error) {
+	if runCwd == "" {
+		return "", nil
+	}
+	if !filepath.IsAbs(runCwd) {
+		return "", InvalidParams("runCwd", "must be an absolute path")
+	}
+	d, err := rs.RunDir(runCwd)
+	switch {
+	case err == nil:
+		return d, nil
+	case errors.Is(err, runner.ErrRunDirProfile):
+		return "", InvalidParams("runCwd", "only a claude-profile session's runs start in a directory of their own (the input cwd)")
+	case errors.Is(err, runner.ErrRunDirOutside):
+		return "", InvalidParams("runCwd", fmt.Sprintf("%s is not inside the workspace %s: a run there admits no workspace hook, and no grant can cover it", runCwd, rs.Options().Cwd))
+	}
+	return "", InvalidParams("runCwd", runCwd+" is not an existing directory")
 }
 
 type failedDigest struct {

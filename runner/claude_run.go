@@ -156,7 +156,7 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 	}
 	m.AsyncResults = pending
 	m.TrustNotice = s.trustNotice(req.Event, m.Runs)
-	noteRunDir(m.TrustNotice, rc.cwd, s.opts.Cwd, rc.cwdOK)
+	s.noteRunDir(m.TrustNotice, rc.cwd, rc.cwdOK)
 	m.DisabledNotice = disabledNotice(sw, req.Event, picks)
 	m.SpillOversized(s.saveOversized)
 	return m, nil

@@ -98,6 +98,23 @@ func (s *Session) ReviewCwd() string {
 	return cwd
 }
 
+// RunReviewCwd is the --run-cwd of the review command for a claude-profile
+// run whose input cwd is cwd: the run directory (RunDir) when cwd is
+// absolute, resolves inside the workspace root and is not the session
+// directory; "" otherwise (a run in the session directory is reviewed as
+// the session is, and one elsewhere admits no workspace hook). The CLI's
+// "Review them with" line appends it as the run's trustNotice does.
+func (s *Session) RunReviewCwd(cwd string) string {
+	if !filepath.IsAbs(cwd) {
+		return ""
+	}
+	d, err := s.RunDir(cwd)
+	if err != nil || sameDir(d, s.opts.Cwd) {
+		return ""
+	}
+	return d
+}
+
 // reviewFlags lists the flags of ReviewCommand before --workspace, in the
 // CLI's order (home, user-config, profile, user directory, project-config,
 // policy, hooks-enabled).

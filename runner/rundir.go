@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -56,9 +57,20 @@ func PhysicalDir(dir string) (string, error) {
 // admitted there. The root's PhysicalDir is resolved once per root
 // (Session.physRoot): only dir is resolved on each run.
 func (s *Session) runDir(dir string) (string, bool) {
-	p, err := PhysicalDir(dir)
+	p, _, err := s.resolveRunDir(dir)
 	if err != nil {
 		return dir, false
+	}
+	return p, true
+}
+
+// resolveRunDir is runDir with why dir did not resolve (PhysicalDir's
+// error), and whether the result lies in the workspace root (the root or
+// below it: where AdmitAt can admit a workspace hook).
+func (s *Session) resolveRunDir(dir string) (string, bool, error) {
+	p, err := PhysicalDir(dir)
+	if err != nil {
+		return "", false, err
 	}
 	root := s.opts.Cwd
 	s.mu.Lock()
@@ -69,16 +81,72 @@ func (s *Session) runDir(dir string) (string, bool) {
 	s.mu.Unlock()
 	if !known {
 		if proot, err = PhysicalDir(root); err != nil {
-			return p, true
+			return p, false, nil
 		}
 		s.mu.Lock()
 		s.physRoot = [2]string{root, proot}
 		s.mu.Unlock()
 	}
 	if rel, in := fsid.Within(proot, p); in {
-		return filepath.Join(root, rel), true
+		return filepath.Join(root, rel), true, nil
 	}
-	return p, true
+	return p, false, nil
+}
+
+// ErrRunDirProfile is RunDir's error for a session whose profile gives no
+// run a directory of its own: only the claude profile's runs start in
+// their input cwd.
+var ErrRunDirProfile = errors.New("only claude-profile runs start in a directory of their own (the input cwd)")
+
+// ErrRunDirOutside is RunDir's error for a directory that is not the
+// workspace root or below it: a claude-profile run there admits no
+// workspace hook (truststore.ReasonCwdOutside), so nothing can be
+// reviewed there.
+var ErrRunDirOutside = errors.New("is not inside the workspace")
+
+// RunDir is the directory a claude-profile run whose input cwd is dir
+// (absolute, or relative to the process's directory) starts in and is
+// admitted at: runDir's spelling, under the workspace root. A review at a
+// run directory (WorkspaceStatusAt) resolves the pins there, so its grant
+// adds the set a run there is admitted by (docs/protocol.md §4 "Pins are
+// resolved per session"). Errors: ErrRunDirProfile (not a claude-profile
+// session), PhysicalDir's (dir does not exist, cannot be read, or is no
+// directory: ErrCwd), ErrRunDirOutside.
+func (s *Session) RunDir(dir string) (string, error) {
+	if s.dialect.Name != ProfileClaude {
+		return "", ErrRunDirProfile
+	}
+	p, inside, err := s.resolveRunDir(dir)
+	if err != nil {
+		return "", err
+	}
+	if !inside {
+		return "", fmt.Errorf("%s %w", p, ErrRunDirOutside)
+	}
+	return p, nil
+}
+
+// WorkspaceStatusAt is WorkspaceStatus for hooks that start in the run
+// directory dir (RunDir's result; "" = the session directory): the
+// workspace's Site is the one AdmitAt admits a run there at
+// (truststore.Gate.SiteAt: Dir = dir, the project directory and PATH the
+// session's), so truststore.Show pins there and a grant from that Show
+// records that site's set next to the others; the evaluations and counts
+// are the states a run there gets (truststore.Gate.EvaluateAt). It does
+// not report counts (OnAdmissionUpdated follows the session directory).
+func (s *Session) WorkspaceStatusAt(dir string) WorkspaceState {
+	if dir == "" {
+		return s.WorkspaceStatus()
+	}
+	st := s.workspaceState()
+	ws := *st.Workspace
+	ws.Site = s.gate.SiteAt(dir)
+	ws.BundleDigest = truststore.Show(&ws).BundleDigest
+	st.Workspace = &ws
+	st.Evaluations = s.gate.EvaluateAt(ws.Declarations, dir)
+	st.Counts = enabledCounts(&ws, st.Evaluations)
+	st.RunDir = dir
+	return st
 }
 
 // admitRun is admitAt for a hook starting in dir, the runDir of a
@@ -106,18 +174,40 @@ func sameDir(a, b string) bool {
 	return err1 == nil && err2 == nil && pa == pb
 }
 
-// noteRunDir adds to n (a claude run's trustNotice) why a hook stale at
-// the run's directory cannot be reviewed from there: the run's cwd dir
-// (resolved) is not the session directory, and a review resolves the
-// pins at the session directory (docs/troubleshooting.md §3).
-func noteRunDir(n *output.TrustNotice, dir, sessionDir string, resolved bool) {
-	if n == nil || !resolved || sameDir(dir, sessionDir) {
+// noteRunDir fits n (a claude run's trustNotice) to the run's directory
+// dir (runDir of the input cwd; resolved), when that is not the session
+// directory: inside the workspace root, n.ReviewCommand reviews at dir
+// (--run-cwd dir: the pins a run there is admitted by), and when a hook is
+// stale there the message says that dir resolves files no review showed
+// and names that command; outside it, that no grant can cover a workspace
+// hook there (docs/troubleshooting.md §3).
+func (s *Session) noteRunDir(n *output.TrustNotice, dir string, resolved bool) {
+	if n == nil || !resolved || sameDir(dir, s.opts.Cwd) {
 		return
 	}
-	for _, h := range n.Hooks {
-		if h.TrustState == string(truststore.StaleDigest) {
-			n.Message += fmt.Sprintf(" This run's cwd %s is not the session directory: a hook stale there resolves files of that directory no review showed, and a review (which resolves at the session directory) cannot cover them yet; write such hooks to resolve alike everywhere (\"$CLAUDE_PROJECT_DIR\"/…; docs/troubleshooting.md §3).", dir)
-			return
-		}
+	s.mu.Lock()
+	root := s.ws.Root
+	s.mu.Unlock()
+	outside := !insideDir(root, dir)
+	if !outside {
+		n.ReviewCommand += " --run-cwd " + ShellWord(dir)
 	}
+	for _, h := range n.Hooks {
+		if h.TrustState != string(truststore.StaleDigest) {
+			continue
+		}
+		if outside {
+			n.Message += fmt.Sprintf(" This run's cwd %s is outside the workspace: no grant covers a workspace hook there.", dir)
+		} else {
+			n.Message += fmt.Sprintf(" This run's cwd %s is not the session directory: a hook stale there resolves files of that directory no review showed; review them where they run: %s", dir, n.ReviewCommand)
+		}
+		return
+	}
+}
+
+// insideDir reports whether dir is root or below it, lexically (both
+// absolute and clean, as runDir spells a run directory).
+func insideDir(root, dir string) bool {
+	_, in := fsid.Within(filepath.Clean(root), filepath.Clean(dir))
+	return root != "" && in
 }

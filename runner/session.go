@@ -376,6 +376,9 @@ type WorkspaceState struct {
 	StoreStatus  truststore.Status
 	Policy       truststore.Policy
 	Feature      bool
+	// RunDir is the run directory the state is at (WorkspaceStatusAt);
+	// "" for the session directory.
+	RunDir string
 }
 
 // WorkspaceStatus re-discovers changed workspace files and evaluates every

@@ -179,14 +179,52 @@ func (g *Gate) AdmitAt(d Declaration, dir string) Evaluation {
 	if !g.opts.Feature {
 		return featureOff(d.Digest)
 	}
+	in := g.inputAt(dir)
+	return g.verdictAt(&in, &d, dir)
+}
+
+// EvaluateAt is Evaluate for hooks that start in the directory dir (""
+// = the session's): each declaration's state as AdmitAt gives it, the
+// trust file read once. A review at a run directory reports these.
+func (g *Gate) EvaluateAt(decls []Declaration, dir string) []Evaluation {
+	if dir == "" || !g.opts.Feature {
+		return g.Evaluate(decls)
+	}
+	out := make([]Evaluation, len(decls))
+	in := g.inputAt(dir)
+	for i := range decls {
+		out[i] = g.verdictAt(&in, &decls[i], dir)
+	}
+	return out
+}
+
+// SiteAt is the Site a hook starting in dir is admitted at (AdmitAt): the
+// session's, with Dir = dir and the project directory staying the
+// session's; dir "" is the session's Site.
+func (g *Gate) SiteAt(dir string) pin.Site {
+	at := g.opts.Site
+	if dir != "" {
+		if at.ProjectDir == "" {
+			at.ProjectDir = cmp.Or(at.Dir, g.opts.Root)
+		}
+		at.Dir = dir
+	}
+	return at
+}
+
+// inputAt is input with the Site of a hook starting in dir (SiteAt).
+func (g *Gate) inputAt(dir string) EvalInput {
 	in := g.input()
 	if dir != "" {
-		if in.Site.ProjectDir == "" {
-			in.Site.ProjectDir = cmp.Or(in.Site.Dir, g.opts.Root)
-		}
-		in.Site.Dir = dir
+		in.Site = g.SiteAt(dir)
 	}
-	ev := g.verdict(&in, &d)
+	return in
+}
+
+// verdictAt is verdict for a hook starting in dir: not runnable where dir
+// lies outside the workspace root (ReasonCwdOutside).
+func (g *Gate) verdictAt(in *EvalInput, d *Declaration, dir string) Evaluation {
+	ev := g.verdict(in, d)
 	if dir != "" && ev.Runnable() && !insideRoot(g.opts.Root, dir) {
 		ev.State, ev.Reason = StaleDigest, ReasonCwdOutside
 	}

@@ -206,3 +206,38 @@ func TestAdmitAtCwdOutsideRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluateAtIsAdmitAt: EvaluateAt gives every declaration the state
+// AdmitAt gives it in that directory (the Site of SiteAt: Dir moved, the
+// project directory staying the session's), and a grant pinned at SiteAt
+// admits runs there while the session's own set stays.
+func TestEvaluateAtIsAdmitAt(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "sub")
+	writeFile(t, filepath.Join(root, ".claude/hooks/g.sh"), "#!/bin/sh\ntrue\n")
+	writeFile(t, filepath.Join(sub, ".claude/hooks/g.sh"), "#!/bin/sh\necho sub\n")
+	top := pin.Site{Dir: root, ProjectDir: root}
+	g := siteGate(t, root, top)
+	if at := g.SiteAt(sub); at.Dir != sub || at.ProjectDir != root {
+		t.Fatalf("SiteAt(sub) = %+v", at)
+	}
+	if at := g.SiteAt(""); at.Dir != root {
+		t.Fatalf("SiteAt(\"\") = %+v, want the session's", at)
+	}
+	d := grantAt(t, g, root, top, cmdHook("bash .claude/hooks/g.sh"))
+	check := func(what string, dir string, want TrustState) {
+		t.Helper()
+		evs := g.EvaluateAt([]Declaration{d}, dir)
+		if ev := g.AdmitAt(d, dir); evs[0].State != want || ev.State != want || ev.Reason != evs[0].Reason {
+			t.Fatalf("%s: EvaluateAt %+v, AdmitAt %+v, want %s", what, evs[0], ev, want)
+		}
+	}
+	check("sub before its grant", sub, StaleDigest)
+	check("root", "", TrustedPersistent)
+	grantAt(t, g, root, g.SiteAt(sub), d.Hook)
+	check("sub after its grant", sub, TrustedPersistent)
+	check("root after the grant at sub", root, TrustedPersistent)
+	if evs := g.EvaluateAt([]Declaration{d}, t.TempDir()); evs[0].Reason != ReasonCwdOutside {
+		t.Fatalf("outside: %+v", evs[0])
+	}
+}

@@ -18,7 +18,8 @@ import (
 // hook answered continue:false, 130/143 when SIGINT/SIGTERM (caught)
 // stopped the run (runFailure), 1 for another failure, else 0. Workspace
 // hooks skipped for trust are listed on stderr with a review command
-// repeating hint (hintFlags), as on the zcode profile.
+// repeating hint (hintFlags), as on the zcode profile, at the run's
+// directory when the input's cwd is another (--run-cwd).
 func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest, asJSON bool, hint string, caught func() os.Signal, stdout, stderr io.Writer) int {
 	outs := &runOutputs{byRun: map[string]runOutput{}}
 	m, err := s.RunClaude(ctx, req, outs)
@@ -30,7 +31,10 @@ func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest,
 	} else {
 		printClaudeMerged(termSafe{stdout}, m, outs)
 	}
-	printSkippedForTrust(stderr, s, m.Runs, hint)
+	var in map[string]any
+	_ = json.Unmarshal(req.Input, &in) // an object: runHooksRun checked it
+	cwd, _ := in["cwd"].(string)
+	printSkippedForTrust(stderr, s, m.Runs, hint, s.RunReviewCwd(cwd))
 	return hooksRunStatus(stderr, m.Blocked, m.Continue, m.StopReason)
 }
 

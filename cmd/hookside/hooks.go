@@ -324,7 +324,7 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 	} else {
 		printMerged(termSafe{stdout}, m, outs)
 	}
-	printSkippedForTrust(stderr, s, m.Runs, hintFlags(o.flags))
+	printSkippedForTrust(stderr, s, m.Runs, hintFlags(o.flags), "")
 	if len(m.Runs) == 0 {
 		if off := rootSwitchOff(s, o.event); off > 0 {
 			printRootSwitchOff(stderr, off, sf)
@@ -391,8 +391,10 @@ func runErrText(err error) string {
 // skipped because they wait for trust, with their digests and how to review
 // them (lifecycle-hooks-and-workspace-trust §"信任存在哪、怎样审查": Workspace
 // Hooks skipped, the pending digests, the review hint).
-// hint holds the flags in use that the review needs (hintFlags).
-func printSkippedForTrust(w io.Writer, s *runner.Session, runs []output.Run, hint string) {
+// hint holds the flags in use that the review needs (hintFlags); runCwd,
+// when set, is the claude run's directory the review resolves at
+// (Session.RunReviewCwd).
+func printSkippedForTrust(w io.Writer, s *runner.Session, runs []output.Run, hint, runCwd string) {
 	var lines []string
 	for _, n := range s.SkippedWorkspaceHooks(runs) {
 		if st := truststore.TrustState(n.TrustState); st == truststore.PendingTrust || st == truststore.StaleDigest {
@@ -403,7 +405,12 @@ func printSkippedForTrust(w io.Writer, s *runner.Session, runs []output.Run, hin
 		return
 	}
 	fmt.Fprintf(w, "Workspace Hooks skipped: %d waiting for trust\n%s\n", len(lines), strings.Join(lines, "\n"))
-	fmt.Fprintf(w, "Review them with: hookside hooks trust review%s%s\n", hint, reviewTarget(s))
+	if runCwd != "" {
+		hint += reviewTarget(s) + " --run-cwd " + hintWord(runCwd)
+	} else {
+		hint += reviewTarget(s)
+	}
+	fmt.Fprintf(w, "Review them with: hookside hooks trust review%s\n", hint)
 }
 
 func str(p *string) string {

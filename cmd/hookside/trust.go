@@ -52,6 +52,10 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, p+":", err)
 		return exitUsage
 	}
+	if err := checkRunCwdFlag(o.runCwd, o.sf.profile); err != nil {
+		fmt.Fprintln(stderr, p+":", err)
+		return exitUsage
+	}
 	policy, _ := truststore.ParsePolicy(o.policy)
 	if o.all && len(digests) > 0 {
 		fmt.Fprintln(stderr, p+": --all and --digest exclude each other")
@@ -87,9 +91,11 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		}
 	}
 	if target.Dir == "" {
-		if o.projectConfig != "" {
-			fmt.Fprintf(stderr, "%s: --project-config needs a local workspace, not %s\n", p, target.ID)
-			return exitUsage
+		for _, f := range [][2]string{{"project-config", o.projectConfig}, {"run-cwd", o.runCwd}} {
+			if f[1] != "" {
+				fmt.Fprintf(stderr, "%s: --%s needs a local workspace, not %s\n", p, f[0], target.ID)
+				return exitUsage
+			}
 		}
 		return trustRemote(p, action, target, o.homeDir, o.userConfig, digests, o.all, o.asJSON, stdout, stderr)
 	}
@@ -103,7 +109,13 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		return exitError
 	}
 	defer rs.Close()
-	w := rs.WorkspaceStatus()
+	runDir, err := runCwdIn(rs, o.runCwd)
+	if err != nil {
+		fmt.Fprintln(stderr, p+":", err)
+		return exitUsage
+	}
+	// At --run-cwd: the pins a claude-profile run there is admitted by.
+	w := rs.WorkspaceStatusAt(runDir)
 	// Pins are computed once: the bundle digest covers them, the display
 	// shows them, and a grant records exactly them.
 	sh := truststore.Show(w.Workspace)
@@ -116,6 +128,9 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 	hint := hintFlags(o.flags) + " --workspace " + runner.ShellWord(st.WorkspaceID)
 	if cwd != target.Dir {
 		hint += " --cwd " + runner.ShellWord(cwd)
+	}
+	if runDir != "" {
+		hint += " --run-cwd " + runner.ShellWord(runDir)
 	}
 	if len(digests) > 0 {
 		listed := make([]string, len(st.Declarations))
@@ -337,7 +352,7 @@ func trustGrant(p string, rs *runner.Session, w runner.WorkspaceState, sh *trust
 		granted[i] = d.Digest
 	}
 	if asJSON {
-		writeJSON(stdout, map[string]any{"trusted": granted, "counts": rs.WorkspaceStatus().Counts})
+		writeJSON(stdout, map[string]any{"trusted": granted, "counts": rs.WorkspaceStatusAt(w.RunDir).Counts})
 		return exitOK
 	}
 	for _, d := range granted {

@@ -57,6 +57,9 @@ const (
 		"--workspace PATH --cwd DIR, DIR inside PATH, acts on PATH's trust records as a session opened in DIR\n" +
 		"under that workspace resolves them (pins are resolved at the session directory): the review command a\n" +
 		"session in a subdirectory prints (trustNotice.reviewCommand) has this form."
+	trustRunCwdHelp = "--profile claude --run-cwd DIR reviews as a claude-profile run whose input cwd is DIR (inside the\n" +
+		"workspace) is admitted: the pins are resolved there, and a grant adds that directory's pin set to each\n" +
+		"record, keeping the others; the review command of such a run's trustNotice has this form."
 	trustExitHelp = "Exit status: 0 done, 1 error, 2 usage, 3 trust store corrupt (grant, revoke and review: nothing is written;\n" +
 		"status only reports it, exit 0); revoke exits 1 when a named digest had no record."
 )
@@ -68,7 +71,7 @@ func trustLong() string {
 	for _, a := range trustActions {
 		fmt.Fprintf(&b, "  %-8s %s\n", a.name, a.short)
 	}
-	b.WriteString("\n" + trustDigestHelp + "\n" + trustWorkspaceHelp + "\n" + trustExitHelp + "\n")
+	b.WriteString("\n" + trustDigestHelp + "\n" + trustWorkspaceHelp + "\n" + trustRunCwdHelp + "\n" + trustExitHelp + "\n")
 	b.WriteString("Each action's own flags and exit statuses: hookside hooks trust <action> --help.")
 	return b.String()
 }
@@ -81,7 +84,11 @@ func (a trustAction) long() string {
 	if a.selects {
 		b.WriteString(trustDigestHelp + "\n")
 	}
-	b.WriteString(trustWorkspaceHelp + "\n\nExit status:")
+	b.WriteString(trustWorkspaceHelp + "\n")
+	if a.name != "revoke" {
+		b.WriteString(trustRunCwdHelp + "\n")
+	}
+	b.WriteString("\nExit status:")
 	for code, text := range trustExits {
 		if code == exitCorrupt && !a.writes {
 			break
@@ -105,6 +112,7 @@ func trustCmd(stdout, stderr io.Writer) *cobra.Command {
 // trustOptions are the flags of `hooks trust`.
 type trustOptions struct {
 	workspace, cwd, projectConfig string
+	runCwd                        string
 	digests                       multiFlag
 	all, asJSON, hooksEnabled     bool
 	bundle, homeDir, userConfig   string
@@ -137,6 +145,9 @@ func trustActionCmd(a trustAction, stdout, stderr io.Writer) *cobra.Command {
 	fs := cmd.Flags()
 	fs.StringVar(&o.cwd, "cwd", "", "the workspace `DIR` (default the current directory); with a different --workspace PATH, the session directory inside it")
 	fs.StringVar(&o.workspace, "workspace", "", "workspace `PATH` or identity local:|remote:|ssh:|container:|wsl:… (default the current directory; --cwd for a directory)")
+	if a.name != "revoke" {
+		fs.StringVar(&o.runCwd, "run-cwd", "", runCwdHelp)
+	}
 	fs.StringVar(&o.projectConfig, "project-config", "", "an extra project config `FILE`, added to workspace discovery (as hooks run --project-config and session/open.projectConfigPath)")
 	if selects {
 		fs.Var(&o.digests, "digest", "declaration `D`: list number, digest or unique digest prefix (repeatable)")

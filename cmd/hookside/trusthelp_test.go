@@ -26,20 +26,20 @@ func TestTrustActionHelp(t *testing.T) {
 		exits                []string
 	}{
 		{"status", "List every workspace hook declaration with its trust state.",
-			"hookside hooks trust status [--cwd DIR|--workspace PATH|IDENTITY|--workspace PATH --cwd DIR] [--project-config FILE] [--json] [--home DIR]",
-			[]string{"--cwd", "--workspace", "--json", "--home", "--policy", "--profile"}, []string{"--digest", "--all", "--bundle-digest"},
+			"hookside hooks trust status [--cwd DIR|--workspace PATH|IDENTITY|--workspace PATH --cwd DIR] [--run-cwd DIR] [--project-config FILE] [--json] [--home DIR]",
+			[]string{"--cwd", "--workspace", "--json", "--home", "--policy", "--profile", "--run-cwd DIR"}, []string{"--digest", "--all", "--bundle-digest"},
 			[]string{"  0  done; also with a corrupt trust store", "  1  error", "  2  usage"}},
 		{"review", "On a terminal, pick declarations to trust by number; otherwise print what to run.",
-			"hookside hooks trust review [--cwd DIR|--workspace PATH|IDENTITY|--workspace PATH --cwd DIR] [--project-config FILE] [--json] [--home DIR]",
-			[]string{"--cwd", "--json", "--policy"}, []string{"--digest", "--all", "--bundle-digest"},
+			"hookside hooks trust review [--cwd DIR|--workspace PATH|IDENTITY|--workspace PATH --cwd DIR] [--run-cwd DIR] [--project-config FILE] [--json] [--home DIR]",
+			[]string{"--cwd", "--json", "--policy", "--profile claude --run-cwd DIR reviews"}, []string{"--digest", "--all", "--bundle-digest"},
 			[]string{"  0  done\n", "  2  usage; also the input ended", "  3  trust store corrupt: nothing is written"}},
 		{"grant", "Trust --digest D (repeatable), or --all with the --bundle-digest shown by status.",
-			"hookside hooks trust grant [--cwd DIR|--workspace PATH|IDENTITY|--workspace PATH --cwd DIR] [--project-config FILE] {--digest D… | --all --bundle-digest B} [--json] [--home DIR]",
-			[]string{"--digest D", "--all", "--bundle-digest B", "--cwd"}, nil,
+			"hookside hooks trust grant [--cwd DIR|--workspace PATH|IDENTITY|--workspace PATH --cwd DIR] [--run-cwd DIR] [--project-config FILE] {--digest D… | --all --bundle-digest B} [--json] [--home DIR]",
+			[]string{"--digest D", "--all", "--bundle-digest B", "--cwd", "--run-cwd DIR"}, nil,
 			[]string{"  1  error; also a D that names no declaration", "  2  usage; also neither --digest nor --all, --all without --bundle-digest", "  3  trust store corrupt: nothing is written"}},
 		{"revoke", "Delete the trust records of --digest D (repeatable) or --all.",
 			"hookside hooks trust revoke [--cwd DIR|--workspace PATH|IDENTITY|--workspace PATH --cwd DIR] [--project-config FILE] {--digest D… | --all} [--json] [--home DIR]",
-			[]string{"--digest D", "--all", "every trust record of the workspace"}, []string{"--bundle-digest"},
+			[]string{"--digest D", "--all", "every trust record of the workspace"}, []string{"--bundle-digest", "--run-cwd"},
 			[]string{"  1  error; also a named digest had no trust record", "  3  trust store corrupt: nothing is written"}},
 	} {
 		code, out, errs := runCLI("hooks", "trust", c.action, "--help")

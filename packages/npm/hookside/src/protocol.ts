@@ -1180,6 +1180,8 @@ export type WorkspaceHooksPolicySetResult = {
 /** workspaceHooks/review/start params: start a review: the declarations exactly as shown, with their pins (§4) */
 export type WorkspaceHooksReviewStartParams = {
   sessionId: string;
+  /** claude profile: review at the directory a run starts in (its input cwd; absolute, inside the workspace): the pins resolved there are shown, and trust_selected adds that site's pin set to each record (§4) */
+  runCwd?: string;
 };
 
 /** workspaceHooks/review/start result: start a review: the declarations exactly as shown, with their pins (§4) */
