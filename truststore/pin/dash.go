@@ -3,6 +3,7 @@ package pin
 import (
 	"errors"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/google/shlex"
@@ -43,28 +44,92 @@ import (
 // scanner still sees every word, and over-inclusion only makes trust
 // stricter.
 func splitShellIn(s string, rb *reparse) []shellWord {
-	out := readAs(s, false, rb)
-	if d := readAs(s, true, rb); !sameWords(out, d) {
+	bash, err := parser(syntax.LangBash).Parse(strings.NewReader(s), "")
+	out := splitFields(s)
+	if err == nil {
+		out = flattenAs(s, bash, rb, false).out
+	} else {
+		bash = nil
+	}
+	if d := dashWords(s, bash, rb); !sameWords(out, d) {
 		out = append(append(out, shellWord{op: ";"}), d...)
 	}
 	return out
 }
 
-// readAs returns the words of s as bash reads it or, with posix, as dash
-// does; splitFields when that reading cannot parse it. Dash runs each
-// complete command as it reads it, so where the POSIX parse fails, its
-// reading is the lines before the failing one (dashPrefix): the rest is
-// read as bash reads it only.
-func readAs(s string, posix bool, rb *reparse) []shellWord {
-	src, f, err := parseAs(s, posix)
-	if err != nil && posix {
+// dashWords returns the words of s as dash reads it (bash is its bash
+// parse, nil when that failed); splitFields when no line of it parses.
+// Dash runs each complete command as it reads it, so where the POSIX
+// parse fails, its reading is the lines before the failing one
+// (dashPrefix): the rest is read as bash reads it only.
+func dashWords(s string, bash *syntax.File, rb *reparse) []shellWord {
+	src, f, err := posixParse(s, bash)
+	if err != nil {
 		src, f, err = dashPrefix(src, err)
 	}
 	if err != nil {
 		return splitFields(s)
 	}
-	return flattenAs(src, f, rb, posix).out
+	return flattenAs(src, f, rb, true).out
 }
+
+// parseAs parses s as bash or, with posix, as POSIX sh (posixParse).
+func parseAs(s string, posix bool) error {
+	bash, err := parser(syntax.LangBash).Parse(strings.NewReader(s), "")
+	if posix {
+		if err != nil {
+			bash = nil
+		}
+		_, _, err = posixParse(s, bash)
+	}
+	return err
+}
+
+// posixParse parses s as POSIX sh, returning the text parsed: each `&>`
+// and `&>>` redirection operator of its bash parse (when not nil) is
+// first written `& >`/`& >>`, as dash reads it.
+func posixParse(s string, bash *syntax.File) (string, *syntax.File, error) {
+	if bash != nil {
+		s = splitAmpRedirs(s, bash)
+	}
+	f, err := parser(syntax.LangPOSIX).Parse(strings.NewReader(s), "")
+	return s, f, err
+}
+
+func parser(lang syntax.LangVariant) *syntax.Parser {
+	return syntax.NewParser(syntax.Variant(lang), syntax.RecoverErrors(maxRecover))
+}
+
+// splitAmpRedirs returns s with a blank after the "&" of every `&>` and
+// `&>>` redirection of its bash parse f.
+func splitAmpRedirs(s string, f *syntax.File) string {
+	var at []int
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if r, ok := n.(*syntax.Redirect); ok && (r.Op == syntax.RdrAll || r.Op == syntax.AppAll) {
+			at = append(at, int(r.OpPos.Offset()))
+		}
+		return true
+	})
+	if len(at) == 0 {
+		return s
+	}
+	slices.Sort(at)
+	var b strings.Builder
+	last := 0
+	for _, i := range at {
+		if i < last || i >= len(s) || s[i] != '&' {
+			continue
+		}
+		b.WriteString(s[last : i+1])
+		b.WriteByte(' ')
+		last = i + 1
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// sameWords reports whether two readings gave the same tokens.
+func sameWords(a, b []shellWord) bool { return slices.Equal(a, b) }
 
 // maxPrefixTries bounds how many times dashPrefix cuts a line off.
 const maxPrefixTries = 8
@@ -99,65 +164,6 @@ func dashPrefix(s string, err error) (string, *syntax.File, error) {
 	return s, nil, err
 }
 
-// parseAs parses s as bash or, with posix, as POSIX sh, returning the text
-// parsed: for POSIX sh, each bash `&>`/`&>>` redirection operator is first
-// written `& >`/`& >>`, as dash reads it.
-func parseAs(s string, posix bool) (string, *syntax.File, error) {
-	bash, err := parser(syntax.LangBash).Parse(strings.NewReader(s), "")
-	if !posix {
-		return s, bash, err
-	}
-	if err == nil {
-		s = splitAmpRedirs(s, bash)
-	}
-	f, err := parser(syntax.LangPOSIX).Parse(strings.NewReader(s), "")
-	return s, f, err
-}
-
-func parser(lang syntax.LangVariant) *syntax.Parser {
-	return syntax.NewParser(syntax.Variant(lang), syntax.RecoverErrors(maxRecover))
-}
-
-// splitAmpRedirs returns s with a blank after the "&" of every `&>` and
-// `&>>` redirection of its bash parse f.
-func splitAmpRedirs(s string, f *syntax.File) string {
-	var at []int
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if r, ok := n.(*syntax.Redirect); ok && (r.Op == syntax.RdrAll || r.Op == syntax.AppAll) {
-			at = append(at, int(r.OpPos.Offset()))
-		}
-		return true
-	})
-	if len(at) == 0 {
-		return s
-	}
-	var b strings.Builder
-	last := 0
-	for _, i := range at { // Walk visits in source order
-		if i < last || i+1 > len(s) || s[i] != '&' {
-			continue
-		}
-		b.WriteString(s[last : i+1])
-		b.WriteByte(' ')
-		last = i + 1
-	}
-	b.WriteString(s[last:])
-	return b.String()
-}
-
-// sameWords reports whether two readings gave the same tokens.
-func sameWords(a, b []shellWord) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // dashAmbiguity says why a command hook's line, run by `sh -c`, may run
 // other files than the ones pinned, "" when both readings parse it (their
 // union is pinned): a line bash's reading or dash's reading rejects is
@@ -165,13 +171,13 @@ func sameWords(a, b []shellWord) bool {
 // (Pins.Unfollowed lists the line whole, for the reviewer). A hook whose
 // `shell` names bash is read as bash only.
 func dashAmbiguity(h hook.Hook) string {
-	if _, _, err := parseAs(h.Command, false); err != nil {
+	if parseAs(h.Command, false) != nil {
 		return "not a line bash parses: pinned word by word, and sh (bash, or dash on Debian and Ubuntu) may run it otherwise"
 	}
 	if runsBash(h.Shell) {
 		return ""
 	}
-	if _, _, err := parseAs(h.Command, true); err != nil {
+	if parseAs(h.Command, true) != nil {
 		return "not a line dash (sh on Debian and Ubuntu) parses as POSIX sh: pinned word by word, and dash may run it otherwise"
 	}
 	return ""
