@@ -9,9 +9,14 @@
 //
 //   - Words come from the process hook's command and args (literal), or from
 //     the command hook's string and its `shell` string, split like a POSIX
-//     shell (quotes, backslashes, comments, operators; splitShell). $'…' is
-//     decoded as bash does (decodeANSIC; an escape bash decodes by locale
-//     or a NUL leaves the word unfollowed), $"…" read as "…". Every
+//     shell (quotes, backslashes, comments, operators; splitShell), both as
+//     bash and as dash (POSIX sh, which `sh -c` is on Debian and Ubuntu)
+//     read it, and the words of both readings count (dash.go: dash reads
+//     $'…' as "$" and a string, ((…)) as subshells, &> as & >, and its
+//     echo decodes escapes; a command hook's line either reading rejects is
+//     listed whole in Pins.Unfollowed, naming the shell). For bash, $'…' is
+//     decoded (decodeANSIC; an escape bash decodes by locale or a NUL
+//     leaves the word unfollowed), $"…" read as "…". Every
 //     statement of the syntax tree is flattened, wherever it sits: $(…)
 //     and <(…) in arithmetic ((( )), let, for ((…)), $((…)), array
 //     indices), test clauses, case patterns, parameter-expansion operands,

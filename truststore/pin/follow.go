@@ -26,6 +26,9 @@ func (sc *scanner) follow(w shellWord, bases []string) ([]string, bool) {
 	if w.opaque {
 		text = text[:strings.IndexByte(text, '{')] + "$"
 	}
+	if w.literal && !w.opaque && text != "" && !strings.ContainsRune(text, 0) { // no expansion: the text is the path
+		return sc.resolve(nil, nil, text, text, bases), true
+	}
 	return sc.followText(text, bases)
 }
 
@@ -53,17 +56,24 @@ func (sc *scanner) followText(text string, bases []string) ([]string, bool) {
 			return out, false // "/$X": anywhere
 		}
 	}
+	return sc.resolve(out, heads, rest, text, bases), whole
+}
+
+// resolve adds to out the paths rest names below each of heads (nil: rest
+// as written, absolute or against each of bases); text is the word as
+// written.
+func (sc *scanner) resolve(out, heads []string, rest, text string, bases []string) []string {
 	switch {
 	case heads != nil:
 	case filepath.IsAbs(rest):
-		return sc.physical(appendNew(out, filepath.Clean(rest)), "", rest, text), whole
+		return sc.physical(appendNew(out, filepath.Clean(rest)), "", rest, text)
 	default:
 		heads = bases
 	}
 	for _, h := range heads {
 		out = sc.physical(appendNew(out, filepath.Join(h, filepath.FromSlash(rest))), h, rest, text)
 	}
-	return out, whole
+	return out
 }
 
 // physical adds to out the path the kernel reaches for base/rest when a

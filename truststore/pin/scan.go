@@ -434,7 +434,7 @@ func (sc *scanner) sourcedWords(words []shellWord, dir string, bases []string, v
 		if rest, ok := sc.cutScriptDir(text, vars); ok {
 			text = dir + rest
 		}
-		sc.word(shellWord{text: text, glob: w.glob, dynamic: w.dynamic}, bases, true, true, depth+1)
+		sc.word(shellWord{text: text, glob: w.glob, dynamic: w.dynamic, literal: w.literal && text == w.text}, bases, true, true, depth+1)
 	}
 	flush()
 }

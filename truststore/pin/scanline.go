@@ -113,6 +113,9 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			for _, m := range moduleWords(w.text) {
 				sc.word(shellWord{text: m}, bases, true, false, depth)
 			}
+			if dataReaders[w.text] { // python -m mypy src: mypy's operands are read, not run
+				name, argN, rd = w.text, 0, readerRun{}
+			}
 			continue
 		case scriptNext && !isOpt:
 			// The first operand after -c (`bash -c -e 'x'` too).

@@ -93,7 +93,7 @@ func resolveAt(h hook.Hook, workspaceRoot string, at Site) (Pins, []string, map[
 		}
 		sc.scan(words, bases, 0)
 	} else {
-		if why := shellAmbiguity(h.Command); why != "" {
+		if why := dashAmbiguity(h); why != "" {
 			sc.unfollow(h.Command + " (" + why + ")")
 		}
 		sc.scan(splitShellIn(h.Command, sc.rb), bases, 0)

@@ -56,6 +56,8 @@ func TestPinTools(t *testing.T) {
 		{"prettier", "prettier --check src", nil, []string{"src"}},
 		{"black", "black src", nil, []string{"src"}},
 		{"mypy", "mypy src", nil, []string{"src"}},
+		{"python_m_mypy", "python3 -m mypy --config-file setup.cfg src", []string{"mypy", "mypy.py", "setup.cfg"}, []string{"src"}},
+		{"python_m_black", "python -m black src", []string{"black", "black.py"}, []string{"src"}},
 		{"tsc", "tsc -p . --noEmit", nil, []string{"src"}},
 		{"shellcheck", "shellcheck src/a.py", nil, []string{"src/a.py"}},
 		{"golangci", "golangci-lint run ./...", nil, []string{"run", "..."}},

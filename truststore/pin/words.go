@@ -2,6 +2,7 @@ package pin
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -27,6 +28,9 @@ type shellWord struct {
 	// code is the text as code is scanned again (flattener.codeText),
 	// when it differs from text.
 	code string
+	// literal: every "$" of text is literal (dash's reading of $'…' and
+	// $"…"; no expansion, no leading ~): the text is the path (follow).
+	literal bool
 }
 
 // codeText is the text of w to scan as a command line (scanner.code).
@@ -42,7 +46,8 @@ func (w shellWord) codeText() string {
 const maxBraceWords = 64
 
 // splitShell parses a command line with the shfmt parser (mvdan.cc/sh/v3/
-// syntax, bash dialect) and flattens it into the scanner's token stream:
+// syntax) as bash and as POSIX sh (dash) read it (dashReading: the words
+// of both readings) and flattens it into the scanner's token stream:
 // every simple command anywhere in it (in pipelines, lists, subshells,
 // blocks, if/while/for/case bodies, functions, and inside $(…), `…` and
 // <(…)) becomes its words — assignments first, then the arguments, then
@@ -56,39 +61,15 @@ const maxBraceWords = 64
 // trust stricter.
 func splitShell(s string) []shellWord { return splitShellIn(s, newReparse()) }
 
-// splitShellIn is splitShell with the text it parses again (here-document
-// bodies, literals' substitutions, echo operands) drawn from rb: once it
-// is spent, such text is split at blanks only (splitFields), so text
-// nested within text cannot make the work grow without bound.
-func splitShellIn(s string, rb *reparse) []shellWord {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.RecoverErrors(maxRecover)).Parse(strings.NewReader(s), "")
-	if err != nil {
-		return splitFields(s)
-	}
-	return flattenFile(s, f, rb).out
-}
-
-// shellAmbiguity says why a command hook's line may run other files than
-// the ones pinned, "" when none: the line is parsed as bash, but `sh -c`
-// is often another shell (dash on Debian and Ubuntu). A line the bash
-// parser rejects is pinned word by word (splitFields), which such a shell
-// may run as something else (`((sh x.sh)|cat)` is two subshells in dash);
-// `$'…'` and `$"…"` are quoting in bash but a `$` and a quoted string in
-// dash (`sh $'x.sh'` runs `$x.sh` there). The whole line is then listed
-// unpinned, for the reviewer.
-func shellAmbiguity(s string) string {
-	if _, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.RecoverErrors(maxRecover)).Parse(strings.NewReader(s), ""); err != nil {
-		return "not a line bash parses: pinned word by word, and sh may run it otherwise"
-	}
-	if strings.Contains(s, "$'") || strings.Contains(s, `$"`) {
-		return "$'…' or $\"…\" quoting, which sh (dash) reads otherwise than bash"
-	}
-	return ""
-}
-
-// flattenFile flattens the parsed line f (source s).
+// flattenFile flattens the parsed line f (source s) as bash reads it.
 func flattenFile(s string, f *syntax.File, rb *reparse) *flattener {
-	fl := &flattener{src: s, seen: map[*syntax.Stmt]bool{}, rb: rb}
+	return flattenAs(s, f, rb, false)
+}
+
+// flattenAs flattens f as bash reads it or, with posix, as dash does
+// (dashReading).
+func flattenAs(s string, f *syntax.File, rb *reparse, posix bool) *flattener {
+	fl := &flattener{src: s, seen: map[*syntax.Stmt]bool{}, rb: rb, posix: posix}
 	fl.stmts(f.Stmts)
 	fl.missed(f)
 	return fl
@@ -99,20 +80,33 @@ func flattenFile(s string, f *syntax.File, rb *reparse) *flattener {
 const maxReparse = 256 << 10
 
 // reparse is the budget of text parsed again, shared by everything one
-// resolution splits.
-type reparse struct{ left int }
+// resolution splits, and the words of the text split so far: both
+// readings of a line (dashReading) meet the same nested text, which is
+// split once.
+type reparse struct {
+	left int
+	done map[string][]shellWord
+}
 
-func newReparse() *reparse { return &reparse{left: maxReparse} }
+func newReparse() *reparse { return &reparse{left: maxReparse, done: map[string][]shellWord{}} }
 
 // split parses nested text s as a command line while the budget lasts,
 // else splits it at blanks.
 func (rb *reparse) split(s string) []shellWord {
+	if w, ok := rb.done[s]; ok {
+		return w
+	}
+	var w []shellWord
 	if rb.left < len(s) {
 		rb.left = 0
-		return splitFields(s)
+		w = splitFields(s)
+	} else {
+		rb.left -= len(s)
+		w = splitShellIn(s, rb)
 	}
-	rb.left -= len(s)
-	return splitShellIn(s, rb)
+	w = slices.Clip(w)
+	rb.done[s] = w
+	return w
 }
 
 // missed flattens, after everything else, every statement of f the
@@ -205,6 +199,10 @@ type flattener struct {
 	// code (inside $(…) or <(…), left of a pipe into a shell): the
 	// operands of echo and printf there are scanned as scripts too.
 	inCode int
+	// posix: the line is read as dash reads it (dashReading; the parser
+	// reads $'…' and $"…" as a literal "$" and a quoted string), and
+	// echo decodes escapes (printed).
+	posix bool
 }
 
 func (fl *flattener) end() { fl.out = append(fl.out, shellWord{op: ";"}) }
@@ -271,7 +269,7 @@ func (fl *flattener) cmd(c syntax.Command) {
 		fl.call("", c.Args)
 		if fl.inCode > 0 && len(c.Args) > 1 && textCode[c.Args[0].Lit()] {
 			for _, w := range c.Args[1:] {
-				fl.hdocs = append(fl.hdocs, fl.codeText(w))
+				fl.hdocs = append(fl.hdocs, fl.printed(c.Args[0].Lit(), w))
 			}
 		}
 	case *syntax.BinaryCmd:
@@ -410,7 +408,7 @@ func (fl *flattener) word(w *syntax.Word) {
 			dynamic = true
 		}
 	}
-	sw := shellWord{text: st.text, glob: st.glob, dynamic: dynamic, expands: st.expands}
+	sw := shellWord{text: st.text, glob: st.glob, dynamic: dynamic, expands: st.expands, literal: st.dollar && !st.expands && !st.glob && !tilde(w)}
 	if st.expands {
 		sw.code = fl.codeText(w)
 	}
@@ -462,6 +460,8 @@ func (fl *flattener) text(n syntax.Node) string {
 type wordState struct {
 	text          string
 	glob, expands bool
+	// dollar: the text has a "$" dash reads literally ($'…', $"…").
+	dollar bool
 }
 
 // unquote reads w (wordState). Commands inside the word are queued for
@@ -475,12 +475,13 @@ func (fl *flattener) unquote(w *syntax.Word) wordState {
 }
 
 func (fl *flattener) parts(b *strings.Builder, parts []syntax.WordPart, quoted bool, st *wordState) {
-	for _, p := range parts {
+	for i, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
 			if !quoted && strings.ContainsAny(p.Value, "*?[") {
 				st.glob = true
 			}
+			st.dollar = st.dollar || fl.posix && !quoted && p.Value == "$" && i+1 < len(parts) && isQuoted(parts[i+1])
 			v := unescape(p.Value, quoted)
 			if v != p.Value {
 				fl.literal(v)
