@@ -31,13 +31,15 @@ type job struct {
 }
 
 // dispatcher gets every incoming request and notification from the
-// stream, on the goroutine reading it, one message at a time (Handle); work
-// goes to a bounded pool so the read loop never blocks on a hook. The pool
-// is last in, first out: the worker that finished last takes the next
-// request, so requests that come one at a time run on one goroutine whose
-// stack is grown and in the caches (a channel's receivers take turns:
-// each request would land on another of the pool's stacks, cold, and grow
-// it again after the collector shrank it).
+// stream, one message at a time, in arrival order (handle). The goroutine
+// that reads a request runs it: before it does, it hands the reading to an
+// idle worker (or a new one), so a request is not handed across goroutines
+// on its way to its hook (a wake-up of another thread on the critical
+// path), and the stream is read again at once. At most max requests run
+// at once; past that a request waits in queue for the next worker to
+// finish. Idle workers are last in, first out: the worker that finished
+// last reads next, so requests that come one at a time run on one or two
+// goroutines whose stacks are grown and in the caches.
 type dispatcher struct {
 	s     *Server
 	queue chan *job // requests waiting for a worker
@@ -51,54 +53,115 @@ type dispatcher struct {
 	mu       sync.Mutex
 	inflight map[string]*job // by request id, for $/cancelRequest
 	wg       sync.WaitGroup  // queued + running jobs
-	workers  sync.WaitGroup
-	idle     []*worker // parked workers, the last to park at the end (under mu)
-	started  int       // workers started, at most max (under mu)
+	idle     []*worker       // parked workers, the last to park at the end (under mu)
+	busy     int             // workers running a job (under mu)
+	live     int             // worker goroutines, the reader among them (under mu)
+	reading  bool            // a worker is reading the stream (under mu)
+	gone     *sync.Cond      // signalled when a worker goroutine ends (on mu)
 	max      int
 	pending  sync.WaitGroup // deferred replies not yet written
 	stopped  bool
 }
 
-// worker is one goroutine of the pool; jobs hands it its next request
-// (nil: stop).
+// worker is one goroutine of the pool; jobs hands it its next job: readJob
+// (read the stream) or nil (stop).
 type worker struct{ jobs chan *job }
 
+// readJob is the job of reading the stream.
+var readJob = &job{}
+
 func newDispatcher(s *Server, workers, queueSize int, term <-chan struct{}) *dispatcher {
-	return &dispatcher{s: s, queue: make(chan *job, queueSize), inflight: map[string]*job{}, ready: make(chan struct{}), term: term, max: workers}
+	d := &dispatcher{s: s, queue: make(chan *job, queueSize), inflight: map[string]*job{}, ready: make(chan struct{}), term: term, max: workers}
+	d.gone = sync.NewCond(&d.mu)
+	return d
 }
 
-// Handle takes one incoming message (it also implements jsonrpc2.Handler;
-// the stream calls it with a nil conn).
-func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+// startReading starts the worker that reads the stream (Serve, once).
+func (d *dispatcher) startReading() {
+	d.mu.Lock()
+	d.live++
+	d.reading = true
+	d.mu.Unlock()
+	go d.serve(&worker{jobs: make(chan *job, 1)}, readJob)
+}
+
+// Handle takes one incoming message and queues or runs its job (it
+// implements jsonrpc2.Handler, and is deliver for a stream without a
+// responses channel).
+func (d *dispatcher) Handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	if j := d.handle(req); j != nil {
+		d.assign(j)
+	}
+}
+
+// assign gives j to an idle worker or a new one, or queues it.
+func (d *dispatcher) assign(j *job) {
+	d.mu.Lock()
+	if n := len(d.idle); n > 0 {
+		w := d.idle[n-1]
+		d.idle = d.idle[:n-1]
+		d.busy++
+		d.mu.Unlock()
+		w.jobs <- j
+		return
+	}
+	if d.busy < d.max {
+		d.busy++
+		d.live++
+		d.mu.Unlock()
+		go d.serve(&worker{jobs: make(chan *job, 1)}, j)
+		return
+	}
+	d.enqueue(j)
+}
+
+// enqueue queues j (under mu, which it releases), so that a worker
+// parking (it looks at the queue under mu) cannot miss it; a full queue
+// answers -32004.
+func (d *dispatcher) enqueue(j *job) {
+	select {
+	case d.queue <- j:
+		d.mu.Unlock()
+	default:
+		d.mu.Unlock()
+		d.finish(j)
+		d.replyErr(j.req, &Error{Code: CodeServerOverloaded, Message: "server overloaded: the work queue is full; retry later"})
+	}
+}
+
+// handle checks one incoming message and does what is done at once
+// (notifications, errors, inline methods); a request for a worker is
+// registered and returned.
+func (d *dispatcher) handle(req *jsonrpc2.Request) *job {
 	<-d.ready
 	if req.Notif {
 		d.safe(func() { d.s.handleNotification(req) }, nil)
-		return
+		return nil
 	}
 	s := d.s
 	st := s.getState()
 	switch {
 	case req.Method == "initialize" && st != stateNew:
 		d.replyErr(req, &Error{Code: CodeInvalidRequest, Message: "invalid request: initialize was already received"})
-		return
+		return nil
 	case req.Method != "initialize" && st == stateNew:
 		d.replyErr(req, &Error{Code: CodeNotInitialized, Message: "not initialized: send initialize first"})
-		return
+		return nil
 	case st >= stateShuttingDown && !(st == stateShuttingDown && req.Method == cancelMethod):
 		d.replyErr(req, &Error{Code: CodeInvalidRequest, Message: "invalid request: the server is shutting down"})
-		return
+		return nil
 	case req.Method == cancelMethod:
 		d.safe(func() { d.cancelAsRequest(req) }, req)
-		return
+		return nil
 	}
 	m, ok := s.method(req.Method)
 	if !ok {
 		d.replyErr(req, &Error{Code: CodeMethodNotFound, Message: fmt.Sprintf("method not found: %s", req.Method)})
-		return
+		return nil
 	}
 	if e := checkParamsShape(req.Params); e != nil {
 		d.replyErr(req, e)
-		return
+		return nil
 	}
 	start := time.Now()
 	if m.inline {
@@ -107,7 +170,7 @@ func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 			d.reply(req, res, err)
 			d.logRequest(req, start, err)
 		}, req)
-		return
+		return nil
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	j := &job{req: req, m: m, ctx: ctx, cancel: cancel, start: start}
@@ -117,7 +180,7 @@ func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 		d.mu.Unlock()
 		cancel(nil)
 		d.replyErr(req, &Error{Code: CodeInvalidRequest, Message: "invalid request: the server is shutting down"})
-		return
+		return nil
 	}
 	if _, busy := d.inflight[key]; busy {
 		d.mu.Unlock()
@@ -125,41 +188,30 @@ func (d *dispatcher) Handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 		// Two requests with one id could not be told apart in replies or
 		// by $/cancelRequest.
 		d.replyErr(req, &Error{Code: CodeInvalidRequest, Message: "invalid request: id " + key + " is already used by a request in flight"})
-		return
+		return nil
 	}
 	d.inflight[key] = j
 	d.wg.Add(1)
-	if n := len(d.idle); n > 0 {
-		w := d.idle[n-1]
-		d.idle = d.idle[:n-1]
-		d.mu.Unlock()
-		w.jobs <- j
-		return
-	}
-	if d.started < d.max {
-		d.started++
-		d.workers.Add(1)
-		d.mu.Unlock()
-		go d.work(&worker{jobs: make(chan *job, 1)}, j)
-		return
-	}
-	// Every worker is busy: the job waits. Queued under mu, so that a
-	// worker parking (it looks at the queue under mu) cannot miss it.
-	select {
-	case d.queue <- j:
-		d.mu.Unlock()
-	default:
-		d.mu.Unlock()
-		d.finish(j)
-		d.replyErr(req, &Error{Code: CodeServerOverloaded, Message: "server overloaded: the work queue is full; retry later"})
-	}
+	d.mu.Unlock()
+	return j
 }
 
-// work runs j, then the queued jobs, then parks w until Handle hands it
-// another job or stop ends it.
-func (d *dispatcher) work(w *worker, j *job) {
-	defer d.workers.Done()
+// serve is a worker goroutine: it does j (reading the stream or running a
+// request), then the queued jobs, then parks until it is given the reading
+// or stopped.
+func (d *dispatcher) serve(w *worker, j *job) {
+	defer func() {
+		d.mu.Lock()
+		d.live--
+		d.gone.Broadcast()
+		d.mu.Unlock()
+	}()
 	for j != nil {
+		if j == readJob {
+			if j = d.read(); j == nil {
+				return
+			}
+		}
 		d.run(j)
 		d.mu.Lock()
 		select {
@@ -168,6 +220,7 @@ func (d *dispatcher) work(w *worker, j *job) {
 			continue
 		default:
 		}
+		d.busy--
 		if d.stopped {
 			// stop has waited for the last job and takes no more.
 			d.mu.Unlock()
@@ -176,6 +229,43 @@ func (d *dispatcher) work(w *worker, j *job) {
 		d.idle = append(d.idle, w)
 		d.mu.Unlock()
 		j = <-w.jobs
+	}
+}
+
+// read reads the stream until a request to run: it hands the reading to
+// an idle worker or a new one and returns the request for the caller to
+// run. With max requests running the request is queued and reading goes
+// on. nil: the stream has ended (EOF or a read error).
+func (d *dispatcher) read() *job {
+	for {
+		req, err := d.s.stream.nextRequest()
+		if err != nil {
+			d.mu.Lock()
+			d.reading = false
+			d.mu.Unlock()
+			return nil
+		}
+		j := d.handle(req)
+		if j == nil {
+			continue
+		}
+		d.mu.Lock()
+		if d.busy >= d.max {
+			d.enqueue(j)
+			continue
+		}
+		d.busy++
+		if n := len(d.idle); n > 0 {
+			w := d.idle[n-1]
+			d.idle = d.idle[:n-1]
+			d.mu.Unlock()
+			w.jobs <- readJob
+			return j
+		}
+		d.live++
+		d.mu.Unlock()
+		go d.serve(&worker{jobs: make(chan *job, 1)}, readJob)
+		return j
 	}
 }
 
@@ -290,7 +380,8 @@ func (d *dispatcher) drain(grace time.Duration) {
 	<-done
 }
 
-// stop ends the workers once no job is left.
+// stop ends the workers once no job is left. The worker reading the
+// stream ends when the stream does (Serve closes it).
 func (d *dispatcher) stop() {
 	d.mu.Lock()
 	if d.stopped {
@@ -303,11 +394,13 @@ func (d *dispatcher) stop() {
 	d.mu.Lock()
 	idle := d.idle
 	d.idle = nil
-	d.mu.Unlock()
 	for _, w := range idle {
 		w.jobs <- nil
 	}
-	d.workers.Wait()
+	for d.live > 0 && !(d.live == 1 && d.reading) {
+		d.gone.Wait()
+	}
+	d.mu.Unlock()
 }
 
 // safe runs f, turning a panic into a -32603 reply to req (when req is a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
@@ -14,23 +15,33 @@ import (
 // hook/completed notifications. Internal hooks are private: no
 // notifications.
 //
-// hook/started is written at once: the host learns of a hook before its
-// process starts. A hook/completed is held (Server.hold) when nothing else
-// of the run is under way — no hook process started and not completed, no
-// internal hook waiting (wait) — so the run's next frame, the next
-// hook/started or the reply, follows without waiting on anything, and both
-// go out in one write; a host that opted out of hook/started gets the held
-// frame when the next hook starts. After the run returned (end) nothing is
+// hook/started is held (Server.hold) and goes out with the connection's
+// next frame — the hook's hook/completed or the run's reply when the hook
+// ends sooner — or, with what else is held, once the hook has run
+// startedHold: a host is woken once for a hook that ends at once, and
+// learns of a longer one within startedHold of its start. A host that
+// opted out of hook/started gets what is held when the next hook starts.
+// A hook/completed is held when nothing
+// else of the run is under way — no hook process started and not
+// completed, no internal hook waiting (wait) — so the run's next frame,
+// the next hook/started or the reply, follows without waiting on anything,
+// and they go out in one write. After the run returned (end) nothing is
 // held.
 type runObserver struct {
 	s         *Server
 	sessionID string
 
 	mu      sync.Mutex
-	running []string // run ids of hooks started and not completed
-	waiting int      // internal hooks of the run under way (wait)
-	ended   bool     // the run returned
+	running []string      // run ids of hooks started and not completed
+	waiting int           // internal hooks of the run under way (wait)
+	ended   bool          // the run returned
+	flush   *time.Timer   // writes a held hook/started after startedHold
+	hold    time.Duration // startedHold unless set (tests)
 }
+
+// startedHold is how long a hook/started may wait for the hook's next
+// frame (docs/protocol.md, Notifications).
+const startedHold = 10 * time.Millisecond
 
 // observerKey is the context key of the run's observer, which internal
 // hook handlers find in their context (runObserver.wait).
@@ -46,6 +57,7 @@ func observerOf(ctx context.Context) *runObserver {
 func (o *runObserver) end() {
 	o.mu.Lock()
 	o.ended = true
+	o.stopFlush()
 	o.mu.Unlock()
 }
 
@@ -91,17 +103,35 @@ func (o *runObserver) HookStarted(e runner.HookStart) {
 		return
 	}
 	o.mu.Lock()
+	defer o.mu.Unlock()
 	o.running = append(o.running, e.RunID)
-	o.mu.Unlock()
 	if o.s.optedOut("hook/started") {
-		// What was held goes out now all the same: the hook may run long.
+		// What was held goes out now: the hook may run long.
 		o.s.flushHeld()
 		return
 	}
-	o.s.notify("hook/started", hookStartedParams{
+	o.s.hold("hook/started", hookStartedParams{
 		SessionID: o.sessionID, RunID: e.RunID, HookID: e.Hook.ID, Event: e.Event,
 		Source: hookSource{Kind: string(e.Hook.Source.Kind), Path: e.Hook.Source.Path, Name: e.Hook.Source.Name},
 	})
+	// What is held goes out within startedHold: the hook may run long.
+	d := o.hold
+	if d == 0 {
+		d = startedHold
+	}
+	if o.flush == nil {
+		o.flush = time.AfterFunc(d, o.s.flushHeld)
+	} else {
+		o.flush.Reset(d)
+	}
+}
+
+// stopFlush stops the startedHold timer (under o.mu): the next frame is
+// written without waiting.
+func (o *runObserver) stopFlush() {
+	if o.flush != nil {
+		o.flush.Stop()
+	}
 }
 
 func (o *runObserver) HookCompleted(e runner.HookDone) {
@@ -122,6 +152,7 @@ func (o *runObserver) HookCompleted(e runner.HookDone) {
 		o.running = slices.Delete(o.running, i, i+1)
 	}
 	if len(o.running) == 0 && o.waiting == 0 && !o.ended {
+		o.stopFlush()
 		o.s.holdOpt("hook/completed", p)
 		return
 	}

@@ -108,11 +108,11 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 	s.d = newDispatcher(s, opts.Workers, opts.QueueSize, ctx.Done())
 	in, closeIn := pollable(r)
 	defer closeIn()
-	s.stream = &objectStream{f: newFramer(opts.Framing, in, w), log: opts.Logger}
-	s.stream.deliver = func(req *jsonrpc2.Request) { s.d.Handle(ctx, nil, req) }
+	s.stream = &objectStream{f: newFramer(opts.Framing, in, w), log: opts.Logger, responses: make(chan []byte)}
 	defer s.stream.flush()
 	s.conn = jsonrpc2.NewConn(ctx, s.stream, s.d, jsonrpc2.SetLogger(slogPrinter{opts.Logger}))
 	close(s.d.ready)
+	s.d.startReading()
 	select {
 	case code := <-s.exitCode:
 		s.stop(s.opts.ShutdownGrace)

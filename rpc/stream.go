@@ -18,18 +18,28 @@ import (
 // objectStream is the shim in front of github.com/sourcegraph/jsonrpc2: the
 // library's own stream closes the connection on malformed JSON, batches and
 // non-integer ids. This stream answers those frames itself (-32700, -32600)
-// and builds each well-formed request from the scanned envelope itself,
-// handing it to deliver on the reading goroutine (the library would decode
-// the frame twice more, params into a generic tree and back). Only
-// responses to server→client requests go on to the library, which matches
-// them to its calls (PROTOCOL.md §1).
+// and builds each well-formed request from the scanned envelope itself
+// (the library would decode the frame twice more, params into a generic
+// tree and back). Only responses to server→client requests go on to the
+// library, which matches them to its calls (PROTOCOL.md §1).
+//
+// With responses set (Serve), the dispatcher reads the stream (next
+// request: nextRequest) and responses reach the library's ReadObject
+// through the channel; without it (tests), ReadObject reads the stream and
+// hands each request to deliver.
 type objectStream struct {
 	f      framer
 	log    *slog.Logger
 	closer func() error
 	// deliver receives each incoming request and notification, in
-	// arrival order, on the goroutine reading the stream.
+	// arrival order, on the goroutine reading the stream (no responses
+	// channel only).
 	deliver func(*jsonrpc2.Request)
+	// responses carries each host reply, as the frame the library
+	// decodes, from the reading goroutine to ReadObject; it is closed when
+	// reading ends, readErr saying why.
+	responses chan []byte
+	readErr   error
 }
 
 // probe is the envelope of one incoming message, decoded loosely so that a
@@ -70,8 +80,60 @@ func (s *objectStream) replyError(id json.RawMessage, code int, msg string) {
 	}
 }
 
-// ReadObject implements jsonrpc2.ObjectStream.
+// ReadObject implements jsonrpc2.ObjectStream: the next host reply, decoded
+// into v (a reply the library refuses is answered -32600 and skipped).
 func (s *objectStream) ReadObject(v any) error {
+	for {
+		var frame []byte
+		if s.responses != nil {
+			b, ok := <-s.responses
+			if !ok {
+				return s.readErr
+			}
+			frame = b
+		} else {
+			req, b, err := s.next()
+			if err != nil {
+				return err
+			}
+			if req != nil {
+				s.deliver(req)
+				continue
+			}
+			frame = b
+		}
+		if err := json.Unmarshal(frame, v); err != nil {
+			// A response shape the library refuses: answer instead of
+			// closing.
+			s.replyError(nil, CodeInvalidRequest, "invalid request: "+err.Error())
+			continue
+		}
+		return nil
+	}
+}
+
+// nextRequest reads the stream until the next request or notification,
+// passing host replies on to ReadObject; when reading fails (EOF) it
+// closes responses with that error and returns it.
+func (s *objectStream) nextRequest() (*jsonrpc2.Request, error) {
+	for {
+		req, resp, err := s.next()
+		if err != nil {
+			s.readErr = err
+			close(s.responses)
+			return nil, err
+		}
+		if req != nil {
+			return req, nil
+		}
+		s.responses <- resp
+	}
+}
+
+// next reads frames until a request (req) or a host reply (resp, the frame
+// the library decodes), answering the frames it refuses itself; err is the
+// framer's (EOF, a broken pipe).
+func (s *objectStream) next() (req *jsonrpc2.Request, resp []byte, err error) {
 	for {
 		frame, err := s.f.ReadFrame()
 		switch {
@@ -82,7 +144,7 @@ func (s *objectStream) ReadObject(v any) error {
 			s.replyError(nil, CodeParseError, "parse error: "+err.Error())
 			continue
 		case err != nil:
-			return err
+			return nil, nil, err
 		}
 		if len(bytes.TrimSpace(frame)) == 0 {
 			s.replyError(nil, CodeInvalidRequest, "invalid request: empty frame")
@@ -93,7 +155,7 @@ func (s *objectStream) ReadObject(v any) error {
 			s.log.Debug("rejected frame", "code", code, "reason", msg)
 			s.replyError(id, code, msg)
 			if failCall {
-				return json.Unmarshal(failedResponse(p.ID, code, msg), v)
+				return nil, failedResponse(p.ID, code, msg), nil
 			}
 			continue
 		}
@@ -103,16 +165,9 @@ func (s *objectStream) ReadObject(v any) error {
 				s.replyError(nil, CodeInvalidRequest, msg)
 				continue
 			}
-			s.deliver(req)
-			continue
+			return req, nil, nil
 		}
-		if err := json.Unmarshal(responseFrame(p), v); err != nil {
-			// A response shape the library refuses: answer instead of
-			// closing.
-			s.replyError(nil, CodeInvalidRequest, "invalid request: "+err.Error())
-			continue
-		}
-		return nil
+		return nil, responseFrame(p), nil
 	}
 }
 

@@ -309,18 +309,17 @@ func createTranscript(dir string, content []byte) (string, error) {
 // emptyTranscript returns the session's empty transcript file, the
 // transcript_path of every hook whose event has no prompt or response: an
 // empty regular file (0600) in the session's private directory, kept
-// until Session.Close. Before each use it is checked with one lstat(2): a
-// hook that wrote into it, replaced or removed it gets a new one for the
-// next hook, so every hook starts with an empty regular file, as with a
-// file per hook, without a create and unlink per run.
+// until Session.Close. Before each use it is checked (emptyIntact: one
+// fstat(2) of the file kept open on Unix, an lstat(2) of its path on
+// Windows): a hook that wrote into it, replaced or removed it gets a new
+// one for the next hook, so every hook starts with an empty regular file,
+// as with a file per hook, without a create and unlink per run.
 func (s *Session) emptyTranscript() (string, error) {
 	s.tmpMu.Lock()
-	path := s.empty
+	path, f := s.empty, s.emptyF
 	s.tmpMu.Unlock()
-	if path != "" {
-		if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
-			return path, nil
-		}
+	if path != "" && emptyIntact(path, f) {
+		return path, nil
 	}
 	dir, err := s.transcriptDir()
 	if err != nil {
@@ -334,10 +333,16 @@ func (s *Session) emptyTranscript() (string, error) {
 	if path != "" {
 		_ = os.Remove(path)
 	}
+	if s.emptyF != nil {
+		_ = s.emptyF.Close()
+		s.emptyF = nil
+	}
 	if path, err = createTranscript(dir, nil); err != nil {
+		s.empty = ""
 		return "", err
 	}
 	s.empty = path
+	s.emptyF = openIntact(path)
 	return path, nil
 }
 
@@ -384,4 +389,10 @@ func transcriptLine(role string, text json.RawMessage) []byte {
 		"message": map[string]any{"role": role, "content": text},
 	})
 	return append(b, '\n')
+}
+
+// lstatEmpty reports whether path is an empty regular file (one lstat(2)).
+func lstatEmpty(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode().IsRegular() && fi.Size() == 0
 }

@@ -33,8 +33,10 @@ var scriptExts = map[string]bool{
 // against the session directory, lies under the workspace root, the
 // session directory or the user's home — does not exist. nil when neither.
 // path is where a bare name was found in PATH (absolute; exec.Spec.Path,
-// so that the spawn does not search PATH again), "" otherwise.
-func (s *Session) checkProcess(argv []string) (path string, err error) {
+// so that the spawn does not search PATH again), "" otherwise. With
+// statExe false an executable given by its path is not looked at (the
+// spawn, which finds it missing all the same, asks again: spawnProblem).
+func (s *Session) checkProcess(argv []string, statExe bool) (path string, err error) {
 	if len(argv) == 0 {
 		return "", nil
 	}
@@ -44,8 +46,10 @@ func (s *Session) checkProcess(argv []string) (path string, err error) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(s.opts.Cwd, p)
 		}
-		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("executable %s does not exist", p)
+		if statExe {
+			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+				return "", fmt.Errorf("executable %s does not exist", p)
+			}
 		}
 	} else if lp, err := osexec.LookPath(name); err != nil && !errors.Is(err, osexec.ErrDot) {
 		return "", fmt.Errorf("executable %q is not in PATH", name)
@@ -104,7 +108,18 @@ func (s *Session) processProblem(h *hook.Hook) error {
 	if err != nil {
 		return nil
 	}
-	_, err = s.checkProcess(argv)
+	_, err = s.checkProcess(argv, true)
+	return err
+}
+
+// spawnProblem is why the process hook argv failed to start with startErr
+// when its executable is missing (checkProcess with the executable looked
+// at), nil when that is not why.
+func (s *Session) spawnProblem(argv []string, startErr error) error {
+	if !errors.Is(startErr, fs.ErrNotExist) {
+		return nil
+	}
+	_, err := s.checkProcess(argv, true)
 	return err
 }
 

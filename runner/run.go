@@ -402,7 +402,7 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 	path := ""
 	if err == nil && h.Type == hook.TypeProcess {
 		var perr error
-		if path, perr = s.checkProcess(argv); perr != nil {
+		if path, perr = s.checkProcess(argv, false); perr != nil {
 			err = fmt.Errorf("hook %s: %w", h.ID, perr)
 		}
 	} else if err == nil {
@@ -482,6 +482,11 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 	}
 	if res.StartErr != nil {
 		pr.SpawnError = res.StartErr.Error()
+		if h.Type == hook.TypeProcess {
+			if err := s.spawnProblem(argv, res.StartErr); err != nil {
+				pr.SpawnError = fmt.Errorf("hook %s: %w", h.ID, err).Error()
+			}
+		}
 	}
 	return pr, res.Stdout, res.Stderr
 }

@@ -193,8 +193,9 @@ type Session struct {
 	watch    *admissionWatch // nil without OnAdmissionUpdated or fsnotify
 
 	tmpMu  sync.Mutex
-	tmpDir string // private transcript directory, made on first use
-	empty  string // the session's empty transcript file (emptyTranscript); "" until made
+	tmpDir string   // private transcript directory, made on first use
+	empty  string   // the session's empty transcript file (emptyTranscript); "" until made
+	emptyF *os.File // empty, open for emptyIntact (nil where it is not kept open)
 
 	async      sync.WaitGroup
 	asyncSlots chan struct{} // running background hooks, at most MaxAsyncPerSession
@@ -576,6 +577,10 @@ func (s *Session) Close() {
 		s.asyncStop()
 		s.async.Wait()
 		s.tmpMu.Lock()
+		if s.emptyF != nil {
+			_ = s.emptyF.Close()
+			s.emptyF = nil
+		}
 		if s.tmpDir != "" {
 			os.RemoveAll(s.tmpDir)
 		}
