@@ -13,7 +13,9 @@
 // {"Decision":"block"}).
 //
 // Unmarshal keeps encoding/json's semantics otherwise, errors included
-// (their offsets refer to the data as given), and adds no dependency.
+// (their offsets refer to the data as given), and adds no dependency. It
+// does no I/O and starts no goroutines; its only shared state is a cache
+// of what each Go type reads, as encoding/json keeps one of its own.
 package jsonexact
 
 import (
