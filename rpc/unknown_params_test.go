@@ -117,3 +117,31 @@ func TestShapeOfParams(t *testing.T) {
 		}
 	}
 }
+
+// TestParamsMemberNamesAreExact: a member whose name differs from a
+// field's only in case does not fill it (docs/protocol.md §1): "CWD" is
+// not cwd, "Event" is not event, on the fast path and the slow one.
+func TestParamsMemberNamesAreExact(t *testing.T) {
+	c := startServerOpts(t, Options{Home: t.TempDir()})
+	ws := t.TempDir()
+	if r := c.call("initialize", map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "t"}}); r["result"] == nil {
+		t.Fatalf("initialize: %v", r)
+	}
+	if r := c.call("session/open", map[string]any{"sessionId": "s1", "CWD": ws}); errCode(r) != CodeInvalidParams {
+		t.Fatalf("session/open with CWD: %v", r)
+	}
+	if r := c.call("session/open", map[string]any{"sessionId": "s1", "cwd": ws, "SessionId": "s2"}); r["result"] == nil {
+		t.Fatalf("session/open: %v", r)
+	}
+	for _, p := range []map[string]any{
+		{"sessionId": "s1", "Event": "SessionStart", "input": map[string]any{}},
+		{"sessionId": "s1", "Event": "SessionStart", "input": map[string]any{"source": "\u00e9\\"}}, // escaped strings: the slow path
+	} {
+		if r := c.call("hooks/run", p); errCode(r) != CodeInvalidParams {
+			t.Errorf("hooks/run with Event: %v", r)
+		}
+	}
+	if r := c.call("hooks/run", map[string]any{"SessionId": "s2", "sessionId": "s1", "event": "SessionStart", "input": map[string]any{}}); r["result"] == nil {
+		t.Errorf("hooks/run: %v", r)
+	}
+}
