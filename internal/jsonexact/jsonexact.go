@@ -114,9 +114,9 @@ func (w *walker) value(i int, n *node) int {
 			return j + 1
 		}
 		for k := 0; ; k++ {
-			w.path = append(w.path, pathElem{index: k})
+			w.push(pathElem{index: k})
 			j = skipWS(b, w.value(j, n.elem))
-			w.path = w.path[:len(w.path)-1]
+			w.pop()
 			if b[j] == ']' {
 				return j + 1
 			}
@@ -135,19 +135,23 @@ func (w *walker) object(i int, n *node) int {
 	}
 	for {
 		kstart, kend := j, skipString(b, j)
-		name := memberName(b[kstart:kend])
+		key := b[kstart:kend]
 		j = skipWS(b, skipWS(b, kend)+1) // ':'
 		vn := n.elem
 		if n.kind == kStruct {
-			f, ok := n.fields[name]
+			f, ok := lookup(n.fields, key)
 			if !ok {
-				w.ignored(kstart, kend, name, n)
+				w.ignored(kstart, kend, key, n)
 			}
 			vn = f
 		}
-		w.path = append(w.path, pathElem{name: name, index: -1})
+		if w.visit != nil {
+			w.push(pathElem{name: memberName(key), index: -1})
+		}
 		j = skipWS(b, w.value(j, vn))
-		w.path = w.path[:len(w.path)-1]
+		if w.visit != nil {
+			w.pop()
+		}
 		if b[j] == '}' {
 			return j + 1
 		}
@@ -155,11 +159,36 @@ func (w *walker) object(i int, n *node) int {
 	}
 }
 
-// ignored handles a member of a struct's object that names no field
-// exactly; its name, quotes included, is data[start:end].
-func (w *walker) ignored(start, end int, name string, n *node) {
+// push and pop keep the path of the value walked, when it is asked for
+// (visit set).
+func (w *walker) push(e pathElem) {
 	if w.visit != nil {
-		if !w.visit(w.path, name, n) {
+		w.path = append(w.path, e)
+	}
+}
+
+func (w *walker) pop() {
+	if w.visit != nil {
+		w.path = w.path[:len(w.path)-1]
+	}
+}
+
+// lookup finds the field named by key (quotes included) exactly.
+func lookup(fields map[string]*node, key []byte) (*node, bool) {
+	body := key[1 : len(key)-1]
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		f, ok := fields[string(body)] // no allocation
+		return f, ok
+	}
+	f, ok := fields[memberName(key)]
+	return f, ok
+}
+
+// ignored handles a member of a struct's object that names no field
+// exactly; its name, quotes included, is key, at data[start:end].
+func (w *walker) ignored(start, end int, key []byte, n *node) {
+	if w.visit != nil {
+		if !w.visit(w.path, memberName(key), n) {
 			w.stop = true
 		}
 		return
