@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 )
 
 // PreToolUse permission decisions beyond allow/ask/deny: "defer" pauses a
@@ -301,7 +302,7 @@ func applyClaudeJSON(event string, rule claudeRule, f map[string]json.RawMessage
 	case hook.PermissionRequest:
 		if d := hso["decision"]; isObject(d) {
 			var raw map[string]json.RawMessage
-			_ = json.Unmarshal(d, &raw)
+			_ = jsonexact.Unmarshal(d, &raw)
 			p := &ClaudePermission{}
 			p.Behavior, _ = claudeString(raw["behavior"])
 			if p.Behavior == "allow" {
@@ -376,7 +377,7 @@ func claudeHSO(event string, f map[string]json.RawMessage, a *ClaudeAnswer) map[
 		return nil
 	}
 	var m map[string]json.RawMessage
-	if json.Unmarshal(v, &m) != nil {
+	if jsonexact.Unmarshal(v, &m) != nil {
 		return nil
 	}
 	if name, _ := claudeString(m["hookEventName"]); name != "" && name != event {
@@ -400,7 +401,7 @@ func claudeObject(out []byte) (map[string]json.RawMessage, bool) {
 		return nil, false
 	}
 	var m map[string]json.RawMessage
-	if json.Unmarshal(bytes.ToValidUTF8(out, []byte("\uFFFD")), &m) != nil {
+	if jsonexact.Unmarshal(bytes.ToValidUTF8(out, []byte("\uFFFD")), &m) != nil {
 		return nil, false
 	}
 	return m, true
@@ -411,7 +412,7 @@ func claudeString(raw json.RawMessage) (string, bool) {
 		return "", false
 	}
 	var s string
-	if json.Unmarshal(raw, &s) != nil {
+	if jsonexact.Unmarshal(raw, &s) != nil {
 		return "", false
 	}
 	return s, true
@@ -425,7 +426,7 @@ func claudeStrings(raw json.RawMessage) []string {
 		return nil
 	}
 	out := []string{}
-	if json.Unmarshal(raw, &out) != nil {
+	if jsonexact.Unmarshal(raw, &out) != nil {
 		return nil
 	}
 	return out

@@ -3,6 +3,8 @@ package output
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/hookside/hookside/internal/jsonexact"
 )
 
 // ClaudeAsyncResult is what a finished `async` command hook delivers
@@ -79,7 +81,7 @@ func isAsyncMarker(line []byte) bool {
 	var m struct {
 		Async *bool `json:"async"`
 	}
-	return json.Unmarshal(line, &m) == nil && m.Async != nil && *m.Async
+	return jsonexact.Unmarshal(line, &m) == nil && m.Async != nil && *m.Async
 }
 
 // firstJSONLine returns the first line of out that starts with "{" and

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 )
 
 // DelegatedResult is what the host answered for one prompt, agent or
@@ -86,7 +87,7 @@ func ParseClaudeDelegated(event string, r DelegatedResult) ClaudeAnswer {
 	body := bytes.TrimSpace(r.Body)
 	if r.Type == hook.TypeMCPTool {
 		var res MCPToolResult
-		if len(body) == 0 || body[0] != '{' || json.Unmarshal(body, &res) != nil {
+		if len(body) == 0 || body[0] != '{' || jsonexact.Unmarshal(body, &res) != nil {
 			return fail("the host's result is not an MCP tool result object")
 		}
 		var texts []string
@@ -107,7 +108,7 @@ func ParseClaudeDelegated(event string, r DelegatedResult) ClaudeAnswer {
 		return a
 	}
 	var v Verdict
-	if len(body) == 0 || body[0] != '{' || json.Unmarshal(body, &v) != nil || v.OK == nil {
+	if len(body) == 0 || body[0] != '{' || jsonexact.Unmarshal(body, &v) != nil || v.OK == nil {
 		return fail(`the host's result is not {"ok": boolean, "reason"?: string}`)
 	}
 	if *v.OK {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 )
 
 // ClaudeStop is the Stop / SubagentStop verdict under Claude Code's rules
@@ -304,8 +305,8 @@ func concatArrays(a, b json.RawMessage) json.RawMessage {
 		return b
 	}
 	var x, y []json.RawMessage
-	_ = json.Unmarshal(a, &x)
-	_ = json.Unmarshal(b, &y)
+	_ = jsonexact.Unmarshal(a, &x)
+	_ = jsonexact.Unmarshal(b, &y)
 	out, _ := json.Marshal(append(x, y...))
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 )
 
 // jsonKind is the JSON type a known output field must have.
@@ -82,7 +83,7 @@ func claudeValidate(event string, f map[string]json.RawMessage) string {
 		return ""
 	}
 	var m map[string]json.RawMessage
-	if json.Unmarshal(hso, &m) != nil {
+	if jsonexact.Unmarshal(hso, &m) != nil {
 		return "hookSpecificOutput: not an object"
 	}
 	if v, ok := m["hookEventName"]; ok && !fits(v, kindString) {
@@ -96,7 +97,7 @@ func claudeValidate(event string, f map[string]json.RawMessage) string {
 	}
 	if event == hook.PermissionRequest && isObject(m["decision"]) {
 		var d map[string]json.RawMessage
-		_ = json.Unmarshal(m["decision"], &d)
+		_ = jsonexact.Unmarshal(m["decision"], &d)
 		if _, ok := claudeString(d["behavior"]); !ok {
 			return "hookSpecificOutput.decision.behavior: expected \"allow\" or \"deny\""
 		}
@@ -147,7 +148,7 @@ func fits(v json.RawMessage, k jsonKind) bool {
 		return v[0] == '['
 	case kindStrings:
 		var ss []string
-		return v[0] == '[' && json.Unmarshal(v, &ss) == nil
+		return v[0] == '[' && jsonexact.Unmarshal(v, &ss) == nil
 	}
 	return true
 }

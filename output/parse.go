@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonscan"
 )
 
@@ -495,7 +496,7 @@ func jsonString(raw json.RawMessage) (string, bool) {
 		return string(inner), true
 	}
 	var s string // escapes or invalid UTF-8 (decoded as U+FFFD)
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := jsonexact.Unmarshal(raw, &s); err != nil {
 		return "", false
 	}
 	return s, true

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"reflect"
 
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/internal/jsonscan"
 	"github.com/hookside/hookside/v2bridge"
@@ -125,7 +126,7 @@ func decodeParams(raw *json.RawMessage, v any, required bool) error {
 	if f, ok := v.(fastParams); ok && f.decodeFast(*raw) {
 		return nil
 	}
-	if err := json.Unmarshal(*raw, v); err != nil {
+	if err := jsonexact.Unmarshal(*raw, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			field := te.Field

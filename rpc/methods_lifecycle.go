@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/sourcegraph/jsonrpc2"
 )
 
@@ -195,7 +196,7 @@ func cancelID(raw *json.RawMessage) (jsonrpc2.ID, *Error) {
 	if raw == nil || string(*raw) == "null" {
 		return jsonrpc2.ID{}, InvalidParams("", "params are required")
 	}
-	if json.Unmarshal(*raw, &p) != nil {
+	if jsonexact.Unmarshal(*raw, &p) != nil {
 		return jsonrpc2.ID{}, InvalidParams("", "params must be an object")
 	}
 	if len(p.ID) == 0 || string(p.ID) == "null" {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hookside/hookside/internal/home"
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonint"
 	"github.com/hookside/hookside/v2bridge"
 	"github.com/hookside/hookside/v2bridge/store"
@@ -209,12 +210,20 @@ func v2Error(err error) error {
 // the read goroutine.
 type connHost struct{ s *Server }
 
+// Call sends one host request and decodes the host's result into result
+// with exact member names (docs/protocol.md §1: {"Shown":true} is not
+// {"shown":true}); the library's own decoding would match names ignoring
+// case, so it only hands over the raw result.
 func (h connHost) Call(ctx context.Context, method string, params, result any) error {
-	err := h.s.conn.Call(ctx, method, params, result)
+	var raw json.RawMessage
+	err := h.s.conn.Call(ctx, method, params, &raw)
 	var je *jsonrpc2.Error
 	switch {
 	case err == nil:
-		return nil
+		if result == nil || raw == nil {
+			return nil
+		}
+		return jsonexact.Unmarshal(raw, result)
 	case errors.As(err, &je):
 		return &v2bridge.HostError{Code: je.Code, Message: je.Message}
 	case ctx.Err() != nil:

@@ -2,26 +2,27 @@ package rpc
 
 import (
 	"bytes"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/hookside/hookside/internal/jsonscan"
 )
 
 // fastParams is a params type with a decoder for its common shape, used by
-// decodeParams before encoding/json: the reflection decoder is the largest
-// part of a hooks/run's own cost on a cold cache. decodeFast fills the
-// value and reports true only when the result is what encoding/json would
-// produce; on false nothing is set and encoding/json decodes raw (with its
-// errors). raw is valid JSON: the stream checked the whole frame.
+// decodeParams before internal/jsonexact: the reflection decoder is the
+// largest part of a hooks/run's own cost on a cold cache. decodeFast fills
+// the value and reports true only when the result is what
+// jsonexact.Unmarshal would produce; on false nothing is set and jsonexact
+// decodes raw (with encoding/json's errors). raw is valid JSON: the stream
+// checked the whole frame.
 type fastParams interface {
 	decodeFast(raw []byte) bool
 }
 
-// decodeFast takes an object whose members are exactly named (encoding/json
-// also matches names case-insensitively: any such member, or a name with an
-// escape, takes the slow path) and whose string fields are strings without
-// escapes.
+// decodeFast takes an object whose string fields are strings without
+// escapes. Member names are exact (docs/protocol.md §1, as
+// internal/jsonexact decodes them): a member whose name differs from a
+// field's only in case is unknown and ignored; a name with an escape (it
+// may decode to a field's name) takes the slow path.
 func (p *hooksRunParams) decodeFast(raw []byte) bool {
 	m, ok := jsonscan.Object(raw)
 	if !ok {
@@ -47,7 +48,7 @@ func (p *hooksRunParams) decodeFast(raw []byte) bool {
 			q.Input = append(q.Input[:0], val...) // as its UnmarshalJSON, null included
 			continue
 		default:
-			if bytes.IndexByte(key, '\\') >= 0 || foldsTo(key, hooksRunFields) {
+			if bytes.IndexByte(key, '\\') >= 0 {
 				return false
 			}
 			continue
@@ -63,21 +64,6 @@ func (p *hooksRunParams) decodeFast(raw []byte) bool {
 	}
 	*p = q
 	return true
-}
-
-// hooksRunFields are the JSON names of hooksRunParams' fields.
-var hooksRunFields = []string{"sessionId", "event", "turnId", "traceId", "input"}
-
-// foldsTo reports whether the raw key (quotes included) equals one of names
-// ignoring case, as encoding/json would match it.
-func foldsTo(key []byte, names []string) bool {
-	k := string(key[1 : len(key)-1])
-	for _, n := range names {
-		if strings.EqualFold(k, n) {
-			return true
-		}
-	}
-	return false
 }
 
 // plainString returns the value of a JSON string literal without escapes

@@ -1,16 +1,18 @@
 package rpc
 
 import (
-	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/hookside/hookside/internal/jsonexact"
 )
 
-// TestHooksRunFastDecodeMatchesEncodingJSON: whenever decodeFast takes a
-// params object, it yields what encoding/json yields; the shapes it must
-// leave to encoding/json (case-folded or escaped names, escaped strings,
+// TestHooksRunFastDecodeMatchesJsonexact: whenever decodeFast takes a
+// params object, it yields what jsonexact.Unmarshal yields (members whose
+// names differ from a field's only in case are unknown and ignored); the
+// shapes it must leave to jsonexact (escaped names, escaped strings,
 // non-string values, invalid UTF-8) are refused.
-func TestHooksRunFastDecodeMatchesEncodingJSON(t *testing.T) {
+func TestHooksRunFastDecodeMatchesJsonexact(t *testing.T) {
 	for _, tc := range []struct {
 		raw  string
 		fast bool
@@ -22,8 +24,9 @@ func TestHooksRunFastDecodeMatchesEncodingJSON(t *testing.T) {
 		{`{"sessionId":"s1","input":{"a":1},"input":{"b":2}}`, true},
 		{`{}`, true},
 		{`{"sessionId":"é\u00e9","event":"Stop"}`, false},
-		{`{"SessionID":"s1","event":"Stop"}`, false},
-		{`{"sessionid":"s1"}`, false},
+		{`{"SessionID":"s1","event":"Stop"}`, true},
+		{`{"sessionid":"s1","EVENT":"Stop","Input":{"a":1}}`, true},
+		{`{"sessionId":"s1","SessionId":"s2"}`, true},
 		{`{"sess\u0069onId":"s1"}`, false},
 		{`{"sessionId":7}`, false},
 		{`{"sessionId":null,"event":"Stop"}`, false},
@@ -42,7 +45,7 @@ func TestHooksRunFastDecodeMatchesEncodingJSON(t *testing.T) {
 			continue
 		}
 		var slow hooksRunParams
-		if err := json.Unmarshal([]byte(tc.raw), &slow); err != nil {
+		if err := jsonexact.Unmarshal([]byte(tc.raw), &slow); err != nil {
 			t.Fatalf("%s: %v", tc.raw, err)
 		}
 		if !reflect.DeepEqual(fast, slow) {

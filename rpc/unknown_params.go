@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonscan"
 )
 
@@ -15,7 +16,10 @@ import (
 // members a method does not define, so they are accepted and ignored
 // (forward compatibility: a newer host may send fields this server does
 // not know), and each is logged once at debug level, so a host author sees
-// a misspelt or misplaced field in `--log-level debug`.
+// a misspelt or misplaced field in `--log-level debug`. Member names are
+// exact (docs/protocol.md §1): a member whose name differs from a field's
+// only in case is such an unknown member, logged with the field it is
+// like ("sameIgnoringCase").
 
 // maxUnknownLogged bounds the method+key pairs a connection remembers
 // (and logs): a host sending ever new keys cannot grow it without limit.
@@ -120,9 +124,9 @@ type unknownKeys struct {
 // noteUnknownParams logs, at debug level and once per method and key, each
 // member of raw (valid JSON params that decoded into a value of type t)
 // that t does not define, as a dotted path ("clientInfo.vesion",
-// "workspaces[].nmae"). A member that encoding/json matched to a field
-// case-insensitively is logged with that field ("decodedAs"). Only the
-// key is logged, never a value. Costs nothing unless debug is on.
+// "workspaces[].nmae"). A member whose name equals a field's ignoring
+// case is logged with that field ("sameIgnoringCase"). Only the key is
+// logged, never a value. Costs nothing unless debug is on.
 func (s *Server) noteUnknownParams(method string, t reflect.Type, raw *json.RawMessage) {
 	if raw == nil || !s.log.Enabled(context.Background(), slog.LevelDebug) {
 		return
@@ -139,7 +143,7 @@ func (s *Server) walkUnknown(method string, sh *shape, raw []byte, prefix string
 			return
 		}
 		var elems []json.RawMessage
-		if json.Unmarshal(raw, &elems) == nil {
+		if jsonexact.Unmarshal(raw, &elems) == nil {
 			for _, e := range elems {
 				s.walkUnknown(method, sh.elems, e, prefix+"[]", depth+1)
 			}
@@ -165,18 +169,18 @@ func (s *Server) walkUnknown(method string, sh *shape, raw []byte, prefix string
 			s.walkUnknown(method, f, val, path, depth+1)
 			continue
 		}
-		decodedAs := ""
+		like := ""
 		for field := range sh.fields {
 			if strings.EqualFold(field, name) {
-				decodedAs = field
+				like = field
 				break
 			}
 		}
-		s.logUnknown(method, path, decodedAs)
+		s.logUnknown(method, path, like)
 	}
 }
 
-func (s *Server) logUnknown(method, path, decodedAs string) {
+func (s *Server) logUnknown(method, path, like string) {
 	if len(path) > 200 {
 		path = path[:200] + "…"
 	}
@@ -196,8 +200,8 @@ func (s *Server) logUnknown(method, path, decodedAs string) {
 	if seen {
 		return
 	}
-	if decodedAs != "" {
-		s.log.Debug("params key not in the protocol, decoded case-insensitively", "method", method, "key", path, "decodedAs", decodedAs)
+	if like != "" {
+		s.log.Debug("unknown params key ignored: member names are exact", "method", method, "key", path, "sameIgnoringCase", like)
 		return
 	}
 	s.log.Debug("unknown params key ignored", "method", method, "key", path)

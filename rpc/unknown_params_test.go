@@ -29,8 +29,9 @@ func (b *syncBuffer) String() string {
 
 // TestUnknownParamsKeysAreAcceptedAndLoggedOnce: members a method does not
 // define are ignored (the call succeeds), and each method+key is logged
-// once at debug level, nested ones as dotted paths, case-insensitive
-// matches with the field they decoded as; values never appear.
+// once at debug level, nested ones as dotted paths, names equal to a
+// field's ignoring case with that field (they are not read as it); values
+// never appear.
 func TestUnknownParamsKeysAreAcceptedAndLoggedOnce(t *testing.T) {
 	var logs syncBuffer
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -58,7 +59,7 @@ func TestUnknownParamsKeysAreAcceptedAndLoggedOnce(t *testing.T) {
 		`msg="unknown params key ignored" method=initialize key=bogus`,
 		`msg="unknown params key ignored" method=initialize key=capabilities.hostAction`,
 		`msg="unknown params key ignored" method=session/open key=workspaceHook`,
-		`method=session/open key=Profile decodedAs=profile`,
+		`msg="unknown params key ignored: member names are exact" method=session/open key=Profile sameIgnoringCase=profile`,
 		`msg="unknown params key ignored" method=session/close key=workspaceHook`,
 	} {
 		if n := strings.Count(out, want+"\n"); n != 1 {
@@ -114,5 +115,33 @@ func TestShapeOfParams(t *testing.T) {
 		if sh.fields[n] != nil {
 			t.Errorf("%s is looked into", n)
 		}
+	}
+}
+
+// TestParamsMemberNamesAreExact: a member whose name differs from a
+// field's only in case does not fill it (docs/protocol.md §1): "CWD" is
+// not cwd, "Event" is not event, on the fast path and the slow one.
+func TestParamsMemberNamesAreExact(t *testing.T) {
+	c := startServerOpts(t, Options{Home: t.TempDir()})
+	ws := t.TempDir()
+	if r := c.call("initialize", map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "t"}}); r["result"] == nil {
+		t.Fatalf("initialize: %v", r)
+	}
+	if r := c.call("session/open", map[string]any{"sessionId": "s1", "CWD": ws}); errCode(r) != CodeInvalidParams {
+		t.Fatalf("session/open with CWD: %v", r)
+	}
+	if r := c.call("session/open", map[string]any{"sessionId": "s1", "cwd": ws, "SessionId": "s2"}); r["result"] == nil {
+		t.Fatalf("session/open: %v", r)
+	}
+	for _, p := range []map[string]any{
+		{"sessionId": "s1", "Event": "SessionStart", "input": map[string]any{}},
+		{"sessionId": "s1", "Event": "SessionStart", "input": map[string]any{"source": "\u00e9\\"}}, // escaped strings: the slow path
+	} {
+		if r := c.call("hooks/run", p); errCode(r) != CodeInvalidParams {
+			t.Errorf("hooks/run with Event: %v", r)
+		}
+	}
+	if r := c.call("hooks/run", map[string]any{"SessionId": "s2", "sessionId": "s1", "event": "SessionStart", "input": map[string]any{}}); r["result"] == nil {
+		t.Errorf("hooks/run: %v", r)
 	}
 }

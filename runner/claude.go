@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/matcher"
 	"github.com/hookside/hookside/output"
 )
@@ -89,7 +90,7 @@ type claudeInput map[string]json.RawMessage
 func (in claudeInput) str(k string) (string, bool) {
 	var s string
 	v, ok := in[k]
-	if !ok || len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
+	if !ok || len(v) == 0 || v[0] != '"' || jsonexact.Unmarshal(v, &s) != nil {
 		return "", false
 	}
 	return s, true
@@ -207,7 +208,7 @@ func readClaudeSwitches(memo *fsid.Memo, managed, user, project, local string) (
 		if err != nil {
 			return k, false
 		}
-		if err := json.Unmarshal(data, &k); err != nil {
+		if err := jsonexact.Unmarshal(data, &k); err != nil {
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) {
 				sw.Diags = append(sw.Diags, settingTypeDiagnostic(p, data, te))
@@ -255,7 +256,7 @@ func readClaudeSwitches(memo *fsid.Memo, managed, user, project, local string) (
 func (s *Session) transcriptFor(event string, in baseInput) (string, func(), error) {
 	for _, raw := range []json.RawMessage{in.f.TranscriptPath, in.f.TranscriptPathSnake} {
 		var p string
-		if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &p) == nil && p != "" {
+		if len(raw) > 0 && raw[0] == '"' && jsonexact.Unmarshal(raw, &p) == nil && p != "" {
 			return p, func() {}, nil
 		}
 	}

@@ -2,12 +2,12 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"math"
 	"sync/atomic"
 	"time"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/exec"
 )
@@ -130,7 +130,7 @@ func claudeAsyncTimeout(line []byte) time.Duration {
 	var m struct {
 		AsyncTimeout float64 `json:"asyncTimeout"`
 	}
-	if json.Unmarshal(line, &m) != nil || m.AsyncTimeout <= 0 || m.AsyncTimeout > float64(math.MaxInt64/int64(time.Millisecond)) {
+	if jsonexact.Unmarshal(line, &m) != nil || m.AsyncTimeout <= 0 || m.AsyncTimeout > float64(math.MaxInt64/int64(time.Millisecond)) {
 		return 0
 	}
 	return time.Duration(m.AsyncTimeout * float64(time.Millisecond))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/output"
 )
 
@@ -83,7 +84,7 @@ func SubstituteToolInput(input, hookInput json.RawMessage) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	var root any
-	_ = json.Unmarshal(hookInput, &root)
+	_ = jsonexact.Unmarshal(hookInput, &root)
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(input))
 	dec.UseNumber()

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 )
 
 // Why a claude-profile hook would not run, beyond the Why* codes of
@@ -27,7 +28,7 @@ const (
 func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanation, error) {
 	in := claudeInput{}
 	if len(input) > 0 && string(input) != "null" {
-		if err := json.Unmarshal(input, &in); err != nil || in == nil {
+		if err := jsonexact.Unmarshal(input, &in); err != nil || in == nil {
 			return Explanation{}, &InputError{Reason: "must be a JSON object"}
 		}
 	}

@@ -1,12 +1,12 @@
 package runner
 
 import (
-	"encoding/json"
 	"os"
 	"slices"
 	"strconv"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/matcher"
 )
 
@@ -51,7 +51,7 @@ func claudeIfMatches(event, rule string, in claudeInput, cwd, projectDir string)
 	}
 	name, _ := in.str("tool_name")
 	var input map[string]any
-	_ = json.Unmarshal(in["tool_input"], &input)
+	_ = jsonexact.Unmarshal(in["tool_input"], &input)
 	home, _ := os.UserHomeDir()
 	if r.Match(matcher.ToolCall{ToolName: name, Input: input, Cwd: cwd, ProjectDir: projectDir, Home: home}) {
 		return true, ""

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/runner/config"
 )
 
@@ -67,7 +68,7 @@ func readClaudeSettings(path string, memo *fsid.Memo) claudeSettings {
 		return s
 	}
 	if data, err := memo.ReadFile(path, hook.MaxConfigFileBytes); err == nil {
-		_ = json.Unmarshal(data, &s) // parse errors are the loader's to report
+		_ = jsonexact.Unmarshal(data, &s) // parse errors are the loader's to report
 	}
 	return s
 }
@@ -129,7 +130,7 @@ func resolveClaudePlugins(opts SessionOptions, d *hook.Dialect, memo *fsid.Memo)
 		for i, s := range ss {
 			if v, ok := s.EnabledPlugins[id]; ok {
 				var b bool
-				if json.Unmarshal(v, &b) == nil {
+				if jsonexact.Unmarshal(v, &b) == nil {
 					return b, true, i
 				}
 			}
@@ -268,15 +269,15 @@ func readInstalled(path string) (map[string][]installEntry, error) {
 	var f struct {
 		Plugins map[string]json.RawMessage `json:"plugins"`
 	}
-	if err := json.Unmarshal(data, &f); err != nil {
+	if err := jsonexact.Unmarshal(data, &f); err != nil {
 		return nil, err
 	}
 	out := make(map[string][]installEntry, len(f.Plugins))
 	for id, raw := range f.Plugins {
 		var list []installEntry
-		if json.Unmarshal(raw, &list) != nil {
+		if jsonexact.Unmarshal(raw, &list) != nil {
 			var one installEntry
-			if json.Unmarshal(raw, &one) != nil {
+			if jsonexact.Unmarshal(raw, &one) != nil {
 				continue
 			}
 			list = []installEntry{one}
@@ -325,7 +326,7 @@ type pluginManifest struct {
 func readManifest(root string) pluginManifest {
 	var m pluginManifest
 	if data, err := fsid.ReadFile(filepath.Join(root, filepath.FromSlash(config.PluginManifestFile)), hook.MaxConfigFileBytes); err == nil {
-		_ = json.Unmarshal(data, &m)
+		_ = jsonexact.Unmarshal(data, &m)
 	}
 	return m
 }
@@ -360,11 +361,11 @@ func optionString(v json.RawMessage) (string, bool) {
 		return "", false
 	}
 	var s string
-	if json.Unmarshal(v, &s) == nil {
+	if jsonexact.Unmarshal(v, &s) == nil {
 		return s, true
 	}
 	var x any
-	if json.Unmarshal(v, &x) != nil {
+	if jsonexact.Unmarshal(v, &x) != nil {
 		return "", false
 	}
 	b, _ := json.Marshal(x)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/runner/exec"
@@ -54,7 +55,7 @@ func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (
 	}
 	in := claudeInput{}
 	if raw := bytes.TrimSpace(req.Input); len(raw) > 0 && string(raw) != "null" {
-		if raw[0] != '{' || json.Unmarshal(raw, &in) != nil {
+		if raw[0] != '{' || jsonexact.Unmarshal(raw, &in) != nil {
 			return output.ClaudeMerged{}, &InputError{Reason: "must be a JSON object"}
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/internal/jsjson"
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonscan"
 	"github.com/hookside/hookside/output"
 )
@@ -66,7 +67,7 @@ func decodeInput(raw json.RawMessage) (baseInput, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return in, nil
 	}
-	if raw[0] != '{' || json.Unmarshal(raw, &in.f) != nil {
+	if raw[0] != '{' || jsonexact.Unmarshal(raw, &in.f) != nil {
 		return in, &InputError{Reason: "must be a JSON object"}
 	}
 	in.raw = raw
@@ -209,7 +210,7 @@ func stdinFields(in baseInput, c stdinContext, transcriptPath string) []stdinFie
 	if c.event == hook.Stop {
 		var text string
 		if in.f.ResponseText != nil {
-			_ = json.Unmarshal(in.f.ResponseText, &text)
+			_ = jsonexact.Unmarshal(in.f.ResponseText, &text)
 			addRaw("last_assistant_message", in.f.ResponseText)
 		}
 		add("responsePreview", output.ResponsePreview(text))
@@ -227,7 +228,7 @@ func stdinFields(in baseInput, c stdinContext, transcriptPath string) []stdinFie
 // runner sets: the runner's values win, each name appears once.
 func buildStdinMap(in baseInput, c stdinContext, transcriptPath string) []byte {
 	out := map[string]json.RawMessage{}
-	_ = json.Unmarshal(in.raw, &out) // valid: decodeInput checked it
+	_ = jsonexact.Unmarshal(in.raw, &out) // valid: decodeInput checked it
 	for _, f := range stdinFields(in, c, transcriptPath) {
 		if f.raw != nil {
 			out[f.key] = f.raw

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonint"
 	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/internal/jsonscan"
@@ -163,7 +164,7 @@ func checkInputTypes(event string, f *inputFields) error {
 
 func checkAttachments(raw json.RawMessage) error {
 	var elems []json.RawMessage
-	if err := json.Unmarshal(raw, &elems); err != nil {
+	if err := jsonexact.Unmarshal(raw, &elems); err != nil {
 		return &InputError{Field: "attachments", Reason: "must be an array"}
 	}
 	for i, e := range elems {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/config"
@@ -98,7 +99,7 @@ func (e *InputError) Error() string {
 func matchValue(event string, f *inputFields) (string, error) {
 	str := func(v json.RawMessage) (string, bool) {
 		var s string
-		if len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
+		if len(v) == 0 || v[0] != '"' || jsonexact.Unmarshal(v, &s) != nil {
 			return "", false
 		}
 		return s, true

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/proc"
 	"github.com/hookside/hookside/internal/randid"
 )
@@ -123,7 +124,7 @@ func acquire(lockPath string, timeout time.Duration) (func(), error) {
 func describeHolder(lockPath string) string {
 	b, err := os.ReadFile(holderPath(lockPath))
 	var info lockInfo
-	if err != nil || json.Unmarshal(b, &info) != nil || info.PID <= 0 {
+	if err != nil || jsonexact.Unmarshal(b, &info) != nil || info.PID <= 0 {
 		return "another process (holder not recorded)"
 	}
 	msg := fmt.Sprintf("pid %d (started %s, token %.8s)",

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hookside/hookside/internal/fsid"
+	"github.com/hookside/hookside/internal/jsonexact"
 )
 
 // FileName is the trust file's name inside the security directory
@@ -221,7 +222,8 @@ func (s *Store) read() (*State, fsid.ID, error) {
 
 // parse checks the file's shape strictly enough that a truncated or foreign
 // file never passes, while tolerating unknown fields (a later writer of the
-// same version may add some).
+// same version may add some), but not a member whose name differs from
+// one of the file's only in case.
 func parse(data []byte) ([]Record, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &corruptError{"empty file"}
@@ -242,8 +244,16 @@ func parse(data []byte) ([]Record, error) {
 			OtherSites  []SitePins        `json:"otherSites"`
 		} `json:"records"`
 	}
-	if err := json.Unmarshal(data, &raw); err != nil {
+	if err := jsonexact.Unmarshal(data, &raw); err != nil {
 		return nil, &corruptError{jsonWhy(err)}
+	}
+	// Member names are exact (docs/protocol.md §1). A member named like
+	// one of the file's own but in another case ("Records") is no later
+	// writer's addition: it is a file that hookside before exact names
+	// (which matched them ignoring case) and hookside now would read
+	// differently, so it is not read at all.
+	if v := jsonexact.Variants(data, &raw, 1); len(v) > 0 {
+		return nil, &corruptError{fmt.Sprintf("wrong shape: member %q differs from %q only in case (member names are exact)", v[0].Path, v[0].Field)}
 	}
 	if raw.Version == nil || raw.Records == nil {
 		return nil, &corruptError{`wrong shape: missing "version" or "records"`}

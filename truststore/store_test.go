@@ -223,6 +223,11 @@ func TestCorruptFile(t *testing.T) {
 		"group_readable":    {valid, 0o640, false, "mode 0640: permission bits beyond 0600"},
 		"executable":        {valid, 0o700, false, "mode 0700: permission bits beyond 0600"},
 		"symlink":           {valid, 0o600, true, "a symlink, not a regular file"},
+		// Member names are exact: an other-case variant of the file's own
+		// names (alone, or beside the real one) is not read at all.
+		"other_case_top_level": {`{"Version":1,"Records":[]}`, 0o600, false, `wrong shape: member "Version" differs from "version" only in case`},
+		"other_case_beside":    {strings.Replace(valid, `"records"`, `"RECORDS":[],"records"`, 1), 0o600, false, `wrong shape: member "RECORDS" differs from "records" only in case`},
+		"other_case_in_record": {strings.Replace(valid, `"digest"`, `"Digest":"x","digest"`, 1), 0o600, false, `wrong shape: member "records[0].Digest" differs from "digest" only in case`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonint"
 	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/v2bridge/expr"
@@ -57,7 +58,7 @@ func fromStore(sd store.Definition) (*expr.Definition, error) {
 		return nil, err
 	}
 	var d expr.Definition
-	if err := json.Unmarshal(b, &d); err != nil {
+	if err := jsonexact.Unmarshal(b, &d); err != nil {
 		return nil, fmt.Errorf("definition %s: %w", sd.ID, err)
 	}
 	d.ApplyDefaults()
@@ -71,7 +72,7 @@ func decodeDefinition(raw json.RawMessage, field string) (*expr.Definition, erro
 		return nil, invalid(field, "required")
 	}
 	var d expr.Definition
-	if err := json.Unmarshal(raw, &d); err != nil {
+	if err := jsonexact.Unmarshal(raw, &d); err != nil {
 		return nil, problemsError(field, shapeProblems(raw))
 	}
 	return &d, nil
@@ -142,7 +143,7 @@ func (b *Bridge) UpdateDefinition(ctx context.Context, id string, patch json.Raw
 		return UpdateDefinitionResult{}, invalid("id", "required")
 	}
 	var pm map[string]json.RawMessage
-	if err := json.Unmarshal(patch, &pm); err != nil || pm == nil {
+	if err := jsonexact.Unmarshal(patch, &pm); err != nil || pm == nil {
 		return UpdateDefinitionResult{}, invalid("patch", "must be an object")
 	}
 	cur, err := b.db.GetDefinition(ctx, id)
@@ -151,13 +152,13 @@ func (b *Bridge) UpdateDefinition(ctx context.Context, id string, patch json.Raw
 	}
 	curJSON, _ := json.Marshal(cur)
 	var merged map[string]json.RawMessage
-	if err := json.Unmarshal(curJSON, &merged); err != nil {
+	if err := jsonexact.Unmarshal(curJSON, &merged); err != nil {
 		return UpdateDefinitionResult{}, err
 	}
 	for k, v := range pm {
 		if k == "id" {
 			var pid string
-			if json.Unmarshal(v, &pid) != nil || pid != id {
+			if jsonexact.Unmarshal(v, &pid) != nil || pid != id {
 				return UpdateDefinitionResult{}, invalid("patch.id", "cannot change a definition's id")
 			}
 			continue
@@ -357,7 +358,7 @@ func envelopeFor(eventName string, envRaw json.RawMessage) (*expr.Envelope, erro
 		return &e, nil
 	}
 	var e expr.Envelope
-	if err := json.Unmarshal(envRaw, &e); err != nil {
+	if err := jsonexact.Unmarshal(envRaw, &e); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field == "schemaVersion" {
 			reason, _ := jsonint.TypeErrorReason(te, schemaVersionRange)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
 )
@@ -200,7 +201,7 @@ var errBadEnvelope = errors.New("unreadable envelope")
 // snapshot; all runs and the "resolved" mark in ONE transaction.
 func (b *Bridge) dispatchEvent(ev store.Event) error {
 	var env expr.Envelope
-	if err := json.Unmarshal(ev.Envelope, &env); err != nil {
+	if err := jsonexact.Unmarshal(ev.Envelope, &env); err != nil {
 		owner := ""
 		if ev.LeaseOwner == b.owner {
 			owner = b.owner

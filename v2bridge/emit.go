@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/v2bridge/expr"
@@ -39,7 +40,7 @@ func (p *EmitParams) UnmarshalJSON(b []byte) error {
 		Payload json.RawMessage `json:"payload"`
 	}
 	aux.emitParamsJSON = (*emitParamsJSON)(p)
-	if err := json.Unmarshal(b, &aux); err != nil {
+	if err := jsonexact.Unmarshal(b, &aux); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) { // name the wire field, not the Go alias
 			te.Field = strings.TrimPrefix(te.Field, "emitParamsJSON.")
@@ -50,7 +51,7 @@ func (p *EmitParams) UnmarshalJSON(b []byte) error {
 	if len(aux.Payload) == 0 || string(aux.Payload) == "null" {
 		return nil
 	}
-	if err := json.Unmarshal(aux.Payload, &p.Payload); err != nil {
+	if err := jsonexact.Unmarshal(aux.Payload, &p.Payload); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			// te.Offset counts from the payload's start: make it count
@@ -234,7 +235,7 @@ func (b *Bridge) emitResolved(ctx context.Context, ev store.Event) (dup bool, m 
 		return false, nil, false
 	}
 	var env expr.Envelope
-	if err := json.Unmarshal(ev.Envelope, &env); err != nil {
+	if err := jsonexact.Unmarshal(ev.Envelope, &env); err != nil {
 		return false, nil, false
 	}
 	var runs []store.NewRun

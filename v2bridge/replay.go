@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/v2bridge/expr"
 )
 
@@ -111,7 +112,7 @@ func (b *Bridge) ReplayOnce(ctx context.Context, h Host, key string) (ReplayRepo
 	}
 	for _, raw := range res.Events {
 		var p EmitParams
-		if err := json.Unmarshal(raw, &p); err != nil {
+		if err := jsonexact.Unmarshal(raw, &p); err != nil {
 			rep.Invalid++
 			b.log.Warn("compensator: host/lifecycle/facts event is not emit params", "err", err)
 			continue

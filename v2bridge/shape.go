@@ -3,6 +3,7 @@ package v2bridge
 import (
 	"encoding/json"
 
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonint"
 	"github.com/hookside/hookside/v2bridge/expr"
 )
@@ -44,7 +45,7 @@ func shapeProblems(raw json.RawMessage) []expr.Problem {
 		return expr.Problem{Path: path, Code: expr.CodeInvalidType, Message: path + " " + msg, Severity: expr.SeverityError}
 	}
 	var top map[string]json.RawMessage
-	if json.Unmarshal(raw, &top) != nil || top == nil {
+	if jsonexact.Unmarshal(raw, &top) != nil || top == nil {
 		return []expr.Problem{{Path: "", Code: expr.CodeInvalidType, Message: "the definition must be a JSON object", Severity: expr.SeverityError}}
 	}
 	var out []expr.Problem
@@ -57,7 +58,7 @@ func shapeProblems(raw json.RawMessage) []expr.Problem {
 		switch k {
 		case "retryPolicy":
 			var members map[string]json.RawMessage
-			if json.Unmarshal(v, &members) != nil || members == nil {
+			if jsonexact.Unmarshal(v, &members) != nil || members == nil {
 				out = append(out, bad(k, memberShapes[k]))
 				continue
 			}
@@ -69,39 +70,39 @@ func shapeProblems(raw json.RawMessage) []expr.Problem {
 				}
 				var rp expr.RetryPolicy
 				one, _ := json.Marshal(map[string]json.RawMessage{m: members[m]})
-				if json.Unmarshal(one, &rp) != nil {
+				if jsonexact.Unmarshal(one, &rp) != nil {
 					out = append(out, bad(path, shapeOf(retryShapes, m)))
 				}
 			}
 		case "action":
 			var members map[string]json.RawMessage
-			if json.Unmarshal(v, &members) != nil || members == nil {
+			if jsonexact.Unmarshal(v, &members) != nil || members == nil {
 				out = append(out, bad(k, memberShapes[k]))
 				continue
 			}
 			for _, m := range sortedKeys(members) {
 				var a expr.Action
 				one, _ := json.Marshal(map[string]json.RawMessage{m: members[m]})
-				if json.Unmarshal(one, &a) != nil {
+				if jsonexact.Unmarshal(one, &a) != nil {
 					out = append(out, bad("action."+m, shapeOf(actionShapes, m)))
 				}
 			}
 		case "inputMapping":
 			var members map[string]json.RawMessage
-			if json.Unmarshal(v, &members) != nil || members == nil {
+			if jsonexact.Unmarshal(v, &members) != nil || members == nil {
 				out = append(out, bad(k, memberShapes[k]))
 				continue
 			}
 			for _, m := range sortedKeys(members) {
 				var val expr.Value
-				if json.Unmarshal(members[m], &val) != nil {
+				if jsonexact.Unmarshal(members[m], &val) != nil {
 					out = append(out, bad("inputMapping."+m, valueShape))
 				}
 			}
 		default:
 			var d expr.Definition
 			one, _ := json.Marshal(map[string]json.RawMessage{k: v})
-			if json.Unmarshal(one, &d) != nil {
+			if jsonexact.Unmarshal(one, &d) != nil {
 				out = append(out, bad(k, shapeOf(memberShapes, k)))
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/exec"
@@ -79,7 +80,7 @@ func (b *Bridge) doShellHook(ctx context.Context, run store.Run, h *shellHookSna
 	}
 	var timeoutMs int
 	var s snapshot
-	if json.Unmarshal(run.Execution, &s) == nil {
+	if jsonexact.Unmarshal(run.Execution, &s) == nil {
 		timeoutMs = s.TimeoutMs
 	}
 	if timeoutMs <= 0 {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
 )
@@ -167,7 +168,7 @@ func (b *Bridge) finish(run store.Run, o outcome) {
 		return
 	}
 	var snap snapshot
-	_ = json.Unmarshal(run.Execution, &snap)
+	_ = jsonexact.Unmarshal(run.Execution, &snap)
 	if o.retryable() {
 		rp := snap.definition().RetryPolicy
 		mode, maxAttempts, backoff := rp.Mode, *rp.MaxAttempts, *rp.BackoffMs
@@ -227,7 +228,7 @@ func (b *Bridge) autoPause(ctx context.Context, bindingID string) {
 // → 映射 → 执行).
 func (b *Bridge) perform(ctx context.Context, run store.Run) outcome {
 	var snap snapshot
-	if err := json.Unmarshal(run.Execution, &snap); err != nil {
+	if err := jsonexact.Unmarshal(run.Execution, &snap); err != nil {
 		return failed(CodeActionFailed, "unreadable run snapshot: "+err.Error())
 	}
 	if snap.ShellHook != nil {
@@ -249,7 +250,7 @@ func (b *Bridge) perform(ctx context.Context, run store.Run) outcome {
 		envRaw = ev.Envelope
 	}
 	var env expr.Envelope
-	if err := json.Unmarshal(envRaw, &env); err != nil {
+	if err := jsonexact.Unmarshal(envRaw, &env); err != nil {
 		return failed(CodeActionFailed, "unreadable envelope: "+err.Error())
 	}
 	def := snap.definition()

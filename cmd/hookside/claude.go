@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
 )
@@ -32,7 +33,7 @@ func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest,
 		printClaudeMerged(termSafe{stdout}, m, outs)
 	}
 	var in map[string]any
-	_ = json.Unmarshal(req.Input, &in) // an object: runHooksRun checked it
+	_ = jsonexact.Unmarshal(req.Input, &in) // an object: runHooksRun checked it
 	cwd, _ := in["cwd"].(string)
 	printSkippedForTrust(stderr, s, m.Runs, hint, s.RunReviewCwd(cwd))
 	return hooksRunStatus(stderr, m.Blocked, m.Continue, m.StopReason)
@@ -101,7 +102,7 @@ func claudeExplainInput(path, tool string) (json.RawMessage, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := json.Unmarshal(data, &in); err != nil || in == nil {
+		if err := jsonexact.Unmarshal(data, &in); err != nil || in == nil {
 			return nil, fmt.Errorf("--input %s: the input must be a JSON object", path)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
@@ -346,7 +347,7 @@ func inputObjectError(path string, input []byte) string {
 		return fmt.Sprintf("%s: the input is not valid UTF-8: byte 0x%02x at offset %d (JSON text must be UTF-8, RFC 8259 §8.1)", jsonpos.At(name, input, off), input[off], off)
 	}
 	var obj map[string]json.RawMessage
-	err := json.Unmarshal(input, &obj)
+	err := jsonexact.Unmarshal(input, &obj)
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hookside/hookside/internal/home"
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonhtml"
 	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/v2bridge"
@@ -173,7 +173,7 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 		return exitError
 	}
 	var p v2bridge.EmitParams
-	if err := json.Unmarshal(f.raw, &p); err != nil {
+	if err := jsonexact.Unmarshal(f.raw, &p); err != nil {
 		return usage("--file", f.decodeError(err))
 	}
 	if _, err := v2bridge.BuildEnvelope(p, time.Now()); err != nil {
@@ -312,6 +312,6 @@ func hostActionRun(r store.Run) bool {
 			Type string `json:"type"`
 		} `json:"action"`
 	}
-	_ = json.Unmarshal(r.Execution, &snap)
+	_ = jsonexact.Unmarshal(r.Execution, &snap)
 	return snap.Action.Type != expr.ActionCommand
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonhtml"
 	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/runner"
@@ -476,7 +477,7 @@ func actionType(raw json.RawMessage) string {
 	var a struct {
 		Type string `json:"type"`
 	}
-	_ = json.Unmarshal(raw, &a)
+	_ = jsonexact.Unmarshal(raw, &a)
 	return a.Type
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/v2bridge"
 	"github.com/hookside/hookside/v2bridge/expr"
@@ -45,7 +46,7 @@ func readV2File(path, flag string) (v2File, error) {
 	}
 	if !json.Valid(f.raw) {
 		var v any
-		return v2File{}, &v2bridge.InvalidError{Field: flag, Reason: f.decodeError(json.Unmarshal(f.raw, &v))}
+		return v2File{}, &v2bridge.InvalidError{Field: flag, Reason: f.decodeError(jsonexact.Unmarshal(f.raw, &v))}
 	}
 	return f, nil
 }

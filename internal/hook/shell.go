@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/google/shlex"
+
+	"github.com/hookside/hookside/internal/jsonexact"
 )
 
 // ShellKind records how a command hook's `shell` was written, because the
@@ -69,7 +71,7 @@ func (s Shell) MarshalJSON() ([]byte, error) {
 // is an error.
 func (s *Shell) UnmarshalJSON(b []byte) error {
 	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonexact.Unmarshal(b, &v); err != nil {
 		return err
 	}
 	switch v := v.(type) {

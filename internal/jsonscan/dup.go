@@ -2,11 +2,12 @@ package jsonscan
 
 import (
 	"bytes"
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hookside/hookside/internal/jsonexact"
 )
 
 // Duplicate finds the first member, in any object at any depth of b, whose
@@ -172,6 +173,6 @@ func memberName(key []byte) []byte {
 		return body
 	}
 	var name string
-	_ = json.Unmarshal(key, &name) // a valid JSON string
+	_ = jsonexact.Unmarshal(key, &name) // a valid JSON string
 	return []byte(name)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 	hmatcher "github.com/hookside/hookside/matcher"
 )
 
@@ -141,7 +142,7 @@ func manifestHooks(root, manifestPath string, manifest []byte) (string, []byte) 
 	var m struct {
 		Hooks json.RawMessage `json:"hooks"`
 	}
-	if len(manifest) == 0 || json.Unmarshal(manifest, &m) != nil || len(m.Hooks) == 0 {
+	if len(manifest) == 0 || jsonexact.Unmarshal(manifest, &m) != nil || len(m.Hooks) == 0 {
 		return "", nil
 	}
 	switch m.Hooks[0] {
@@ -149,7 +150,7 @@ func manifestHooks(root, manifestPath string, manifest []byte) (string, []byte) 
 		return manifestPath, append(append([]byte(`{"hooks":`), m.Hooks...), '}')
 	case '"':
 		var rel string
-		if json.Unmarshal(m.Hooks, &rel) != nil || rel == "" {
+		if jsonexact.Unmarshal(m.Hooks, &rel) != nil || rel == "" {
 			return "", nil
 		}
 		r, err := os.OpenRoot(root)

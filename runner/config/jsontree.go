@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonpos"
 )
 
@@ -102,7 +103,7 @@ func parseTree(data []byte) (*jnode, error) {
 	// json.Unmarshal validates first (nesting depth is bounded by the
 	// standard library) and gives the offset of the first syntax error.
 	var probe json.RawMessage
-	if err := json.Unmarshal(body, &probe); err != nil {
+	if err := jsonexact.Unmarshal(body, &probe); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			return nil, &syntaxError{off: jsonpos.SyntaxErrorOffset(body, se) + base, msg: se.Error()}

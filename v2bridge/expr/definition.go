@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonint"
 )
 
@@ -66,12 +67,12 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // keeps its JSON type (numbers as float64).
 func (v *Value) UnmarshalJSON(data []byte) error {
 	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
+	if err := jsonexact.Unmarshal(data, &raw); err != nil {
 		return fmt.Errorf("value expression: %w", err)
 	}
 	*v = Value{}
 	if c, ok := raw["const"]; ok {
-		if err := json.Unmarshal(c, &v.Const); err != nil {
+		if err := jsonexact.Unmarshal(c, &v.Const); err != nil {
 			return fmt.Errorf("value expression const: %w", err)
 		}
 		v.HasConst = true
@@ -82,7 +83,7 @@ func (v *Value) UnmarshalJSON(data []byte) error {
 				return fmt.Errorf("value expression %s: null is not a string", key)
 			}
 			var s string
-			if err := json.Unmarshal(r, &s); err != nil {
+			if err := jsonexact.Unmarshal(r, &s); err != nil {
 				return fmt.Errorf("value expression %s: %w", key, err)
 			}
 			*dst = &s
@@ -208,7 +209,7 @@ func (h CommandHook) MarshalJSON() ([]byte, error) {
 // (null is unset) and judged by Validate.
 func (h *CommandHook) UnmarshalJSON(b []byte) error {
 	var j commandHookJSON
-	if err := json.Unmarshal(b, &j); err != nil {
+	if err := jsonexact.Unmarshal(b, &j); err != nil {
 		return err
 	}
 	*h = CommandHook{Type: j.Type, Command: j.Command, Args: j.Args}

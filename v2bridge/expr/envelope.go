@@ -7,6 +7,8 @@ import (
 	"errors"
 	"reflect"
 	"strings"
+
+	"github.com/hookside/hookside/internal/jsonexact"
 )
 
 // The seven lifecycle event names of hooks-v2-handbook §3.1.
@@ -108,7 +110,7 @@ func (e *Envelope) UnmarshalJSON(b []byte) error {
 		Payload json.RawMessage `json:"payload"`
 	}
 	aux.envelopeJSON = (*envelopeJSON)(e)
-	if err := json.Unmarshal(b, &aux); err != nil {
+	if err := jsonexact.Unmarshal(b, &aux); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) { // name the wire field, not the Go alias
 			te.Field = strings.TrimPrefix(te.Field, "envelopeJSON.")

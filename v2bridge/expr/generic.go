@@ -1,9 +1,8 @@
 package expr
 
 import (
-	"encoding/json"
-
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonexact"
 )
 
 // generic is implemented by this package's wire types: it returns the same
@@ -79,7 +78,7 @@ func (a *Action) generic() any {
 		switch {
 		case h.shellRaw != nil:
 			var v any
-			_ = json.Unmarshal(h.shellRaw, &v)
+			_ = jsonexact.Unmarshal(h.shellRaw, &v)
 			hm["shell"] = v
 		case h.Shell.Kind() == hook.ShellTrue:
 			hm["shell"] = true

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonint"
 	"github.com/hookside/hookside/internal/randid"
 )
@@ -145,7 +146,7 @@ func readSettings(ctx context.Context, q querier) (Settings, error) {
 		default:
 			continue
 		}
-		if err := json.Unmarshal([]byte(v), target); err != nil {
+		if err := jsonexact.Unmarshal([]byte(v), target); err != nil {
 			return s, fmt.Errorf("setting %s: %w", k, err)
 		}
 	}

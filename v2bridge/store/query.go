@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/hookside/hookside/internal/jsonexact"
 )
 
 // List limits (PROTOCOL.md v2/runs/list).
@@ -49,7 +51,7 @@ func decodeCursor(s string) (cursor, error) {
 	var c cursor
 	b, err := base64.RawURLEncoding.DecodeString(s)
 	if err == nil {
-		err = json.Unmarshal(b, &c)
+		err = jsonexact.Unmarshal(b, &c)
 	}
 	if err != nil || c.T == "" || c.I == "" {
 		return c, ErrBadCursor

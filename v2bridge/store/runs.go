@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/randid"
 )
 
@@ -138,7 +139,7 @@ func executionActionType(exec json.RawMessage) string {
 			Type string `json:"type"`
 		} `json:"action"`
 	}
-	_ = json.Unmarshal(exec, &s)
+	_ = jsonexact.Unmarshal(exec, &s)
 	return s.Action.Type
 }
 
@@ -439,7 +440,7 @@ var PrivateExecutionMembers = []string{"envelope", "shellHook.stdin", "shellHook
 // (NewRun.check rejected it already).
 func withoutPrivate(exec json.RawMessage) json.RawMessage {
 	var m map[string]json.RawMessage
-	if len(exec) == 0 || json.Unmarshal(exec, &m) != nil {
+	if len(exec) == 0 || jsonexact.Unmarshal(exec, &m) != nil {
 		return exec
 	}
 	_, hasEnv := m["envelope"]
@@ -450,7 +451,7 @@ func withoutPrivate(exec json.RawMessage) json.RawMessage {
 	delete(m, "envelope")
 	if hasShell {
 		var h map[string]json.RawMessage
-		if json.Unmarshal(sh, &h) == nil {
+		if jsonexact.Unmarshal(sh, &h) == nil {
 			delete(h, "stdin")
 			delete(h, "transcript")
 			m["shellHook"], _ = json.Marshal(h)
