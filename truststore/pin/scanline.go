@@ -78,6 +78,10 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			sc.unfollow(w.text)
 			continue
 		}
+		if w.op == pathOp {
+			sc.word(shellWord{text: w.text}, bases, true, false, depth)
+			continue
+		}
 		if w.op != "" {
 			switch w.op {
 			case "<", "<>":
