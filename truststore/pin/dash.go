@@ -25,6 +25,9 @@ import (
 //     here rejects;
 //   - `&>` and `&>>` redirect both streams in bash; dash reads `&` (run in
 //     the background) and then `>`;
+//   - in double quotes, a single quote in the word of ${x-…} quotes in
+//     bash and is a character in dash, whose expansion ends at the first
+//     "}" (dashQuoteParse);
 //   - brace alternatives are expanded by bash only (flattener.word keeps
 //     the literal word as well);
 //   - dash's echo decodes backslash escapes (`echo 'sh \0170.sh' | sh`
