@@ -43,6 +43,9 @@ func dashQuoteParse(s string) (string, *syntax.File, bool, error) {
 	odd := false
 	for n := 0; ; n++ {
 		f, err := parser(syntax.LangPOSIX).Parse(strings.NewReader(s), "")
+		if !strings.Contains(s, "${") || !strings.Contains(s, "'") {
+			return s, f, odd, err // no such quote: the tree is not walked
+		}
 		at, hdoc := dashQuotes(f)
 		odd = odd || hdoc || len(at) > 0
 		if len(at) == 0 || n == maxQuoteRewrites || s[at[0]] != '\'' {

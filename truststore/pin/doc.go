@@ -43,7 +43,7 @@
 //   - ${ZCODE_PROJECT_DIR} / ${CLAUDE_PROJECT_DIR} (braced or not) stand for
 //     Site.ProjectDir (and, when it differs, the workspace root);
 //     ${ZCODE_PLUGIN_ROOT} / ${CLAUDE_PLUGIN_ROOT} for the declaring plugin's
-//     directory; $PWD and ~+ for the session directory; the default forms
+//     directory; $PWD, $(pwd) and ~+ for the session directory; the default forms
 //     ${V:-x}, ${V-x}, ${V:=x}, ${V=x} for V and for x (follow.go). Brace
 //     alternatives are expanded (bash/zsh) besides the literal word (POSIX
 //     sh). Words with any other expansion ($VAR, $(…), `…`, ~) are not
