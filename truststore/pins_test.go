@@ -82,7 +82,8 @@ func TestScriptPathsHeuristics(t *testing.T) {
 		{"env_prefix", cmdHook("FOO=1 exec ./hooks/x.py"), []string{"1", "hooks/x.py"}},
 		{"process_sh_c", proc("sh", "-c", "./hooks/new.sh"), []string{"hooks/new.sh"}},
 		{"process_star_is_literal", proc("sh", "hooks/x.s?"), []string{"hooks/x.s?"}},
-		{"dynamic_not_followed", cmdHook(`"$HOME"/x.sh $(pwd)/y.sh ~/z.sh`), nil},
+		{"dynamic_not_followed", cmdHook(`"$HOME"/x.sh $(whoami)/y.sh ~/z.sh`), nil},
+		{"pwd_subst_is_session_dir", cmdHook(`sh $(pwd)/y.sh`), []string{"y.sh"}},
 		{"outside_not_pinned", cmdHook("sh ../elsewhere.sh /etc/profile"), nil},
 	}
 	for _, tc := range tests {

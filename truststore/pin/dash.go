@@ -25,6 +25,9 @@ import (
 //     here rejects;
 //   - `&>` and `&>>` redirect both streams in bash; dash reads `&` (run in
 //     the background) and then `>`;
+//   - in double quotes, a single quote in the word of ${x-…} quotes in
+//     bash and is a character in dash, whose expansion ends at the first
+//     "}" (dashQuoteParse);
 //   - brace alternatives are expanded by bash only (flattener.word keeps
 //     the literal word as well);
 //   - dash's echo decodes backslash escapes (`echo 'sh \0170.sh' | sh`
@@ -62,15 +65,26 @@ func splitShellIn(s string, rb *reparse) []shellWord {
 // Dash runs each complete command as it reads it, so where the POSIX
 // parse fails, its reading is the lines before the failing one
 // (dashPrefix): the rest is read as bash reads it only.
+// A line holding a construct the POSIX parse cannot read exactly as dash
+// does (dashQuoteParse) has its raw path-like tokens pinned too
+// (rawPathWords).
 func dashWords(s string, bash *syntax.File, rb *reparse) []shellWord {
-	src, f, err := posixParse(s, bash)
+	src, f, odd, err := posixParse(s, bash)
+	var raw []shellWord
+	if odd {
+		raw = append([]shellWord{{op: ";"}}, rawPathWords(s)...)
+	}
 	if err != nil {
 		src, f, err = dashPrefix(src, err)
 	}
 	if err != nil {
-		return splitFields(s)
+		return append(splitFields(s), raw...)
 	}
-	return flattenAs(src, f, rb, true).out
+	out := flattenAs(src, f, rb, true).out
+	if odd {
+		out = unquoteRewrites(out)
+	}
+	return append(out, raw...)
 }
 
 // parseAs parses s as bash or, with posix, as POSIX sh (posixParse).
@@ -80,20 +94,21 @@ func parseAs(s string, posix bool) error {
 		if err != nil {
 			bash = nil
 		}
-		_, _, err = posixParse(s, bash)
+		_, _, _, err = posixParse(s, bash)
 	}
 	return err
 }
 
 // posixParse parses s as POSIX sh, returning the text parsed: each `&>`
 // and `&>>` redirection operator of its bash parse (when not nil) is
-// first written `& >`/`& >>`, as dash reads it.
-func posixParse(s string, bash *syntax.File) (string, *syntax.File, error) {
+// first written `& >`/`& >>`, as dash reads it, and each single quote
+// dash reads as a character in a double-quoted ${…} is written `"'"`
+// (dashQuoteParse; odd reports that s had one).
+func posixParse(s string, bash *syntax.File) (src string, f *syntax.File, odd bool, err error) {
 	if bash != nil {
 		s = splitAmpRedirs(s, bash)
 	}
-	f, err := parser(syntax.LangPOSIX).Parse(strings.NewReader(s), "")
-	return s, f, err
+	return dashQuoteParse(s)
 }
 
 func parser(lang syntax.LangVariant) *syntax.Parser {

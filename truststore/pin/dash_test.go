@@ -36,6 +36,24 @@ var dashLines = []string{
 	`sh hooks/x.sh`,
 	`bash hooks/g.sh | cat`,
 	`sh hooks/src.sh`,
+	// A single quote in a double-quoted ${x-…} (dashQuoteParse).
+	`echo "${x-'}"; sh hooks/evil.sh; echo "'}"`,
+	`echo "${x+'}"; sh hooks/evil.sh; echo "'}"`,
+	`x=1; echo "${x:+'}"; sh hooks/evil.sh; echo "'}"`,
+	`x="${y-'}"; sh hooks/evil.sh; z="'}"`,
+	`echo "${x?'}"; sh hooks/evil.sh; echo "'}"`,
+	`echo "${x-"${y-'}"; sh hooks/evil.sh; echo "'}"}"`,
+	`echo "${x-"'}'"}"; sh hooks/a.sh`,
+	`echo "${x#'}"; sh hooks/evil.sh; echo "'}"`,
+	`echo "${x#'}'}"; sh hooks/a.sh`,
+	`x=1; echo "${x%"${y-'}"}"; sh hooks/evil.sh; echo "'"}`,
+	`echo "${x-'$(sh hooks/evil.sh)'}"`,
+	`echo "$(echo "${x-'}"; sh hooks/evil.sh; echo "'}")"`,
+	"echo \"`echo \"${x-'}\"; sh hooks/evil.sh; echo \"'}\"`\"",
+	`sh -c "echo \"\${x-'}\"; sh hooks/evil.sh; echo \"'}\""`,
+	`echo "${x-'a}b'}" && sh "${y-'}'}"hooks/a.sh`,
+	"cat <<EOF | sh\n${x-'}'} hooks/b.sh\nEOF",
+	`echo $((1)) $( (sh hooks/a.sh) )`,
 }
 
 func dashWorkspace(t *testing.T) string {

@@ -12,7 +12,9 @@
 //     shell (quotes, backslashes, comments, operators; splitShell), both as
 //     bash and as dash (POSIX sh, which `sh -c` is on Debian and Ubuntu)
 //     read it, and the words of both readings count (dash.go: dash reads
-//     $'…' as "$" and a string, ((…)) as subshells, &> as & >, and its
+//     $'…' as "$" and a string, ((…)) as subshells, &> as & >, a single
+//     quote in a double-quoted ${x-…} as a character (dashquote.go: the
+//     raw path-like tokens of such a line are pinned too), and its
 //     echo decodes escapes; a command hook's line either reading rejects is
 //     listed whole in Pins.Unfollowed, naming the shell). For bash, $'…' is
 //     decoded (decodeANSIC; an escape bash decodes by locale or a NUL
@@ -41,7 +43,7 @@
 //   - ${ZCODE_PROJECT_DIR} / ${CLAUDE_PROJECT_DIR} (braced or not) stand for
 //     Site.ProjectDir (and, when it differs, the workspace root);
 //     ${ZCODE_PLUGIN_ROOT} / ${CLAUDE_PLUGIN_ROOT} for the declaring plugin's
-//     directory; $PWD and ~+ for the session directory; the default forms
+//     directory; $PWD, $(pwd) and ~+ for the session directory; the default forms
 //     ${V:-x}, ${V-x}, ${V:=x}, ${V=x} for V and for x (follow.go). Brace
 //     alternatives are expanded (bash/zsh) besides the literal word (POSIX
 //     sh). Words with any other expansion ($VAR, $(…), `…`, ~) are not

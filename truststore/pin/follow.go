@@ -13,8 +13,8 @@ import (
 //
 //   - ${ZCODE_PROJECT_DIR} / ${CLAUDE_PROJECT_DIR} stand for the project
 //     directory and the root, ${…PLUGIN_ROOT} for the plugin directory,
-//     $PWD / ${PWD} and bash's ~+ for the session directory (the hook's
-//     cwd); a default form (${V:-x}, ${V-x}, ${V:=x}, ${V=x}) names what V
+//     $PWD / ${PWD}, $(pwd) / `pwd` (also -P, -L) and bash's ~+ for the
+//     session directory (the hook's cwd); a default form (${V:-x}, ${V-x}, ${V:=x}, ${V=x}) names what V
 //     stands for and also what x names.
 //   - Any other expansion (another variable, $(…), `…`, ~, a brace
 //     expansion too large to follow) is not followed: whole is false, and
@@ -126,10 +126,20 @@ func (sc *scanner) head(text string) (heads []string, rest string, known bool, a
 		}
 		return nil, text, false, "", false
 	}
-	if text[0] != '$' {
+	if text[0] != '$' && text[0] != '`' {
 		return nil, text, true, "", false
 	}
 	n := skipExpansion(text, 0)
+	if isPwdSubst(text[:n]) {
+		rest = text[n:]
+		if rest != "" && rest[0] != '/' { // $(pwd)x/g.sh: a sibling of the session directory
+			return nil, rest, false, "", false
+		}
+		return []string{sc.cwd}, rest, true, "", false
+	}
+	if text[0] == '`' {
+		return nil, text, true, "", false
+	}
 	name, alt, hasAlt := paramDefault(text[:n])
 	rest = text[n:]
 	switch {
@@ -144,6 +154,23 @@ func (sc *scanner) head(text string) (heads []string, rest string, known bool, a
 		return []string{sc.cwd}, rest, true, alt, hasAlt
 	}
 	return nil, rest, false, alt, hasAlt
+}
+
+// isPwdSubst reports whether exp is a command substitution of pwd alone
+// ($(pwd), `pwd`, with -L or -P): the session directory, as $PWD is (-P
+// names the same files: the kernel resolves a path physically).
+func isPwdSubst(exp string) bool {
+	var inner string
+	switch {
+	case strings.HasPrefix(exp, "$(") && strings.HasSuffix(exp, ")") && !strings.HasPrefix(exp, "$(("):
+		inner = exp[2 : len(exp)-1]
+	case len(exp) >= 2 && exp[0] == '`' && exp[len(exp)-1] == '`':
+		inner = exp[1 : len(exp)-1]
+	default:
+		return false
+	}
+	f := strings.Fields(inner)
+	return len(f) == 1 && f[0] == "pwd" || len(f) == 2 && f[0] == "pwd" && (f[1] == "-P" || f[1] == "-L")
 }
 
 // paramDefault parses $NAME, ${NAME} and the default forms ${NAME:-x},

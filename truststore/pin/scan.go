@@ -390,6 +390,9 @@ func (sc *scanner) sourcedWords(words []shellWord, dir string, bases []string, v
 			sc.unfollow(w.text)
 			continue
 		}
+		if w.op == pathOp { // a path a line of the script may run: not followed
+			continue
+		}
 		if w.op != "" {
 			if w.op != "<" && w.op != ">" && w.op != ">>" && w.op != "<<" && w.op != "<<<" && w.op != "<<-" &&
 				w.op != ">&" && w.op != "<&" && w.op != "&>" && w.op != "&>>" && w.op != ">|" && w.op != "<>" {

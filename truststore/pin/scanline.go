@@ -27,6 +27,11 @@ var wrapperValueOpts = map[string]map[string]bool{
 // shell, like a shell's own -c.
 var cOptPrograms = map[string]bool{"su": true, "runuser": true, "flock": true, "script": true}
 
+// longDashPrograms take long options after a single "-" (find -name,
+// -exec): no letter of theirs starts an attached value. An option's value
+// is the next word, pinned as an operand.
+var longDashPrograms = map[string]bool{"find": true}
+
 // watchValueOpts are watch's options that take a value.
 var watchValueOpts = map[string]bool{"-n": true, "--interval": true, "-q": true, "--equexit": true}
 
@@ -76,6 +81,10 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 	for _, w := range words {
 		if w.op == noteOp {
 			sc.unfollow(w.text)
+			continue
+		}
+		if w.op == pathOp {
+			sc.word(shellWord{text: w.text}, bases, true, false, depth)
 			continue
 		}
 		if w.op != "" {
@@ -239,7 +248,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			sc.assignment(w, bases, depth)
 		}
 		if isOpt {
-			if !shellNames[name] { // a shell's short options are flag clusters (-eu)
+			if !shellNames[name] && !longDashPrograms[name] { // a shell's short options are flag clusters (-eu)
 				sc.option(w, bases, depth)
 			} else if k := strings.IndexByte(w.text, '='); k > 0 {
 				sc.word(shellWord{text: w.text[k+1:], glob: w.glob}, bases, true, false, depth)

@@ -50,6 +50,9 @@ func TestPinTools(t *testing.T) {
 		{"make_file_eq", "make --file=mk/extra.mk", []string{"mk/extra.mk"}, nil},
 		{"make_j", "make -j 4 check", []string{"Makefile", "check"}, []string{"4"}},
 		{"make_var", "make CC=./cc.sh", []string{"cc.sh", "Makefile"}, nil},
+		// find's options are whole words after one "-": no attached value.
+		{"find_name_exec", `find hooks -name g.sh -exec sh {} \;`, []string{"hooks", "g.sh"}, []string{"ame", "xec", "-name"}},
+		{"find_newer", "find . -newer mk/extra.mk -print", []string{"mk/extra.mk"}, []string{"ewer", "rint"}},
 		// 3. Data readers: their operands are read, not run.
 		{"ruff", "ruff check src", nil, []string{"src", "check"}},
 		{"npx_eslint", "npx eslint src/", []string{"node_modules/.bin/eslint"}, []string{"src"}},
