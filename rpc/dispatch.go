@@ -79,10 +79,23 @@ func newDispatcher(s *Server, workers, queueSize int, term <-chan struct{}) *dis
 // startReading starts the worker that reads the stream (Serve, once).
 func (d *dispatcher) startReading() {
 	d.mu.Lock()
-	d.live++
 	d.reading = true
+	d.start(readJob)
+}
+
+// start gives j to the idle worker that parked last, or to a new worker
+// (called with d.mu held, which it releases).
+func (d *dispatcher) start(j *job) {
+	if n := len(d.idle); n > 0 {
+		w := d.idle[n-1]
+		d.idle = d.idle[:n-1]
+		d.mu.Unlock()
+		w.jobs <- j
+		return
+	}
+	d.live++
 	d.mu.Unlock()
-	go d.serve(&worker{jobs: make(chan *job, 1)}, readJob)
+	go d.serve(&worker{jobs: make(chan *job, 1)}, j)
 }
 
 // Handle takes one incoming message and queues or runs its job (it
@@ -97,19 +110,9 @@ func (d *dispatcher) Handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.R
 // assign gives j to an idle worker or a new one, or queues it.
 func (d *dispatcher) assign(j *job) {
 	d.mu.Lock()
-	if n := len(d.idle); n > 0 {
-		w := d.idle[n-1]
-		d.idle = d.idle[:n-1]
+	if len(d.idle) > 0 || d.busy < d.max {
 		d.busy++
-		d.mu.Unlock()
-		w.jobs <- j
-		return
-	}
-	if d.busy < d.max {
-		d.busy++
-		d.live++
-		d.mu.Unlock()
-		go d.serve(&worker{jobs: make(chan *job, 1)}, j)
+		d.start(j)
 		return
 	}
 	d.enqueue(j)
@@ -255,16 +258,7 @@ func (d *dispatcher) read() *job {
 			continue
 		}
 		d.busy++
-		if n := len(d.idle); n > 0 {
-			w := d.idle[n-1]
-			d.idle = d.idle[:n-1]
-			d.mu.Unlock()
-			w.jobs <- readJob
-			return j
-		}
-		d.live++
-		d.mu.Unlock()
-		go d.serve(&worker{jobs: make(chan *job, 1)}, readJob)
+		d.start(readJob)
 		return j
 	}
 }
