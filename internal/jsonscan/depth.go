@@ -1,5 +1,7 @@
 package jsonscan
 
+import "github.com/hookside/hookside/internal/jsonskip"
+
 // MaxDepth is encoding/json's nesting limit: a value whose arrays and
 // objects nest more than MaxDepth levels deep is refused by json.Valid and
 // json.Unmarshal ("exceeded max depth"), whatever follows.
@@ -15,7 +17,7 @@ const MaxDepth = 10000
 // of memory per open level.
 func Depth(b []byte) (depth int, ok bool) {
 	var stack []byte // '{' or '[' per open level
-	i := skipWS(b, 0)
+	i := jsonskip.WS(b, 0)
 	for {
 		// A value starts at i.
 		if i >= len(b) {
@@ -25,7 +27,7 @@ func Depth(b []byte) (depth int, ok bool) {
 		case '{', '[':
 			stack = append(stack, c)
 			depth = max(depth, len(stack))
-			i = skipWS(b, i+1)
+			i = jsonskip.WS(b, i+1)
 			if i < len(b) && b[i] == closer(c) {
 				stack = stack[:len(stack)-1]
 				i++
@@ -53,7 +55,7 @@ func Depth(b []byte) (depth int, ok bool) {
 		}
 		// After a value: close levels until a ',' asks for the next one.
 		for {
-			i = skipWS(b, i)
+			i = jsonskip.WS(b, i)
 			if len(stack) == 0 {
 				if i != len(b) {
 					return 0, false
@@ -65,7 +67,7 @@ func Depth(b []byte) (depth int, ok bool) {
 			}
 			top := stack[len(stack)-1]
 			if b[i] == ',' {
-				i = skipWS(b, i+1)
+				i = jsonskip.WS(b, i+1)
 				if top == '{' {
 					if i = memberValue(b, i); i < 0 {
 						return 0, false
@@ -98,11 +100,11 @@ func memberValue(b []byte, i int) int {
 	if i = validString(b, i); i < 0 {
 		return -1
 	}
-	i = skipWS(b, i)
+	i = jsonskip.WS(b, i)
 	if i >= len(b) || b[i] != ':' {
 		return -1
 	}
-	return skipWS(b, i+1)
+	return jsonskip.WS(b, i+1)
 }
 
 // validString returns the index after the string literal at b[i] == '"'

@@ -1,6 +1,8 @@
 package jsonscan
 
 import (
+	"github.com/hookside/hookside/internal/jsonskip"
+
 	"bytes"
 	"slices"
 	"strconv"
@@ -25,7 +27,7 @@ import (
 // names have no escape (a larger object's names go into a map).
 func Duplicate(b []byte) (path string, found bool) {
 	s := dupScan{b: b}
-	if _, found = s.value(skipWS(b, 0)); !found {
+	if _, found = s.value(jsonskip.WS(b, 0)); !found {
 		return "", false
 	}
 	slices.Reverse(s.path)
@@ -74,7 +76,7 @@ func (s *dupScan) value(i int) (int, bool) {
 	case '[':
 		return s.array(i)
 	}
-	return skipValue(b, i), false // a string or a scalar: b is valid JSON
+	return jsonskip.Value(b, i), false // a string or a scalar: b is valid JSON
 }
 
 func (s *dupScan) object(i int) (int, bool) {
@@ -82,12 +84,12 @@ func (s *dupScan) object(i int) (int, bool) {
 	var small [smallObject][]byte
 	names := small[:0]
 	var set map[string]struct{}
-	i = skipWS(b, i+1)
+	i = jsonskip.WS(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, false
 	}
 	for i < len(b) {
-		kEnd := skipString(b, i)
+		kEnd := jsonskip.String(b, i)
 		if kEnd < 0 {
 			return len(b), false // not valid JSON: not ours to judge
 		}
@@ -114,27 +116,27 @@ func (s *dupScan) object(i int) (int, bool) {
 			s.path = append(s.path, pathElem{name: name})
 			return 0, true
 		}
-		i = skipWS(b, kEnd)
+		i = jsonskip.WS(b, kEnd)
 		if i >= len(b) || b[i] != ':' {
 			return len(b), false
 		}
-		end, found := s.value(skipWS(b, i+1))
+		end, found := s.value(jsonskip.WS(b, i+1))
 		if found {
 			s.path = append(s.path, pathElem{name: name})
 			return 0, true
 		}
-		i = skipWS(b, end)
+		i = jsonskip.WS(b, end)
 		if i >= len(b) || b[i] == '}' {
 			return i + 1, false
 		}
-		i = skipWS(b, i+1) // past ','
+		i = jsonskip.WS(b, i+1) // past ','
 	}
 	return len(b), false
 }
 
 func (s *dupScan) array(i int) (int, bool) {
 	b := s.b
-	i = skipWS(b, i+1)
+	i = jsonskip.WS(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		return i + 1, false
 	}
@@ -144,11 +146,11 @@ func (s *dupScan) array(i int) (int, bool) {
 			s.path = append(s.path, pathElem{index: n})
 			return 0, true
 		}
-		i = skipWS(b, end)
+		i = jsonskip.WS(b, end)
 		if i >= len(b) || b[i] == ']' {
 			return i + 1, false
 		}
-		i = skipWS(b, i+1) // past ','
+		i = jsonskip.WS(b, i+1) // past ','
 	}
 	return len(b), false
 }

@@ -8,6 +8,8 @@
 // (runner).
 package jsonscan
 
+import "github.com/hookside/hookside/internal/jsonskip"
+
 // Members iterates over the top-level members of one JSON object.
 type Members struct {
 	b   []byte
@@ -18,7 +20,7 @@ type Members struct {
 // Object returns an iterator over b, which must start with '{' (after
 // white space); ok is false otherwise.
 func Object(b []byte) (Members, bool) {
-	i := skipWS(b, 0)
+	i := jsonskip.WS(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return Members{}, false
 	}
@@ -32,9 +34,9 @@ func (m *Members) Next() (key, val []byte, ok bool) {
 	if m.bad || m.b == nil {
 		return nil, nil, false
 	}
-	i := skipWS(m.b, m.i)
+	i := jsonskip.WS(m.b, m.i)
 	if i < len(m.b) && m.b[i] == ',' {
-		i = skipWS(m.b, i+1)
+		i = jsonskip.WS(m.b, i+1)
 	}
 	if i >= len(m.b) {
 		return m.fail()
@@ -46,22 +48,22 @@ func (m *Members) Next() (key, val []byte, ok bool) {
 	if m.b[i] != '"' {
 		return m.fail()
 	}
-	kEnd := skipString(m.b, i)
+	kEnd := jsonskip.String(m.b, i)
 	if kEnd < 0 {
 		return m.fail()
 	}
 	key = m.b[i:kEnd]
-	i = skipWS(m.b, kEnd)
+	i = jsonskip.WS(m.b, kEnd)
 	if i >= len(m.b) || m.b[i] != ':' {
 		return m.fail()
 	}
-	i = skipWS(m.b, i+1)
-	vEnd := skipValue(m.b, i)
+	i = jsonskip.WS(m.b, i+1)
+	vEnd := jsonskip.Value(m.b, i)
 	if vEnd < 0 {
 		return m.fail()
 	}
 	val = m.b[i:vEnd]
-	m.i = skipWS(m.b, vEnd)
+	m.i = jsonskip.WS(m.b, vEnd)
 	if m.i >= len(m.b) || (m.b[m.i] != ',' && m.b[m.i] != '}') {
 		m.bad = true // the member is returned; the next call stops
 	}
@@ -74,65 +76,4 @@ func (m *Members) Malformed() bool { return m.bad }
 func (m *Members) fail() ([]byte, []byte, bool) {
 	m.bad = true
 	return nil, nil, false
-}
-
-func skipWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index after the string starting at b[i] == '"',
-// or -1.
-func skipString(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return -1
-}
-
-// skipValue returns the index after the value starting at b[i], or -1.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				e := skipString(b, j)
-				if e < 0 {
-					return -1
-				}
-				j = e - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	default:
-		j := i
-		for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
-			j++
-		}
-		if j == i {
-			return -1
-		}
-		return j
-	}
 }
