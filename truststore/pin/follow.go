@@ -15,7 +15,9 @@ import (
 //     directory and the root, ${…PLUGIN_ROOT} for the plugin directory,
 //     $PWD / ${PWD}, $(pwd) / `pwd` (also -P, -L) and bash's ~+ for the
 //     session directory (the hook's cwd); a default form (${V:-x}, ${V-x}, ${V:=x}, ${V=x}) names what V
-//     stands for and also what x names.
+//     stands for and also what x names. Such a directory followed by
+//     anything but a separator (${PWD}x/k.sh) names a sibling of it, not
+//     a path in it: not followed.
 //   - Any other expansion (another variable, $(…), `…`, ~, a brace
 //     expansion too large to follow) is not followed: whole is false, and
 //     the word names the directory before it instead (`./hooks/$N.sh`
@@ -132,7 +134,7 @@ func (sc *scanner) head(text string) (heads []string, rest string, known bool, a
 	n := skipExpansion(text, 0)
 	if isPwdSubst(text[:n]) {
 		rest = text[n:]
-		if rest != "" && rest[0] != '/' { // $(pwd)x/g.sh: a sibling of the session directory
+		if !dirJoin(rest) { // $(pwd)x/g.sh: a sibling of the session directory
 			return nil, rest, false, "", false
 		}
 		return []string{sc.cwd}, rest, true, "", false
@@ -142,6 +144,11 @@ func (sc *scanner) head(text string) (heads []string, rest string, known bool, a
 	}
 	name, alt, hasAlt := paramDefault(text[:n])
 	rest = text[n:]
+	if !dirJoin(rest) && (name == "PWD" || contains(hook.ProjectDirVars, name) || contains(hook.PluginRootVars, name)) {
+		// ${PWD}x/k.sh names a sibling of the directory, not x/k.sh in it:
+		// not followed; a default value still names what it names.
+		return nil, rest, false, alt, hasAlt
+	}
 	switch {
 	case contains(hook.ProjectDirVars, name):
 		return []string{sc.project, sc.root}, rest, true, alt, hasAlt
@@ -154,6 +161,15 @@ func (sc *scanner) head(text string) (heads []string, rest string, known bool, a
 		return []string{sc.cwd}, rest, true, alt, hasAlt
 	}
 	return nil, rest, false, alt, hasAlt
+}
+
+// dirJoin reports whether rest, the text after an expansion that stands
+// for a directory, names something in that directory: nothing, or a path
+// separator first. Anything else ("x/k.sh" after ${PWD}) continues the
+// directory's own last name, a sibling of it. Only '/' separates: in a
+// POSIX shell word a backslash quotes the byte after it.
+func dirJoin(rest string) bool {
+	return rest == "" || rest[0] == '/'
 }
 
 // isPwdSubst reports whether exp is a command substitution of pwd alone
