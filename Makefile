@@ -82,6 +82,7 @@ soak-smoke: build
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzCompile -fuzztime 20s ./matcher/
 	$(GO) test -run '^$$' -fuzz FuzzParse$$ -fuzztime 20s ./output/
+	$(GO) test -run '^$$' -fuzz FuzzNearMiss -fuzztime 20s ./output/
 	$(GO) test -run '^$$' -fuzz FuzzParseFile -fuzztime 20s ./runner/config/
 	$(GO) test -run '^$$' -fuzz FuzzTopLevel -fuzztime 20s ./rpc/
 	$(GO) test -run '^$$' -fuzz FuzzMembers -fuzztime 20s ./internal/jsonscan/

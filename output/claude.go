@@ -108,6 +108,13 @@ func (a *ClaudeAnswer) warn(msg string) {
 	}
 }
 
+// nearMiss warns that member key of level misspells name (addNearMiss).
+func (a *ClaudeAnswer) nearMiss(level, key, name string) {
+	if len(a.Warnings) < 8 {
+		a.Warnings = addNearMiss(a.Warnings, level, key, name)
+	}
+}
+
 // ParseClaude interprets one command handler's process result for event
 // under Claude Code's contract (https://code.claude.com/docs/en/hooks#exit-code-output):
 //
@@ -125,6 +132,11 @@ func (a *ClaudeAnswer) warn(msg string) {
 //   - other exits: a valid JSON output decides alone (outcome succeeded,
 //     with a warning); otherwise a non-blocking error notice with the
 //     first stderr line.
+//
+// A member whose name misspells one the event reads at its level (other
+// ASCII case, "_" or "-" added or dropped: permission_decision) is ignored
+// as every unknown member, with a warning naming the member it resembles
+// (claudeNearMisses).
 //
 // A JSON output whose known fields have the wrong type fails validation:
 // nothing of it is honoured and HookError carries the message (on exit 2
@@ -210,6 +222,9 @@ func ParseClaude(event string, r ProcessResult) ClaudeAnswer {
 		} else if a.HookError == "" {
 			a.HookError = "Failed with non-blocking status code: " + firstLine(stderr)
 		}
+	}
+	if isJSON {
+		claudeNearMisses(event, fields, &a)
 	}
 	if rule.anyNonZeroFails {
 		switch {

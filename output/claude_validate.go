@@ -8,6 +8,7 @@ import (
 
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/internal/jsonexact"
+	"github.com/hookside/hookside/internal/jsonscan"
 )
 
 // jsonKind is the JSON type a known output field must have.
@@ -61,6 +62,21 @@ var claudeHSOFields = map[string]map[string]jsonKind{
 	hook.ElicitationResult: {"action": kindString, "content": kindObject},
 }
 
+// claudeDecisionFields are the fields of a PermissionRequest's
+// hookSpecificOutput.decision.
+var claudeDecisionFields = map[string]jsonKind{
+	"behavior": kindString, "updatedInput": kindObject, "updatedPermissions": kindArray,
+	"message": kindString, "interrupt": kindBool,
+}
+
+// claudePromptTopFields are the top-level fields UserPromptSubmit also
+// reads (beside their hookSpecificOutput form), and claudeEventNameField
+// the member every hookSpecificOutput may have.
+var (
+	claudePromptTopFields = map[string]jsonKind{"sessionTitle": kindString, "suppressOriginalPrompt": kindBool}
+	claudeEventNameField  = map[string]jsonKind{"hookEventName": kindString}
+)
+
 // claudeEnums are the closed value sets of string fields.
 var claudeEnums = map[string][]string{
 	"decision":           {"approve", "block"},
@@ -101,10 +117,7 @@ func claudeValidate(event string, f map[string]json.RawMessage) string {
 		if _, ok := claudeString(d["behavior"]); !ok {
 			return "hookSpecificOutput.decision.behavior: expected \"allow\" or \"deny\""
 		}
-		return checkFields("hookSpecificOutput.decision.", d, map[string]jsonKind{
-			"behavior": kindString, "updatedInput": kindObject, "updatedPermissions": kindArray,
-			"message": kindString, "interrupt": kindBool,
-		})
+		return checkFields("hookSpecificOutput.decision.", d, claudeDecisionFields)
 	}
 	return ""
 }
@@ -151,4 +164,79 @@ func fits(v json.RawMessage, k jsonKind) bool {
 		return v[0] == '[' && jsonexact.Unmarshal(v, &ss) == nil
 	}
 	return true
+}
+
+// claudeNearMisses warns of every member of the JSON output f whose name
+// misspells one the event reads at its level (nearMiss): the top level,
+// hookSpecificOutput (unless it names another event, when it is ignored
+// as a whole) and a PermissionRequest's hookSpecificOutput.decision. The
+// member stays ignored. Top-level warnings come in name order, the others
+// in document order. It allocates only when it finds one.
+func claudeNearMisses(event string, f map[string]json.RawMessage, a *ClaudeAnswer) {
+	var top []string
+	for k := range f {
+		if _, ok := claudeTopFields[k]; ok {
+			continue
+		}
+		if event == hook.UserPromptSubmit {
+			if _, ok := claudePromptTopFields[k]; ok {
+				continue
+			}
+		}
+		if claudeTopNearMiss(event, k) != "" {
+			top = append(top, k)
+		}
+	}
+	slices.Sort(top)
+	for _, k := range top {
+		a.nearMiss(levelAnswer, k, claudeTopNearMiss(event, k))
+	}
+
+	hso := f["hookSpecificOutput"]
+	if !isObject(hso) {
+		return
+	}
+	n := len(a.Warnings)
+	known := claudeHSOFields[event]
+	var eventName []byte
+	for it, _ := jsonscan.Object(hso); ; {
+		key, val, ok := it.Next()
+		if !ok {
+			break
+		}
+		switch {
+		case keyIs(key, "hookEventName"):
+			eventName = val
+		case event == hook.PermissionRequest && keyIs(key, "decision") && isObject(val):
+			for d, _ := jsonscan.Object(val); ; {
+				key, _, ok := d.Next()
+				if !ok {
+					break
+				}
+				if name, k := rawNearMiss(key, claudeDecisionFields); name != "" {
+					a.nearMiss(levelDecision, k, name)
+				}
+			}
+		default:
+			name, k := rawNearMiss(key, known)
+			if name == "" {
+				name, k = rawNearMiss(key, claudeEventNameField)
+			}
+			if name != "" {
+				a.nearMiss(levelHSO, k, name)
+			}
+		}
+	}
+	if len(eventName) > 2 && eventName[0] == '"' && !keyIs(eventName, event) { // a name, not event's
+		a.Warnings = a.Warnings[:n]
+	}
+}
+
+// claudeTopNearMiss is nearMiss for a top-level member of event's output.
+func claudeTopNearMiss(event, key string) string {
+	name := nearMiss(key, claudeTopFields)
+	if name == "" && event == hook.UserPromptSubmit {
+		name = nearMiss(key, claudePromptTopFields)
+	}
+	return name
 }

@@ -114,3 +114,11 @@ func checkObjectIter(t *testing.T, b []byte) {
 		}
 	}
 }
+
+func BenchmarkParseClaude(b *testing.B) {
+	r := exit(0, `{"continue":true,"systemMessage":"ok","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"safe command","additionalContext":"c"}}`+"\n", "")
+	b.ReportAllocs()
+	for b.Loop() {
+		ParseClaude(hook.PreToolUse, r)
+	}
+}

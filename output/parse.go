@@ -80,8 +80,9 @@ type Answer struct {
 	Outcome Outcome
 	// Warnings name parts of the answer that were ignored because they
 	// were malformed (a permissionDecision of the wrong case, JSON that
-	// does not parse, hookSpecificOutput for another event); at most one
-	// per kind.
+	// does not parse, hookSpecificOutput for another event, a member whose
+	// name misspells one Parse reads: see nearMiss); at most one per kind
+	// (per misspelt name and level for near misses).
 	Warnings []string
 	// ExitCode is the exit status; nil when the process did not exit by
 	// itself with a status (not started, skipped, async, signal).
@@ -140,7 +141,10 @@ type Answer struct {
 // extension), hookSpecificOutput {hookEventName, permissionDecision
 // allow|ask|deny, permissionDecisionReason, updatedInput (object),
 // additionalContext}. Keys are case-sensitive; unknown keys, and keys whose
-// value has the wrong JSON type, are ignored. hookSpecificOutput is ignored
+// value has the wrong JSON type, are ignored; an unknown key that differs
+// from one of these (at its level; on exit 2, from `reason`) only in ASCII
+// case, "_" and "-" is still ignored, with a warning naming the key it
+// resembles (nearMiss). hookSpecificOutput is ignored
 // when its hookEventName is a non-empty string other than event.
 // permissionDecision wins over decision; "approve"/"block" map to
 // allow/deny on PreToolUse and PermissionRequest. DecisionReason is
@@ -275,6 +279,8 @@ func parseExit2(event string, r ProcessResult, a *Answer) {
 			}
 			if keyIs(key, "reason") {
 				reason, _ = jsonString(val)
+			} else if name, k := rawNearMiss(key, exit2Names); name != "" {
+				a.Warnings = addNearMiss(a.Warnings, levelAnswer, k, name)
 			}
 		}
 	}
@@ -333,9 +339,14 @@ func parseStdout(event string, out []byte, a *Answer) {
 			f.additionalContext = val
 		case keyIs(key, "hookSpecificOutput"):
 			hso = val
+		default:
+			if name, k := rawNearMiss(key, answerNames); name != "" {
+				a.Warnings = addNearMiss(a.Warnings, levelAnswer, k, name)
+			}
 		}
 	}
 	if len(hso) > 0 && hso[0] == '{' {
+		nWarnings := len(a.Warnings)
 		for it, _ := jsonscan.Object(hso); ; {
 			key, val, ok := it.Next()
 			if !ok {
@@ -352,10 +363,16 @@ func parseStdout(event string, out []byte, a *Answer) {
 				f.updatedInput = val
 			case keyIs(key, "additionalContext"):
 				f.hsoContext = val
+			default:
+				if name, k := rawNearMiss(key, hsoNames); name != "" {
+					a.Warnings = addNearMiss(a.Warnings, levelHSO, k, name)
+				}
 			}
 		}
-		// hookSpecificOutput for another event is ignored as a whole.
+		// hookSpecificOutput for another event is ignored as a whole (its
+		// members' names too).
 		if name, _ := jsonString(f.hookEventName); name != "" && name != event {
+			a.Warnings = a.Warnings[:nWarnings]
 			a.warn(fmt.Sprintf("hookSpecificOutput.hookEventName %q is not %q: hookSpecificOutput ignored", name, event))
 			f.permissionDecision, f.permissionDecisionReason, f.updatedInput, f.hsoContext = nil, nil, nil, nil
 		}

@@ -1,0 +1,281 @@
+package output
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/hookside/hookside/internal/hook"
+)
+
+func TestNearMiss(t *testing.T) {
+	for _, tc := range []struct {
+		name, key string
+		known     map[string]bool
+		want      string
+	}{
+		{"snake_case_is_a_near_miss", "permission_decision", hsoNames, "permissionDecision"},
+		{"pascal_case_is_a_near_miss", "PermissionDecision", hsoNames, "permissionDecision"},
+		{"kebab_case_is_a_near_miss", "hook-specific-output", answerNames, "hookSpecificOutput"},
+		{"trailing_underscore_is_a_near_miss", "continue_", answerNames, "continue"},
+		{"lower_case_is_a_near_miss", "suppressoutput", answerNames, "suppressOutput"},
+		{"upper_snake_is_a_near_miss", "PERMISSION_DECISION_REASON", hsoNames, "permissionDecisionReason"},
+		{"separators_anywhere", "_u-p_d-a_t-e_d_input_", hsoNames, "updatedInput"},
+		{"exact_name_is_known_not_a_miss", "permissionDecision", hsoNames, ""},
+		{"a_name_no_level_has_is_not_a_miss", "decision_reason", answerNames, ""},
+		{"decision_reason_is_not_permission_decision_reason", "decision_reason", hsoNames, ""},
+		{"other_level_names_do_not_count", "permission_decision", answerNames, ""},
+		{"an_extra_letter_is_not_a_miss", "permissionDecisions", hsoNames, ""},
+		{"a_dropped_letter_is_not_a_miss", "permisionDecision", hsoNames, ""},
+		{"only_separators_is_not_a_miss", "_-_", answerNames, ""},
+		{"empty_is_not_a_miss", "", answerNames, ""},
+		{"non_ascii_case_is_not_folded", "\u212Aeason", exit2Names, ""}, // KELVIN SIGN, lowercases to k in Unicode
+		{"other_separators_are_not_dropped", "stop.reason", answerNames, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := nearMiss(tc.key, tc.known); got != tc.want {
+				t.Fatalf("nearMiss(%q) = %q, want %q", tc.key, got, tc.want)
+			}
+			if got := nearMiss([]byte(tc.key), tc.known); got != tc.want {
+				t.Fatalf("nearMiss([]byte %q) = %q, want %q", tc.key, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNearMissLevelsFoldApart: no two names of one level fold alike, so
+// nearMiss's answer is the same whatever the map's order.
+func TestNearMissLevelsFoldApart(t *testing.T) {
+	levels := map[string][]string{
+		"answer": slices.Collect(maps.Keys(answerNames)), "hso": slices.Collect(maps.Keys(hsoNames)),
+		"exit2":       slices.Collect(maps.Keys(exit2Names)),
+		"claude top":  append(slices.Collect(maps.Keys(claudeTopFields)), slices.Collect(maps.Keys(claudePromptTopFields))...),
+		"claude dec.": slices.Collect(maps.Keys(claudeDecisionFields)),
+	}
+	for e, m := range claudeHSOFields {
+		levels["claude hso "+e] = append(slices.Collect(maps.Keys(m)), "hookEventName")
+	}
+	for level, names := range levels {
+		for i, a := range names {
+			for _, b := range names[i+1:] {
+				if foldEqual(a, b) {
+					t.Errorf("%s: %q and %q fold alike", level, a, b)
+				}
+			}
+		}
+	}
+}
+
+func TestParseNearMiss(t *testing.T) {
+	for _, tc := range []struct {
+		name, event, stdout string
+		code                int
+		want                []string
+	}{
+		{"hso_member", hook.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permission_decision":"deny"}}`, 0,
+			[]string{`unknown member "permission_decision" in hookSpecificOutput: did you mean "permissionDecision"?`}},
+		{"hso_pascal_case", hook.PreToolUse, `{"hookSpecificOutput":{"PermissionDecision":"deny","permissionDecision_reason":"x"}}`, 0,
+			[]string{`unknown member "PermissionDecision" in hookSpecificOutput: did you mean "permissionDecision"?`,
+				`unknown member "permissionDecision_reason" in hookSpecificOutput: did you mean "permissionDecisionReason"?`}},
+		{"top_level_members", hook.Stop, `{"continue_":true,"suppressoutput":true,"hook-specific-output":{}}`, 0,
+			[]string{`unknown member "continue_" in the answer: did you mean "continue"?`,
+				`unknown member "suppressoutput" in the answer: did you mean "suppressOutput"?`,
+				`unknown member "hook-specific-output" in the answer: did you mean "hookSpecificOutput"?`}},
+		{"escaped_key", hook.PreToolUse, `{"Decisio\u006e":"block"}`, 0,
+			[]string{`unknown member "Decision" in the answer: did you mean "decision"?`}},
+		{"one_warning_per_name", hook.PreToolUse, `{"Reason":"a","REASON":"b","Reason":"c"}`, 0,
+			[]string{`unknown member "Reason" in the answer: did you mean "reason"?`}},
+		{"exit2_reason", hook.PreToolUse, `{"Reason":"not read","decision_":"x"}`, 2,
+			[]string{`unknown member "Reason" in the answer: did you mean "reason"?`}},
+		{"hso_of_another_event_says_nothing_of_its_members", hook.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PostToolUse","permission_decision":"deny"}}`, 0,
+			[]string{`hookSpecificOutput.hookEventName "PostToolUse" is not "PreToolUse": hookSpecificOutput ignored`}},
+		{"unknown_but_not_near_is_silent", hook.PreToolUse, `{"decision_reason":"x","myField":1,"hookSpecificOutput":{"extra":true}}`, 0, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := Parse(tc.event, exit(tc.code, tc.stdout, "err"))
+			if !slices.Equal(a.Warnings, tc.want) {
+				t.Fatalf("warnings\n%q\nwant\n%q", a.Warnings, tc.want)
+			}
+			if tc.code == 0 && (a.Decision != "" || a.Block || a.Continue != nil || a.SuppressOutput) {
+				t.Fatalf("a misspelt member was honoured: %s", dump(a))
+			}
+			if tc.code == 2 && a.BlockReason != "err" {
+				t.Fatalf("exit 2 reason %q, want stderr", a.BlockReason)
+			}
+		})
+	}
+}
+
+func TestClaudeNearMiss(t *testing.T) {
+	for _, tc := range []struct {
+		name, event, stdout string
+		want                []string
+	}{
+		{"hso_member", hook.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permission_decision":"deny","permissionDecisionReason":"r"}}`,
+			[]string{`unknown member "permission_decision" in hookSpecificOutput: did you mean "permissionDecision"?`}},
+		{"hso_event_name", hook.PreToolUse, `{"hookSpecificOutput":{"hook_event_name":"PreToolUse","Permission_Decision":"deny"}}`,
+			[]string{`unknown member "hook_event_name" in hookSpecificOutput: did you mean "hookEventName"?`,
+				`unknown member "Permission_Decision" in hookSpecificOutput: did you mean "permissionDecision"?`}},
+		{"top_level_in_name_order", hook.PreToolUse, `{"suppressoutput":true,"continue_":false,"hook-specific-output":{"permissionDecision":"deny"}}`,
+			[]string{`unknown member "continue_" in the answer: did you mean "continue"?`,
+				`unknown member "hook-specific-output" in the answer: did you mean "hookSpecificOutput"?`,
+				`unknown member "suppressoutput" in the answer: did you mean "suppressOutput"?`}},
+		{"hso_names_are_per_event", hook.PostToolUse, `{"hookSpecificOutput":{"permission_decision":"deny","updated_tool_output":"x"}}`,
+			[]string{`unknown member "updated_tool_output" in hookSpecificOutput: did you mean "updatedToolOutput"?`}},
+		{"prompt_top_level_extras", hook.UserPromptSubmit, `{"session_title":"t"}`,
+			[]string{`unknown member "session_title" in the answer: did you mean "sessionTitle"?`}},
+		{"session_title_is_unknown_at_top_level_elsewhere", hook.SessionStart, `{"session_title":"t"}`, nil},
+		{"permission_request_decision", hook.PermissionRequest, `{"hookSpecificOutput":{"decision":{"behavior":"allow","updated_input":{"a":1}}}}`,
+			[]string{`unknown member "updated_input" in hookSpecificOutput.decision: did you mean "updatedInput"?`}},
+		{"hso_of_another_event_says_nothing_of_its_members", hook.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PostToolUse","permission_decision":"deny"}}`,
+			[]string{`hookSpecificOutput.hookEventName "PostToolUse" is not "PreToolUse": hookSpecificOutput ignored`}},
+		{"unknown_but_not_near_is_silent", hook.PreToolUse, `{"decision_reason":"x","hookSpecificOutput":{"extra":1}}`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := ParseClaude(tc.event, res(0, tc.stdout, ""))
+			if !slices.Equal(a.Warnings, tc.want) {
+				t.Fatalf("warnings\n%q\nwant\n%q", a.Warnings, tc.want)
+			}
+			if a.PermissionDecision != "" || a.Block || a.Continue != nil || a.SuppressOutput || a.SessionTitle != nil || a.UpdatedToolOutput != nil ||
+				(a.Permission != nil && a.Permission.UpdatedInput != nil) {
+				t.Fatalf("a misspelt member was honoured: %+v", a)
+			}
+		})
+	}
+	// A failed validation still names the misspelt member.
+	a := ParseClaude(hook.PreToolUse, res(0, `{"continue":"yes","stop_reason":"x"}`, ""))
+	if a.HookError == "" || !slices.Equal(a.Warnings, []string{`unknown member "stop_reason" in the answer: did you mean "stopReason"?`}) {
+		t.Fatalf("hookError %q warnings %q", a.HookError, a.Warnings)
+	}
+}
+
+// TestNearMissCostsNothingOnAWellFormedAnswer: an answer with only known
+// members, or unknown members that resemble none, allocates no more than
+// without them; the Claude check (on the already decoded output) does
+// not allocate.
+func TestNearMissCostsNothingOnAWellFormedAnswer(t *testing.T) {
+	plain := `{"continue":true,"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"ok"}}`
+	extra := `{"continue":true,"x_custom":1,"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"ok","y-custom":2}}`
+	zc := func(s string) float64 {
+		r := exit(0, s, "")
+		return testing.AllocsPerRun(100, func() { Parse(hook.PreToolUse, r) })
+	}
+	if p, e := zc(plain), zc(extra); e != p {
+		t.Errorf("Parse: %v allocs with unknown members, %v without", e, p)
+	}
+	f, _ := claudeObject([]byte(extra))
+	fp, _ := claudeObject([]byte(`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","x":1}}}`))
+	key := []byte(`"permissionDecision"`)
+	if n := testing.AllocsPerRun(100, func() {
+		nearMiss("permission_decision", hsoNames)
+		rawNearMiss(key, hsoNames)
+		var a ClaudeAnswer
+		claudeNearMisses(hook.PreToolUse, f, &a)
+		claudeNearMisses(hook.PermissionRequest, fp, &a)
+		if a.Warnings != nil {
+			t.Fatalf("warnings %q", a.Warnings)
+		}
+	}); n != 0 {
+		t.Errorf("the near-miss check allocates %v times on an answer without near misses", n)
+	}
+}
+
+// foldRef is the near-miss folding written plainly: ASCII letters
+// lowercased, "_" and "-" dropped.
+func foldRef(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '_' || r == '-':
+			return -1
+		case 'A' <= r && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
+}
+
+// FuzzNearMiss checks nearMiss against foldRef on every level, and that a
+// member under a fuzzed name, at the top level and in hookSpecificOutput,
+// is never honoured unless the name is exact, and is warned of exactly
+// when it is a near miss (Parse and ParseClaude).
+func FuzzNearMiss(f *testing.F) {
+	for _, k := range []string{"permission_decision", "PermissionDecision", "hook-specific-output",
+		"decision_reason", "continue_", "suppressoutput", "permissionDecision", "\u212Aeason", "_-", "",
+		"Hook_Event_Name", "a<b&c", "\xffreason"} {
+		f.Add(k)
+	}
+	levels := []map[string]jsonKind{claudeTopFields, claudeDecisionFields, claudeHSOFields[hook.PreToolUse], claudeEventNameField}
+	f.Fuzz(func(t *testing.T, key string) {
+		for _, known := range append(levels, claudeHSOFields[hook.SessionStart]) {
+			want := ""
+			if _, ok := known[key]; !ok {
+				for name := range known {
+					if foldRef(name) == foldRef(key) {
+						want = name
+					}
+				}
+			}
+			if got := nearMiss(key, known); got != want {
+				t.Fatalf("nearMiss(%q) = %q, want %q", key, got, want)
+			}
+			if got := nearMiss([]byte(key), known); got != want {
+				t.Fatalf("nearMiss([]byte %q) = %q, want %q", key, got, want)
+			}
+		}
+		if !utf8.ValidString(key) {
+			return // json.Marshal would give another name
+		}
+		k, _ := json.Marshal(key)
+		if name, decoded := rawNearMiss(k, hsoNames); decoded != "" && decoded != key || name != nearMiss(key, hsoNames) {
+			t.Fatalf("rawNearMiss(%s) = %q, %q", k, name, decoded)
+		}
+		out := []byte(`{` + string(k) + `:"deny","hookSpecificOutput":{"hookEventName":"PreToolUse",` + string(k) + `:"deny"}}`)
+		if !answerNames[key] && !hsoNames[key] {
+			a := Parse(hook.PreToolUse, ProcessResult{Stdout: out})
+			if a.Decision != "" || a.Block {
+				t.Fatalf("%s: member %q honoured: %s", out, key, dump(a))
+			}
+			checkNearMissWarnings(t, a.Warnings, key, nearMiss(key, answerNames), nearMiss(key, hsoNames))
+		}
+		_, top := claudeTopFields[key]
+		_, hso := claudeHSOFields[hook.PreToolUse][key]
+		if !top && !hso && key != "hookEventName" {
+			a := ParseClaude(hook.PreToolUse, ProcessResult{Stdout: out})
+			if a.PermissionDecision != "" || a.Block {
+				t.Fatalf("%s: member %q honoured: %+v", out, key, a)
+			}
+			inHSO := nearMiss(key, claudeHSOFields[hook.PreToolUse])
+			if inHSO == "" {
+				inHSO = nearMiss(key, claudeEventNameField)
+			}
+			checkNearMissWarnings(t, a.Warnings, key, nearMiss(key, claudeTopFields), inHSO)
+		}
+	})
+}
+
+// checkNearMissWarnings checks that warnings name key as a near miss of
+// top (top level) and hso (hookSpecificOutput), and name nothing else as
+// one; "" for a level where key is none.
+func checkNearMissWarnings(t *testing.T, warnings []string, key, top, hso string) {
+	t.Helper()
+	var want []string
+	if top != "" {
+		want = append(want, fmt.Sprintf("unknown member %q in the answer: did you mean %q?", key, top))
+	}
+	if hso != "" {
+		want = append(want, fmt.Sprintf("unknown member %q in hookSpecificOutput: did you mean %q?", key, hso))
+	}
+	var got []string
+	for _, w := range warnings {
+		if strings.HasPrefix(w, "unknown member ") {
+			got = append(got, w)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("near-miss warnings %q, want %q", got, want)
+	}
+}
