@@ -345,10 +345,16 @@ func (e *env) floorPeer(n int, parallel bool, timeout time.Duration, argv []stri
 	return e.floorLike("Go floor", e.floorBin, "-parallel", n, parallel, timeout, []string{"-timeout", timeout.String()}, argv)
 }
 
-// floorLike starts a floor: bin -n N [parallelFlag] [timeoutArgs…] -- argv
-// (the timeout flag only when there is a timeout).
-func (e *env) floorLike(name, bin, parallelFlag string, n int, parallel bool, timeout time.Duration, timeoutArgs, argv []string) (*peer, error) {
-	args := []string{bin, "-n", strconv.Itoa(n)}
+// corePeer starts the Go floor in -core mode ("exec core"): each hook run
+// by hookside's runner/exec.Run, without the protocol and runner layers.
+func (e *env) corePeer(n int, parallel bool, timeout time.Duration, argv []string) (*peer, error) {
+	return e.floorLike("exec core", e.floorBin, "-parallel", n, parallel, timeout, []string{"-timeout", timeout.String()}, argv, "-core")
+}
+
+// floorLike starts a floor: bin -n N [flags…] [parallelFlag] [timeoutArgs…]
+// -- argv (the timeout flag only when there is a timeout).
+func (e *env) floorLike(name, bin, parallelFlag string, n int, parallel bool, timeout time.Duration, timeoutArgs, argv []string, flags ...string) (*peer, error) {
+	args := append([]string{bin, "-n", strconv.Itoa(n)}, flags...)
 	if parallel {
 		args = append(args, parallelFlag)
 	}

@@ -157,7 +157,7 @@ func (r *results) markdown() string {
 
 const method = `## How it is measured
 
-- Four runners, all long-lived processes driven over real pipes the same way (one request
+- Four runners (five in fig. 1), all long-lived processes driven over real pipes the same way (one request
   line in, one answer line out; the driver times request written → answer read):
   **hookside** (` + "`bin/hookside app-server --stdio`" + `, NDJSON JSON-RPC, a user config with the
   hooks, ` + "`hooks/run`" + ` for PreToolUse/Bash, notifications on as a host would have them);
@@ -167,7 +167,11 @@ const method = `## How it is measured
   is measured against); the **Go floor** (` + "`bench/cmd/floor`" + `: the same with Go's ` + "`os/exec`" + `, no
   stderr pipe; a second reference row); the **Node runner** (` + "`bench/node/runner.js`" + `:
   spawn in its own process group, write JSON stdin, capped stdout/stderr, timeout with
-  SIGTERM→SIGKILL, JSON parse, merge). The floors and the Node runner write exactly the stdin
+  SIGTERM→SIGKILL, JSON parse, merge); in fig. 1 also the **exec core** (` + "`bench/cmd/floor -core`" + `:
+  the Go floor's server running each hook with hookside's own process core,
+  ` + "`runner/exec.Run`" + ` — process group, both pipes capped, deadline, group reaped — without the
+  protocol and runner layers), which splits hookside's overhead over the C floor into the Go
+  runtime and process core (exec core ÷ C floor) and the layers (hookside ÷ exec core). The floors and the Node runner write exactly the stdin
   hookside gives a hook (captured once at start-up), so every runner's hook reads the same bytes.
 - The phases (fig. 1p) split fig. 1's event on one clock (CLOCK_MONOTONIC, read by the
   driver around each request and by the hook, ` + "`hook stamp FILE`" + `, at its main() and after

@@ -6,7 +6,14 @@
 // -cap bytes of its stdout and waits. No JSON, no process group, no stderr
 // pipe, no notifications.
 //
-//	floor [-n N] [-parallel] [-timeout D] [-cap BYTES] -- prog [args…]
+// With -core each hook is run by hookside's own process core instead
+// (runner/exec.Run: the process group, both pipes capped at -cap bytes, the
+// deadline with SIGTERM then SIGKILL to the group, the reaping of the
+// group), with the program path resolved once as the runner does: the Go
+// runtime plus what hookside does to run one process, without its protocol
+// and runner layers. Figure 1 reports it as "exec core".
+//
+//	floor [-n N] [-parallel] [-core] [-timeout D] [-cap BYTES] -- prog [args…]
 package main
 
 import (
@@ -20,6 +27,8 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	hexec "github.com/hookside/hookside/runner/exec"
 )
 
 // capped keeps the first max bytes written and discards the rest.
@@ -40,16 +49,29 @@ func main() {
 	parallel := flag.Bool("parallel", false, "run the hooks of one request at once")
 	timeout := flag.Duration("timeout", time.Minute, "per-hook deadline (SIGKILL)")
 	maxOut := flag.Int("cap", 32768, "stdout bytes kept per hook")
+	core := flag.Bool("core", false, "run each hook with hookside's process core (runner/exec.Run) instead of os/exec")
 	flag.Parse()
 	argv := flag.Args()
 	if len(argv) == 0 {
 		fmt.Fprintln(os.Stderr, "floor: name the hook program after --")
 		os.Exit(2)
 	}
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "floor:", err)
+		os.Exit(2)
+	}
+	env := os.Environ()
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
 	out := bufio.NewWriter(os.Stdout)
 	outs := make([]capped, *n)
 	runOne := func(i int, stdin []byte) {
+		if *core {
+			r := hexec.Run(context.Background(), hexec.Spec{Argv: argv, Path: path, Env: env, Stdin: stdin,
+				Timeout: *timeout, KillGrace: hexec.KillGrace, MaxOutputBytes: *maxOut})
+			outs[i].buf = r.Stdout
+			return
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
