@@ -87,6 +87,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzTopLevel -fuzztime 20s ./rpc/
 	$(GO) test -run '^$$' -fuzz FuzzMembers -fuzztime 20s ./internal/jsonscan/
 	$(GO) test -run '^$$' -fuzz FuzzBuildStdin -fuzztime 20s ./runner/
+	$(GO) test -run '^$$' -fuzz FuzzParseShebang -fuzztime 20s ./runner/
 	$(GO) test -run '^$$' -fuzz FuzzUnmarshal -fuzztime 20s ./internal/jsonexact/
 
 ## mutate: mutation testing of the pure packages with gremlins (pinned;

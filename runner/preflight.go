@@ -114,13 +114,28 @@ func (s *Session) processProblem(h *hook.Hook) error {
 
 // spawnProblem is why the process hook argv failed to start with startErr
 // when its executable is missing (checkProcess with the executable looked
-// at), nil when that is not why.
-func (s *Session) spawnProblem(argv []string, startErr error) error {
-	if !errors.Is(startErr, fs.ErrNotExist) {
+// at), or, the executable being there, when the interpreter its "#!" line
+// names is missing or cannot be run (shebangProblem, also for a start
+// refused with a permission error); nil when neither is why.
+func (s *Session) spawnProblem(argv []string, path string, startErr error) error {
+	switch {
+	case errors.Is(startErr, fs.ErrNotExist):
+		if _, err := s.checkProcess(argv, true); err != nil {
+			return err
+		}
+	case !errors.Is(startErr, fs.ErrPermission): // EACCES: also an interpreter that cannot be run
 		return nil
 	}
-	_, err := s.checkProcess(argv, true)
-	return err
+	if !shebangExec || len(argv) == 0 {
+		return nil
+	}
+	exe := path
+	if exe == "" {
+		if exe = argv[0]; !filepath.IsAbs(exe) {
+			exe = filepath.Join(s.opts.Cwd, exe)
+		}
+	}
+	return shebangProblem(exe, s.opts.Cwd)
 }
 
 func (s *Session) wsRoot() string {

@@ -484,7 +484,7 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 	if res.StartErr != nil {
 		pr.SpawnError = res.StartErr.Error()
 		if h.Type == hook.TypeProcess {
-			if err := s.spawnProblem(argv, res.StartErr); err != nil {
+			if err := s.spawnProblem(argv, path, res.StartErr); err != nil {
 				pr.SpawnError = fmt.Errorf("hook %s: %w", h.ID, err).Error()
 			}
 		}

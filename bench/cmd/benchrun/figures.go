@@ -130,7 +130,7 @@ func fig1OneHook(e *env) error {
 	e.res.addRow(row{Figure: "1", What: "one trivial hook, end to end: hookside ÷ Go floor (os/exec; reference)",
 		Hookside: fmtUs(hs.P50Us), Baselines: "Go floor " + fmtUs(fl.P50Us), Ratio: rf.String(),
 		Target: "—", Met: "n/a"})
-	e.res.addRow(row{Figure: "1", What: "one trivial hook: exec core (a Go server running each hook with hookside's runner/exec.Run) ÷ C floor (reference)",
+	e.res.addRow(row{Figure: "1", What: "one trivial hook: exec core (a Go server running each hook with hookside's Run of runner/exec) ÷ C floor (reference)",
 		Hookside: fmtUs(ck.P50Us), Baselines: "C floor " + fmtUs(cf.P50Us), Ratio: rk.String(),
 		Target: "—", Met: "n/a"})
 	e.res.addRow(row{Figure: "1", What: "one trivial hook: hookside ÷ exec core (its protocol and runner layers; reference)",

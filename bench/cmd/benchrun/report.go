@@ -169,7 +169,7 @@ const method = `## How it is measured
   spawn in its own process group, write JSON stdin, capped stdout/stderr, timeout with
   SIGTERM→SIGKILL, JSON parse, merge); in fig. 1 also the **exec core** (` + "`bench/cmd/floor -core`" + `:
   the Go floor's server running each hook with hookside's own process core,
-  ` + "`runner/exec.Run`" + ` — process group, both pipes capped, deadline, group reaped — without the
+  ` + "`Run`" + ` of ` + "`runner/exec`" + ` — process group, both pipes capped, deadline, group reaped — without the
   protocol and runner layers), which splits hookside's overhead over the C floor into the Go
   runtime and process core (exec core ÷ C floor) and the layers (hookside ÷ exec core). The floors and the Node runner write exactly the stdin
   hookside gives a hook (captured once at start-up), so every runner's hook reads the same bytes.
