@@ -57,7 +57,8 @@ test-windows: deps
 	GO=$(GO) .ci/wine/test-windows.sh
 
 ## bench: hookside side by side with the C posix_spawn floor, the Go os/exec
-## floor and a Node.js runner, interleaved, over real pipes (a few minutes on
+## floor, the exec core (hookside's runner/exec alone; figs. 1 and 1p) and a
+## Node.js runner, interleaved, over real pipes (a few minutes on
 ## 2 cores; needs cc; writes bench/RESULTS.md and bench/results.json;
 ## BENCHFLAGS='-note "…"' adds a sentence about the machine). The Go
 ## micro-benchmarks stay runnable with `go test -bench . ./...`.

@@ -1,8 +1,10 @@
 // Command benchrun is the hookside benchmark harness (`make bench`): it
 // measures hookside side by side with two spawn floors (bench/floor/floor.c,
-// posix_spawn + poll, compiled with cc; bench/cmd/floor, Go's os/exec) and
-// a Node.js reference runner (bench/node/runner.js), every comparison
-// interleaved in one run, and writes bench/RESULTS.md and bench/results.json.
+// posix_spawn + poll, compiled with cc; bench/cmd/floor, Go's os/exec), the
+// exec core in figs. 1 and 1p (bench/cmd/floor -core: hookside's
+// runner/exec.Run alone) and a Node.js reference runner
+// (bench/node/runner.js), every comparison interleaved in one run, and
+// writes bench/RESULTS.md and bench/results.json.
 //
 //	go run ./bench/cmd/benchrun -bin bin/hookside [-out bench] [-only 1,3] [-quick] [-note TEXT]
 //	go run ./bench/cmd/benchrun -bin bin/hookside -against OTHER_BUILD [-against-init JSON]
@@ -26,7 +28,7 @@ type env struct {
 	cwd       string // session cwd of every hookside (no .git: no workspace hooks)
 	userHome  string
 	bin       string // hookside
-	floorBin  string // the Go os/exec floor
+	floorBin  string // the Go os/exec floor (with -core: the exec core)
 	cfloorBin string // the C posix_spawn floor
 	hookBin   string
 	hookKind  string

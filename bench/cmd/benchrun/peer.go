@@ -16,7 +16,8 @@ import (
 )
 
 // peer is one long-lived process driven over real pipes: hookside, a spawn
-// floor (C or Go) or the Node runner. One request line in, one answer line out.
+// floor (C or Go), the exec core or the Node runner. One request line in,
+// one answer line out.
 type peer struct {
 	name   string
 	cmd    *exec.Cmd
@@ -337,24 +338,25 @@ func (e *env) claudeHookside(name, command string, n int, initParams map[string]
 
 // cfloorPeer starts the C spawn floor (bench/floor/floor.c) for argv.
 func (e *env) cfloorPeer(n int, parallel bool, timeout time.Duration, argv []string) (*peer, error) {
-	return e.floorLike("C floor", e.cfloorBin, "-p", n, parallel, timeout, []string{"-t", strconv.FormatInt(timeout.Milliseconds(), 10)}, argv)
+	return e.floorLike("C floor", e.cfloorBin, nil, "-p", n, parallel, timeout, []string{"-t", strconv.FormatInt(timeout.Milliseconds(), 10)}, argv)
 }
 
 // floorPeer starts the Go os/exec spawn floor (bench/cmd/floor) for argv.
 func (e *env) floorPeer(n int, parallel bool, timeout time.Duration, argv []string) (*peer, error) {
-	return e.floorLike("Go floor", e.floorBin, "-parallel", n, parallel, timeout, []string{"-timeout", timeout.String()}, argv)
+	return e.floorLike("Go floor", e.floorBin, nil, "-parallel", n, parallel, timeout, []string{"-timeout", timeout.String()}, argv)
 }
 
-// corePeer starts the Go floor in -core mode ("exec core"): each hook run
-// by hookside's runner/exec.Run, without the protocol and runner layers.
+// corePeer starts the exec core (bench/cmd/floor -core) for argv: the Go
+// floor's process and line protocol, each hook run by hookside's own
+// runner/exec.Run with the Spec the runner gives a process hook.
 func (e *env) corePeer(n int, parallel bool, timeout time.Duration, argv []string) (*peer, error) {
-	return e.floorLike("exec core", e.floorBin, "-parallel", n, parallel, timeout, []string{"-timeout", timeout.String()}, argv, "-core")
+	return e.floorLike("exec core", e.floorBin, []string{"-core"}, "-parallel", n, parallel, timeout, []string{"-timeout", timeout.String()}, argv)
 }
 
-// floorLike starts a floor: bin -n N [flags…] [parallelFlag] [timeoutArgs…]
-// -- argv (the timeout flag only when there is a timeout).
-func (e *env) floorLike(name, bin, parallelFlag string, n int, parallel bool, timeout time.Duration, timeoutArgs, argv []string, flags ...string) (*peer, error) {
-	args := append([]string{bin, "-n", strconv.Itoa(n)}, flags...)
+// floorLike starts a floor: bin [flags…] -n N [parallelFlag] [timeoutArgs…]
+// -- argv (the timeout flags only when there is a timeout).
+func (e *env) floorLike(name, bin string, flags []string, parallelFlag string, n int, parallel bool, timeout time.Duration, timeoutArgs, argv []string) (*peer, error) {
+	args := append(append([]string{bin}, flags...), "-n", strconv.Itoa(n))
 	if parallel {
 		args = append(args, parallelFlag)
 	}
@@ -378,7 +380,7 @@ func (e *env) nodePeer(n int, parallel bool, timeout time.Duration, argv []strin
 	return startPeer("node", e.cwd, childEnv(e.userHome), args...)
 }
 
-// floorReq (both floors) and nodeReq carry the exact stdin hookside gives a hook.
+// floorReq (the floors and the exec core) and nodeReq carry the exact stdin hookside gives a hook.
 func (e *env) floorReq() []byte { return e.hookStdin }
 
 func (e *env) nodeReq(id int) []byte {

@@ -157,21 +157,24 @@ func (r *results) markdown() string {
 
 const method = `## How it is measured
 
-- Four runners (five in fig. 1), all long-lived processes driven over real pipes the same way (one request
-  line in, one answer line out; the driver times request written → answer read):
+- Four runners (five in figs. 1 and 1p, which add the exec core), all long-lived processes
+  driven over real pipes the same way (one request line in, one answer line out; the driver
+  times request written → answer read):
   **hookside** (` + "`bin/hookside app-server --stdio`" + `, NDJSON JSON-RPC, a user config with the
   hooks, ` + "`hooks/run`" + ` for PreToolUse/Bash, notifications on as a host would have them);
   the **C floor** (` + "`bench/floor/floor.c`" + `, built by the harness with ` + "`cc -O2`" + `: ` + "`posix_spawn`" + ` the
   hook with three pipes, write the same stdin, drain stdout (32 KiB kept) and stderr with
   ` + "`poll`" + `, ` + "`waitpid`" + `; nothing else — the fastest spawn there is, and the floor every target
   is measured against); the **Go floor** (` + "`bench/cmd/floor`" + `: the same with Go's ` + "`os/exec`" + `, no
-  stderr pipe; a second reference row); the **Node runner** (` + "`bench/node/runner.js`" + `:
+  stderr pipe; a second reference row); in figs. 1 and 1p the **exec core** (` + "`bench/cmd/floor -core`" + `:
+  the Go floor's process and protocol, each hook run by hookside's own process-execution core,
+  ` + "`Run`" + ` of ` + "`runner/exec`" + `, with the Spec the runner gives a process hook — its own process group, a
+  run token, a pidfd, the janitor's record, stdout and stderr capped, the deadline with
+  SIGTERM→SIGKILL — as subreaper with a janitor like ` + "`app-server`" + `; no JSON-RPC, config,
+  matching or merge: exec core ÷ C floor is the cost of Go and that core, hookside ÷ exec
+  core the cost of hookside's protocol and runner layers); the **Node runner** (` + "`bench/node/runner.js`" + `:
   spawn in its own process group, write JSON stdin, capped stdout/stderr, timeout with
-  SIGTERM→SIGKILL, JSON parse, merge); in fig. 1 also the **exec core** (` + "`bench/cmd/floor -core`" + `:
-  the Go floor's server running each hook with hookside's own process core,
-  ` + "`Run`" + ` of ` + "`runner/exec`" + ` — process group, both pipes capped, deadline, group reaped — without the
-  protocol and runner layers), which splits hookside's overhead over the C floor into the Go
-  runtime and process core (exec core ÷ C floor) and the layers (hookside ÷ exec core). The floors and the Node runner write exactly the stdin
+  SIGTERM→SIGKILL, JSON parse, merge). The floors and the Node runner write exactly the stdin
   hookside gives a hook (captured once at start-up), so every runner's hook reads the same bytes.
 - The phases (fig. 1p) split fig. 1's event on one clock (CLOCK_MONOTONIC, read by the
   driver around each request and by the hook, ` + "`hook stamp FILE`" + `, at its main() and after

@@ -6,14 +6,16 @@
 // -cap bytes of its stdout and waits. No JSON, no process group, no stderr
 // pipe, no notifications.
 //
-// With -core each hook is run by hookside's own process core instead
-// (runner/exec.Run: the process group, both pipes capped at -cap bytes, the
-// deadline with SIGTERM then SIGKILL to the group, the reaping of the
-// group), with the program path resolved once as the runner does: the Go
-// runtime plus what hookside does to run one process, without its protocol
-// and runner layers. Figure 1 reports it as "exec core".
+// With -core it runs each hook through hookside's own process-execution
+// core instead (runner/exec's Run, with the Spec the runner gives a process
+// hook: process group, run token, janitor, stdout and stderr capped,
+// deadline with SIGTERM then SIGKILL after exec.KillGrace; see coreRunner),
+// still without JSON-RPC, config, matching or the runner's answer: the
+// "exec core" of the benchmarks, which tells the cost of Go and of that
+// core from the cost of hookside's protocol and runner layers. The line
+// protocol is the same in both modes.
 //
-//	floor [-n N] [-parallel] [-core] [-timeout D] [-cap BYTES] -- prog [args…]
+//	floor [-core] [-n N] [-parallel] [-timeout D] [-cap BYTES] -- prog [args…]
 package main
 
 import (
@@ -27,8 +29,6 @@ import (
 	"os/exec"
 	"sync"
 	"time"
-
-	hexec "github.com/hookside/hookside/runner/exec"
 )
 
 // capped keeps the first max bytes written and discards the rest.
@@ -47,39 +47,52 @@ func (c *capped) Write(p []byte) (int, error) {
 func main() {
 	n := flag.Int("n", 1, "hooks per request")
 	parallel := flag.Bool("parallel", false, "run the hooks of one request at once")
-	timeout := flag.Duration("timeout", time.Minute, "per-hook deadline (SIGKILL)")
-	maxOut := flag.Int("cap", 32768, "stdout bytes kept per hook")
-	core := flag.Bool("core", false, "run each hook with hookside's process core (runner/exec.Run) instead of os/exec")
+	timeout := flag.Duration("timeout", time.Minute, "per-hook deadline (SIGKILL; with -core SIGTERM to the group, SIGKILL after exec.KillGrace)")
+	maxOut := flag.Int("cap", 32768, "stdout bytes kept per hook (with -core: stdout and stderr, each)")
+	core := flag.Bool("core", false, "run each hook through hookside's runner/exec core (exec.Run) instead of os/exec")
 	flag.Parse()
 	argv := flag.Args()
 	if len(argv) == 0 {
 		fmt.Fprintln(os.Stderr, "floor: name the hook program after --")
 		os.Exit(2)
 	}
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "floor:", err)
-		os.Exit(2)
-	}
-	env := os.Environ()
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
 	out := bufio.NewWriter(os.Stdout)
 	outs := make([]capped, *n)
-	runOne := func(i int, stdin []byte) {
-		if *core {
-			r := hexec.Run(context.Background(), hexec.Spec{Argv: argv, Path: path, Env: env, Stdin: stdin,
-				Timeout: *timeout, KillGrace: hexec.KillGrace, MaxOutputBytes: *maxOut})
-			outs[i].buf = r.Stdout
-			return
+	var runOne func(i int, stdin []byte)
+	if *core {
+		var stop func()
+		var err error
+		if runOne, stop, err = coreRunner(argv, *timeout, *maxOut, outs); err != nil {
+			fmt.Fprintln(os.Stderr, "floor -core:", err)
+			os.Exit(2)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+		defer stop()
+	} else {
+		runOne = execRunner(argv, *timeout, *maxOut, outs)
+	}
+	serve(in, out, runOne, *n, *parallel, outs)
+}
+
+// execRunner is the default hook runner: os/exec with a context deadline
+// (SIGKILL), stdin from the request line, stdout capped at maxOut into
+// outs[i], no stderr pipe.
+func execRunner(argv []string, timeout time.Duration, maxOut int, outs []capped) func(i int, stdin []byte) {
+	return func(i int, stdin []byte) {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 		cmd.Stdin = bytes.NewReader(stdin)
-		outs[i] = capped{buf: outs[i].buf[:0], max: *maxOut}
+		outs[i] = capped{buf: outs[i].buf[:0], max: maxOut}
 		cmd.Stdout = &outs[i]
 		_ = cmd.Run()
 	}
+}
+
+// serve answers request lines until EOF: each runs n hooks (at once with
+// parallel) and is answered with the last hook's trimmed stdout, or {}
+// when that is empty or longer than 4096 bytes.
+func serve(in *bufio.Reader, out *bufio.Writer, runOne func(i int, stdin []byte), n int, parallel bool, outs []capped) {
 	for {
 		line, err := in.ReadBytes('\n')
 		if err != nil {
@@ -88,18 +101,18 @@ func main() {
 			}
 			return
 		}
-		if *parallel && *n > 1 {
+		if parallel && n > 1 {
 			var wg sync.WaitGroup
-			for i := range *n {
+			for i := range n {
 				wg.Go(func() { runOne(i, line) })
 			}
 			wg.Wait()
 		} else {
-			for i := range *n {
+			for i := range n {
 				runOne(i, line)
 			}
 		}
-		ans := bytes.TrimSpace(outs[*n-1].buf)
+		ans := bytes.TrimSpace(outs[n-1].buf)
 		if len(ans) == 0 || len(ans) > 4096 {
 			ans = []byte("{}")
 		}
