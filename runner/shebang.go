@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/hookside/hookside/internal/fsid"
 )
 
 // shebangMax is how much of a script's first line is read (bytes): more
@@ -48,13 +50,16 @@ func parseShebang(head []byte) (interp, arg string, cr, ok bool) {
 // working directory, as the kernel does. Only asked after a failed start
 // (no cost on a run).
 func shebangProblem(exe, dir string) error {
-	f, err := os.Open(exe)
+	f, err := fsid.Open(exe) // never blocks on a FIFO put in the script's place
 	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
 	head := make([]byte, shebangMax)
 	n, _ := io.ReadFull(f, head)
-	f.Close()
 	interp, _, cr, ok := parseShebang(head[:n])
 	if !ok {
 		return nil

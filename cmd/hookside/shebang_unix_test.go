@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -22,12 +23,20 @@ func TestProcessHookBadShebang(t *testing.T) {
 		{"dir.sh", "#!" + e.ws + "\necho\n", "the interpreter " + e.ws + " named by the #! line of " + filepath.Join(e.ws, "dir.sh") + " is not an executable file"},
 	}
 	var hooks []any
-	for _, s := range scripts {
+	for _, s := range scripts[:3] {
 		if err := os.WriteFile(filepath.Join(e.ws, s.name), []byte(s.body), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		hooks = append(hooks, map[string]any{"type": "process", "command": filepath.Join(e.ws, s.name)})
 	}
+	// A FIFO in a script's place (refused with a permission error) is not
+	// opened for its #! line: the run fails at once, it does not hang.
+	fifo := filepath.Join(e.ws, "fifo.sh")
+	if err := syscall.Mkfifo(fifo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hooks = append(hooks, map[string]any{"type": "process", "command": fifo})
+	scripts = append(scripts, struct{ name, body, want string }{"fifo.sh", "", "permission denied"})
 	e.userConfig(t, map[string]any{"PreToolUse": []any{map[string]any{"hooks": hooks}}})
 	in := `{"toolName":"Bash","toolInput":{"command":"ls"}}`
 	code, out, errs := e.hookside(t, in, "hooks", "run", "--event", "PreToolUse", "--input", "-", "--json")
