@@ -514,13 +514,13 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 	}
 	switch {
 	case len(sel) == 0 && len(dropped) > 0:
-		printCannotRun(stdout, dropped, false, eventFlagOf(event))
+		printCannotRun(stdout, dropped, false, eventFlagOf(event), profileEvents(sf.profile))
 	case len(sel) == 0:
 		fmt.Fprintln(stdout, "no hooks run")
 	}
 	defer func() {
 		if len(sel) > 0 && len(dropped) > 0 {
-			printCannotRun(stdout, dropped, true, eventFlagOf(event))
+			printCannotRun(stdout, dropped, true, eventFlagOf(event), profileEvents(sf.profile))
 		}
 		if off > 0 {
 			printRootSwitchOff(stdout, off, sf)

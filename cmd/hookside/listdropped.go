@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/runner/config"
 )
 
 // cannotRun are the configured declarations that `hooks list` does not
@@ -39,7 +41,7 @@ func cannotRun(x runner.Explanation, event string) []runner.ExplainEntry {
 // [0][0]  invalid — hook type "prompt" does not run in hookside files …"),
 // then where to learn more (hooks explain, with eventFlag: " --event
 // EVENT", or "" for the first entry's event).
-func printCannotRun(w io.Writer, entries []runner.ExplainEntry, othersRun bool, eventFlag string) {
+func printCannotRun(w io.Writer, entries []runner.ExplainEntry, othersRun bool, eventFlag string, events []string) {
 	if othersRun {
 		fmt.Fprintf(w, "%d more configured hook(s) cannot run and are not listed:\n", len(entries))
 	} else {
@@ -64,12 +66,35 @@ func printCannotRun(w io.Writer, entries []runner.ExplainEntry, othersRun bool, 
 		fmt.Fprintf(w, "  %-18s %-9s %s%s  %s\n", e.Event, e.Source.Kind, dispText(where), idx, dispText(why))
 	}
 	if eventFlag == "" {
-		eventFlag = " --event " + entries[0].Event
+		eventFlag = explainEventFlag(entries, events)
+	}
+	if eventFlag == "" { // no event explain accepts: the lines above are all it would say
+		fmt.Fprintln(w, "The diagnostics above say more.")
+		return
 	}
 	fmt.Fprintf(w, "The diagnostics above say more; hookside hooks explain%s shows every hook and why it would not run.\n", eventFlag)
 }
 
 // eventFlagOf is " --event EVENT" for a given event, "" for none.
+// explainEventFlag is the " --event EVENT" of the hooks explain hint for
+// entries: the first entry's event that is one of events (the profile's:
+// what --event accepts), else the event a misspelt one resembles
+// (config.SuggestEvent: "PreToolUSE" names PreToolUse), else "" (no hint:
+// explain needs an --event) — never a value --event refuses.
+func explainEventFlag(entries []runner.ExplainEntry, events []string) string {
+	for _, e := range entries {
+		if slices.Contains(events, e.Event) {
+			return " --event " + e.Event
+		}
+	}
+	for _, e := range entries {
+		if s := config.SuggestEvent(e.Event, events); s != "" {
+			return " --event " + s
+		}
+	}
+	return ""
+}
+
 func eventFlagOf(event string) string {
 	if event == "" {
 		return ""

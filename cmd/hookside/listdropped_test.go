@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -81,5 +82,33 @@ func TestHooksListCannotRunBesideRunnable(t *testing.T) {
 	}
 	if code, out, _ := e.hookside(t, "", "hooks", "list", "--event", "PreToolUse", "--json"); code != exitOK || !strings.Contains(out, `"cannotRun": []`) {
 		t.Errorf("--event PreToolUse --json: exit %d, stdout %q", code, out)
+	}
+}
+
+// TestHooksListCannotRunHintEvent: the explain hint names an --event the
+// command accepts: for a misspelt event ("PreToolUSE") the one it
+// resembles, for an event like none no explain hint — and the hinted
+// command runs.
+func TestHooksListCannotRunHintEvent(t *testing.T) {
+	for _, c := range []struct{ event, want string }{
+		{"PreToolUSE", "hookside hooks explain --event PreToolUse shows"},
+		{"Bogus", "The diagnostics above say more.\n"},
+	} {
+		e := newCLIEnv(t)
+		e.userConfig(t, oneHook(c.event, map[string]any{"type": "process", "command": "true"}))
+		_, out, _ := e.hookside(t, "", "hooks", "list")
+		if !strings.Contains(out, c.want) {
+			t.Errorf("%s: stdout lacks %q:\n%s", c.event, c.want, out)
+			continue
+		}
+		i := strings.Index(out, "hookside hooks explain")
+		if i < 0 {
+			continue
+		}
+		args := strings.Fields(out[i+len("hookside "):])
+		args = args[:slices.Index(args, "shows")]
+		if code, out, errs := e.hookside(t, "", args...); code != exitOK {
+			t.Errorf("%s: the hinted %q: exit %d\n%s%s", c.event, args, code, out, errs)
+		}
 	}
 }
