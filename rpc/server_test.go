@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -327,6 +328,12 @@ func median(d []time.Duration) time.Duration {
 }
 
 func TestFullQueueIsOverloaded(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		// The slow hook is a #! script, which Windows does not start: each
+		// run fails at once, the queue never fills, and the count depends
+		// on timing. The queue limit is portable code, checked on Unix.
+		t.Skip("skipped on Windows: needs a hook that keeps running (a #! sh script); the queue limit itself is portable and tested on Linux and macOS")
+	}
 	home := t.TempDir()
 	script := filepath.Join(t.TempDir(), "slow.sh")
 	if err := os.WriteFile(script, []byte("#!/bin/sh\nsleep 0.5\n"), 0o755); err != nil {
