@@ -164,8 +164,13 @@ func TestNearMissCostsNothingOnAWellFormedAnswer(t *testing.T) {
 		r := exit(0, s, "")
 		return testing.AllocsPerRun(100, func() { Parse(hook.PreToolUse, r) })
 	}
-	if p, e := zc(plain), zc(extra); e != p {
+	switch p, e := zc(plain), zc(extra); {
+	case !raceEnabled && e != p:
 		t.Errorf("Parse: %v allocs with unknown members, %v without", e, p)
+	case raceEnabled && (e > p+1 || p > e+1):
+		t.Errorf("Parse: %v allocs with unknown members, %v without (race build: ±1 allowed)", e, p)
+	case raceEnabled:
+		t.Logf("race build: sync.Pool drops at random, so the counts (%v with unknown members, %v without) are compared within ±1; the exact check runs without -race", e, p)
 	}
 	f, _ := claudeObject([]byte(extra))
 	fp, _ := claudeObject([]byte(`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","x":1}}}`))
