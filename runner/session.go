@@ -44,7 +44,11 @@ type SessionOptions struct {
 	Env         map[string]string // extra environment for every hook
 	// UserConfigPath is <home>/config.json unless the host overrides it.
 	UserConfigPath string
-	PluginDirs     []string
+	// UserConfigNamed: UserConfigPath was named by the host or the command
+	// line, so a missing file is a config_file_not_found warning (Open
+	// sets it when the path is not the home's default).
+	UserConfigNamed bool
+	PluginDirs      []string
 	// StopLimit is the number of Stop continuations allowed per turn (0 = 3).
 	StopLimit int
 	// Internal hooks run last (source kind internal); those of TypeInternal
@@ -276,6 +280,7 @@ func NewSession(opts SessionOptions) (*Session, []hook.Diagnostic) {
 	opts.Workspace.HooksEnabled = opts.Workspace.HooksEnabled || envOn
 	lopts := config.LoaderOptions{
 		UserConfigPath:    opts.UserConfigPath,
+		UserConfigNamed:   opts.UserConfigNamed,
 		PluginDirs:        opts.PluginDirs,
 		Internal:          opts.Internal,
 		Dialect:           dialect,

@@ -27,6 +27,12 @@ const (
 	// file, or is larger than MaxConfigFileBytes (severity error). The file
 	// contributes no hooks.
 	CodeReadError = "config_read_error"
+	// CodeConfigNotFound: a user config file that was named (initialize
+	// userConfigPath, --user-config) rather than defaulted does not exist
+	// (severity warning). Source is its absolute path; there are no user
+	// hooks until it appears (the next load notices). A missing default
+	// <home>/config.json is not reported: no file there means no user hooks.
+	CodeConfigNotFound = "config_file_not_found"
 	// CodeOutsideRoot: a workspace configuration file reached through a
 	// symlink that leaves the workspace root; it is not read (warning).
 	CodeOutsideRoot = "workspace_config_outside_root"

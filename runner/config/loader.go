@@ -16,8 +16,12 @@ import (
 type LoaderOptions struct {
 	// UserConfigPath is the user config file (<home>/config.json). "" means
 	// no user config; a path that does not exist means no user hooks and no
-	// diagnostic. Made absolute with filepath.Abs.
+	// diagnostic, unless UserConfigNamed. Made absolute with filepath.Abs.
 	UserConfigPath string
+	// UserConfigNamed: the host or the command line named UserConfigPath
+	// (it is not the home's default), so a missing file is a mistake worth
+	// saying: a hook.CodeConfigNotFound warning while it does not exist.
+	UserConfigNamed bool
 	// PluginDirs are plugin roots; each may hold hooks/hooks.json (absent =
 	// no hooks, no diagnostic). A root that does not exist or is not a
 	// directory is a hook.CodePluginDirNotFound warning (so is one of
@@ -91,6 +95,7 @@ type Loader struct {
 	userSettings settingsSource
 	managed      settingsSource
 	user         fileSource
+	userNamed    bool // LoaderOptions.UserConfigNamed
 	plugins      []*pluginSource
 	wsRoot       string
 	wsOrder      int
@@ -153,6 +158,7 @@ func NewLoader(opts LoaderOptions) *Loader {
 	l := &Loader{}
 	if opts.UserConfigPath != "" {
 		l.user.path = absPath(opts.UserConfigPath)
+		l.userNamed = opts.UserConfigNamed
 	}
 	l.dialect = opts.Dialect
 	if l.dialect == nil {
@@ -295,7 +301,13 @@ func (l *Loader) SourcePaths() []string {
 	return out
 }
 
-func (l *Loader) loadUser(st stamp) { loadStamped(&l.user, st, l.memo, ParseFile) }
+func (l *Loader) loadUser(st stamp) {
+	loadStamped(&l.user, st, l.memo, ParseFile)
+	if l.userNamed && !st.exists && st.err == "" {
+		l.user.diags = append(l.user.diags, hook.Diagnostic{Code: hook.CodeConfigNotFound, Severity: hook.SeverityWarning, Source: l.user.path,
+			Message: "the user config file does not exist; no user hooks load until it does"})
+	}
+}
 
 func (l *Loader) loadSettings(src *settingsSource, st stamp) {
 	managed := src == &l.managed

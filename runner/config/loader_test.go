@@ -429,3 +429,29 @@ func BenchmarkLoadUnchanged(b *testing.B) {
 		}
 	}
 }
+
+// TestLoadNamedUserConfigMissing: a named user config that does not exist
+// is one config_file_not_found warning (source its absolute path) until it
+// appears; the default path missing says nothing.
+func TestLoadNamedUserConfigMissing(t *testing.T) {
+	e := newEnv(t, "")
+	if s := load(t, e.loader()); len(s.Diagnostics) != 0 {
+		t.Fatalf("default path missing: diagnostics %+v, want none", s.Diagnostics)
+	}
+	l := NewLoader(LoaderOptions{UserConfigPath: e.user, UserConfigNamed: true})
+	s := load(t, l)
+	if len(s.Diagnostics) != 1 || s.Diagnostics[0].Code != hook.CodeConfigNotFound || s.Diagnostics[0].Severity != hook.SeverityWarning || s.Diagnostics[0].Source != e.user {
+		t.Fatalf("named path missing: diagnostics %+v, want one %s warning for %s", s.Diagnostics, hook.CodeConfigNotFound, e.user)
+	}
+	writeFile(t, e.dir, "config.json", userOn)
+	if s := load(t, l); len(s.Diagnostics) != 0 || !eq(commands(s.Hooks), []string{"user-pre", "user-stop"}) {
+		t.Fatalf("after the file appears: diagnostics %+v, hooks %v", s.Diagnostics, commands(s.Hooks))
+	}
+	if err := os.Mkdir(filepath.Join(e.dir, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l = NewLoader(LoaderOptions{UserConfigPath: filepath.Join(e.dir, "d"), UserConfigNamed: true})
+	if s := load(t, l); len(s.Diagnostics) != 1 || s.Diagnostics[0].Code != hook.CodeReadError {
+		t.Fatalf("named path a directory: diagnostics %+v, want only %s", s.Diagnostics, hook.CodeReadError)
+	}
+}

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestUserConfigNamedMissing: --user-config naming a file that is not
+// there warns on stderr (config_file_not_found, naming the file) in hooks
+// run and hooks list; the run goes on without user hooks. The home's
+// default config.json missing says nothing.
+func TestUserConfigNamedMissing(t *testing.T) {
+	e := newCLIEnv(t)
+	e.userConfig(t, oneHook("Stop", map[string]any{"type": "command", "command": "echo home"}))
+	missing := filepath.Join(e.root, "typo.json")
+	for _, args := range [][]string{
+		{"hooks", "run", "--event", "Stop", "--user-config", missing},
+		{"hooks", "list", "--user-config", missing},
+	} {
+		code, out, errs := e.hookside(t, "", args...)
+		if code != exitOK || !strings.Contains(errs, missing+": warning: the user config file does not exist") || !strings.Contains(errs, "[config_file_not_found]") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 0 and a config_file_not_found warning naming %s", args, code, errs, missing)
+		}
+		if strings.Contains(out, "echo home") {
+			t.Errorf("%v: the home's config.json stood in for the named file:\n%s", args, out)
+		}
+	}
+	bare := newCLIEnv(t)
+	if code, _, errs := bare.hookside(t, "", "hooks", "list"); code != exitOK || strings.Contains(errs, "config_file_not_found") {
+		t.Errorf("default config missing: exit %d, stderr %q; want no warning", code, errs)
+	}
+}
