@@ -59,8 +59,47 @@ func printClaudeMerged(w io.Writer, m output.ClaudeMerged, outs *runOutputs) {
 		}
 		fmt.Fprintln(w)
 	}
+	printJSONLine(w, "updatedInput", m.UpdatedInput)
 	if p := m.Permission; p != nil {
-		fmt.Fprintf(w, "permission: %s %s\n", p.Behavior, output.Redact(p.Message))
+		fmt.Fprintf(w, "permission: %s", p.Behavior)
+		if p.Message != "" {
+			fmt.Fprintf(w, " (%s)", output.Redact(p.Message))
+		}
+		if p.Interrupt {
+			fmt.Fprint(w, " interrupt")
+		}
+		fmt.Fprintln(w)
+		printJSONLine(w, "permission updatedInput", p.UpdatedInput)
+		printJSONLine(w, "permission updatedPermissions", p.UpdatedPermissions)
+	}
+	printJSONLine(w, "updatedToolOutput", m.UpdatedToolOutput)
+	printJSONLine(w, "updatedMCPToolOutput", m.UpdatedMCPToolOutput)
+	if m.Elicitation != nil {
+		fmt.Fprintf(w, "elicitation: %s\n", m.Elicitation.Action)
+		printJSONLine(w, "elicitation content", m.Elicitation.Content)
+	}
+	for _, f := range []struct {
+		name string
+		v    *string
+	}{{"classifierContext", m.ClassifierContext}, {"sessionTitle", m.SessionTitle}, {"initialUserMessage", m.InitialUserMessage},
+		{"displayContent", m.DisplayContent}, {"worktreePath", m.WorktreePath}} {
+		if f.v != nil {
+			fmt.Fprintf(w, "%s: %s\n", f.name, rd(f.v))
+		}
+	}
+	for _, f := range []struct {
+		name string
+		on   bool
+	}{{"suppressOriginalPrompt", m.SuppressOriginalPrompt}, {"reloadSkills", m.ReloadSkills}, {"retry", m.Retry}} {
+		if f.on {
+			fmt.Fprintf(w, "%s: true\n", f.name)
+		}
+	}
+	for _, p := range m.WatchPaths {
+		fmt.Fprintf(w, "watchPath: %s\n", output.Redact(p))
+	}
+	if n := len(m.TerminalSequences); n > 0 { // escape sequences for the host's terminal, not this one
+		fmt.Fprintf(w, "terminalSequences: %d (not printed; --json has them)\n", n)
 	}
 	if m.Blocked {
 		printBlocked(w, str(m.BlockReason))
@@ -76,6 +115,9 @@ func printClaudeMerged(w io.Writer, m output.ClaudeMerged, outs *runOutputs) {
 	}
 	if !m.Continue {
 		fmt.Fprintf(w, "continue: false (%s)\n", rd(m.StopReason))
+	}
+	for _, sm := range m.SystemMessages {
+		fmt.Fprintf(w, "systemMessage: %s\n", output.Redact(sm))
 	}
 	for _, e := range m.HookErrors {
 		fmt.Fprintf(w, "hook error: %s\n", output.Redact(e))
@@ -110,4 +152,11 @@ func claudeExplainInput(path, tool string) (json.RawMessage, error) {
 		in["tool_name"] = tool
 	}
 	return json.Marshal(in)
+}
+
+// printJSONLine prints "name: JSON" (redacted) when v holds a value.
+func printJSONLine(w io.Writer, name string, v json.RawMessage) {
+	if len(v) > 0 && string(v) != "null" {
+		fmt.Fprintf(w, "%s: %s\n", name, output.Redact(string(v)))
+	}
 }

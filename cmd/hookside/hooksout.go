@@ -90,9 +90,7 @@ func printMerged(w io.Writer, m output.Merged, outs *runOutputs) {
 	if m.Blocked {
 		printBlocked(w, str(m.BlockReason))
 	}
-	if len(m.UpdatedInput) > 0 && string(m.UpdatedInput) != "null" {
-		fmt.Fprintf(w, "updatedInput: %s\n", output.Redact(string(m.UpdatedInput)))
-	}
+	printJSONLine(w, "updatedInput", m.UpdatedInput)
 	if !m.Continue {
 		fmt.Fprintf(w, "continue: false (%s)\n", output.Redact(str(m.StopReason)))
 	}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestClaudeRunTextShowsAnswer: the claude-profile text output of hooks run
+// shows what the hooks answered beyond the decision — updatedInput (of
+// PreToolUse and of a PermissionRequest decision), systemMessage,
+// sessionTitle — redacted as the rest of the text is.
+func TestClaudeRunTextShowsAnswer(t *testing.T) {
+	e := newCLIEnv(t)
+	ch := filepath.Join(e.root, "claudehome")
+	in := filepath.Join(e.root, "in.json")
+	writeFiles(t, map[string]string{
+		filepath.Join(ch, "settings.json"): `{"hooks":{
+"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo '{\"systemMessage\":\"rewrote it\",\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\",\"updatedInput\":{\"command\":\"ls -la\",\"env\":\"token=abcd1234secret\"}}}'"}]}],
+"PermissionRequest":[{"hooks":[{"type":"command","command":"echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":{\"behavior\":\"allow\",\"updatedInput\":{\"command\":\"ls -1\"}}}}'"}]}],
+"SessionStart":[{"hooks":[{"type":"command","command":"echo '{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"sessionTitle\":\"fix the build\"}}'"}]}]}}`,
+		in: `{"tool_name":"Bash","tool_input":{"command":"ls"}}`,
+	})
+	for _, tc := range []struct {
+		event string
+		want  []string
+	}{
+		{"PreToolUse", []string{"permissionDecision: allow\n", `updatedInput: {"command":"ls -la","env":"token=[REDACTED]"}` + "\n", "systemMessage: rewrote it\n"}},
+		{"PermissionRequest", []string{"permission: allow\n", `permission updatedInput: {"command":"ls -1"}` + "\n"}},
+		{"SessionStart", []string{"sessionTitle: fix the build\n"}},
+	} {
+		code, out, errs := e.hookside(t, "", "hooks", "run", "--profile", "claude", "--claude-home", ch, "--event", tc.event, "--input", in)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tc.event, code, errs)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: stdout lacks %q:\n%s", tc.event, w, out)
+			}
+		}
+		if strings.Contains(out, "abcd1234secret") {
+			t.Errorf("%s: a secret of the answer printed unredacted:\n%s", tc.event, out)
+		}
+	}
+}
