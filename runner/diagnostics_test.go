@@ -65,7 +65,7 @@ func TestReloadDiagnostics(t *testing.T) {
 		t.Fatalf("broken file: %d user hooks, want none (as at open)", n)
 	}
 	p := pushed()
-	at := fmt.Sprintf("%s:1:%d", cfg, strings.Index(broken, ",}")+2) // the "}" after the comma
+	at := fmt.Sprintf("%s:1:%d", cfg, strings.Index(broken, ",}")+1) // the trailing comma
 	if len(p) != 1 || p[0].Code != hook.CodeParseError || p[0].Severity != hook.SeverityError || p[0].Source != at {
 		t.Fatalf("broken file: pushed %v; want one %s at %s", p, hook.CodeParseError, at)
 	}

@@ -354,7 +354,8 @@ func inputObjectError(path string, input []byte) string {
 	case err == nil && obj != nil:
 		return ""
 	case errors.As(err, &se):
-		return fmt.Sprintf("%s: invalid JSON: %v", jsonpos.At(name, input, jsonpos.SyntaxErrorOffset(input, se)), se)
+		at, msg := jsonpos.SyntaxMessage(input, jsonpos.SyntaxErrorOffset(input, se), se.Error())
+		return fmt.Sprintf("%s: invalid JSON: %s", jsonpos.At(name, input, at), msg)
 	case errors.As(err, &te):
 		return fmt.Sprintf("%s: the input must be a JSON object: got a JSON %s", jsonpos.At(name, input, jsonpos.TypeErrorOffset(input, te)), te.Value)
 	case err == nil:

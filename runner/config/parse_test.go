@@ -60,7 +60,7 @@ func TestParseFile(t *testing.T) {
 
 	t.Run("broken_json_reports_line_and_column", func(t *testing.T) {
 		for _, tc := range []struct{ name, doc, want string }{
-			{"trailing_comma", "{\n  \"hooks\": {\n    \"enabled\": true,\n  }\n}", ":4:3"},
+			{"trailing_comma_at_the_comma", "{\n  \"hooks\": {\n    \"enabled\": true,\n  }\n}", ":3:20"},
 			{"bad_literal", "{\n  \"hooks\": {\"enabled\": tru }\n}", ":2:27"},
 			{"truncated", `{"hooks": {`, ":1:12"},
 			{"empty", "", ":1:1"},
@@ -75,6 +75,9 @@ func TestParseFile(t *testing.T) {
 				}
 				if want := "/x/config.json" + tc.want; diags[0].Source != want {
 					t.Errorf("source %q, want %q (%s)", diags[0].Source, want, diags[0].Message)
+				}
+				if tc.name == "trailing_comma_at_the_comma" && diags[0].Message != "invalid JSON: a trailing comma before '}': JSON allows none after the last member or element" {
+					t.Errorf("message %q, want the trailing comma named", diags[0].Message)
 				}
 				if !strings.HasPrefix(diags[0].Message, "invalid JSON: ") || f == nil || len(f.Hooks) != 0 {
 					t.Errorf("message %q, file %+v", diags[0].Message, f)

@@ -63,11 +63,11 @@ func (p *parser) tree() (*jnode, bool) {
 		return root, true
 	}
 	var se *syntaxError
-	off := len(p.data)
+	off, msg := len(p.data), err.Error()
 	if errors.As(err, &se) {
-		off = se.off
+		off, msg = jsonpos.SyntaxMessage(p.data, se.off, se.msg)
 	}
-	p.report(hook.CodeParseError, hook.SeverityError, off, "invalid JSON: %s", err.Error())
+	p.report(hook.CodeParseError, hook.SeverityError, off, "invalid JSON: %s", msg)
 	return nil, false
 }
 

@@ -1,0 +1,66 @@
+package jsonpos
+
+import "strings"
+
+// SyntaxHint names the usual slip behind a syntax error at offset off of
+// data (SyntaxErrorOffset's; msg is the *json.SyntaxError's text), in words
+// for a person, and the offset to report it at:
+//   - a trailing comma ("{"a":1,}", "[1,]"): at the comma;
+//   - a missing comma between two members or elements ("{"a":1 "b":2}"): at
+//     the second one; a missing colon after a member name ("{"a" 1}");
+//   - a single-quoted string, a // or /* comment (JSON has neither): at off.
+//
+// Otherwise it returns off and "". Editors that write JSONC (VS Code's
+// settings files) make the first and third common in hand-edited files.
+func SyntaxHint(data []byte, off int, msg string) (at int, hint string) {
+	if off < 0 || off >= len(data) {
+		return off, ""
+	}
+	prev := off - 1
+	for prev >= 0 && isSpace(data[prev]) {
+		prev--
+	}
+	c := data[off]
+	switch {
+	case (c == '}' || c == ']') && prev >= 0 && data[prev] == ',':
+		return prev, "a trailing comma: JSON allows none after the last member or element"
+	case c == '\'':
+		return off, "JSON strings take double quotes"
+	case c == '/' && off+1 < len(data) && (data[off+1] == '/' || data[off+1] == '*'):
+		return off, "JSON has no comments"
+	case startsValue(c) && prev >= 0 && endsValue(data[prev]) &&
+		(strings.HasSuffix(msg, "after object key:value pair") || strings.HasSuffix(msg, "after array element")):
+		return off, "a missing comma before this"
+	case strings.HasSuffix(msg, "after object key"):
+		return off, "a missing colon after the member name"
+	}
+	return off, ""
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func startsValue(c byte) bool {
+	return c == '"' || c == '{' || c == '[' || c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n'
+}
+
+// endsValue: c can be the last byte of a complete JSON value.
+func endsValue(c byte) bool {
+	return c == '"' || c == '}' || c == ']' || (c >= '0' && c <= '9') || c == 'e' || c == 'l'
+}
+
+// SyntaxMessage is msg (a *json.SyntaxError's text at offset off of data)
+// with SyntaxHint's hint in parentheses when there is one, and the offset
+// to report it at.
+// A trailing comma is reported at the comma, so its text does not name
+// the character after it: "a trailing comma before '}': JSON allows none
+// after the last member or element".
+func SyntaxMessage(data []byte, off int, msg string) (at int, text string) {
+	at, hint := SyntaxHint(data, off, msg)
+	switch {
+	case hint == "":
+		return at, msg
+	case at != off:
+		return at, "a trailing comma before '" + string(data[off]) + "': JSON allows none after the last member or element"
+	}
+	return at, msg + " (" + hint + ")"
+}
