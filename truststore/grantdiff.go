@@ -76,8 +76,11 @@ func grantChanges(rec *Record, here *SiteKey, h hook.Hook, now pin.Pins, nowErr 
 		gc.Note = "the scripts cannot be pinned now: " + nowErr.Error()
 	case len(gc.Declaration) == 0 && len(gc.Scripts) == 0:
 		gc.Note = NoteNotRecorded
-	case oldPins.Empty() && !now.Empty():
-		gc.Note = "the grant recorded no script pins (granted by an older version, or the declaration named no scripts then)"
+	case oldPins.Empty() && !now.Empty() && len(gc.Declaration) == 0:
+		// The declaration is as granted yet names scripts now: the grant
+		// predates script pins. (When the declaration changed, its new
+		// scripts are listed as added and say enough.)
+		gc.Note = "the grant recorded no script pins (granted by an older version)"
 	}
 	return gc
 }

@@ -223,3 +223,21 @@ func TestTrustStatusDisabledWording(t *testing.T) {
 		t.Errorf("status:\n%s%s", out, errs)
 	}
 }
+
+// TestTrustStatusChangesReadAsWritten: the "changed since the grant" lines
+// of a stale declaration show a command as written: a && b, not
+// a \u0026\u0026 b.
+func TestTrustStatusChangesReadAsWritten(t *testing.T) {
+	e, _ := trustCLIEnv(t)
+	e.grantAll(t, "--home", e.home)
+	writeFiles(t, map[string]string{
+		filepath.Join(e.ws, "zcode.json"): `{"hooks":{"events":{"Stop":[{"hooks":[{"type":"command","command":"true"},{"type":"command","command":"echo two && echo <three>"}]}]}}}`,
+	})
+	code, out, errs := e.hookside(t, "", "hooks", "trust", "status", "--home", e.home)
+	if code != 0 {
+		t.Fatalf("status: exit %d %s", code, errs)
+	}
+	if !strings.Contains(out, `"echo two" → "echo two && echo <three>"`) || strings.Contains(out, `\u00`) || strings.Contains(out, "older version") {
+		t.Fatalf("the change is not shown as written:\n%s", out)
+	}
+}

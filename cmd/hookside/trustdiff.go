@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/hookside/hookside/internal/jsonhtml"
 	"github.com/hookside/hookside/truststore"
 	"github.com/hookside/hookside/truststore/pin"
 )
@@ -100,12 +101,14 @@ func printGrantedSites(w io.Writer, sites []truststore.GrantedSite) {
 	}
 }
 
+// jsonText is v as compact JSON with <, > and & written as themselves
+// (a command "a && b" reads as it was written, not "a \u0026\u0026 b").
 func jsonText(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	return string(b)
+	return string(jsonhtml.Unescape(b))
 }
 
 func pinText(p *pin.PinEntry) string {
