@@ -17,6 +17,7 @@ import (
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonpos"
+	"github.com/hookside/hookside/internal/jsonscan"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/runner/config"
@@ -228,7 +229,7 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&o.event, "event", "", "the `EVENT`: "+strings.Join(hook.Events, ", ")+" (--profile claude: every Claude Code event)")
-	fs.StringVar(&o.inputPath, "input", "", "`FILE` holding the event input JSON object, or - for stdin (default {})")
+	fs.StringVar(&o.inputPath, "input", "", "`FILE` holding the event input JSON object, or - for stdin (default {}); not JSON, not an object or a member named twice is an error (exit 1)")
 	flagRequired(fs, "event")
 	flagUse(fs, "input", "[--input FILE|-]")
 	fs.BoolVar(&o.asJSON, "json", false, "print the merged result as JSON (the hooks/run result, docs/protocol.md); a failure that prints no result (a flag or input error) prints {\"error\": {\"message\"}}")
@@ -336,8 +337,10 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 
 // inputObjectError is why input, read from path ("-" = stdin), is not a
 // UTF-8 JSON object, at its "file:line:col" (internal/jsonpos): the bad
-// byte, the syntax error, or the kind of value it is ("got a JSON array",
-// "got null"). "" when it is an object.
+// byte, the syntax error, the kind of value it is ("got a JSON array",
+// "got null"), or a member named twice in one object (hooks/run refuses
+// those: two readers could act on different values). "" when it is an
+// object.
 func inputObjectError(path string, input []byte) string {
 	name := path
 	if path == "-" {
@@ -352,6 +355,10 @@ func inputObjectError(path string, input []byte) string {
 	var te *json.UnmarshalTypeError
 	switch {
 	case err == nil && obj != nil:
+		if path, dup := jsonscan.Duplicate(input); dup {
+			off, _ := jsonpos.PathOffset(input, path)
+			return fmt.Sprintf("%s: duplicate member %q: this name appears twice in one object (each member name may appear once, as in hooks/run)", jsonpos.At(name, input, off), path)
+		}
 		return ""
 	case errors.As(err, &se):
 		at, msg := jsonpos.SyntaxMessage(input, jsonpos.SyntaxErrorOffset(input, se), se.Error())

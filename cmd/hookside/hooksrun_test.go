@@ -218,8 +218,9 @@ func TestHooksRunRedactsReasons(t *testing.T) {
 	}
 }
 
-// TestRunInputJSONErrorPosition: a --input that is not JSON, or not an
-// object, is named with the line and column of the problem (of the file,
+// TestRunInputJSONErrorPosition: a --input that is not JSON, not an
+// object, or names a member twice in one object (hooks/run refuses it),
+// is named with the line and column of the problem (of the file,
 // or <stdin> for -), and nothing runs.
 func TestRunInputJSONErrorPosition(t *testing.T) {
 	e := newCLIEnv(t)
@@ -233,6 +234,8 @@ func TestRunInputJSONErrorPosition(t *testing.T) {
 		`{"a": tru}`: "<stdin>:1:10: invalid JSON: invalid character '}' in literal true",
 		"\n  [1]":    "<stdin>:2:3: the input must be a JSON object: got a JSON array",
 		" null":      "<stdin>:1:2: the input must be a JSON object: got null",
+		`{"toolInput":{"command":"ls","command":"rm -r x"}}`: `<stdin>:1:25: duplicate member "toolInput.command": this name appears twice`,
+		`{"a":1,}`: "<stdin>:1:7: invalid JSON: a trailing comma before '}'",
 	} {
 		code, _, errs := e.hookside(t, stdin, "hooks", "run", "--event", "PreToolUse", "--input", "-")
 		if code != 1 || !strings.Contains(errs, want) {
