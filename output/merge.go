@@ -38,7 +38,10 @@ type Run struct {
 	StdoutTruncated bool    `json:"stdoutTruncated"`
 	StderrTruncated bool    `json:"stderrTruncated"`
 	Error           string  `json:"error,omitempty"`
-	Reason          string  `json:"reason,omitempty"`
+	// Reason: why the hook was skipped, or (blocked) its block reason cut
+	// to PreviewChars characters ("…" marks a cut; RunReason): the merged
+	// blockReason carries the full text once.
+	Reason string `json:"reason,omitempty"`
 	// Warnings: parts of the hook's answer that were ignored (Answer.Warnings).
 	Warnings []string `json:"warnings,omitempty"`
 	// QueuedRunID: the V2 run (v2/runs/get) an async hook was queued as.
@@ -55,9 +58,21 @@ func NewRun(runID, hookID, source string, durationMs int64, r ProcessResult, a A
 		Error: a.Error, Warnings: a.Warnings,
 	}
 	if a.Outcome == OutcomeBlocked {
-		run.Reason = a.BlockReason
+		run.Reason = RunReason(a.BlockReason)
 	}
 	return run
+}
+
+// RunReason is a blocked run's Run.Reason: the block reason cut to
+// PreviewChars characters, "…" appended when cut. A hook that blocks with
+// megabytes of stderr is then copied whole only into the merged
+// blockReason (and, on a claude-profile PreToolUse, the
+// permissionDecisionReason that routes it), not once more per run.
+func RunReason(blockReason string) string {
+	if cut := cutRunes(blockReason, PreviewChars); len(cut) < len(blockReason) {
+		return cut + "…"
+	}
+	return blockReason
 }
 
 // StopState is the Stop continuation verdict (PROTOCOL §3 `stop`,

@@ -306,7 +306,7 @@ func (s *Session) claudeRunOne(ctx context.Context, h *hook.Hook, rc *claudeRunC
 		Error: a.Error, Warnings: a.Warnings,
 	}
 	if a.Outcome == output.OutcomeBlocked {
-		run.Reason = a.BlockReason
+		run.Reason = output.RunReason(a.BlockReason)
 	}
 	if pr.Skipped {
 		run.Reason, run.Error = pr.SkipReason, ""

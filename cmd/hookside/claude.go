@@ -54,8 +54,8 @@ func printClaudeMerged(w io.Writer, m output.ClaudeMerged, outs *runOutputs) {
 	fmt.Fprintf(w, "%s: %d hook(s)\n", m.Event, len(m.Runs))
 	if m.PermissionDecision != nil {
 		fmt.Fprintf(w, "permissionDecision: %s", *m.PermissionDecision)
-		if r := rd(m.PermissionDecisionReason); r != "" {
-			fmt.Fprintf(w, " (%s)", r)
+		if r := str(m.PermissionDecisionReason); r != "" && !(m.Blocked && r == str(m.BlockReason)) { // the blocked line says it
+			fmt.Fprintf(w, " (%s)", textReason(r))
 		}
 		fmt.Fprintln(w)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
@@ -82,8 +83,8 @@ func printMerged(w io.Writer, m output.Merged, outs *runOutputs) {
 	fmt.Fprintf(w, "%s: %d hook(s) ran, %d skipped\n", m.Event, len(m.Runs)-skipped, skipped)
 	if m.Decision != nil {
 		fmt.Fprintf(w, "decision: %s", *m.Decision)
-		if r := str(m.DecisionReason); r != "" {
-			fmt.Fprintf(w, " (%s)", output.Redact(r))
+		if r := str(m.DecisionReason); r != "" && !(m.Blocked && r == str(m.BlockReason)) { // the blocked line says it
+			fmt.Fprintf(w, " (%s)", textReason(r))
 		}
 		fmt.Fprintln(w)
 	}
@@ -142,7 +143,18 @@ func printBlocked(w io.Writer, reason string) {
 		fmt.Fprintln(w, "blocked (no reason given: the blocking hook printed nothing on stderr and no reason)")
 		return
 	}
-	fmt.Fprintf(w, "blocked: %s\n", output.Redact(reason))
+	fmt.Fprintf(w, "blocked: %s\n", textReason(reason))
+}
+
+// textReason is a decision or block reason for the text output: redacted
+// and cut to output.PreviewChars characters, saying so when cut (a hook
+// that blocks with megabytes of stderr; --json has the whole reason).
+func textReason(r string) string {
+	p := output.Preview([]byte(r), output.PreviewChars)
+	if utf8.RuneCountInString(r) > output.PreviewChars {
+		p += fmt.Sprintf(" (%d characters, cut at %d; --json has them all)", utf8.RuneCountInString(r), output.PreviewChars)
+	}
+	return p
 }
 
 // printStream prints one output preview, indented under its run.

@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hookside/hookside/output"
 )
 
 // TestHooksRunShowsOutput: `hooks run` prints the stdout and stderr of a
@@ -161,8 +164,8 @@ func TestProcessHookMissingScript(t *testing.T) {
 }
 
 // TestHooksRunRedactsReasons: the text output of `hooks run` redacts what
-// hooks said — the decision and block reasons above the redacted stderr
-// preview — on the zcode and claude profiles; --json keeps the reasons as
+// hooks said — the block reason (the decision's, said once) above the
+// redacted stderr preview — on the zcode and claude profiles; --json keeps the reasons as
 // the host gets them (they are what the model is told) and redacts only
 // the stdout and stderr previews, on both profiles.
 func TestHooksRunRedactsReasons(t *testing.T) {
@@ -186,7 +189,7 @@ func TestHooksRunRedactsReasons(t *testing.T) {
 		if strings.Contains(out, "hunter22") || strings.Contains(out, "sk-abcdef") || strings.Contains(out, "ghp_") || strings.Contains(out, "xyz12345") {
 			t.Errorf("%v: text output shows a secret:\n%s", profile, out)
 		}
-		for _, want := range []string{"deny (" + redacted + ")", "blocked: " + redacted, "exit 2", "stderr:\n        " + redacted, "out-api_key=[REDACTED]"} {
+		for _, want := range []string{"deny\nblocked: " + redacted + "\n", "exit 2", "stderr:\n        " + redacted, "out-api_key=[REDACTED]"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%v: text output lacks %q:\n%s", profile, want, out)
 			}
@@ -262,5 +265,53 @@ func TestHooksRunWaitsForAsyncHooks(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err != nil {
 		t.Fatal("the async hook was stopped before its end: its marker is missing")
+	}
+}
+
+// TestHooksRunLongBlockReason: a hook that blocks with 300 kB of stderr
+// is printed by the text output once, cut to output.PreviewChars
+// characters with a note saying so (zcode caps the stderr at 32 KiB
+// first); claude-profile --json holds it whole in blockReason and
+// permissionDecisionReason and cut in the run's reason.
+func TestHooksRunLongBlockReason(t *testing.T) {
+	const n = 300_000
+	guard := fmt.Sprintf("head -c %d /dev/zero | tr '\\0' x >&2; exit 2", n)
+	e := newCLIEnv(t)
+	e.userConfig(t, oneHook("PreToolUse", map[string]any{"type": "command", "command": guard}))
+	ch := filepath.Join(e.root, "claudehome")
+	in := filepath.Join(e.root, "in.json")
+	writeFiles(t, map[string]string{
+		filepath.Join(ch, "settings.json"): `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":` + strconv.Quote(guard) + `}]}]}}`,
+		in:                                 `{"tool_name":"Bash","tool_input":{"command":"ls"}}`,
+	})
+	for _, tc := range []struct {
+		profile []string
+		chars   int // the block reason's length
+	}{{[]string{"--profile", "zcode"}, 32 << 10}, {[]string{"--profile", "claude", "--claude-home", ch}, n}} {
+		args := append([]string{"hooks", "run", "--event", "PreToolUse", "--input", in}, tc.profile...)
+		code, out, errs := e.hookside(t, "", args...)
+		if code != 2 || len(out) > 10*output.PreviewChars {
+			t.Fatalf("%v: exit %d, %d bytes of text output; want exit 2 and a few previews\n%s", tc.profile, code, len(out), errs)
+		}
+		if want := fmt.Sprintf("… (%d characters, cut at %d; --json has them all)\n", tc.chars, output.PreviewChars); !strings.Contains(out, "blocked: xxx") || !strings.Contains(out, want) {
+			t.Errorf("%v: the blocked line is not cut with %q:\n%.300s", tc.profile, want, out)
+		}
+	}
+	code, out, _ := e.hookside(t, "", "hooks", "run", "--event", "PreToolUse", "--input", in, "--profile", "claude", "--claude-home", ch, "--json")
+	var m struct {
+		BlockReason              string `json:"blockReason"`
+		PermissionDecisionReason string `json:"permissionDecisionReason"`
+		Runs                     []struct {
+			Reason string `json:"reason"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &m); code != 2 || err != nil {
+		t.Fatalf("--json: exit %d, %v", code, err)
+	}
+	if len(m.BlockReason) != n || m.PermissionDecisionReason != m.BlockReason || len(m.Runs) != 1 || m.Runs[0].Reason != strings.Repeat("x", output.PreviewChars)+"…" {
+		t.Errorf("--json: blockReason %d bytes (want %d), permissionDecisionReason the same %v, runs %d; want the run's reason cut at %d", len(m.BlockReason), n, m.PermissionDecisionReason == m.BlockReason, len(m.Runs), output.PreviewChars)
+	}
+	if len(out) > 2*n+20*output.PreviewChars {
+		t.Errorf("--json: %d bytes for a %d-byte reason", len(out), n)
 	}
 }
