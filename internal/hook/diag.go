@@ -55,6 +55,11 @@ const (
 	// Source is "path:line:col" of the later key, the message names the
 	// earlier one's line:col.
 	CodeDuplicateKey = "config_duplicate_key"
+	// CodeInvalidUTF8: the file is JSON but not UTF-8 (RFC 8259 §8.1; a
+	// file saved as Latin-1, say) (severity warning). Source is the first
+	// bad byte's file:line:col; every bad byte reads as U+FFFD, as
+	// JSON.parse of the decoded text would have it, and the file loads.
+	CodeInvalidUTF8 = "config_invalid_utf8"
 	// CodeUnknownEvent: an event name in hooks.events of a hookside file that
 	// is not one of the seven events (severity error, since it is usually a
 	// typo). The event's declarations are dropped.

@@ -86,6 +86,18 @@ func TestParseFile(t *testing.T) {
 		}
 	})
 
+	t.Run("invalid_utf8_warns_at_the_byte_and_loads", func(t *testing.T) {
+		doc := "{\"hooks\":{\"enabled\":true,\"events\":{\"Stop\":[{\"hooks\":[\n{\"type\":\"command\",\"command\":\"echo caf\xe9\"}]}]}}}"
+		f, diags := ParseFile("/x/c.json", []byte(doc), hook.SourceUser)
+		if len(diags) != 1 || diags[0].Code != hook.CodeInvalidUTF8 || diags[0].Severity != hook.SeverityWarning || diags[0].Source != "/x/c.json:2:38" ||
+			!strings.Contains(diags[0].Message, "byte 0xe9 is not UTF-8") {
+			t.Fatalf("diags %+v, want one %s warning at /x/c.json:2:38", diags, hook.CodeInvalidUTF8)
+		}
+		if len(f.Hooks) != 1 || f.Hooks[0].Command != "echo caf\uFFFD" {
+			t.Fatalf("hooks %+v, want the one hook, its byte read as U+FFFD", f.Hooks)
+		}
+	})
+
 	t.Run("byte_order_mark_is_accepted", func(t *testing.T) {
 		f, diags := ParseFile("/x/c.json", []byte("\ufeff"+`{"hooks":{"enabled":true}}`), hook.SourceUser)
 		if len(diags) != 0 || f.Enabled == nil || !*f.Enabled {

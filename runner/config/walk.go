@@ -59,6 +59,10 @@ func (p *parser) report(code, severity string, off int, format string, args ...a
 func (p *parser) tree() (*jnode, bool) {
 	root, err := parseTree(p.data)
 	if err == nil {
+		if off, bad := jsonpos.InvalidUTF8(p.data); bad {
+			p.report(hook.CodeInvalidUTF8, hook.SeverityWarning, off,
+				"byte 0x%02x is not UTF-8 (a JSON file must be UTF-8, RFC 8259 §8.1: saved as Latin-1?); every such byte reads as U+FFFD, so a command or matcher holding one is not what the file shows", p.data[off])
+		}
 		p.duplicateKeys(root)
 		return root, true
 	}
