@@ -318,22 +318,14 @@ func (s *Server) reviewSubmit(_ context.Context, p reviewSubmitParams) (*reviewS
 		// and only where the scripts still pin the same now.
 		var ok []truststore.Declaration
 		for _, d := range sel {
-			shown, perr := r.shown.PinsOf(d.Digest)
-			if perr != nil {
-				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest, Reason: "scripts could not be pinned: " + perr.Error()})
-				continue
+			switch err := r.shown.StillAsShown(d, r.ws.Root, r.ws.PinSite()); {
+			case errors.Is(err, truststore.ErrChangedSinceShown):
+				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest, Reason: err.Error() + "; start a new review"})
+			case err != nil:
+				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest, Reason: err.Error()})
+			default:
+				ok = append(ok, d)
 			}
-			now, err := truststore.PinNowAt(d.Hook, r.ws.Root, r.ws.PinSite())
-			if err != nil {
-				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest, Reason: "scripts could not be pinned: " + err.Error()})
-				continue
-			}
-			if !now.Equal(shown) {
-				res.Failed = append(res.Failed, failedDigest{Digest: d.Digest,
-					Reason: "script_changed_since_review: a script this declaration runs changed (or appeared, or disappeared) after the review started; start a new review"})
-				continue
-			}
-			ok = append(ok, d)
 		}
 		if len(ok) > 0 {
 			if err := truststore.GrantShown(ss.rs.Gate(), ss.rs.Options().WorkspaceID, r.shown, ok); err != nil {

@@ -195,6 +195,31 @@ func (sh *Shown) PinsOf(d string) (pin.Pins, error) {
 	return sh.Pins[i], sh.Errs[i]
 }
 
+// ErrChangedSinceShown: a script a declaration runs pins differently now
+// than when it was shown (changed, appeared or disappeared): granting the
+// shown pins would trust what nobody reviewed, or leave the grant stale at
+// once (lifecycle-hooks-and-workspace-trust §"按什么摘要信任").
+var ErrChangedSinceShown = errors.New("script_changed_since_review: a script this declaration runs changed (or appeared, or disappeared) after it was shown")
+
+// StillAsShown re-pins declaration d's scripts in workspace root at site
+// at and reports whether they are the pins sh showed: nil when they are,
+// ErrChangedSinceShown when not, or why they cannot be pinned (now or when
+// shown). The check before a grant of what a review showed.
+func (sh *Shown) StillAsShown(d Declaration, root string, at pin.Site) error {
+	shown, err := sh.PinsOf(d.Digest)
+	if err != nil {
+		return fmt.Errorf("scripts could not be pinned: %w", err)
+	}
+	now, err := PinNowAt(d.Hook, root, at)
+	if err != nil {
+		return fmt.Errorf("scripts could not be pinned: %w", err)
+	}
+	if !now.Equal(shown) {
+		return ErrChangedSinceShown
+	}
+	return nil
+}
+
 // siteOf returns the key of the site the declaration with digest d was
 // shown at (nil when unknown).
 func (sh *Shown) siteOf(d string) *SiteKey {

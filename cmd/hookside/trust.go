@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,6 +66,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, p+": --all needs --bundle-digest (from `hookside hooks trust status`), so that you grant exactly what you reviewed")
 		return exitUsage
 	}
+
 	if (action == "grant" || action == "revoke") && !o.all && len(digests) == 0 {
 		fmt.Fprintln(stderr, p+": name --digest D (repeatable) or --all")
 		return exitUsage
@@ -141,9 +143,14 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		if action == "revoke" {
 			known = rs.Gate().Records()
 		}
+		raw := digests
 		if digests, err = resolveDigests(digests, listed, known, action == "revoke"); err != nil {
 			fmt.Fprintln(stderr, p+":", strings.Replace(err.Error(), "`hookside hooks trust status`", "`hookside hooks trust status"+hint+"`", 1))
 			return digestExit(err)
+		}
+		if n := slices.IndexFunc(raw, isListNumber); n >= 0 && action == "grant" && o.bundle == "" {
+			fmt.Fprintf(stderr, "%s: --digest %s: a list number needs --bundle-digest %s (as `hookside hooks trust status%s` shows it): numbers follow the workspace as it is now, so after an edit the same number can name a declaration you never saw\n", p, raw[n], st.BundleDigest, hint)
+			return exitUsage
 		}
 	}
 	switch action {
@@ -309,11 +316,11 @@ func describePin(p pin.PinEntry) string {
 
 // selectDeclarations resolves --digest / --all --bundle-digest.
 func selectDeclarations(p string, w runner.WorkspaceState, st trustStatus, digests []string, all bool, bundle, hint string, stderr io.Writer) ([]truststore.Declaration, int) {
+	if bundle != "" && bundle != st.BundleDigest {
+		fmt.Fprintf(stderr, "%s: --bundle-digest %s is not the workspace's bundle digest now (%s): mistyped, or the workspace changed since it was shown; review it again: hookside hooks trust review%s\n", p, bundle, st.BundleDigest, hint)
+		return nil, exitError
+	}
 	if all {
-		if bundle != st.BundleDigest {
-			fmt.Fprintf(stderr, "%s: --bundle-digest %s is not the workspace's bundle digest now (%s): mistyped, or the workspace changed since it was shown; review it again: hookside hooks trust review%s\n", p, bundle, st.BundleDigest, hint)
-			return nil, exitError
-		}
 		return w.Declarations, 0
 	}
 	by := map[string]truststore.Declaration{}
@@ -338,7 +345,14 @@ func trustGrant(p string, rs *runner.Session, w runner.WorkspaceState, sh *trust
 		return exitOK
 	}
 	// The pins granted are the ones shown (and covered by the bundle
-	// digest), never re-hashed.
+	// digest), never re-hashed, and only while the scripts still pin the
+	// same: an interactive review shows them long before the answer.
+	for _, d := range sel {
+		if err := sh.StillAsShown(d, w.Workspace.Root, w.Workspace.PinSite()); err != nil {
+			fmt.Fprintf(stderr, "%s: nothing granted: %s: %v; review it again\n", p, d.Digest, err)
+			return exitError
+		}
+	}
 	err := truststore.GrantShown(rs.Gate(), rs.Options().WorkspaceID, sh, sel)
 	if err != nil {
 		fmt.Fprintln(stderr, p+":", err)
@@ -444,11 +458,11 @@ func trustReview(p string, rs *runner.Session, w runner.WorkspaceState, sh *trus
 				fmt.Fprintln(stdout)
 				return exitOK
 			}
-			fmt.Fprintf(stdout, " To trust the %d other(s), run\n  hookside hooks trust grant%s --digest %s\n", len(grantable), hint, strings.Join(grantable, " --digest "))
+			fmt.Fprintf(stdout, " To trust the %d other(s), run\n  hookside hooks trust grant%s --digest %s --bundle-digest %s\n", len(grantable), hint, strings.Join(grantable, " --digest "), st.BundleDigest)
 			return exitOK
 		}
-		fmt.Fprintf(stdout, "\nNot a terminal: to trust, run\n  hookside hooks trust grant%s --digest <number|digest> [--digest …]\nor, to trust everything shown above,\n  hookside hooks trust grant%s --all --bundle-digest %s\n",
-			hint, hint, st.BundleDigest)
+		fmt.Fprintf(stdout, "\nNot a terminal: to trust, run\n  hookside hooks trust grant%s --digest <number|digest> [--digest …] --bundle-digest %s\nor, to trust everything shown above,\n  hookside hooks trust grant%s --all --bundle-digest %s\n",
+			hint, st.BundleDigest, hint, st.BundleDigest)
 		return exitOK
 	}
 	if len(idx) == 0 {

@@ -76,7 +76,9 @@ func TestTrustHintsRepeatFlags(t *testing.T) {
 }
 
 // TestTrustDigestNumbersAndPrefixes: grant and revoke take a list number
-// or a unique digest prefix; a short or unknown one is a clear error, and
+// (grant: with --bundle-digest, the numbers' meaning following the
+// workspace) or a unique digest prefix; a short or unknown one is a clear
+// error, and
 // revoking a digest with no record exits 1.
 func TestTrustDigestNumbersAndPrefixes(t *testing.T) {
 	e, _ := trustCLIEnv(t)
@@ -85,7 +87,10 @@ func TestTrustDigestNumbersAndPrefixes(t *testing.T) {
 		t.Fatalf("declarations %+v", st.Declarations)
 	}
 	d1, d2 := st.Declarations[0].Digest, st.Declarations[1].Digest
-	code, out, errs := e.hookside(t, "", "hooks", "trust", "grant", "--home", e.home, "--digest", "2")
+	if code, _, errs := e.hookside(t, "", "hooks", "trust", "grant", "--home", e.home, "--digest", "2"); code != exitUsage || !strings.Contains(errs, "a list number needs --bundle-digest "+st.BundleDigest) {
+		t.Fatalf("grant 2 without --bundle-digest: exit %d %s; want a usage error naming the bundle digest", code, errs)
+	}
+	code, out, errs := e.hookside(t, "", "hooks", "trust", "grant", "--home", e.home, "--digest", "2", "--bundle-digest", st.BundleDigest)
 	if code != 0 || strings.TrimSpace(out) != "trusted "+d2 {
 		t.Fatalf("grant 2: %d %s %s", code, out, errs)
 	}

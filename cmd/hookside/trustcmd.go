@@ -39,10 +39,10 @@ var trustActions = []trustAction{
 	{name: "review", short: "on a terminal, pick declarations to trust by number; otherwise print what to run",
 		exit: [4]string{2: "; also the input ended after an answer that is not a selection (nothing granted)",
 			3: ", and no grant command is printed"}, writes: true},
-	{name: "grant", short: "trust --digest D (repeatable), or --all with the --bundle-digest shown by status",
-		selects: true, bundle: true, sel: "{--digest D… | --all --bundle-digest B}", all: "every declaration (needs --bundle-digest)",
-		exit: [4]string{1: "; also a D that names no declaration, or --all when the workspace changed since status showed B",
-			2: "; also neither --digest nor --all, --all without --bundle-digest, or a malformed D"}, writes: true},
+	{name: "grant", short: "trust --digest D (repeatable) or --all; --bundle-digest B (from status) refuses a workspace that changed since",
+		selects: true, bundle: true, sel: "{--digest D… [--bundle-digest B] | --all --bundle-digest B}", all: "every declaration (needs --bundle-digest)",
+		exit: [4]string{1: "; also a D that names no declaration, a --bundle-digest B when the workspace changed since status showed it, or a script that changed while review showed it",
+			2: "; also neither --digest nor --all, --all or a list number without --bundle-digest, or a malformed D"}, writes: true},
 	{name: "revoke", short: "delete the trust records of --digest D (repeatable) or --all",
 		selects: true, sel: "{--digest D… | --all}", all: "every trust record of the workspace",
 		exit: [4]string{1: "; also a named digest had no trust record (the others are revoked)",
@@ -52,6 +52,7 @@ var trustActions = []trustAction{
 // The parts of the help texts the parent and its actions share.
 const (
 	trustDigestHelp    = "D is a list number from status, a full digest, or a unique prefix of at least 6 hex characters."
+	trustBundleHelp    = "--bundle-digest B (status and review print it) covers every workspace file, declaration and pinned\nscript: with it, grant trusts exactly what was shown, or nothing when anything changed since; a list\nnumber needs it, as numbers follow the workspace as it is now. Without it a digest grants the\ndeclaration with its scripts as they are at the grant."
 	trustWorkspaceHelp = "The workspace is --cwd DIR (as the other hooks commands) or --workspace PATH|IDENTITY (the same,\n" +
 		"also taking a workspace identity local:|remote:|ssh:|container:|wsl:…); default the current directory.\n" +
 		"--workspace PATH --cwd DIR, DIR inside PATH, acts on PATH's trust records as a session opened in DIR\n" +
@@ -83,6 +84,9 @@ func (a trustAction) long() string {
 	b.WriteString(strings.ToUpper(a.short[:1]) + a.short[1:] + ".\n\n")
 	if a.selects {
 		b.WriteString(trustDigestHelp + "\n")
+	}
+	if a.bundle {
+		b.WriteString(trustBundleHelp + "\n")
 	}
 	b.WriteString(trustWorkspaceHelp + "\n")
 	if a.name != "revoke" {
@@ -154,7 +158,7 @@ func trustActionCmd(a trustAction, stdout, stderr io.Writer) *cobra.Command {
 		fs.BoolVar(&o.all, "all", false, all)
 	}
 	if bundle {
-		fs.StringVar(&o.bundle, "bundle-digest", "", "the bundle digest `B` status printed; grant --all is refused if the workspace changed since")
+		fs.StringVar(&o.bundle, "bundle-digest", "", "the bundle digest `B` status or review printed: the grant is refused if the workspace (its files, declarations or scripts) changed since; needed by --all and by a list number")
 	}
 	fs.BoolVar(&o.asJSON, "json", false, "machine-readable output")
 	fs.StringVar(&o.homeDir, "home", "", "hookside home `DIR` (default $HOOKSIDE_HOME or ~/.hookside)")

@@ -15,7 +15,8 @@ import (
 func corruptEnv(t *testing.T) (cliEnv, string) {
 	t.Helper()
 	e, _ := trustCLIEnv(t)
-	if code, _, errs := e.hookside(t, "", "hooks", "trust", "grant", "--home", e.home, "--digest", "1", "--digest", "2"); code != 0 {
+	st := e.trustStatusJSON(t)
+	if code, _, errs := e.hookside(t, "", "hooks", "trust", "grant", "--home", e.home, "--digest", "1", "--digest", "2", "--bundle-digest", st.BundleDigest); code != 0 {
 		t.Fatalf("grant: %d %s", code, errs)
 	}
 	return e, filepath.Join(e.home, "security", truststore.FileName)
@@ -117,11 +118,12 @@ func TestHooksRunCorruptWarnsOnce(t *testing.T) {
 // the trust file, the reason and the real .corrupt-<timestamp> name.
 func TestTrustGrantCorruptNamesFile(t *testing.T) {
 	e, p := corruptEnv(t)
+	d1 := e.trustStatusJSON(t).Declarations[0].Digest
 	for _, action := range []string{"grant", "revoke"} {
 		if err := os.WriteFile(p, nil, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		code, _, errs := e.hookside(t, "", "hooks", "trust", action, "--home", e.home, "--digest", "1")
+		code, _, errs := e.hookside(t, "", "hooks", "trust", action, "--home", e.home, "--digest", d1)
 		moved := movedAside(t, p)
 		want := "hookside hooks trust " + action + ": the workspace hook trust file " + p + " is corrupt (empty file): moved aside to " + moved +
 			"; every workspace hook is untrusted until granted again: a grant from a new session or from hookside hooks trust grant starts a fresh trust file" +

@@ -30,11 +30,11 @@ func TestTrustReviewOffersOnlyWhatCanBeGranted(t *testing.T) {
 	if strings.Contains(out, "--all") || !strings.Contains(out, "1 declaration(s) above cannot be granted now") {
 		t.Fatalf("review offers --all or does not say what cannot be granted:\n%s", out)
 	}
-	m := regexp.MustCompile(`hookside hooks trust grant(.*) --digest ([0-9a-f]{64})\n`).FindStringSubmatch(out)
+	m := regexp.MustCompile(`hookside hooks trust grant(.*) --digest ([0-9a-f]{64}) --bundle-digest ([0-9a-f]{64})\n`).FindStringSubmatch(out)
 	if m == nil || strings.Count(out, "--digest ") != 1 {
 		t.Fatalf("no grant of the one grantable declaration in:\n%s", out)
 	}
-	if code, gout, errs := e.hookside(t, "", "hooks", "trust", "grant", "--workspace", e.ws, "--digest", m[2]); code != 0 {
+	if code, gout, errs := e.hookside(t, "", "hooks", "trust", "grant", "--workspace", e.ws, "--digest", m[2], "--bundle-digest", m[3]); code != 0 {
 		t.Fatalf("the printed grant: exit %d %s%s", code, gout, errs)
 	}
 	_, out, _ = e.hookside(t, "", "hooks", "trust", "status", "--workspace", e.ws)

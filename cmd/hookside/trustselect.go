@@ -49,9 +49,16 @@ func resolveDigests(args, listed, known []string, keep bool) ([]string, error) {
 	return out, nil
 }
 
+// isListNumber reports whether the --digest argument a is a list number
+// (shorter than a digest prefix, decimal digits only).
+func isListNumber(a string) bool {
+	a = strings.TrimSpace(a)
+	return len(a) < minDigestPrefix && a != "" && strings.Trim(a, "0123456789") == ""
+}
+
 func resolveDigest(a string, listed, pool []string, keep bool) (string, error) {
 	a = strings.ToLower(strings.TrimSpace(a))
-	if len(a) < minDigestPrefix && a != "" && strings.Trim(a, "0123456789") == "" {
+	if isListNumber(a) {
 		n, _ := strconv.Atoi(a)
 		if n < 1 || n > len(listed) {
 			return "", fmt.Errorf("--digest %s: no declaration number %d (the list has %d; see `hookside hooks trust status`)", a, n, len(listed))
