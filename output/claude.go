@@ -224,6 +224,9 @@ func ParseClaude(event string, r ProcessResult) ClaudeAnswer {
 		}
 	}
 	if isJSON {
+		if w := duplicateMember(out); w != "" {
+			a.Warnings = append(a.Warnings, w)
+		}
 		claudeNearMisses(event, fields, &a)
 	}
 	if rule.anyNonZeroFails {

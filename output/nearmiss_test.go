@@ -88,7 +88,7 @@ func TestParseNearMiss(t *testing.T) {
 		{"escaped_key", hook.PreToolUse, `{"Decisio\u006e":"block"}`, 0,
 			[]string{`unknown member "Decision" in the answer: did you mean "decision"?`}},
 		{"one_warning_per_name", hook.PreToolUse, `{"Reason":"a","REASON":"b","Reason":"c"}`, 0,
-			[]string{`unknown member "Reason" in the answer: did you mean "reason"?`}},
+			[]string{`duplicate member "Reason" in the answer: the name appears twice in one object; the last value is used`, `unknown member "Reason" in the answer: did you mean "reason"?`}},
 		{"exit2_reason", hook.PreToolUse, `{"Reason":"not read","decision_":"x"}`, 2,
 			[]string{`unknown member "Reason" in the answer: did you mean "reason"?`}},
 		{"hso_of_another_event_says_nothing_of_its_members", hook.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PostToolUse","permission_decision":"deny"}}`, 0,
@@ -282,5 +282,28 @@ func checkNearMissWarnings(t *testing.T, warnings []string, key, top, hso string
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("near-miss warnings %q, want %q", got, want)
+	}
+}
+
+// TestDuplicateMemberWarned: an answer naming a member twice in one object
+// is read (the last value wins, as JSON.parse has it) with a warning naming
+// the member's path, in every profile and on exit 2; none for distinct
+// names.
+func TestDuplicateMemberWarned(t *testing.T) {
+	const w = `duplicate member "hookSpecificOutput.permissionDecision" in the answer: the name appears twice in one object; the last value is used`
+	dup := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecision":"allow"}}`
+	a := Parse(hook.PreToolUse, exit(0, dup, ""))
+	if !slices.Contains(a.Warnings, w) || a.Decision != DecisionAllow {
+		t.Errorf("zcode: warnings %q decision %v; want the warning and allow", a.Warnings, a.Decision)
+	}
+	if a := Parse(hook.PreToolUse, exit(2, `{"reason":"x","reason":"y"}`, "")); !slices.Contains(a.Warnings, `duplicate member "reason" in the answer: the name appears twice in one object; the last value is used`) {
+		t.Errorf("zcode exit 2: warnings %q", a.Warnings)
+	}
+	c := ParseClaude(hook.PreToolUse, res(0, dup, ""))
+	if !slices.Contains(c.Warnings, w) || c.PermissionDecision != DecisionAllow {
+		t.Errorf("claude: warnings %q decision %q; want the warning and allow", c.Warnings, c.PermissionDecision)
+	}
+	if a := Parse(hook.PreToolUse, exit(0, `{"continue":true,"hookSpecificOutput":{"continue":true}}`, "")); slices.ContainsFunc(a.Warnings, func(s string) bool { return strings.HasPrefix(s, "duplicate") }) {
+		t.Errorf("one name at two levels is no duplicate: %q", a.Warnings)
 	}
 }

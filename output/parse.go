@@ -272,6 +272,9 @@ func truncatedAnswerError(r ProcessResult) string {
 func parseExit2(event string, r ProcessResult, a *Answer) {
 	var reason string
 	if obj, ok := parseObject(trim(r.Stdout)); ok {
+		if w := duplicateMember(trim(r.Stdout)); w != "" {
+			a.warn(w)
+		}
 		for it := obj; ; {
 			key, val, ok := it.Next()
 			if !ok {
@@ -314,6 +317,9 @@ func parseStdout(event string, out []byte, a *Answer) {
 			a.addContext(validString(string(out)))
 		}
 		return
+	}
+	if w := duplicateMember(out); w != "" {
+		a.warn(w)
 	}
 	var f answerFields
 	var hso []byte
@@ -528,4 +534,17 @@ func jsonBool(raw json.RawMessage) (bool, bool) {
 		return false, true
 	}
 	return false, false
+}
+
+// duplicateMember is the run warning of a JSON answer (valid JSON) that
+// names a member twice in one object, "" when none does: the last value is
+// used, as JSON.parse (Claude Code's reader) uses it, but the hook's author
+// or another reader of the same bytes could go by the first
+// (docs/protocol.md §1 refuses such frames for that reason; an answer is
+// read, with a warning). One pass; no allocation for small objects.
+func duplicateMember(out []byte) string {
+	if path, dup := jsonscan.Duplicate(out); dup {
+		return fmt.Sprintf("duplicate member %q in the answer: the name appears twice in one object; the last value is used", path)
+	}
+	return ""
 }
