@@ -59,3 +59,26 @@ func TestDelegatedHandlers(t *testing.T) {
 		t.Errorf("without the host: %d hooks, %v", len(f.Hooks), codes(diags))
 	}
 }
+
+// TestClaudeUnknownHandlerType: a handler type no dialect knows is an
+// unknown type naming the claude profile's types (and the one it
+// misspells), not a delegated type the host did not declare; a missing
+// type names them too. A delegated type stays claude_delegated_type.
+func TestClaudeUnknownHandlerType(t *testing.T) {
+	for typ, want := range map[string]string{
+		`"type":"comand",`:  `Stop[0][0]: unknown type "comand" (want "command" or "http"; did you mean "command"?); declaration dropped`,
+		`"type":"Command",`: `Stop[0][0]: unknown type "Command" (want "command" or "http"; did you mean "command"?); declaration dropped`,
+		`"type":"bogus",`:   `Stop[0][0]: unknown type "bogus" (want "command" or "http"); declaration dropped`,
+		``:                  `Stop[0][0]: missing type (want "command" or "http"); declaration dropped`,
+	} {
+		src := `{"hooks":{"Stop":[{"hooks":[{` + typ + `"command":"true"}]}]}}`
+		f, diags := ParseSettingsFile(hook.Claude, "/s.json", []byte(src), hook.SourceUser)
+		if len(f.Hooks) != 0 || len(diags) != 1 || diags[0].Code != hook.CodeInvalidHook || diags[0].Message != want {
+			t.Errorf("%s: %d hooks, diagnostics %+v; want one %s: %s", typ, len(f.Hooks), diags, hook.CodeInvalidHook, want)
+		}
+	}
+	src := `{"hooks":{"Stop":[{"hooks":[{"type":"prompt","prompt":"done?"}]}]}}`
+	if _, diags := ParseSettingsFile(hook.Claude, "/s.json", []byte(src), hook.SourceUser); len(diags) != 1 || diags[0].Code != hook.CodeClaudeDelegatedType {
+		t.Errorf("prompt without the host: %+v, want %s", diags, hook.CodeClaudeDelegatedType)
+	}
+}

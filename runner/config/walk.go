@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hookside/hookside/internal/hook"
@@ -236,9 +237,13 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 	t := n.get("type")
 	switch {
 	case !t.present():
-		return bad(n, "missing type (%q or %q)", hook.TypeProcess, hook.TypeCommand)
+		return bad(n, "missing type (%s)", typeChoices(d))
 	case t.kind != jString:
 		return bad(t, "type must be a string, got %s", t.kind)
+	case !d.Runs(hook.HookType(t.str)) && d.UnsupportedType.Code == hook.CodeClaudeDelegatedType && !hook.IsKnownType(hook.HookType(t.str)):
+		// Not a type any dialect knows (a typo, not a type the host
+		// could run): named as one.
+		return bad(t, "unknown type %q (%s%s)", t.str, typeChoices(d), typeSuggestion(d, t.str))
 	case !d.Runs(hook.HookType(t.str)) && d.UnsupportedType.Code != "":
 		r := d.UnsupportedType
 		p.report(r.Code, r.Severity, t.off, where+": "+r.Message, t.str)
@@ -253,7 +258,7 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 	case t.str != string(hook.TypeProcess) && t.str != string(hook.TypeCommand) && hook.IsKnownType(hook.HookType(t.str)):
 		return bad(t, "hook type %q does not run in %s (want %q or %q)", t.str, fileKind(d), hook.TypeProcess, hook.TypeCommand)
 	case t.str != string(hook.TypeProcess) && t.str != string(hook.TypeCommand):
-		return bad(t, "unknown type %q (want %q or %q)", t.str, hook.TypeProcess, hook.TypeCommand)
+		return bad(t, "unknown type %q (%s%s)", t.str, typeChoices(d), typeSuggestion(d, t.str))
 	}
 	h.Type = hook.HookType(t.str)
 
@@ -439,4 +444,30 @@ func fileKind(d *hook.Dialect) string {
 		return "Claude Code–shaped files"
 	}
 	return "hookside files"
+}
+
+// typeChoices is the handler types d runs, for a message: `want "process"
+// or "command"`, `want "command" or "http"`.
+func typeChoices(d *hook.Dialect) string {
+	q := make([]string, len(d.HandlerTypes))
+	for i, t := range d.HandlerTypes {
+		q[i] = strconv.Quote(string(t))
+	}
+	if len(q) < 2 {
+		return "want " + strings.Join(q, "")
+	}
+	return "want " + strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// typeSuggestion is "; did you mean "command"?" when typ misspells one of
+// the handler types d runs (suggestKey), else "".
+func typeSuggestion(d *hook.Dialect, typ string) string {
+	known := make([]string, len(d.HandlerTypes))
+	for i, t := range d.HandlerTypes {
+		known[i] = string(t)
+	}
+	if s := suggestKey(typ, known); s != "" {
+		return fmt.Sprintf("; did you mean %q?", s)
+	}
+	return ""
 }
