@@ -517,6 +517,11 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 	printDiagnostics(stderr, diags)
 	off := rootSwitchOffIn(xs)
 	if len(sel) == 0 && off == 0 && len(dropped) == 0 {
+		if n := unreadableFiles(diags); n > 0 {
+			// Not "nothing configured": what a broken file declares is unknown.
+			fmt.Fprintf(stdout, "no hooks loaded: %d configuration file(s) could not be read (see the errors above); their hooks do not run\n", n)
+			return exitOK
+		}
 		fmt.Fprintln(stdout, "no hooks configured")
 		return exitOK
 	}
@@ -580,4 +585,17 @@ func hintWord(p string) string {
 		return dispText(p)
 	}
 	return runner.ShellWord(p)
+}
+
+// unreadableFiles counts the configuration files diags say could not be
+// read or parsed (config_parse_error, config_read_error; one per file):
+// files whose hooks, if any, are unknown and do not run.
+func unreadableFiles(diags []hook.Diagnostic) int {
+	n := 0
+	for _, d := range diags {
+		if d.Code == hook.CodeParseError || d.Code == hook.CodeReadError {
+			n++
+		}
+	}
+	return n
 }

@@ -31,3 +31,15 @@ func TestUserConfigNamedMissing(t *testing.T) {
 		t.Errorf("default config missing: exit %d, stderr %q; want no warning", code, errs)
 	}
 }
+
+// TestHooksListBrokenFileIsNotNothing: hooks list whose only file does not
+// parse says its hooks are not loaded (not "no hooks configured"), the
+// error with its position on stderr.
+func TestHooksListBrokenFileIsNotNothing(t *testing.T) {
+	e := newCLIEnv(t)
+	writeFiles(t, map[string]string{filepath.Join(e.home, "config.json"): `{"hooks":{"enabled":true,"events":{"Stop":[{"hooks":[{"type":"command","command":"true"}]},]}}}`})
+	code, out, errs := e.hookside(t, "", "hooks", "list")
+	if code != exitOK || out != "no hooks loaded: 1 configuration file(s) could not be read (see the errors above); their hooks do not run\n" || !strings.Contains(errs, "config.json:1:91: error: invalid JSON: a trailing comma before ']'") {
+		t.Errorf("exit %d\nstdout %q\nstderr %q", code, out, errs)
+	}
+}
