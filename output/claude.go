@@ -200,6 +200,8 @@ func ParseClaude(event string, r ProcessResult) ClaudeAnswer {
 		} else if !isJSON {
 			if len(out) > 0 && out[0] == '{' {
 				a.warn("stdout starts with \"{\" but is not a JSON object: treated as plain text")
+			} else if w := jsonAfterText(out); w != "" {
+				a.warn(w)
 			}
 			if rule.plainContext {
 				text := validString(string(out))

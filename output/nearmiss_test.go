@@ -307,3 +307,22 @@ func TestDuplicateMemberWarned(t *testing.T) {
 		t.Errorf("one name at two levels is no duplicate: %q", a.Warnings)
 	}
 }
+
+// TestJSONAfterTextWarned: stdout whose last line is a JSON object after
+// other output is plain text (the answer is the whole of stdout) with a
+// warning saying so, in both profiles; plain text alone says nothing.
+func TestJSONAfterTextWarned(t *testing.T) {
+	out := "checking...\n" + `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}` + "\n"
+	has := func(ws []string) bool {
+		return slices.ContainsFunc(ws, func(s string) bool { return strings.HasPrefix(s, "stdout ends with a JSON object after other output") })
+	}
+	if a := Parse(hook.PreToolUse, exit(0, out, "")); !has(a.Warnings) || a.Decision != "" {
+		t.Errorf("zcode: warnings %q decision %q", a.Warnings, a.Decision)
+	}
+	if c := ParseClaude(hook.PreToolUse, res(0, out, "")); !has(c.Warnings) || c.PermissionDecision != "" {
+		t.Errorf("claude: warnings %q decision %q", c.Warnings, c.PermissionDecision)
+	}
+	if a := Parse(hook.PreToolUse, exit(0, "all good\nno JSON here\n", "")); len(a.Warnings) != 0 {
+		t.Errorf("plain text: warnings %q", a.Warnings)
+	}
+}

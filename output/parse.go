@@ -312,6 +312,8 @@ func parseStdout(event string, out []byte, a *Answer) {
 	if !ok {
 		if len(out) > 0 && (out[0] == '{' || out[0] == '[') {
 			a.warn("stdout looks like JSON but is not a JSON object (invalid or truncated): treated as plain text")
+		} else if w := jsonAfterText(out); w != "" {
+			a.warn(w)
 		}
 		if event == hook.SessionStart || event == hook.UserPromptSubmit {
 			a.addContext(validString(string(out)))
@@ -547,4 +549,21 @@ func duplicateMember(out []byte) string {
 		return fmt.Sprintf("duplicate member %q in the answer: the name appears twice in one object; the last value is used", path)
 	}
 	return ""
+}
+
+// jsonAfterText is the run warning of a plain-text stdout (out, trimmed,
+// not one JSON object) whose last line is a JSON object: an answer after
+// other output (an echo, a shell profile's greeting), which is not read,
+// since the answer is the whole of stdout. "" otherwise. Costs nothing
+// unless the last line starts with "{".
+func jsonAfterText(out []byte) string {
+	i := bytes.LastIndexByte(out, '\n')
+	if i < 0 {
+		return ""
+	}
+	last := bytes.TrimSpace(out[i+1:])
+	if len(last) == 0 || last[0] != '{' || !json.Valid(last) {
+		return ""
+	}
+	return "stdout ends with a JSON object after other output: the answer is the whole of stdout, so it was read as plain text; print only the JSON (send the rest to stderr)"
 }
