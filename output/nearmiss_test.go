@@ -326,3 +326,14 @@ func TestJSONAfterTextWarned(t *testing.T) {
 		t.Errorf("plain text: warnings %q", a.Warnings)
 	}
 }
+
+// TestWrongTypedMemberWarned: an answer member of the wrong JSON type
+// (continue "false", updatedInput "rm") is ignored with a run warning
+// naming it, the type it must be and the one it is; null says nothing.
+func TestWrongTypedMemberWarned(t *testing.T) {
+	a := Parse(hook.PreToolUse, exit(0, `{"continue":"false","systemMessage":null,"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":"rm -rf /"}}`, ""))
+	want := []string{`continue must be a boolean, got a string: ignored`, `hookSpecificOutput.updatedInput must be an object, got a string: ignored`}
+	if !slices.Equal(a.Warnings, want) || a.Continue != nil || a.UpdatedInput != nil || a.Decision != DecisionAllow {
+		t.Errorf("warnings %q continue %v updatedInput %s decision %q", a.Warnings, a.Continue, a.UpdatedInput, a.Decision)
+	}
+}

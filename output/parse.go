@@ -20,6 +20,7 @@ import (
 
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/internal/jsonexact"
+	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/internal/jsonscan"
 )
 
@@ -386,6 +387,21 @@ func parseStdout(event string, out []byte, a *Answer) {
 		}
 	}
 
+	for _, m := range [...]struct {
+		name, want string
+		raw        []byte
+	}{
+		{"continue", "a boolean", f.cont}, {"suppressOutput", "a boolean", f.suppressOutput},
+		{"stopReason", "a string", f.stopReason}, {"systemMessage", "a string", f.systemMessage},
+		{"reason", "a string", f.reason}, {"additionalContext", "a string", f.additionalContext},
+		{"hookSpecificOutput.permissionDecisionReason", "a string", f.permissionDecisionReason},
+		{"hookSpecificOutput.additionalContext", "a string", f.hsoContext},
+		{"hookSpecificOutput.updatedInput", "an object", f.updatedInput},
+	} {
+		if got := jsonpos.ValueKindName(m.raw); m.raw != nil && got != m.want && got != "null" {
+			a.warn(fmt.Sprintf("%s must be %s, got %s: ignored", m.name, m.want, got))
+		}
+	}
 	if v, ok := jsonBool(f.cont); ok {
 		a.Continue = &v
 	}
