@@ -13,6 +13,7 @@ import (
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
+	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
 )
 
@@ -315,7 +316,11 @@ func (s *Server) hooksRun(ctx context.Context, p hooksRunParams) (any, error) {
 		events = hook.ClaudeEvents
 	}
 	if !slices.Contains(events, p.Event) {
-		return nil, InvalidParams("event", fmt.Sprintf("unknown event %q (want one of %s)", p.Event, strings.Join(events, ", ")))
+		msg := fmt.Sprintf("unknown event %q (want one of %s)", p.Event, strings.Join(events, ", "))
+		if s := config.SuggestEvent(p.Event, events); s != "" {
+			msg += fmt.Sprintf("; did you mean %s?", s)
+		}
+		return nil, InvalidParams("event", msg)
 	}
 	rreq := runner.RunRequest{Event: p.Event, TurnID: p.TurnID, TraceID: p.TraceID, Input: []byte(p.Input)}
 	obs := &runObserver{s: s, sessionID: ss.id}
