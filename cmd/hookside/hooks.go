@@ -233,7 +233,7 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	flagRequired(fs, "event")
 	flagUse(fs, "input", "[--input FILE|-]")
 	fs.BoolVar(&o.asJSON, "json", false, "print the merged result as JSON (the hooks/run result, docs/protocol.md); a failure that prints no result (a flag or input error) prints {\"error\": {\"message\"}}")
-	fs.StringVar(&o.turnID, "turn-id", "cli-turn", "turn `ID` (Stop continuations are counted per turn)")
+	fs.StringVar(&o.turnID, "turn-id", "cli-turn", "turn `ID` given to the hooks (Stop continuations are counted per session and turn; each hooks run is a session of its own, so its count starts at 0: the limit of 3 is an app-server session's)")
 	sf.registerSession(fs)
 	fs.StringVar(&sf.sessionID, "session-id", "", "session `ID` given to hooks (default cli-<pid>)")
 	fs.StringVar(&sf.mode, "mode", "", "the host's permission `MODE` given to hooks (stdin mode and permission_mode), e.g. default, plan, acceptEdits")
