@@ -97,16 +97,22 @@ func codeOption(a string) bool {
 }
 
 // processProblem is why the process hook h cannot start as meant
-// (checkProcess on its command line), nil when it can or h is no process
-// hook. The spawn, the CodeProcessNotFound diagnostics and `hooks explain`
-// all ask this one check.
+// (checkProcess on its command line), or why the command hook h cannot:
+// the program of the `shell` it names is not in PATH (checkProcess on that
+// program alone; the default shell is not looked at). nil when it can, or
+// h is neither. The spawn, the CodeProcessNotFound diagnostics and `hooks
+// explain` all ask this one check.
 func (s *Session) processProblem(h *hook.Hook) error {
-	if h.Type != hook.TypeProcess {
+	named := h.Type == hook.TypeCommand && !h.Shell.IsZero()
+	if h.Type != hook.TypeProcess && !named {
 		return nil
 	}
 	argv, _, _, err := s.commandLine(h)
-	if err != nil {
+	if err != nil || len(argv) == 0 {
 		return nil
+	}
+	if named {
+		argv = argv[:1]
 	}
 	_, err = s.checkProcess(argv, true)
 	return err

@@ -43,3 +43,22 @@ func TestHooksListBrokenFileIsNotNothing(t *testing.T) {
 		t.Errorf("exit %d\nstdout %q\nstderr %q", code, out, errs)
 	}
 }
+
+// TestCommandHookMissingShell: a command hook whose `shell` names a
+// program that is not in PATH gets the load-time process_hook_not_found
+// warning at its declaration, and its run fails without running anything;
+// the default shell is not looked at.
+func TestCommandHookMissingShell(t *testing.T) {
+	e := newCLIEnv(t)
+	e.userConfig(t, map[string]any{"Stop": []any{map[string]any{"hooks": []any{
+		map[string]any{"type": "command", "command": "echo hi", "shell": "no-such-hookside-shell"},
+		map[string]any{"type": "command", "command": "echo fine"},
+	}}}})
+	code, out, errs := e.hookside(t, "", "hooks", "run", "--event", "Stop")
+	if code != exitOK || strings.Count(errs, "[process_hook_not_found]") != 1 || !strings.Contains(errs, `executable "no-such-hookside-shell" is not in PATH`) {
+		t.Errorf("exit %d, stderr %q; want one process_hook_not_found naming the shell", code, errs)
+	}
+	if !strings.Contains(out, "failed") || !strings.Contains(out, "succeeded") {
+		t.Errorf("want the shell's hook failed and the other succeeded:\n%s", out)
+	}
+}

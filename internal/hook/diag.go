@@ -111,8 +111,9 @@ const (
 	// commands per matcher, matchers per event; severity error). The entry
 	// is dropped; the diagnostic names the file, line and entry.
 	CodeSparkLimit = "spark_limit_exceeded"
-	// CodeProcessNotFound: a process hook's executable is not in PATH or
-	// its path does not exist, or a script argument (a file with a script
+	// CodeProcessNotFound: a process hook's executable (or the program of
+	// the shell a command hook names) is not in PATH or its path does not
+	// exist, or a script argument (a file with a script
 	// extension under the workspace or the user's home) does not exist
 	// (severity warning). The hook stays configured; each run of it fails
 	// with the same message instead of starting.
