@@ -66,7 +66,6 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, p+": --all needs --bundle-digest (from `hookside hooks trust status`), so that you grant exactly what you reviewed")
 		return exitUsage
 	}
-
 	if (action == "grant" || action == "revoke") && !o.all && len(digests) == 0 {
 		fmt.Fprintln(stderr, p+": name --digest D (repeatable) or --all")
 		return exitUsage
@@ -345,14 +344,7 @@ func trustGrant(p string, rs *runner.Session, w runner.WorkspaceState, sh *trust
 		return exitOK
 	}
 	// The pins granted are the ones shown (and covered by the bundle
-	// digest), never re-hashed, and only while the scripts still pin the
-	// same: an interactive review shows them long before the answer.
-	for _, d := range sel {
-		if err := sh.StillAsShown(d, w.Workspace.Root, w.Workspace.PinSite()); err != nil {
-			fmt.Fprintf(stderr, "%s: nothing granted: %s: %v; review it again\n", p, d.Digest, err)
-			return exitError
-		}
-	}
+	// digest), never re-hashed.
 	err := truststore.GrantShown(rs.Gate(), rs.Options().WorkspaceID, sh, sel)
 	if err != nil {
 		fmt.Fprintln(stderr, p+":", err)
@@ -497,7 +489,15 @@ func trustReview(p string, rs *runner.Session, w runner.WorkspaceState, sh *trus
 	}
 	var sel []truststore.Declaration
 	for _, n := range picked {
-		sel = append(sel, w.Declarations[idx[n-1]])
+		d := w.Declarations[idx[n-1]]
+		// The list was shown long before the answer: grant its pins only
+		// while the scripts still pin the same (grant's own pins are
+		// taken just before it writes, and its --bundle-digest covers them).
+		if err := sh.StillAsShown(d, w.Workspace.Root, w.Workspace.PinSite()); err != nil {
+			fmt.Fprintf(stderr, "%s: nothing granted: %s: %v; review it again\n", p, d.Digest, err)
+			return exitError
+		}
+		sel = append(sel, d)
 	}
 	return trustGrant(p, rs, w, sh, sel, false, stdout, stderr)
 }
