@@ -23,7 +23,7 @@ func SyntaxHint(data []byte, off int, msg string) (at int, hint string) {
 	c := data[off]
 	switch {
 	case (c == '}' || c == ']') && prev >= 0 && data[prev] == ',':
-		return prev, "a trailing comma: JSON allows none after the last member or element"
+		return prev, trailingComma
 	case c == '\'':
 		return off, "JSON strings take double quotes"
 	case c == '/' && off+1 < len(data) && (data[off+1] == '/' || data[off+1] == '*'):
@@ -36,6 +36,9 @@ func SyntaxHint(data []byte, off int, msg string) (at int, hint string) {
 	}
 	return off, ""
 }
+
+// trailingComma is SyntaxHint's hint for a trailing comma.
+const trailingComma = "a trailing comma: JSON allows none after the last member or element"
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
@@ -56,10 +59,10 @@ func endsValue(c byte) bool {
 // after the last member or element".
 func SyntaxMessage(data []byte, off int, msg string) (at int, text string) {
 	at, hint := SyntaxHint(data, off, msg)
-	switch {
-	case hint == "":
+	switch hint {
+	case "":
 		return at, msg
-	case at != off:
+	case trailingComma:
 		return at, "a trailing comma before '" + string(data[off]) + "': JSON allows none after the last member or element"
 	}
 	return at, msg + " (" + hint + ")"
