@@ -316,11 +316,7 @@ func (s *Server) hooksRun(ctx context.Context, p hooksRunParams) (any, error) {
 		events = hook.ClaudeEvents
 	}
 	if !slices.Contains(events, p.Event) {
-		msg := fmt.Sprintf("unknown event %q (want one of %s)", p.Event, strings.Join(events, ", "))
-		if s := config.SuggestEvent(p.Event, events); s != "" {
-			msg += fmt.Sprintf("; did you mean %s?", s)
-		}
-		return nil, InvalidParams("event", msg)
+		return nil, InvalidParams("event", fmt.Sprintf("unknown event %q (want one of %s)", p.Event, strings.Join(events, ", "))+config.EventHint(p.Event, events))
 	}
 	rreq := runner.RunRequest{Event: p.Event, TurnID: p.TurnID, TraceID: p.TraceID, Input: []byte(p.Input)}
 	obs := &runObserver{s: s, sessionID: ss.id}

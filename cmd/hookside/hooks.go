@@ -161,9 +161,7 @@ func profileEvents(profile string) []string {
 func eventError(event string, events []string) string {
 	msg := "--event must be one of " + strings.Join(events, ", ")
 	if event != "" {
-		if s := config.SuggestEvent(event, events); s != "" {
-			msg += "; did you mean " + s + "?"
-		}
+		msg += config.EventHint(event, events)
 	}
 	return msg
 }

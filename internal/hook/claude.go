@@ -103,6 +103,7 @@ var Claude = &Dialect{
 		Code: CodeClaudeDelegatedType, Severity: SeverityWarning,
 		Message:    "hook type %q needs the host (a model or an MCP client) and is skipped: this host did not declare it in capabilities.delegatedHookTypes",
 		RejectCode: CodeClaudeDelegatedType, RejectMessage: "handler type %q needs the host",
+		KnownOnly: true,
 	},
 	MatcherEvents:    ClaudeMatcherEvents(),
 	UserSettingsFile: "settings.json",

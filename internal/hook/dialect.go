@@ -124,6 +124,10 @@ type Refusal struct {
 	// `hooks explain` lists.
 	RejectCode    string
 	RejectMessage string
+	// KnownOnly: the refusal is for types some dialect runs (IsKnownType);
+	// any other name is a malformed declaration ("unknown type", with the
+	// type it misspells), not a type this one declines.
+	KnownOnly bool
 }
 
 // DialectLimits are a dialect's bounds on declarations (0 = no bound).

@@ -82,10 +82,7 @@ func (p *parser) events(ev *jnode) {
 	for _, fl := range ev.fields {
 		if !d.HasEvent(fl.key) {
 			r := d.UnsupportedEvent
-			msg := fmt.Sprintf(r.Message, fl.key, strings.Join(d.Events, ", "))
-			if s := SuggestEvent(fl.key, d.Events); s != "" {
-				msg += fmt.Sprintf("; did you mean %s?", s)
-			}
+			msg := fmt.Sprintf(r.Message, fl.key, strings.Join(d.Events, ", ")) + EventHint(fl.key, d.Events)
 			p.report(r.Code, r.Severity, fl.off, "%s", msg)
 			p.reject(fl.off, fl.key, -1, -1, r.RejectCode, "", r.RejectMessage, fl.key)
 			continue
@@ -118,6 +115,16 @@ func SuggestEvent(name string, known []string) string {
 		return ""
 	}
 	return suggestKey(name, known)
+}
+
+// EventHint is "; did you mean X?" when name misspells the event X of
+// known (SuggestEvent), else "": the tail of every unknown-event message
+// (config files, --event, hooks/run).
+func EventHint(name string, known []string) string {
+	if s := SuggestEvent(name, known); s != "" {
+		return "; did you mean " + s + "?"
+	}
+	return ""
 }
 
 // group walks one {"matcher", "parallel", "hooks": [...]} entry.
@@ -237,13 +244,11 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 	t := n.get("type")
 	switch {
 	case !t.present():
-		return bad(n, "missing type (%s)", typeChoices(d))
+		return bad(n, "missing type (%s)", typeChoices(d, ""))
 	case t.kind != jString:
 		return bad(t, "type must be a string, got %s", t.kind)
-	case !d.Runs(hook.HookType(t.str)) && d.UnsupportedType.Code == hook.CodeClaudeDelegatedType && !hook.IsKnownType(hook.HookType(t.str)):
-		// Not a type any dialect knows (a typo, not a type the host
-		// could run): named as one.
-		return bad(t, "unknown type %q (%s%s)", t.str, typeChoices(d), typeSuggestion(d, t.str))
+	case !d.Runs(hook.HookType(t.str)) && d.UnsupportedType.KnownOnly && !hook.IsKnownType(hook.HookType(t.str)):
+		return bad(t, "unknown type %q (%s)", t.str, typeChoices(d, t.str))
 	case !d.Runs(hook.HookType(t.str)) && d.UnsupportedType.Code != "":
 		r := d.UnsupportedType
 		p.report(r.Code, r.Severity, t.off, where+": "+r.Message, t.str)
@@ -258,7 +263,7 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 	case t.str != string(hook.TypeProcess) && t.str != string(hook.TypeCommand) && hook.IsKnownType(hook.HookType(t.str)):
 		return bad(t, "hook type %q does not run in %s (want %q or %q)", t.str, fileKind(d), hook.TypeProcess, hook.TypeCommand)
 	case t.str != string(hook.TypeProcess) && t.str != string(hook.TypeCommand):
-		return bad(t, "unknown type %q (%s%s)", t.str, typeChoices(d), typeSuggestion(d, t.str))
+		return bad(t, "unknown type %q (%s)", t.str, typeChoices(d, t.str))
 	}
 	h.Type = hook.HookType(t.str)
 
@@ -446,28 +451,21 @@ func fileKind(d *hook.Dialect) string {
 	return "hookside files"
 }
 
-// typeChoices is the handler types d runs, for a message: `want "process"
-// or "command"`, `want "command" or "http"`.
-func typeChoices(d *hook.Dialect) string {
+// typeChoices is the handler types d runs, for a message, with the one
+// typ misspells (suggestKey; typ "" for none): `want "process" or
+// "command"`, `want "command" or "http"; did you mean "command"?`.
+func typeChoices(d *hook.Dialect, typ string) string {
+	names := make([]string, len(d.HandlerTypes))
 	q := make([]string, len(d.HandlerTypes))
 	for i, t := range d.HandlerTypes {
-		q[i] = strconv.Quote(string(t))
+		names[i], q[i] = string(t), strconv.Quote(string(t))
 	}
-	if len(q) < 2 {
-		return "want " + strings.Join(q, "")
+	out := "want " + q[0]
+	if n := len(q); n > 1 {
+		out = "want " + strings.Join(q[:n-1], ", ") + " or " + q[n-1]
 	}
-	return "want " + strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
-}
-
-// typeSuggestion is "; did you mean "command"?" when typ misspells one of
-// the handler types d runs (suggestKey), else "".
-func typeSuggestion(d *hook.Dialect, typ string) string {
-	known := make([]string, len(d.HandlerTypes))
-	for i, t := range d.HandlerTypes {
-		known[i] = string(t)
+	if s := suggestKey(typ, names); typ != "" && s != "" {
+		out += fmt.Sprintf("; did you mean %q?", s)
 	}
-	if s := suggestKey(typ, known); s != "" {
-		return fmt.Sprintf("; did you mean %q?", s)
-	}
-	return ""
+	return out
 }
