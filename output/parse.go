@@ -272,8 +272,9 @@ func truncatedAnswerError(r ProcessResult) string {
 
 func parseExit2(event string, r ProcessResult, a *Answer) {
 	var reason string
-	if obj, ok := parseObject(trim(r.Stdout)); ok {
-		if w := duplicateMember(trim(r.Stdout)); w != "" {
+	out := trim(r.Stdout)
+	if obj, ok := parseObject(out); ok {
+		if w := duplicateMember(out); w != "" {
 			a.warn(w)
 		}
 		for it := obj; ; {

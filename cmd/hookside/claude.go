@@ -153,10 +153,3 @@ func claudeExplainInput(path, tool string) (json.RawMessage, error) {
 	}
 	return json.Marshal(in)
 }
-
-// printJSONLine prints "name: JSON" (redacted) when v holds a value.
-func printJSONLine(w io.Writer, name string, v json.RawMessage) {
-	if len(v) > 0 && string(v) != "null" {
-		fmt.Fprintf(w, "%s: %s\n", name, output.Redact(string(v)))
-	}
-}

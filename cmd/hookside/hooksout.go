@@ -3,6 +3,7 @@ package main
 // The human and --json output of `hooks run` (zcode and spark profiles).
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -151,10 +152,17 @@ func printBlocked(w io.Writer, reason string) {
 // that blocks with megabytes of stderr; --json has the whole reason).
 func textReason(r string) string {
 	p := output.Preview([]byte(r), output.PreviewChars)
-	if utf8.RuneCountInString(r) > output.PreviewChars {
-		p += fmt.Sprintf(" (%d characters, cut at %d; --json has them all)", utf8.RuneCountInString(r), output.PreviewChars)
+	if n := utf8.RuneCountInString(r); n > output.PreviewChars {
+		p += fmt.Sprintf(" (%d characters, cut at %d; --json has them all)", n, output.PreviewChars)
 	}
 	return p
+}
+
+// printJSONLine prints "name: JSON" (redacted) when v holds a value.
+func printJSONLine(w io.Writer, name string, v json.RawMessage) {
+	if len(v) > 0 && string(v) != "null" {
+		fmt.Fprintf(w, "%s: %s\n", name, output.Redact(string(v)))
+	}
 }
 
 // printStream prints one output preview, indented under its run.
