@@ -163,6 +163,22 @@ func TestProcessHookMissingScript(t *testing.T) {
 	}
 }
 
+// guardEnv is a CLI env whose PreToolUse runs the command hook guard in
+// the user config and, for --profile claude, in the Claude home ch's
+// settings.json (matcher "*"); in is a Bash PreToolUse input file.
+func guardEnv(t *testing.T, guard string) (e cliEnv, ch, in string) {
+	t.Helper()
+	e = newCLIEnv(t)
+	e.userConfig(t, oneHook("PreToolUse", map[string]any{"type": "command", "command": guard}))
+	ch = filepath.Join(e.root, "claudehome")
+	in = filepath.Join(e.root, "in.json")
+	writeFiles(t, map[string]string{
+		filepath.Join(ch, "settings.json"): `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":` + strconv.Quote(guard) + `}]}]}}`,
+		in:                                 `{"tool_name":"Bash","tool_input":{"command":"ls"}}`,
+	})
+	return e, ch, in
+}
+
 // TestHooksRunRedactsReasons: the text output of `hooks run` redacts what
 // hooks said — the block reason (the decision's, said once) above the
 // redacted stderr preview — on the zcode and claude profiles; --json keeps the reasons as
@@ -172,14 +188,7 @@ func TestHooksRunRedactsReasons(t *testing.T) {
 	const secrets = "password=hunter22 sk-abcdefghijklmnop1234 ghp_abcdefghijklmnopqrstuvwxyz0123"
 	const redacted = "password=[REDACTED] [REDACTED] [REDACTED]"
 	guard := "echo out-api_key=xyz12345; echo '" + secrets + "' >&2; exit 2"
-	e := newCLIEnv(t)
-	e.userConfig(t, oneHook("PreToolUse", map[string]any{"type": "command", "command": guard}))
-	ch := filepath.Join(e.root, "claudehome")
-	in := filepath.Join(e.root, "in.json")
-	writeFiles(t, map[string]string{
-		filepath.Join(ch, "settings.json"): `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":` + strconv.Quote(guard) + `}]}]}}`,
-		in:                                 `{"tool_name":"Bash","tool_input":{"command":"ls"}}`,
-	})
+	e, ch, in := guardEnv(t, guard)
 	for _, profile := range [][]string{{"--profile", "zcode"}, {"--profile", "claude", "--claude-home", ch}} {
 		args := append([]string{"hooks", "run", "--event", "PreToolUse", "--input", in}, profile...)
 		code, out, errs := e.hookside(t, "", args...)
@@ -276,14 +285,7 @@ func TestHooksRunWaitsForAsyncHooks(t *testing.T) {
 func TestHooksRunLongBlockReason(t *testing.T) {
 	const n = 300_000
 	guard := fmt.Sprintf("head -c %d /dev/zero | tr '\\0' x >&2; exit 2", n)
-	e := newCLIEnv(t)
-	e.userConfig(t, oneHook("PreToolUse", map[string]any{"type": "command", "command": guard}))
-	ch := filepath.Join(e.root, "claudehome")
-	in := filepath.Join(e.root, "in.json")
-	writeFiles(t, map[string]string{
-		filepath.Join(ch, "settings.json"): `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":` + strconv.Quote(guard) + `}]}]}}`,
-		in:                                 `{"tool_name":"Bash","tool_input":{"command":"ls"}}`,
-	})
+	e, ch, in := guardEnv(t, guard)
 	for _, tc := range []struct {
 		profile []string
 		chars   int // the block reason's length
