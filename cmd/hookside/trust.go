@@ -148,7 +148,9 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 			return digestExit(err)
 		}
 		if n := slices.IndexFunc(raw, isListNumber); n >= 0 && action == "grant" && o.bundle == "" {
-			fmt.Fprintf(stderr, "%s: --digest %s: a list number needs --bundle-digest %s (as `hookside hooks trust status%s` shows it): numbers follow the workspace as it is now, so after an edit the same number can name a declaration you never saw\n", p, raw[n], st.BundleDigest, hint)
+			// The current digest is not printed: pasting it would grant
+			// what nobody was shown. Review prints it beside the list.
+			fmt.Fprintf(stderr, "%s: --digest %s: a list number needs the --bundle-digest B that `hookside hooks trust review%s` prints with the list you read: numbers follow the workspace as it is now, so after an edit the same number can name a declaration you never saw\n", p, raw[n], hint)
 			return exitUsage
 		}
 	}
@@ -316,7 +318,8 @@ func describePin(p pin.PinEntry) string {
 // selectDeclarations resolves --digest / --all --bundle-digest.
 func selectDeclarations(p string, w runner.WorkspaceState, st trustStatus, digests []string, all bool, bundle, hint string, stderr io.Writer) ([]truststore.Declaration, int) {
 	if bundle != "" && bundle != st.BundleDigest {
-		fmt.Fprintf(stderr, "%s: --bundle-digest %s is not the workspace's bundle digest now (%s): mistyped, or the workspace changed since it was shown; review it again: hookside hooks trust review%s\n", p, bundle, st.BundleDigest, hint)
+		// Not the digest now: pasting that would grant the change unseen.
+		fmt.Fprintf(stderr, "%s: --bundle-digest %s is not the workspace's bundle digest now: mistyped, or the workspace changed since it was shown; review it again: hookside hooks trust review%s\n", p, bundle, hint)
 		return nil, exitError
 	}
 	if all {

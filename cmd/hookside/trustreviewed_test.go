@@ -58,17 +58,18 @@ func TestReviewRefusesAScriptChangedWhileShown(t *testing.T) {
 // TestGrantBundleDigestBindsWhatWasShown: grant --digest D --bundle-digest
 // B grants when the workspace is as status showed it, and is refused (exit
 // 1) after a script D runs changed, though D itself (the declaration) did
-// not; a list number without --bundle-digest is a usage error.
+// not; a list number without --bundle-digest is a usage error. Neither
+// refusal prints the bundle digest now: pasting it would grant unseen.
 func TestGrantBundleDigestBindsWhatWasShown(t *testing.T) {
 	e, g := scriptTrustEnv(t)
 	st := e.status(t)
 	d := st.Declarations[0].Digest
-	if code, _, errs := e.cli("grant", "--digest", "1"); code != exitUsage || !strings.Contains(errs, "needs --bundle-digest "+st.BundleDigest) {
+	if code, _, errs := e.cli("grant", "--digest", "1"); code != exitUsage || !strings.Contains(errs, "needs the --bundle-digest B") || strings.Contains(errs, st.BundleDigest) {
 		t.Fatalf("grant 1 without --bundle-digest: exit %d %s", code, errs)
 	}
 	writeFiles(t, map[string]string{g: "touch /tmp/not-what-you-reviewed\n"})
 	for _, sel := range []string{"1", d} {
-		if code, out, errs := e.cli("grant", "--digest", sel, "--bundle-digest", st.BundleDigest); code != exitError || strings.Contains(out, "trusted") || !strings.Contains(errs, "the workspace changed since it was shown") {
+		if code, out, errs := e.cli("grant", "--digest", sel, "--bundle-digest", st.BundleDigest); code != exitError || strings.Contains(out, "trusted") || !strings.Contains(errs, "the workspace changed since it was shown") || strings.Contains(errs, e.status(t).BundleDigest) {
 			t.Fatalf("grant --digest %s with a stale bundle digest: exit %d\n%s%s", sel, code, out, errs)
 		}
 	}
