@@ -322,6 +322,14 @@ func TestJSONAfterTextWarned(t *testing.T) {
 	if c := ParseClaude(hook.PreToolUse, res(0, out, "")); !has(c.Warnings) || c.PermissionDecision != "" {
 		t.Errorf("claude: warnings %q decision %q", c.Warnings, c.PermissionDecision)
 	}
+	for _, o := range []string{
+		"checking\n{\"hookSpecificOutput\":\n {\"permissionDecision\":\"deny\"}}\n", // the JSON over two lines
+		`checking... {"hookSpecificOutput":{"permissionDecision":"deny"}}`,         // on the text's line
+	} {
+		if a := Parse(hook.PreToolUse, exit(0, o, "")); !has(a.Warnings) {
+			t.Errorf("zcode %q: warnings %q", o, a.Warnings)
+		}
+	}
 	if a := Parse(hook.PreToolUse, exit(0, "all good\nno JSON here\n", "")); len(a.Warnings) != 0 {
 		t.Errorf("plain text: warnings %q", a.Warnings)
 	}

@@ -569,18 +569,23 @@ func duplicateMember(out []byte) string {
 }
 
 // jsonAfterText is the run warning of a plain-text stdout (out, trimmed,
-// not one JSON object) whose last line is a JSON object: an answer after
-// other output (an echo, a shell profile's greeting), which is not read,
-// since the answer is the whole of stdout. "" otherwise. Costs nothing
-// unless the last line starts with "{".
+// not one JSON object) that ends with a JSON object after other output
+// (an echo, a shell profile's greeting; on its own lines or the same one),
+// which is not read, since the answer is the whole of stdout. "" otherwise.
+// The object is looked for from each of the first maxJSONStarts "{" of
+// out: the work is bounded by that many passes over it.
 func jsonAfterText(out []byte) string {
-	i := bytes.LastIndexByte(out, '\n')
-	if i < 0 {
-		return ""
+	const maxJSONStarts = 8
+	for i, n := 0, 0; n < maxJSONStarts; n++ {
+		j := bytes.IndexByte(out[i:], '{')
+		if j < 0 {
+			return ""
+		}
+		i += j
+		if i > 0 && json.Valid(out[i:]) {
+			return "stdout ends with a JSON object after other output: the answer is the whole of stdout, so it was read as plain text; print only the JSON (send the rest to stderr)"
+		}
+		i++
 	}
-	last := bytes.TrimSpace(out[i+1:])
-	if len(last) == 0 || last[0] != '{' || !json.Valid(last) {
-		return ""
-	}
-	return "stdout ends with a JSON object after other output: the answer is the whole of stdout, so it was read as plain text; print only the JSON (send the rest to stderr)"
+	return ""
 }
