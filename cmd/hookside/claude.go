@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -144,8 +145,13 @@ func claudeExplainInput(path, tool string) (json.RawMessage, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := jsonexact.Unmarshal(data, &in); err != nil || in == nil {
-			return nil, fmt.Errorf("--input %s: the input must be a JSON object", path)
+		// As hooks run reads its --input: a UTF-8 JSON object, each
+		// member named once.
+		if msg := inputObjectError(path, data); msg != "" {
+			return nil, errors.New(msg)
+		}
+		if err := jsonexact.Unmarshal(data, &in); err != nil {
+			return nil, fmt.Errorf("--input %s: %v", path, err)
 		}
 	}
 	if _, ok := in["tool_name"]; !ok && tool != "" {

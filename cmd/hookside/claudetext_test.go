@@ -43,3 +43,14 @@ func TestClaudeRunTextShowsAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeExplainInputAsRun: hooks explain --profile claude reads its
+// --input as hooks run does: a member named twice is refused (exit 1,
+// its path and position), not explained with the last value.
+func TestClaudeExplainInputAsRun(t *testing.T) {
+	e := newCLIEnv(t)
+	code, out, errs := e.hookside(t, `{"tool_name":"Bash","tool_name":"Write"}`, "hooks", "explain", "--profile", "claude", "--event", "PreToolUse", "--input", "-")
+	if code != exitError || out != "" || !strings.Contains(errs, `<stdin>:1:14: duplicate member "tool_name"`) {
+		t.Errorf("exit %d\nstdout %q\nstderr %q", code, out, errs)
+	}
+}
