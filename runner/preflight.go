@@ -112,7 +112,10 @@ func (s *Session) processProblem(h *hook.Hook) error {
 		return nil
 	}
 	if named {
-		argv = argv[:1]
+		if _, err := s.checkProcess(argv[:1], true); err != nil {
+			return fmt.Errorf("its shell: %w", err)
+		}
+		return nil
 	}
 	_, err = s.checkProcess(argv, true)
 	return err

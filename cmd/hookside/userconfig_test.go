@@ -55,7 +55,7 @@ func TestCommandHookMissingShell(t *testing.T) {
 		map[string]any{"type": "command", "command": "echo fine"},
 	}}}})
 	code, out, errs := e.hookside(t, "", "hooks", "run", "--event", "Stop")
-	if code != exitOK || strings.Count(errs, "[process_hook_not_found]") != 1 || !strings.Contains(errs, `executable "no-such-hookside-shell" is not in PATH`) {
+	if code != exitOK || strings.Count(errs, "[process_hook_not_found]") != 1 || !strings.Contains(errs, `its shell: executable "no-such-hookside-shell" is not in PATH`) {
 		t.Errorf("exit %d, stderr %q; want one process_hook_not_found naming the shell", code, errs)
 	}
 	if !strings.Contains(out, "failed") || !strings.Contains(out, "succeeded") {
