@@ -126,7 +126,10 @@ func pinOne(r *os.Root, root, rel string, absentOK bool) (sum, target string, di
 		sum, _, content, err := hashOpen(f, nil, true)
 		return sum, "", false, content, err
 	case err == nil:
-		return AbsentPin, "", false, nil, nil // a FIFO, device or socket: never passes
+		// A FIFO, device or socket: no content to pin, and shown as
+		// "absent" it would be granted and then never pass. Cannot be
+		// pinned: the declaration cannot be granted while it is there.
+		return "", "", false, nil, &fsid.NotRegularError{Path: rel, Mode: fi.Mode()}
 	case fsid.IsNotExist(err):
 		if absentOK {
 			return AbsentPin, "", false, nil, nil
@@ -166,7 +169,7 @@ func pinOne(r *os.Root, root, rel string, absentOK bool) (sum, target string, di
 			return sum, t, true, nil, err
 		}
 		if !fi.Mode().IsRegular() {
-			return AbsentPin, "", false, nil, nil
+			return "", "", false, nil, &fsid.NotRegularError{Path: rel + " → " + t, Mode: fi.Mode()}
 		}
 		sum, _, content, err := hashOpen(f, nil, true)
 		return sum, t, false, content, err
