@@ -234,7 +234,7 @@ func (s *soak) emitted(f frame, name, via string) {
 func firstWords(m string) string {
 	f := strings.Fields(m)
 	if len(f) > 14 {
-		f = f[:14]
+		return strings.Join(f[:14], " ") + " …" // cut: said, so "(free some" does not read as the whole text
 	}
 	return strings.Join(f, " ")
 }
