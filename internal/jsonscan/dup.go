@@ -155,9 +155,12 @@ func (s *dupScan) array(i int) (int, bool) {
 	return len(b), false
 }
 
-// memberName returns the decoded name of the raw key (quotes included):
-// the bytes between the quotes when they hold no escape and are valid
-// UTF-8, else what encoding/json decodes the key to.
+// Name returns the decoded name of a raw key as Members.Next gives it
+// (quotes included): the bytes between the quotes when they hold no escape
+// and are valid UTF-8 (no copy), else what encoding/json decodes the key
+// to ("\u0061" is "a"; invalid UTF-8 becomes U+FFFD).
+func Name(key []byte) []byte { return memberName(key) }
+
 func memberName(key []byte) []byte {
 	body := key[1 : len(key)-1]
 	plain := true
