@@ -38,9 +38,11 @@ test: deps vet check-generated unit conformance cross soak-smoke
 
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags stepprobe ./internal/steps ./cmd/hookside
 
 unit:
 	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v /conformance)
+	$(GO) test -race -count=1 -tags stepprobe ./internal/steps
 
 conformance: build
 	$(GO) test -count=1 ./conformance/...

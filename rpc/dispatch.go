@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/hookside/hookside/internal/steps"
 )
 
 // errCancelledByClient marks a request context cancelled by $/cancelRequest,
@@ -259,6 +261,7 @@ func (d *dispatcher) read() *job {
 		}
 		d.busy++
 		d.start(readJob)
+		steps.Mark(steps.Dispatched)
 		return j
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookside/hookside/internal/home"
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/steps"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/runner/config"
@@ -301,6 +302,8 @@ type hooksRunParams struct {
 // hooksRun is hooks/run: output.Merged, or output.ClaudeMerged in a
 // claude-profile session.
 func (s *Server) hooksRun(ctx context.Context, p hooksRunParams) (any, error) {
+	steps.Mark(steps.Handler)
+	defer steps.Mark(steps.Merged)
 	if p.Event == "" {
 		return nil, InvalidParams("event", "required")
 	}
@@ -321,6 +324,7 @@ func (s *Server) hooksRun(ctx context.Context, p hooksRunParams) (any, error) {
 	rreq := runner.RunRequest{Event: p.Event, TurnID: p.TurnID, TraceID: p.TraceID, Input: []byte(p.Input)}
 	obs := &runObserver{s: s, sessionID: ss.id}
 	ctx = context.WithValue(ctx, observerKey{}, obs)
+	steps.Mark(steps.Session)
 	var m any
 	if ss.profile == runner.ProfileClaude {
 		m, err = ss.rs.RunClaude(ctx, rreq, obs)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/internal/jsonscan"
+	"github.com/hookside/hookside/internal/steps"
 	"github.com/sourcegraph/jsonrpc2"
 )
 
@@ -136,6 +137,7 @@ func (s *objectStream) nextRequest() (*jsonrpc2.Request, error) {
 func (s *objectStream) next() (req *jsonrpc2.Request, resp []byte, err error) {
 	for {
 		frame, err := s.f.ReadFrame()
+		steps.Mark(steps.FrameRead)
 		switch {
 		case errors.Is(err, errFrameTooLarge):
 			s.replyError(nil, CodeInvalidRequest, "invalid request: "+err.Error())
@@ -160,6 +162,7 @@ func (s *objectStream) next() (req *jsonrpc2.Request, resp []byte, err error) {
 			continue
 		}
 		if p.Method != nil {
+			steps.Mark(steps.FrameChecked)
 			req, msg := request(p)
 			if msg != "" {
 				s.replyError(nil, CodeInvalidRequest, msg)
@@ -456,7 +459,9 @@ func (s *objectStream) writeResult(id jsonrpc2.ID, res any) error {
 	} else {
 		frame = append(frame, body...)
 	}
-	return s.f.WriteFrame(append(frame, '}'))
+	err = s.f.WriteFrame(append(frame, '}'))
+	steps.Mark(steps.Replied)
+	return err
 }
 
 // writeError writes an error response (with data, when e has some).

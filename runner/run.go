@@ -13,6 +13,7 @@ import (
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/randid"
+	"github.com/hookside/hookside/internal/steps"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/runner/exec"
@@ -150,6 +151,7 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 	if err := checkInputTypes(req.Event, &in.f); err != nil {
 		return output.Merged{}, err
 	}
+	steps.Mark(steps.Input)
 	value, err := matchValue(req.Event, &in.f)
 	if err != nil {
 		return output.Merged{}, err
@@ -195,6 +197,7 @@ func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output
 		raw: req.Input,
 	}
 
+	steps.Mark(steps.Planned)
 	answers := make([]output.Answer, 0, len(selected))
 	runs := make([]output.Run, 0, len(selected))
 	for k := 0; k < len(selected); {
@@ -368,6 +371,7 @@ func (s *Session) runOne(ctx context.Context, h *hook.Hook, in baseInput, sc std
 		return ans, run
 	}
 	obs.HookStarted(HookStart{RunID: runID, Hook: h, Event: sc.event})
+	steps.Mark(steps.Started)
 	start := time.Now()
 	pr, stdout, stderr := s.spawn(ctx, h, in, sc)
 	ans := output.Parse(sc.event, pr)
@@ -393,6 +397,7 @@ func (s *Session) runOne(ctx context.Context, h *hook.Hook, in baseInput, sc std
 	}
 	logRunEnd(h, sc.event, run, stderr, cancelled)
 	obs.HookCompleted(HookDone{RunID: runID, Hook: h, Event: sc.event, Run: run, Stdout: stdout, Stderr: stderr})
+	steps.Mark(steps.Completed)
 	return ans, run
 }
 
@@ -470,6 +475,7 @@ func (s *Session) spawn(ctx context.Context, h *hook.Hook, in baseInput, sc stdi
 		return output.ProcessResult{ExitCode: -1, Async: true}, nil, nil
 	}
 	defer cleanup()
+	steps.Mark(steps.Prepared)
 	res := s.opts.Spawner.Run(ctx, spec)
 	slog.Debug("hook process", "hookId", h.ID, "event", sc.event, "argv0", argv[0], "pid", res.PID,
 		"exitCode", res.ExitCode, "durationMs", res.Duration.Milliseconds(), "timedOut", res.TimedOut, "startError", res.StartErr != nil)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookside/hookside/internal/steps"
 	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/runner/exec"
 )
@@ -96,6 +97,7 @@ func runAppServer(stdio bool, framing, home, level, format string, stdout, stder
 	code := rpc.Serve(ctx, os.Stdin, stdout, rpc.Options{
 		Framing: fr, Home: home, Version: version, Logger: log,
 	})
+	steps.Flush()
 	if sig, ok := got.Load().(syscall.Signal); ok {
 		return 128 + int(sig)
 	}

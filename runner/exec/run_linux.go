@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/hookside/hookside/internal/proc"
+	"github.com/hookside/hookside/internal/steps"
 )
 
 // Run runs one hook process and always returns by
@@ -107,6 +108,7 @@ func runPoll(ctx context.Context, spec Spec) Result {
 		stdout: execStream{max: lim.maxOut, onLine: spec.OnFirstLine}, stderr: execStream{max: lim.maxOut}}
 	sys := sysProcAttr()
 	sys.PidFD = &r.pidfd
+	steps.Mark(steps.Piped)
 	register := beginStart()
 	pid, _, err := syscall.StartProcess(path, spec.Argv, &syscall.ProcAttr{
 		Dir: spec.Dir, Env: env, Files: []uintptr{uintptr(fds[0]), uintptr(fds[3]), uintptr(fds[5])}, Sys: sys,
@@ -114,6 +116,7 @@ func runPoll(ctx context.Context, spec Spec) Result {
 	if err != nil {
 		pid = 0
 	}
+	steps.Mark(steps.Spawned)
 	register(pid)
 	closeFDs(fds[0], fds[3], fds[5])
 	if err != nil {
@@ -138,6 +141,7 @@ func runPoll(ctx context.Context, spec Spec) Result {
 	deadline := time.AfterFunc(lim.timeout, func() { r.terminate(&r.timedOut) })
 	stopCtx := context.AfterFunc(ctx, func() { r.terminate(&r.canceled) })
 	r.untilExit()
+	steps.Mark(steps.Exited)
 
 	// Phase 2: the leader is a zombie, so pid is still its group's id. No
 	// more signals from the callbacks; kill the rest of the group, tell
@@ -173,6 +177,7 @@ func runPoll(ctx context.Context, spec Spec) Result {
 	}
 	res.Stdout, res.StdoutTruncated = r.stdout.result()
 	res.Stderr, res.StderrTruncated = r.stderr.result()
+	steps.Mark(steps.Reaped)
 	res.Duration = time.Since(start)
 	return res
 }

@@ -182,6 +182,13 @@ const method = `## How it is measured
   spawn, exec, the loader), the hook itself, its answer → the runner's answer read (exit,
   reaping, draining, answering). A runner's cost over the spawn is its phase minus the C
   floor's.
+- The steps (fig. 1s) split hookside's own time of fig. 1's event further: a build with
+  ` + "`-tags stepprobe`" + ` (internal/steps) reads the clock at each step of hooks/run, from the
+  request's frame read to its reply written (frame checked, dispatched, handler, input
+  decoded, hook/started sent, spawn prepared, pipes and env, spawned, exited, reaped,
+  hook/completed sent, replied), once alone and once in hookside's place among fig. 1's
+  other runners, interleaved as fig. 1 is; each step is the p50 of the time since the one
+  before. Not the build fig. 1 measures (a clock read per step): it says where the time goes.
 - The host view (fig. "host") runs a real hook script (bash + jq; python3) under hookside and
   under the C floor, interleaved: hookside's cost is the ratio − 1, a share of the hook's own
   run time (spawn, interpreter start, run, exit, as the C floor measures it).
