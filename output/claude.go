@@ -199,7 +199,11 @@ func ParseClaude(event string, r ProcessResult) ClaudeAnswer {
 			applyClaudeJSON(event, rule, fields, &a, false)
 		} else if !isJSON {
 			if len(out) > 0 && out[0] == '{' {
-				a.warn("stdout starts with \"{\" but is not a JSON object: treated as plain text")
+				if w := severalValues(out); w != "" {
+					a.warn(w)
+				} else {
+					a.warn("stdout starts with \"{\" but is not a JSON object: treated as plain text")
+				}
 			} else if w := jsonAfterText(out); w != "" {
 				a.warn(w)
 			}

@@ -324,7 +324,7 @@ func TestJSONAfterTextWarned(t *testing.T) {
 	}
 	for _, o := range []string{
 		"checking\n{\"hookSpecificOutput\":\n {\"permissionDecision\":\"deny\"}}\n", // the JSON over two lines
-		`checking... {"hookSpecificOutput":{"permissionDecision":"deny"}}`,         // on the text's line
+		`checking... {"hookSpecificOutput":{"permissionDecision":"deny"}}`,          // on the text's line
 	} {
 		if a := Parse(hook.PreToolUse, exit(0, o, "")); !has(a.Warnings) {
 			t.Errorf("zcode %q: warnings %q", o, a.Warnings)
@@ -332,6 +332,99 @@ func TestJSONAfterTextWarned(t *testing.T) {
 	}
 	if a := Parse(hook.PreToolUse, exit(0, "all good\nno JSON here\n", "")); len(a.Warnings) != 0 {
 		t.Errorf("plain text: warnings %q", a.Warnings)
+	}
+}
+
+// TestSeveralJSONValuesWarned: stdout holding two or more JSON values and
+// nothing else (one object per line, or run together) is not one JSON
+// object: it is plain text, as before, and the warning says it holds
+// several values (counted up to maxCountedValues), not that it is invalid
+// JSON, in every profile. Stdout that is not only JSON values keeps the
+// "not a JSON object" warning of its profile.
+func TestSeveralJSONValuesWarned(t *testing.T) {
+	several := func(n string) string {
+		return "stdout holds " + n + " JSON values; the answer must be exactly one JSON object (the first is not read as the answer): treated as plain text; merge them into one object"
+	}
+	const (
+		zcodeBad  = "stdout looks like JSON but is not a JSON object (invalid or truncated): treated as plain text"
+		claudeBad = `stdout starts with "{" but is not a JSON object: treated as plain text`
+	)
+	for _, tc := range []struct {
+		name, stdout  string
+		zcode, claude string // the one warning of each profile ("" none)
+	}{
+		{"two_lines", "{\"decision\":\"block\"}\n{\"continue\":false}\n", several("2"), several("2")},
+		{"run_together", `{"a":1}{"b":2}`, several("2"), several("2")},
+		{"deny_then_allow", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}} {"hookSpecificOutput":{"permissionDecision":"allow"}}`, several("2"), several("2")},
+		{"object_array_string", "{\"a\":1}\r\n[2]\t\"x\" 3", several("4"), several("4")},
+		{"eight_values", strings.Repeat("{}\n", 8), several("8"), several("8")},
+		{"nine_values", strings.Repeat("{}\n", 9), several("at least 8"), several("at least 8")},
+		{"ten_thousand_values", strings.Repeat("{\"decision\":\"block\"}\n", 10000), several("at least 8"), several("at least 8")},
+		{"arrays", `[1] [2]`, several("2"), ""}, // claude: no "{", plain text without a word
+		{"second_value_cut", "{\"a\":1}\n{\"b\":", zcodeBad, claudeBad},
+		{"second_value_invalid", `{"a":1}{"b":tru}`, zcodeBad, claudeBad},
+		{"text_after_the_object", "{\"a\":1}\ndone", zcodeBad, claudeBad},
+		{"comma_between", `{"a":1},{"b":2}`, zcodeBad, claudeBad},
+		{"first_value_invalid", `{"a":}{"b":2}`, zcodeBad, claudeBad},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := func(w string) []string {
+				if w == "" {
+					return nil
+				}
+				return []string{w}
+			}
+			// zcode and spark read an answer with Parse; they differ in
+			// the merge, whose result must be "no opinion" in both.
+			for _, p := range []struct {
+				name string
+				d    *hook.Dialect
+			}{{"zcode", hook.Zcode}, {"spark", hook.Spark}} {
+				a := Parse(hook.PreToolUse, exit(0, tc.stdout, ""))
+				if !slices.Equal(a.Warnings, want(tc.zcode)) {
+					t.Errorf("%s: warnings\n%q\nwant\n%q", p.name, a.Warnings, want(tc.zcode))
+				}
+				if a.Outcome != OutcomeSucceeded || a.Decision != "" || a.Block || a.Continue != nil || a.AdditionalContext != nil {
+					t.Errorf("%s: part of stdout was read as the answer: %s", p.name, dump(a))
+				}
+				if m := MergeFor(p.d, hook.PreToolUse, []Answer{a}); m.Decision != nil || m.Blocked || !m.Continue {
+					t.Errorf("%s: merged decision %v blocked %v continue %v", p.name, m.Decision, m.Blocked, m.Continue)
+				}
+				// Plain text is context where plain text is read.
+				if u := Parse(hook.UserPromptSubmit, exit(0, tc.stdout, "")); !slices.Equal(u.AdditionalContext, []string{strings.TrimSpace(tc.stdout)}) {
+					t.Errorf("%s UserPromptSubmit: context %q", p.name, u.AdditionalContext)
+				}
+			}
+			c := ParseClaude(hook.PreToolUse, res(0, tc.stdout, ""))
+			if !slices.Equal(c.Warnings, want(tc.claude)) {
+				t.Errorf("claude: warnings\n%q\nwant\n%q", c.Warnings, want(tc.claude))
+			}
+			if c.Outcome != OutcomeSucceeded || c.PermissionDecision != "" || c.Block || c.Continue != nil || c.HookError != "" {
+				t.Errorf("claude: part of stdout was read as the answer: %+v", c)
+			}
+		})
+	}
+}
+
+// TestJSONValuesCostsNothing: counting the values of a stdout does not
+// allocate, and a well-formed answer never reaches the count (it runs
+// only when stdout is not one JSON object).
+func TestJSONValuesCostsNothing(t *testing.T) {
+	two := []byte("{\"decision\":\"block\"}\n{\"continue\":false}")
+	many := []byte(strings.Repeat("{}\n", 100))
+	n := testing.AllocsPerRun(100, func() {
+		if k, more := jsonValues(two); k != 2 || more {
+			t.Fatalf("jsonValues(two) = %d, %v", k, more)
+		}
+		if k, more := jsonValues(many); k != maxCountedValues || !more {
+			t.Fatalf("jsonValues(many) = %d, %v", k, more)
+		}
+	})
+	switch {
+	case !raceEnabled && n != 0:
+		t.Errorf("jsonValues allocates %v times", n)
+	case raceEnabled:
+		t.Logf("race build: sync.Pool drops at random, so json.Valid's scanner is allocated anew at times (%v allocations); the exact check runs without -race", n)
 	}
 }
 

@@ -313,7 +313,11 @@ func parseStdout(event string, out []byte, a *Answer) {
 	obj, ok := parseObject(out)
 	if !ok {
 		if len(out) > 0 && (out[0] == '{' || out[0] == '[') {
-			a.warn("stdout looks like JSON but is not a JSON object (invalid or truncated): treated as plain text")
+			if w := severalValues(out); w != "" {
+				a.warn(w)
+			} else {
+				a.warn("stdout looks like JSON but is not a JSON object (invalid or truncated): treated as plain text")
+			}
 		} else if w := jsonAfterText(out); w != "" {
 			a.warn(w)
 		}

@@ -46,11 +46,17 @@ func TestClaudeRunTextShowsAnswer(t *testing.T) {
 
 // TestClaudeExplainInputAsRun: hooks explain --profile claude reads its
 // --input as hooks run does: a member named twice is refused (exit 1,
-// its path and position), not explained with the last value.
+// its path and the position of the repeat), not explained with the last
+// value.
 func TestClaudeExplainInputAsRun(t *testing.T) {
 	e := newCLIEnv(t)
-	code, out, errs := e.hookside(t, `{"tool_name":"Bash","tool_name":"Write"}`, "hooks", "explain", "--profile", "claude", "--event", "PreToolUse", "--input", "-")
-	if code != exitError || out != "" || !strings.Contains(errs, `<stdin>:1:14: duplicate member "tool_name"`) {
-		t.Errorf("exit %d\nstdout %q\nstderr %q", code, out, errs)
+	for in, want := range map[string]string{
+		`{"tool_name":"Bash","tool_name":"Write"}`:                         `<stdin>:1:21: duplicate member "tool_name"`,
+		`{"tool_input":{"x":{"command":1},"command":"ls","command":"rm"}}`: `<stdin>:1:49: duplicate member "tool_input.command"`,
+	} {
+		code, out, errs := e.hookside(t, in, "hooks", "explain", "--profile", "claude", "--event", "PreToolUse", "--input", "-")
+		if code != exitError || out != "" || !strings.Contains(errs, want) {
+			t.Errorf("%s: exit %d\nstdout %q\nstderr %q\nwant %q", in, code, out, errs, want)
+		}
 	}
 }

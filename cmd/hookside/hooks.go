@@ -337,8 +337,8 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 // UTF-8 JSON object, at its "file:line:col" (internal/jsonpos): the bad
 // byte, the syntax error, the kind of value it is ("got a JSON array",
 // "got null"), or a member named twice in one object (hooks/run refuses
-// those: two readers could act on different values). "" when it is an
-// object.
+// those: two readers could act on different values), at the repeat: the
+// name's second occurrence in that object. "" when it is an object.
 func inputObjectError(path string, input []byte) string {
 	name := path
 	if path == "-" {
@@ -353,8 +353,7 @@ func inputObjectError(path string, input []byte) string {
 	var te *json.UnmarshalTypeError
 	switch {
 	case err == nil && obj != nil:
-		if path, dup := jsonscan.Duplicate(input); dup {
-			off, _ := jsonpos.PathOffset(input, path)
+		if path, off, dup := jsonscan.DuplicateAt(input); dup {
 			return fmt.Sprintf("%s: duplicate member %q: this name appears twice in one object (each member name may appear once, as in hooks/run)", jsonpos.At(name, input, off), path)
 		}
 		return ""

@@ -233,7 +233,9 @@ func TestHooksRunRedactsReasons(t *testing.T) {
 // TestRunInputJSONErrorPosition: a --input that is not JSON, not an
 // object, or names a member twice in one object (hooks/run refuses it),
 // is named with the line and column of the problem (of the file,
-// or <stdin> for -), and nothing runs.
+// or <stdin> for -), and nothing runs. A repeated member is named where
+// it repeats (its second occurrence in the object that repeats it), not
+// where the name first appears.
 func TestRunInputJSONErrorPosition(t *testing.T) {
 	e := newCLIEnv(t)
 	in := filepath.Join(e.root, "bad.json")
@@ -242,12 +244,22 @@ func TestRunInputJSONErrorPosition(t *testing.T) {
 	if want := in + ":3:8: invalid JSON: invalid character ','"; code != 1 || !strings.Contains(errs, want) {
 		t.Errorf("exit %d, stderr %q, want exit 1 and %q", code, errs, want)
 	}
+	dup := filepath.Join(e.root, "dup.json")
+	writeFiles(t, map[string]string{dup: "{\n  \"tool_name\": \"Bash\",\n  \"tool_input\": {\"command\": \"ls\"},\n  \"tool_name\": \"Write\"\n}\n"})
+	code, _, errs = e.hookside(t, "", "hooks", "run", "--event", "PreToolUse", "--input", dup)
+	if want := dup + `:4:3: duplicate member "tool_name"`; code != 1 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr %q, want exit 1 and %q", code, errs, want)
+	}
 	for stdin, want := range map[string]string{
 		`{"a": tru}`: "<stdin>:1:10: invalid JSON: invalid character '}' in literal true",
 		"\n  [1]":    "<stdin>:2:3: the input must be a JSON object: got a JSON array",
 		" null":      "<stdin>:1:2: the input must be a JSON object: got null",
-		`{"toolInput":{"command":"ls","command":"rm -r x"}}`: `<stdin>:1:25: duplicate member "toolInput.command": this name appears twice`,
-		`{"a":1,}`: "<stdin>:1:7: invalid JSON: a trailing comma before '}'",
+		`{"toolInput":{"command":"ls","command":"rm -r x"}}`: `<stdin>:1:30: duplicate member "toolInput.command": this name appears twice`,
+		`{"toolInput":{"a":1,"a":2}}`:                        `<stdin>:1:21: duplicate member "toolInput.a": this name appears twice`,
+		`{"x":{"a":1},"a":2,"a":3}`:                          `<stdin>:1:20: duplicate member "a": this name appears twice`,
+		`{"a.b":1,"a":{"b":1,"b":2}}`:                        `<stdin>:1:21: duplicate member "a.b": this name appears twice`,
+		"{\n  \"a\": 1,\n  \"\\u0061\": 2\n}":                `<stdin>:3:3: duplicate member "a": this name appears twice`,
+		`{"a":1,}`:                                           "<stdin>:1:7: invalid JSON: a trailing comma before '}'",
 	} {
 		code, _, errs := e.hookside(t, stdin, "hooks", "run", "--event", "PreToolUse", "--input", "-")
 		if code != 1 || !strings.Contains(errs, want) {

@@ -26,9 +26,20 @@ import (
 // one pass over b; no allocation for objects of up to 16 members whose
 // names have no escape (a larger object's names go into a map).
 func Duplicate(b []byte) (path string, found bool) {
+	path, _, found = DuplicateAt(b)
+	return path, found
+}
+
+// DuplicateAt is Duplicate with off, the byte offset in b of the repeated
+// member: the opening quote of its name, in the object that names it a
+// second time (so in {"x":{"a":1},"a":2,"a":3} the third "a"). A path
+// names no place alone (a name may hold a "."; the same path can be
+// written twice), so a position for a reader comes from off (0 when found
+// is false). Cost as Duplicate's.
+func DuplicateAt(b []byte) (path string, off int, found bool) {
 	s := dupScan{b: b}
 	if _, found = s.value(jsonskip.WS(b, 0)); !found {
-		return "", false
+		return "", 0, false
 	}
 	slices.Reverse(s.path)
 	var sb strings.Builder
@@ -43,14 +54,16 @@ func Duplicate(b []byte) (path string, found bool) {
 			sb.Write(e.name)
 		}
 	}
-	return sb.String(), true
+	return sb.String(), s.off, true
 }
 
 // dupScan is one walk of Duplicate; path collects, from the repeated
-// member outwards, where it was found.
+// member outwards, where it was found, and off is the offset of the
+// repeated member's name.
 type dupScan struct {
 	b    []byte
 	path []pathElem
+	off  int
 }
 
 // pathElem is a member name, or (name nil) an array index.
@@ -114,6 +127,7 @@ func (s *dupScan) object(i int) (int, bool) {
 		}
 		if repeated {
 			s.path = append(s.path, pathElem{name: name})
+			s.off = i
 			return 0, true
 		}
 		i = jsonskip.WS(b, kEnd)

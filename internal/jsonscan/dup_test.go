@@ -47,6 +47,50 @@ func TestDuplicate(t *testing.T) {
 	}
 }
 
+// TestDuplicateAt: the offset is that of the repeated member's name (its
+// opening quote) in the object that repeats it: the second occurrence in
+// that object, not an earlier member of the same name in another object,
+// nor the first member a path of the same spelling could mean.
+func TestDuplicateAt(t *testing.T) {
+	many := `{"p":{`
+	for i := range 40 {
+		many += `"k` + strings.Repeat("x", i) + `":1,`
+	}
+	many += `"kxxx":2,"end":0}}`
+	at := func(in, s string) int {
+		i := strings.Index(in, s)
+		if i < 0 {
+			t.Fatalf("test input %q lacks %q", in, s)
+		}
+		return i
+	}
+	for _, c := range []struct {
+		in, path, repeat string // repeat: the text that starts at the offset
+	}{
+		{`{"a":1,"a":2}`, "a", `"a":2`},
+		{`{"x":{"a":1},"a":2,"a":3}`, "a", `"a":3`},
+		{`{"toolInput":{"a":1,"a":2}}`, "toolInput.a", `"a":2`},
+		{`{"a":1,"b":{"a":2},"a":3,"a":4}`, "a", `"a":3`},
+		{`{"a.b":1,"a":{"b":1,"b":2}}`, "a.b", `"b":2`},
+		{`{"method":"a","\u006dethod":"b"}`, "method", `"\u006dethod"`},
+		{`[{"q":1},{"q":1,"q":2}]`, "[1].q", `"q":2`},
+		{`{"a":"\"a\":","a":1}`, "a", `"a":1`},
+		{"{\n  \"a\" : 1 ,\n  \"a\" : 2 }", "a", `"a" : 2`},
+		{many, "p.kxxx", `"kxxx":2`},
+	} {
+		if !json.Valid([]byte(c.in)) {
+			t.Fatalf("test input %q is not JSON", c.in)
+		}
+		path, off, found := DuplicateAt([]byte(c.in))
+		if want := at(c.in, c.repeat); !found || path != c.path || off != want {
+			t.Errorf("DuplicateAt(%.60q) = %q, %d, %v; want %q, %d (%.20q)", c.in, path, off, found, c.path, want, c.repeat)
+		}
+	}
+	if path, off, found := DuplicateAt([]byte(`{"a":{"b":1},"c":{"b":1}}`)); found || path != "" || off != 0 {
+		t.Errorf("no repeat: %q, %d, %v", path, off, found)
+	}
+}
+
 func BenchmarkDuplicate(b *testing.B) {
 	params := []byte(`{"sessionId":"s1","event":"PreToolUse","input":{"toolName":"Read","toolInput":{"command":"ls"},"toolCallId":"c1"}}`)
 	b.ReportAllocs()
@@ -67,16 +111,20 @@ func FuzzDuplicate(f *testing.F) {
 		if !json.Valid(b) {
 			return
 		}
-		want, wantFound := referenceDuplicate(b)
+		want, wantOff, wantFound := referenceDuplicate(b)
 		got, found := Duplicate(b)
 		if found != wantFound || got != want {
 			t.Fatalf("Duplicate(%q) = %q, %v; reference %q, %v", b, got, found, want, wantFound)
 		}
+		if _, off, _ := DuplicateAt(b); off != wantOff {
+			t.Fatalf("DuplicateAt(%q) offset %d; reference %d", b, off, wantOff)
+		}
 	})
 }
 
-// referenceDuplicate is Duplicate by encoding/json's tokenizer.
-func referenceDuplicate(b []byte) (string, bool) {
+// referenceDuplicate is DuplicateAt by encoding/json's tokenizer: a key
+// starts past the white space and "," after the previous token.
+func referenceDuplicate(b []byte) (string, int, bool) {
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	type level struct {
 		object bool
@@ -117,9 +165,13 @@ func referenceDuplicate(b []byte) (string, bool) {
 		}
 	}
 	for {
+		start := int(dec.InputOffset())
+		for start < len(b) && strings.IndexByte(" \t\r\n,", b[start]) >= 0 {
+			start++
+		}
 		tok, err := dec.Token()
 		if err != nil {
-			return "", false
+			return "", 0, false
 		}
 		if n := len(stack); n > 0 && stack[n-1].object && stack[n-1].atKey {
 			l := stack[n-1]
@@ -130,7 +182,7 @@ func referenceDuplicate(b []byte) (string, bool) {
 			}
 			name := tok.(string)
 			if l.names[name] {
-				return path(name), true
+				return path(name), start, true
 			}
 			l.names[name], l.key, l.atKey = true, name, false
 			continue
