@@ -356,7 +356,8 @@ func (d *dispatcher) cancelAsRequest(req *jsonrpc2.Request) {
 }
 
 // drain waits up to grace for queued and running requests (less when the
-// server is terminated meanwhile: d.term), then cancels what is left and
+// server is terminated meanwhile, d.term, or a write to the host fails:
+// their replies could not be delivered), then cancels what is left and
 // waits for it to reply.
 func (d *dispatcher) drain(grace time.Duration) {
 	done := make(chan struct{})
@@ -367,6 +368,7 @@ func (d *dispatcher) drain(grace time.Duration) {
 			return
 		case <-time.After(grace):
 		case <-d.term:
+		case <-d.s.outGone:
 		}
 	}
 	d.mu.Lock()

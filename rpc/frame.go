@@ -61,6 +61,11 @@ type framer interface {
 	HoldFrame(b []byte)
 	// Flush writes the held frames, if any.
 	Flush() error
+	// OnWriteError sets fn, called once by the first write that fails
+	// (the host closed its end: EPIPE), with the framer's lock held: fn
+	// must not write frames or block. Every later write returns that
+	// error without writing.
+	OnWriteError(fn func(error))
 }
 
 func newFramer(f Framing, r io.Reader, w io.Writer) framer {
@@ -82,6 +87,10 @@ type frameWriter struct {
 	// out holds the held frames, framed; WriteFrame appends its frame and
 	// writes out.
 	out []byte
+	// err is the error of the first write that failed; broken is told of
+	// it (OnWriteError).
+	err    error
+	broken func(error)
 }
 
 // add appends b, framed, to out.
@@ -96,12 +105,24 @@ func (f *frameWriter) add(b []byte) {
 	f.out = append(append(f.out, b...), '\n')
 }
 
-// send writes out and empties it (f.mu held).
+// send writes out and empties it (f.mu held). After a failed write
+// nothing more is written: the stream may end inside a frame, and a write
+// error on the transport (the host closed its end) does not heal.
 func (f *frameWriter) send() error {
+	if f.err != nil {
+		f.out = f.out[:0]
+		return f.err
+	}
 	_, err := f.w.Write(f.out)
 	f.out = f.out[:0]
 	if cap(f.out) > keepFrameBuf {
 		f.out = nil
+	}
+	if err != nil {
+		f.err = err
+		if f.broken != nil {
+			f.broken(err)
+		}
 	}
 	return err
 }
@@ -117,6 +138,12 @@ func (f *frameWriter) HoldFrame(b []byte) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.add(b)
+}
+
+func (f *frameWriter) OnWriteError(fn func(error)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.broken = fn
 }
 
 func (f *frameWriter) Flush() error {

@@ -2,7 +2,9 @@ package rpc
 
 import (
 	"bytes"
+	"errors"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -52,6 +54,42 @@ func TestHeldFramesGoOutWithTheNextFrame(t *testing.T) {
 		}
 		if len(w.writes) != 2 || w.writes[1] != tc.want[:len(tc.want)/3] {
 			t.Fatalf("%s: flush wrote %q", tc.framing, w.writes)
+		}
+	}
+}
+
+// failWriter fails every Write with err, counting the calls.
+type failWriter struct {
+	err   error
+	calls int
+}
+
+func (w *failWriter) Write([]byte) (int, error) {
+	w.calls++
+	return 0, w.err
+}
+
+// TestFirstFailedWriteIsReportedOnceAndSticks: the first write that fails
+// is told to OnWriteError's function, once; later writes and flushes
+// return that error without writing, in both framings.
+func TestFirstFailedWriteIsReportedOnceAndSticks(t *testing.T) {
+	for _, framing := range []Framing{FramingNDJSON, FramingContentLength} {
+		w := &failWriter{err: syscall.EPIPE}
+		f := newFramer(framing, bytes.NewReader(nil), w)
+		var told []error
+		f.OnWriteError(func(err error) { told = append(told, err) })
+		if err := f.WriteFrame([]byte(`{"a":1}`)); !errors.Is(err, syscall.EPIPE) {
+			t.Fatalf("%s: first write: %v", framing, err)
+		}
+		f.HoldFrame([]byte(`{"b":2}`))
+		if err := f.Flush(); !errors.Is(err, syscall.EPIPE) {
+			t.Fatalf("%s: flush after the failure: %v", framing, err)
+		}
+		if err := f.WriteFrame([]byte(`{"c":3}`)); !errors.Is(err, syscall.EPIPE) {
+			t.Fatalf("%s: write after the failure: %v", framing, err)
+		}
+		if w.calls != 1 || len(told) != 1 || !errors.Is(told[0], syscall.EPIPE) {
+			t.Fatalf("%s: %d writes, told %v; want 1 write, told EPIPE once", framing, w.calls, told)
 		}
 	}
 }

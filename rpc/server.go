@@ -67,6 +67,10 @@ type Server struct {
 	unknown unknownKeys // params keys logged as unknown (unknown_params.go)
 
 	exitCode chan int
+	// outGone is closed by the first write to the host that fails (it
+	// closed stdout), outErr saying why (set before the close).
+	outGone chan struct{}
+	outErr  error
 }
 
 type serverState int
@@ -79,9 +83,10 @@ const (
 )
 
 // Serve runs the server on r/w until the client sends exit or closes its
-// end (EOF = shutdown + exit), or ctx is cancelled (termination). It
-// returns the process exit status: 0 after an orderly shutdown or EOF, 1
-// for exit without shutdown or when ctx was cancelled.
+// end (EOF = shutdown + exit), a write to w fails (the client closed its
+// reading end), or ctx is cancelled (termination). It returns the process
+// exit status: 0 after an orderly shutdown or EOF, 1 for exit without
+// shutdown, a failed write or when ctx was cancelled.
 func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -104,11 +109,16 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		home:     opts.Home,
 		sessions: map[string]*session{},
 		exitCode: make(chan int, 1),
+		outGone:  make(chan struct{}),
 	}
 	s.d = newDispatcher(s, opts.Workers, opts.QueueSize, ctx.Done())
 	in, closeIn := pollable(r)
 	defer closeIn()
 	s.stream = &objectStream{f: newFramer(opts.Framing, in, w), log: opts.Logger, responses: make(chan []byte)}
+	s.stream.f.OnWriteError(func(err error) {
+		s.outErr = err
+		close(s.outGone)
+	})
 	defer s.stream.flush()
 	s.conn = jsonrpc2.NewConn(ctx, s.stream, s.d, jsonrpc2.SetLogger(slogPrinter{opts.Logger}))
 	close(s.d.ready)
@@ -128,6 +138,15 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		s.stop(s.opts.ShutdownGrace)
 		s.d.pending.Wait()
 		return 0
+	case <-s.outGone:
+		// The host closed stdout (it crashed, or closed the pipe) while
+		// stdin is still open: nothing can be answered any more, so the
+		// server ends as for a signal, without the grace.
+		s.log.Warn("the host closed stdout: shutting down", "err", s.outErr)
+		s.beginShutdown()
+		s.stop(0)
+		s.conn.Close()
+		return 1
 	case <-ctx.Done():
 		// Terminated (SIGTERM, SIGINT, SIGHUP in cmd/hookside): no grace.
 		// In-flight requests are cancelled at once (their hooks' process

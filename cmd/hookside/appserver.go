@@ -24,9 +24,10 @@ func appServerCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "app-server",
 		Short: "serve JSON-RPC 2.0 to an agent host (--stdio)",
 		Long: "Serve JSON-RPC 2.0 (protocol \"1\", docs/protocol.md) on stdin/stdout. Logs go to stderr.\n" +
-			"Exit status: 0 after shutdown then exit, or when stdin ends; 1 after exit without shutdown;\n" +
-			"2 a usage error (no --stdio, a flag or argument error, an unknown --framing, --log-level or\n" +
-			"--log-format); 128+signal when SIGTERM, SIGINT or SIGHUP ended it (143, 130, 129).",
+			"Exit status: 0 after shutdown then exit, or when stdin ends; 1 after exit without shutdown,\n" +
+			"or when the host closed stdout (a frame could not be written); 2 a usage error (no --stdio,\n" +
+			"a flag or argument error, an unknown --framing, --log-level or --log-format); 128+signal\n" +
+			"when SIGTERM, SIGINT or SIGHUP ended it (143, 130, 129).",
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&stdio, "stdio", false, "speak JSON-RPC on stdin/stdout (required)")
@@ -86,6 +87,15 @@ func runAppServer(stdio bool, framing, home, level, format string, stdout, stder
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer signal.Stop(sigs)
+	// A write to stdout or stderr after the host closed its end fails with
+	// EPIPE instead of killing the process with SIGPIPE (the Go runtime's
+	// rule for fds 1 and 2 unless SIGPIPE is notified): rpc.Serve then shuts
+	// down cleanly. Notified, not ignored: hooks start with the default
+	// SIGPIPE action, an ignored one they would inherit. Nothing reads pipes;
+	// a full channel drops the signal.
+	pipes := make(chan os.Signal, 1)
+	signal.Notify(pipes, syscall.SIGPIPE)
+	defer signal.Stop(pipes)
 	var got atomic.Value
 	go func() {
 		if sig, ok := <-sigs; ok {

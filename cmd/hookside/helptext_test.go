@@ -20,7 +20,7 @@ func TestHelpTexts(t *testing.T) {
 		{[]string{"hooks", "explain"}, []string{"--event EVENT", "(--profile claude: every Claude Code event)"}, nil},
 		{[]string{"hooks", "run"}, []string{"to every hook as transcript_path, in every profile"}, []string{"claude-profile hooks"}},
 		{[]string{"hooks", "list"}, []string{"Exit status: 0 listed", "1 a session that", "2 a usage error"}, nil},
-		{[]string{"app-server"}, []string{"Exit status: 0 after shutdown", "1 after exit without shutdown", "2 a usage error", "128+signal",
+		{[]string{"app-server"}, []string{"Exit status: 0 after shutdown", "1 after exit without shutdown", "when the host closed stdout", "2 a usage error", "128+signal",
 			"--framing FRAMING", "--log-level LEVEL", "--log-format FORMAT"}, []string{" string "}},
 	} {
 		var out bytes.Buffer
