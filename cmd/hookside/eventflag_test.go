@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// TestEventFlagDidYouMean: a misspelled --event gets the config files'
-// "did you mean" (config.SuggestEvent) on hooks run, list and explain,
+// TestEventFlagDidYouMean: a misspelled --event (also with two adjacent
+// letters swapped) gets the config files' "did you mean"
+// (config.SuggestEvent) on hooks run, list and explain,
 // with each command's usage status; a real event of another profile gets
 // none; hooks list --profile claude takes every Claude Code event.
 func TestEventFlagDidYouMean(t *testing.T) {
@@ -21,6 +22,10 @@ func TestEventFlagDidYouMean(t *testing.T) {
 		{[]string{"explain", "--event", "pretooluse"}, exitError, "did you mean PreToolUse?"},
 		{[]string{"list", "--event", "UserPromtSubmit"}, exitUsage, "did you mean UserPromptSubmit?"},
 		{[]string{"explain", "--profile", "claude", "--claude-home", claudeHome, "--event", "SubagentStpo"}, exitError, "did you mean SubagentStop?"},
+		{[]string{"run", "--event", "Stpo"}, exitError, "did you mean Stop?"},
+		{[]string{"list", "--event", "SesisonStart"}, exitUsage, "did you mean SessionStart?"},
+		{[]string{"explain", "--event", "PerToolUse"}, exitError, "did you mean PreToolUse?"},
+		{[]string{"run", "--event", "Sopt"}, exitError, ""},
 		{[]string{"run", "--event", "SubagentStop"}, exitError, ""},
 		{[]string{"list", "--event", "Bogus"}, exitUsage, ""},
 	} {

@@ -164,7 +164,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		if code != 0 {
 			return code
 		}
-		return trustGrant(p, rs, w, sh, sel, o.asJSON, stdout, stderr)
+		return trustGrant(p, rs, w, sh, sel, st.Declarations, o.asJSON, stdout, stderr)
 	default: // revoke
 		if o.all {
 			digests = rs.Gate().Records()
@@ -341,7 +341,12 @@ func selectDeclarations(p string, w runner.WorkspaceState, st trustStatus, diges
 	return sel, 0
 }
 
-func trustGrant(p string, rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, sel []truststore.Declaration, asJSON bool, stdout, stderr io.Writer) int {
+// trustGrant grants sel with the pins shown (sh) and prints what it
+// trusted on stdout. With shown (the declarations as listed; nil from the
+// terminal review, which has just displayed them), each granted
+// declaration with unpinned words gets a warning line on stderr naming
+// them (warnUnpinned).
+func trustGrant(p string, rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, sel []truststore.Declaration, shown []truststore.DeclarationStatus, asJSON bool, stdout, stderr io.Writer) int {
 	if len(sel) == 0 {
 		fmt.Fprintln(stdout, "nothing to grant")
 		return exitOK
@@ -360,6 +365,7 @@ func trustGrant(p string, rs *runner.Session, w runner.WorkspaceState, sh *trust
 	for i, d := range sel {
 		granted[i] = d.Digest
 	}
+	warnUnpinned(p, granted, shown, stderr)
 	if asJSON {
 		writeJSON(stdout, map[string]any{"trusted": granted, "counts": rs.WorkspaceStatusAt(w.RunDir).Counts})
 		return exitOK
@@ -502,7 +508,7 @@ func trustReview(p string, rs *runner.Session, w runner.WorkspaceState, sh *trus
 		}
 		sel = append(sel, d)
 	}
-	return trustGrant(p, rs, w, sh, sel, false, stdout, stderr)
+	return trustGrant(p, rs, w, sh, sel, nil, false, stdout, stderr)
 }
 
 // parseSelection parses "1,3", "2-4", "all" or "" against n items.

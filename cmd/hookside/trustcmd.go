@@ -51,7 +51,10 @@ var trustActions = []trustAction{
 
 // The parts of the help texts the parent and its actions share.
 const (
-	trustDigestHelp    = "D is a list number from status, a full digest, or a unique prefix of at least 6 hex characters."
+	trustDigestHelp = "D is a list number from status (1, 2, …), a full digest (64 hex characters, as status prints it),\n" +
+		"or a unique prefix of one of at least 6 hex characters; a D with white space, a sign or a leading\n" +
+		"zero, or a malformed digest (not hex, or longer than 64 characters), is a usage error."
+	trustUnpinnedHelp  = "A granted declaration with unpinned words (status and review list them: words pinning could not\nfollow) gets a warning line on stderr naming them, as what they run can change without the trust\ngoing stale."
 	trustBundleHelp    = "--bundle-digest B (status and review print it) covers every workspace file, declaration and pinned\nscript: with it, grant trusts exactly what was shown, or nothing when anything changed since; a list\nnumber needs it, as numbers follow the workspace as it is now. Without it a digest grants the\ndeclaration with its scripts as they are at the grant."
 	trustWorkspaceHelp = "The workspace is --cwd DIR (as the other hooks commands) or --workspace PATH|IDENTITY (the same,\n" +
 		"also taking a workspace identity local:|remote:|ssh:|container:|wsl:…); default the current directory.\n" +
@@ -86,7 +89,7 @@ func (a trustAction) long() string {
 		b.WriteString(trustDigestHelp + "\n")
 	}
 	if a.bundle {
-		b.WriteString(trustBundleHelp + "\n")
+		b.WriteString(trustBundleHelp + "\n" + trustUnpinnedHelp + "\n")
 	}
 	b.WriteString(trustWorkspaceHelp + "\n")
 	if a.name != "revoke" {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/hookside/hookside/runner"
 	"github.com/spf13/pflag"
@@ -17,10 +19,16 @@ const minDigestPrefix = 6
 // digestLen is the length of a full declaration digest (hex SHA-256).
 const digestLen = 64
 
-// errDigestSyntax marks a --digest argument that is none of the accepted
-// forms: a usage error (exit 2), where a well-formed one that names
-// nothing is an error (exit 1).
-var errDigestSyntax = errors.New("usage")
+// digestSyntaxError is a --digest argument that is none of the accepted
+// forms (parseDigestArg): a usage error (exit 2), where a well-formed one
+// that names nothing is an error (exit 1).
+type digestSyntaxError struct{ msg string }
+
+func (e *digestSyntaxError) Error() string { return e.msg }
+
+// digestForms is what --digest accepts, the tail of its usage errors.
+const digestForms = "want a list number from status (1, 2, …: decimal digits, no sign, no leading zero), " +
+	"a full digest (64 hex characters, 0-9 and a-f, as status prints it) or a unique prefix of a digest, at least 6 hex characters long"
 
 // resolveDigests turns each --digest argument into a full digest: a list
 // number N (1-based, as `hooks trust status` numbers listed) names listed[N-1];
@@ -28,7 +36,8 @@ var errDigestSyntax = errors.New("usage")
 // characters names the one digest among listed and known it starts. With
 // keep (revoke), a hex argument matching nothing is kept as given (revoke
 // reports it unknown); otherwise a full digest is kept and a shorter one is
-// an error. An ambiguous prefix is an error naming the candidates.
+// an error. An ambiguous prefix is an error naming the candidates; an
+// argument of none of these forms is a *digestSyntaxError (parseDigestArg).
 func resolveDigests(args, listed, known []string, keep bool) ([]string, error) {
 	pool := make([]string, 0, len(listed)+len(known))
 	seen := map[string]bool{}
@@ -49,28 +58,73 @@ func resolveDigests(args, listed, known []string, keep bool) ([]string, error) {
 	return out, nil
 }
 
-// isListNumber reports whether the --digest argument a is a list number
-// (shorter than a digest prefix, decimal digits only).
+// isListNumber reports whether the --digest argument a, one parseDigestArg
+// accepts, is a list number (shorter than a digest prefix, decimal digits
+// only).
 func isListNumber(a string) bool {
-	a = strings.TrimSpace(a)
 	return len(a) < minDigestPrefix && a != "" && strings.Trim(a, "0123456789") == ""
 }
 
-func resolveDigest(a string, listed, pool []string, keep bool) (string, error) {
-	a = strings.ToLower(strings.TrimSpace(a))
+// parseDigestArg reads one --digest argument as exactly one of the
+// accepted forms: a list number (returned as n, hex ""), written as
+// decimal digits without sign or leading zero and shorter than a digest
+// prefix; or a digest or digest prefix (returned as hex, lowercased): 6 to
+// 64 hex characters, either case. Anything else is a *digestSyntaxError
+// naming the value (quoted, so white space shows), what is wrong with it
+// and the accepted forms: white space anywhere, an empty value, a sign, a
+// leading zero, a "sha256:" prefix, a character that is not hex, more than
+// 64 hex characters, fewer than 6 that are not a list number.
+func parseDigestArg(a string) (n int, hex string, err error) {
+	bad := func(format string, args ...any) (int, string, error) {
+		return 0, "", &digestSyntaxError{fmt.Sprintf("--digest %q: %s; %s", a, fmt.Sprintf(format, args...), digestForms)}
+	}
+	if a == "" {
+		return bad("empty")
+	}
+	if strings.ContainsFunc(a, unicode.IsSpace) {
+		return bad("white space is not part of a list number or a digest")
+	}
 	if isListNumber(a) {
+		if len(a) > 1 && a[0] == '0' {
+			return bad("a list number has no leading zero")
+		}
 		n, _ := strconv.Atoi(a)
+		return n, "", nil
+	}
+	if (a[0] == '+' || a[0] == '-') && len(a) > 1 && strings.Trim(a[1:], "0123456789") == "" {
+		return bad("a list number has no sign")
+	}
+	h := strings.ToLower(a)
+	if strings.HasPrefix(h, "sha256:") {
+		return bad("malformed digest: a declaration digest is written without the sha256: prefix")
+	}
+	if i := strings.IndexFunc(h, func(r rune) bool { return !strings.ContainsRune("0123456789abcdef", r) }); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(a[i:])
+		return bad("malformed digest: %q (character %d) is not a hex character", r, utf8.RuneCountInString(a[:i])+1)
+	}
+	if len(h) > digestLen {
+		return bad("malformed digest: %d hex characters, a digest has %d", len(h), digestLen)
+	}
+	if len(h) < minDigestPrefix {
+		return bad("too short for a digest prefix: %d hex characters, a prefix has at least %d", len(h), minDigestPrefix)
+	}
+	return 0, h, nil
+}
+
+func resolveDigest(a string, listed, pool []string, keep bool) (string, error) {
+	n, h, err := parseDigestArg(a)
+	if err != nil {
+		return "", err
+	}
+	if h == "" {
 		if n < 1 || n > len(listed) {
 			return "", fmt.Errorf("--digest %s: no declaration number %d (the list has %d; see `hookside hooks trust status`)", a, n, len(listed))
 		}
 		return listed[n-1], nil
 	}
-	if strings.Trim(a, "0123456789abcdef") != "" || len(a) < minDigestPrefix && !keep {
-		return "", fmt.Errorf("%w: --digest %q: want a list number, a full digest or a prefix of at least %d hex characters", errDigestSyntax, a, minDigestPrefix)
-	}
 	var hits []string
 	for _, d := range pool {
-		if strings.HasPrefix(d, a) {
+		if strings.HasPrefix(d, h) {
 			hits = append(hits, d)
 		}
 	}
@@ -78,11 +132,11 @@ func resolveDigest(a string, listed, pool []string, keep bool) (string, error) {
 	case len(hits) == 1:
 		return hits[0], nil
 	case len(hits) > 1:
-		return "", fmt.Errorf("--digest %s is ambiguous: it starts %s; give more characters", a, strings.Join(hits, ", "))
-	case len(a) == digestLen || keep:
-		return a, nil
+		return "", fmt.Errorf("--digest %s is ambiguous: it starts %s; give more characters", h, strings.Join(hits, ", "))
+	case len(h) == digestLen || keep:
+		return h, nil
 	}
-	return "", fmt.Errorf("--digest %s: no declaration or trust record digest starts so (see `hookside hooks trust status`)", a)
+	return "", fmt.Errorf("--digest %s: no declaration or trust record digest starts so (see `hookside hooks trust status`)", h)
 }
 
 // hintFlags is the flags of the command line in use that locate the
@@ -113,7 +167,7 @@ func hintFlags(fs *pflag.FlagSet) string {
 
 // digestExit is the exit status of a resolveDigests error.
 func digestExit(err error) int {
-	if errors.Is(err, errDigestSyntax) {
+	if _, ok := errors.AsType[*digestSyntaxError](err); ok {
 		return exitUsage
 	}
 	return exitError

@@ -72,9 +72,10 @@ func (p *parser) unknownKeys(where string, n *jnode, known []string, skip func(s
 }
 
 // suggestKey returns the known key that key most likely misspells: one
-// equal to it ignoring case, otherwise the nearest within an edit distance
-// of 1 (keys of up to 4 characters) or 2 (longer keys); "" when none is
-// that close. Ties go to the earlier key of known.
+// equal to it ignoring case, otherwise the nearest (editDistance, ignoring
+// case) within 1 edit (keys of up to 4 characters) or 2 (longer keys); ""
+// when none is that close. Ties go to the earlier key of known, so the
+// answer depends only on key and the order of known.
 func suggestKey(key string, known []string) string {
 	for _, k := range known {
 		if strings.EqualFold(k, key) {
@@ -94,9 +95,14 @@ func suggestKey(key string, known []string) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b, in runes.
+// editDistance is the optimal string alignment distance between a and b,
+// in runes: the fewest insertions, deletions, substitutions and swaps of
+// two adjacent runes that turn a into b, no rune being edited twice
+// ("Stpo" → "Stop" is 1, one swap; Levenshtein counts 2).
 func editDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
+	// prev2, prev and cur are the rows for ra[:i-2], ra[:i-1] and ra[:i].
+	prev2 := make([]int, len(rb)+1)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
 	for j := range prev {
@@ -110,8 +116,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
 }
