@@ -333,6 +333,9 @@ func (s *Server) hooksRun(ctx context.Context, p hooksRunParams) (any, error) {
 	}
 	obs.end()
 	if err != nil {
+		if errors.Is(err, runner.ErrSessionClosed) {
+			return nil, &Error{Code: CodeRequestCancelled, Message: "request cancelled: the session was closed"}
+		}
 		if errors.Is(err, context.Canceled) {
 			return nil, err
 		}

@@ -47,6 +47,16 @@ var claudeSeq atomic.Uint64
 // order by output.MergeClaude. disableAllHooks and allowManagedHooksOnly
 // are honoured. Errors: ErrUnknownEvent, *InputError, ctx.Err().
 func (s *Session) RunClaude(ctx context.Context, req RunRequest, obs Observer) (output.ClaudeMerged, error) {
+	ctx, done, ok := s.track(ctx)
+	if !ok {
+		return output.ClaudeMerged{}, ErrSessionClosed
+	}
+	defer done()
+	m, err := s.runClaude(ctx, req, obs)
+	return m, closedErr(ctx, err)
+}
+
+func (s *Session) runClaude(ctx context.Context, req RunRequest, obs Observer) (output.ClaudeMerged, error) {
 	if !s.dialect.HasEvent(req.Event) {
 		return output.ClaudeMerged{}, fmt.Errorf("%w %q", ErrUnknownEvent, req.Event)
 	}

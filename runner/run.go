@@ -138,6 +138,16 @@ func matchValue(event string, f *inputFields) (string, error) {
 // Hook failures are never errors: they are runs with outcome failed /
 // timed_out.
 func (s *Session) Run(ctx context.Context, req RunRequest, obs Observer) (output.Merged, error) {
+	ctx, done, ok := s.track(ctx)
+	if !ok {
+		return output.Merged{}, ErrSessionClosed
+	}
+	defer done()
+	m, err := s.run(ctx, req, obs)
+	return m, closedErr(ctx, err)
+}
+
+func (s *Session) run(ctx context.Context, req RunRequest, obs Observer) (output.Merged, error) {
 	if !hook.IsEvent(req.Event) {
 		return output.Merged{}, fmt.Errorf("%w %q", ErrUnknownEvent, req.Event)
 	}
