@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -94,6 +95,29 @@ func (in claudeInput) str(k string) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// claudeRunCwd is the directory a claude-profile run is in: the input's
+// cwd (Claude Code's hook input always has one, absolute: it follows cd and
+// worktrees), resolved by runDir (ok false: no workspace hook is
+// admitted), or the session's cwd when the input has none (or null). A cwd
+// that is not a string holding an absolute path is an *InputError (field cwd): the
+// hooks would otherwise be told, and started in, a directory the host did
+// not name.
+func (s *Session) claudeRunCwd(in claudeInput) (dir string, ok bool, err error) {
+	raw := in["cwd"]
+	if len(raw) == 0 || string(raw) == "null" {
+		return s.opts.Cwd, true, nil
+	}
+	c, isString := in.str("cwd")
+	switch {
+	case !isString:
+		return "", false, typeError("cwd", kindString, raw)
+	case !filepath.IsAbs(c):
+		return "", false, &InputError{Field: "cwd", Reason: "must be an absolute path, not " + strconv.Quote(c)}
+	}
+	dir, ok = s.runDir(c)
+	return dir, ok, nil
 }
 
 // ClaudeDefaultMode is the permission_mode claude-profile hooks get when

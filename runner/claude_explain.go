@@ -44,9 +44,9 @@ func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanatio
 	for i := range set.Hooks {
 		byID[set.Hooks[i].ID] = &set.Hooks[i]
 	}
-	cwd, cwdOK := s.opts.Cwd, true
-	if c, ok := in.str("cwd"); ok && filepath.IsAbs(c) {
-		cwd, cwdOK = s.runDir(c) // as the run resolves it (RunClaude)
+	cwd, cwdOK, err := s.claudeRunCwd(in) // as the run resolves it (RunClaude)
+	if err != nil {
+		return x, err
 	}
 	sw := s.claudeSwitches()
 	x.Diagnostics = append(sw.diagnostics(), x.Diagnostics...)

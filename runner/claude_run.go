@@ -78,11 +78,9 @@ func (s *Session) runClaude(ctx context.Context, req RunRequest, obs Observer) (
 		value = filepath.Base(value)
 	}
 	cst := s.claudeSt()
-	cwd, cwdOK := s.opts.Cwd, true
-	if c, ok := in.str("cwd"); ok && filepath.IsAbs(c) {
-		// The host's cwd for this run (it follows cd and worktrees): the
-		// one directory the gate is asked about and the hooks start in.
-		cwd, cwdOK = s.runDir(c)
+	cwd, cwdOK, err := s.claudeRunCwd(in)
+	if err != nil {
+		return output.ClaudeMerged{}, err
 	}
 
 	_, plans := s.current()
