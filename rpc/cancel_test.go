@@ -3,7 +3,6 @@ package rpc
 import (
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,29 +16,12 @@ import (
 // answered.
 func TestCancelRequestSentAsARequest(t *testing.T) {
 	home, ws := t.TempDir(), t.TempDir()
-	script := filepath.Join(home, "sleepy.sh")
-	pidFile := filepath.Join(home, "hook.pid")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\necho $$ > "+pidFile+".tmp && mv "+pidFile+".tmp "+pidFile+"\nexec sleep 30\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	script, pidFile := sleepyHook(t, home)
 	writeHookConfig(t, home, script)
 	c := initialized(t, home, ws)
 
-	waitPid := func() {
-		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			if _, err := os.Stat(pidFile); err == nil {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("the hook did not start")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
 	c.sendRaw(runReq(100, "Bash"))
-	waitPid()
+	waitHookPID(t, pidFile)
 	// Its own id is the running request's: refused, the run goes on.
 	c.sendRaw(`{"jsonrpc":"2.0","id":100,"method":"$/cancelRequest","params":{"id":100}}` + "\n")
 	if m := c.read(true); errCode(m) != CodeInvalidRequest || m["id"] != 100.0 {
@@ -115,11 +97,7 @@ func cancelledHookSaysCancelled(t *testing.T, profile string) {
 	t.Cleanup(func() { slog.SetDefault(prev) })
 
 	home, ws := t.TempDir(), t.TempDir()
-	script := filepath.Join(home, "sleepy.sh")
-	pidFile := filepath.Join(home, "hook.pid")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\necho $$ > "+pidFile+".tmp && mv "+pidFile+".tmp "+pidFile+"\nexec sleep 30\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	script, pidFile := sleepyHook(t, home)
 	open := map[string]any{"sessionId": "s1", "cwd": ws}
 	run := runReq
 	if profile == "claude" {
@@ -141,20 +119,7 @@ func cancelledHookSaysCancelled(t *testing.T, profile string) {
 	if r := c.call("session/open", open); r["result"] == nil {
 		t.Fatalf("session/open: %v", r)
 	}
-	started := func() {
-		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			if _, err := os.Stat(pidFile); err == nil {
-				os.Remove(pidFile)
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("the hook did not start")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
+	started := func() { t.Helper(); waitHookPID(t, pidFile) }
 	// completed reads up to the reply to id and returns it with the
 	// hook/completed notification seen before it.
 	completed := func(id float64) (reply, note map[string]any) {

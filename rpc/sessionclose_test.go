@@ -1,9 +1,6 @@
 package rpc
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -15,27 +12,11 @@ import (
 // only after the hook is gone.
 func TestSessionCloseCancelsItsRunningHooksRun(t *testing.T) {
 	home, ws := t.TempDir(), t.TempDir()
-	script := filepath.Join(home, "sleepy.sh")
-	pidFile := filepath.Join(home, "hook.pid")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\necho $$ > "+pidFile+".tmp && mv "+pidFile+".tmp "+pidFile+"\nexec sleep 30\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	script, pidFile := sleepyHook(t, home)
 	writeHookConfig(t, home, script)
 	c := initialized(t, home, ws)
 	c.sendRaw(runReq(100, "Bash"))
-	var pid int
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if b, err := os.ReadFile(pidFile); err == nil {
-			if _, err := fmt.Sscan(string(b), &pid); err == nil {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the hook did not start")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	pid := waitHookPID(t, pidFile)
 	start := time.Now()
 	c.sendRaw(`{"jsonrpc":"2.0","id":"close","method":"session/close","params":{"sessionId":"s1"}}` + "\n")
 	got := map[any]map[string]any{}
