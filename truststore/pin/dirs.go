@@ -137,6 +137,9 @@ func pinOne(r *os.Root, root, rel string, absentOK bool) (sum, target string, di
 		return "", "", false, nil, nil
 	case fsid.IsEscape(err):
 		full := filepath.Join(root, filepath.FromSlash(rel))
+		if link, text, ok := processRelativeLink(full); ok {
+			return "", "", false, nil, &ProcessRelativeError{Path: rel, Link: link, Text: text}
+		}
 		t, eerr := filepath.EvalSymlinks(full)
 		if eerr != nil {
 			if fsid.IsNotExist(eerr) {
