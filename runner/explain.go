@@ -170,12 +170,11 @@ func (s *Session) explain(set *config.Set, ws *truststore.Workspace, found *conf
 		}
 		x.Hooks = append(x.Hooks, e)
 	}
-	// A declaration switched off is that for every event, as dropped ones
-	// are: its reason wins over another event's or a matcher's (hooks list
-	// without --event counts them from one event's explanation).
 	for _, ih := range set.Inactive {
 		e := entryOf(&ih.Hook)
-		e.Reason, e.Detail = ih.Reason, switchDetail(ih.Reason)
+		if applicable(&e, &ih.Hook) {
+			e.Reason, e.Detail = ih.Reason, switchDetail(ih.Reason)
+		}
 		x.Hooks = append(x.Hooks, e)
 	}
 	for i, d := range ws.Declarations {
@@ -185,8 +184,10 @@ func (s *Session) explain(set *config.Set, ws *truststore.Workspace, found *conf
 		h := d.Hook
 		e := entryOf(&h)
 		workspace(&e, h.ID)
-		reason := offReason(&h, found)
-		e.Reason, e.Detail = reason, switchDetail(reason)
+		if applicable(&e, &h) {
+			reason := offReason(&h, found)
+			e.Reason, e.Detail = reason, switchDetail(reason)
+		}
 		x.Hooks = append(x.Hooks, e)
 	}
 	rejected := append(append([]config.Rejected{}, set.Rejected...), found.Rejected...)
