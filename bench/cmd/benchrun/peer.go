@@ -224,6 +224,12 @@ func userConfig(h hookSpec, n int, parallel bool, matcher string) map[string]any
 // initializes it and opens session s1. initParams are merged into
 // initialize's params.
 func (e *env) hookside(name string, cfg map[string]any, initParams map[string]any) (*peer, error) {
+	return e.hooksideBin(name, e.bin, cfg, initParams)
+}
+
+// hooksideBin is hookside with another build of it (bin), extra entries
+// added to its environment.
+func (e *env) hooksideBin(name, bin string, cfg map[string]any, initParams map[string]any, extraEnv ...string) (*peer, error) {
 	home, err := os.MkdirTemp(e.tmp, "home-")
 	if err != nil {
 		return nil, err
@@ -234,13 +240,20 @@ func (e *env) hookside(name string, cfg map[string]any, initParams map[string]an
 			return nil, err
 		}
 	}
-	return e.startSession(name, home, initParams, nil)
+	return e.startSessionBin(name, bin, home, initParams, nil, extraEnv...)
 }
 
 // startSession starts `bin app-server --stdio` on home, initializes it and
 // opens session s1 (handshakeSession).
 func (e *env) startSession(name, home string, initParams, sessionParams map[string]any) (*peer, error) {
-	p, err := startPeer(name, e.cwd, childEnv(e.userHome, "HOOKSIDE_HOME="+home), e.bin, "app-server", "--stdio", "--log-level", "warn")
+	return e.startSessionBin(name, e.bin, home, initParams, sessionParams)
+}
+
+// startSessionBin is startSession with another build (bin) and extra
+// environment entries.
+func (e *env) startSessionBin(name, bin, home string, initParams, sessionParams map[string]any, extraEnv ...string) (*peer, error) {
+	env := childEnv(e.userHome, append([]string{"HOOKSIDE_HOME=" + home}, extraEnv...)...)
+	p, err := startPeer(name, e.cwd, env, bin, "app-server", "--stdio", "--log-level", "warn")
 	if err != nil {
 		return nil, err
 	}

@@ -40,19 +40,8 @@ func figSteps(e *env) error {
 	const warm = 50
 	for _, among := range []bool{false, true} {
 		file := filepath.Join(dir, fmt.Sprintf("steps-%v", among))
-		home, err := os.MkdirTemp(e.tmp, "home-")
+		p, err := e.hooksideBin("hookside (step probe)", bin, userConfig(hookSpec{argv: []string{e.hookBin}}, 1, false, "Bash"), nil, "HOOKSIDE_STEPS_FILE="+file)
 		if err != nil {
-			return err
-		}
-		if err := writeJSON(filepath.Join(home, "config.json"), userConfig(hookSpec{argv: []string{e.hookBin}}, 1, false, "Bash")); err != nil {
-			return err
-		}
-		p, err := startPeer("hookside (step probe)", e.cwd, childEnv(e.userHome, "HOOKSIDE_HOME="+home, "HOOKSIDE_STEPS_FILE="+file), bin, "app-server", "--stdio", "--log-level", "warn")
-		if err != nil {
-			return err
-		}
-		if err := e.handshake(p, nil); err != nil {
-			p.stop()
 			return err
 		}
 		probe := contender{"hookside", func() (time.Duration, error) {
