@@ -500,7 +500,7 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 	// One explanation of the files as listed: what cannot run, and what
 	// the root switch keeps off.
 	xs := s.ExplainEach(explainedEvents(event), "")
-	dropped := cannotRun(xs[0], event)
+	dropped := cannotRun(xs, event)
 	if asJSON {
 		if sel == nil {
 			sel = []listedHook{}

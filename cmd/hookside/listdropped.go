@@ -14,23 +14,31 @@ import (
 // runner.WhyInvalid, WhyUnsupported, WhyLimit, WhyDisabled or
 // WhyFileDisabled: a handler type the profile cannot run, a malformed
 // declaration, one over a spark limit, a disabled one), for event only
-// when it is not "". x is the session's explanation of event, or of any
-// event for "" (dropped and disabled entries are listed for every event):
-// the first of explainedEvents(event), as `hooks list` has it from its one
-// runner.Session.ExplainEach. The diagnostics printed before name each
-// dropped one.
-func cannotRun(x runner.Explanation, event string) []runner.ExplainEntry {
-	var out []runner.ExplainEntry
-	for _, e := range x.Hooks {
-		if event != "" && e.Event != event {
-			continue
-		}
-		switch e.Reason {
-		case runner.WhyInvalid, runner.WhyUnsupported, runner.WhyLimit, runner.WhyDisabled, runner.WhyFileDisabled:
-			out = append(out, e)
+// when it is not "". xs are the session's explanations of
+// explainedEvents(event), as `hooks list` has them from its one
+// runner.Session.ExplainEach: a switched-off declaration is disabled or
+// file_disabled only in its own event's explanation (wrong_event in the
+// others), so those come from every explanation, in event order; a dropped
+// one is listed in every event's, so those come from the first. The
+// diagnostics printed before name each dropped one.
+func cannotRun(xs []runner.Explanation, event string) []runner.ExplainEntry {
+	var off, dropped []runner.ExplainEntry
+	for i, x := range xs {
+		for _, e := range x.Hooks {
+			if event != "" && e.Event != event {
+				continue
+			}
+			switch e.Reason {
+			case runner.WhyDisabled, runner.WhyFileDisabled:
+				off = append(off, e)
+			case runner.WhyInvalid, runner.WhyUnsupported, runner.WhyLimit:
+				if i == 0 {
+					dropped = append(dropped, e)
+				}
+			}
 		}
 	}
-	return out
+	return append(off, dropped...)
 }
 
 // printCannotRun prints how many configured hooks cannot run — in place

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -110,5 +111,37 @@ func TestHooksListCannotRunHintEvent(t *testing.T) {
 		if code, out, errs := e.hookside(t, "", args...); code != exitOK {
 			t.Errorf("%s: the hinted %q: exit %d\n%s%s", c.event, args, code, out, errs)
 		}
+	}
+}
+
+// TestHooksListCountsDisabledOfEveryEvent: a declaration that says
+// "enabled": false, or sits in a file switched off, is counted by hooks
+// list without --event whatever its event (it was counted for SessionStart
+// only: the list reads one event's explanation, where the others read as
+// declared for another event).
+func TestHooksListCountsDisabledOfEveryEvent(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		cfg    string
+		reason string
+	}{
+		{"declaration", `{"hooks":{"enabled":true,"events":{"Stop":[{"hooks":[{"type":"command","command":"true","enabled":false}]}]}}}`, "disabled"},
+		{"file", `{"hooks":{"enabled":false,"events":{"PreToolUse":[{"hooks":[{"type":"command","command":"true"}]}]}}}`, "file_disabled"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newCLIEnv(t)
+			writeFiles(t, map[string]string{filepath.Join(e.home, "config.json"): c.cfg})
+			code, out, _ := e.hookside(t, "", "hooks", "list")
+			if code != exitOK || !strings.Contains(out, "no hooks run: 1 configured hook(s) cannot run") || !strings.Contains(out, c.reason) {
+				t.Errorf("hooks list: exit %d, stdout %q; want 1 that cannot run, %s", code, out, c.reason)
+			}
+			_, out, _ = e.hookside(t, "", "hooks", "list", "--json")
+			var got struct {
+				CannotRun []struct{ Reason string } `json:"cannotRun"`
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.CannotRun) != 1 || got.CannotRun[0].Reason != c.reason {
+				t.Errorf("--json cannotRun = %+v (%v), want one %s: %s", got.CannotRun, err, c.reason, out)
+			}
+		})
 	}
 }
