@@ -64,12 +64,16 @@ type scanner struct {
 	root, cwd, plugin string
 	project           string   // what the project-dir variables stand for (Site.ProjectDir)
 	path              []string // PATH entries, absolute (Site.Path)
-	cands             map[string]*cand
-	order             []string
-	skipped           []string            // candidates that named nothing and are not pinned (Matches re-checks them)
-	links             map[string]string   // paths before a "..", and what they were (noteLink; Matches re-checks them)
-	globs             map[string]*globUse // glob patterns as written (root-relative)
-	unfollowed        []string            // words with an expansion follow does not know (Pins.Unfollowed)
+	// assignedPath are the entries of the PATH assignments of the command
+	// line (`PATH=bin:$PATH tool`, `export PATH=…`), absolute, each from
+	// every base: lookPath consults them after path (assignPath).
+	assignedPath []string
+	cands        map[string]*cand
+	order        []string
+	skipped      []string            // candidates that named nothing and are not pinned (Matches re-checks them)
+	links        map[string]string   // paths before a "..", and what they were (noteLink; Matches re-checks them)
+	globs        map[string]*globUse // glob patterns as written (root-relative)
+	unfollowed   []string            // words with an expansion follow does not know (Pins.Unfollowed)
 	// nocase: a nocaseglob option appears (noteOption): glob pins match
 	// case-insensitively.
 	nocase bool

@@ -2,6 +2,7 @@ package pin
 
 import (
 	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -55,6 +56,9 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 	cmdPos, name, argN := true, "", 0
 	var skip, redirIn, scriptNext, inline, codeNext, modNext, wrapped bool
 	var valueNext, splitNext, shellArgs, cOpt, joinAll, trapDone, lockFile bool
+	// operands: a "--" ended the program's options; every later word is
+	// an operand, whatever it starts with (`sh -- -x.sh` runs ./-x.sh).
+	var operands bool
 	wrapper := ""
 	var binRunner, scriptRun bool // npx NAME, bun run NAME: a package binary, a package.json script
 	var pkg *pkgRun               // npm, yarn, pnpm, bun: subcommand and script
@@ -97,12 +101,13 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 				flush()
 				cmdPos, name, argN, skip, redirIn, scriptNext, inline, codeNext, modNext, wrapped = true, "", 0, false, false, false, false, false, false, false
 				valueNext, splitNext, shellArgs, cOpt, joinAll, trapDone, lockFile, wrapper = false, false, false, false, false, false, false, ""
+				operands = false
 				binRunner, scriptRun, pkg, mk, rd = false, false, nil, nil, readerRun{}
 			}
 			continue
 		}
 		sc.noteOption(w.text)
-		isOpt := len(w.text) > 1 && w.text[0] == '-'
+		isOpt := len(w.text) > 1 && w.text[0] == '-' && !operands
 		switch {
 		case skip:
 			skip = false
@@ -171,7 +176,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 				sc.wrapperOption(wrapper, w, bases, depth, &valueNext, &splitNext)
 				continue
 			}
-			cmdPos, argN, inline = false, 0, false
+			cmdPos, argN, inline, operands = false, 0, false, false
 			name = path.Base(w.text)
 			if binRunner && !strings.Contains(w.text, "/") {
 				sc.localBin(w.text, bases, depth) // npx tsx: node_modules/.bin/tsx
@@ -247,6 +252,10 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 		if assignment {
 			sc.assignment(w, bases, depth)
 		}
+		if isOpt && w.text == "--" {
+			operands = true
+			continue
+		}
 		if isOpt {
 			if !shellNames[name] && !longDashPrograms[name] { // a shell's short options are flag clusters (-eu)
 				sc.option(w, bases, depth)
@@ -299,6 +308,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 		}
 		if !shellNames[name] && !w.glob && shellNames[path.Base(w.text)] {
 			shellArgs = true // a shell run by this command: `find -exec sh -c`, `sudo -u root sh -c`
+			operands = false // its options follow (`runuser -u x -- sh -c …`)
 		}
 		if !(first && w.glob) { // a glob may expand to nothing (nullglob): the next word is then first
 			argN++
@@ -316,8 +326,17 @@ var declBuiltins = map[string]bool{"export": true, "readonly": true, "local": tr
 // NODE_OPTIONS, PYTHONSTARTUP, BASH_ENV or ENV style value holding
 // several options: `NODE_OPTIONS='--require ./r.js'`), each blank-separated
 // field; an option's value counts for its path (option: `--require=./r.js`
-// pins ./r.js).
+// pins ./r.js); and, for a search-path list (pathListEntries), each entry.
 func (sc *scanner) assignValue(v shellWord, bases []string, depth int) {
+	if entries := pathListEntries(v.text); entries != nil {
+		// A search-path list (`PYTHONPATH=lib:/x`): each entry is a
+		// directory the program may load from, pinned as an operand (a
+		// directory as its tree).
+		for _, e := range entries {
+			sc.word(shellWord{text: e, glob: v.glob && strings.ContainsAny(e, "*?[")}, bases, true, false, depth)
+		}
+		return
+	}
 	fields := strings.Fields(v.text)
 	if len(fields) <= 1 && !strings.HasPrefix(v.text, "-") {
 		sc.word(v, bases, true, false, depth)
@@ -402,7 +421,63 @@ func (sc *scanner) code(w shellWord, bases []string, depth int) {
 func (sc *scanner) assignment(w shellWord, bases []string, depth int) {
 	code := w.codeText()
 	sc.assign(code[strings.IndexByte(code, '=')+1:])
-	sc.assignValue(shellWord{text: w.text[strings.IndexByte(w.text, '=')+1:], glob: w.glob}, bases, depth)
+	k := strings.IndexByte(w.text, '=')
+	v := shellWord{text: w.text[k+1:], glob: w.glob}
+	if w.text[:k] == "PATH" && pathListEntries(v.text) != nil {
+		// Only looked up in (assignPath): what is found there is pinned,
+		// not each directory's tree.
+		sc.assignPath(v, bases)
+		return
+	}
+	if w.text[:k] == "PATH" {
+		sc.assignPath(v, bases)
+	}
+	sc.assignValue(v, bases, depth)
+}
+
+// assignPath adds the entries of a PATH assignment's value to
+// sc.assignedPath: the command names looked up after it (lookPath) may be
+// found there (`PATH=bin:/usr/bin tool` runs bin/tool). A relative entry
+// counts from every base ("" is the base itself); $PATH is the PATH
+// already consulted; an entry follow does not know whole is listed in
+// Pins.Unfollowed.
+func (sc *scanner) assignPath(v shellWord, bases []string) {
+	for _, e := range strings.Split(v.text, ":") {
+		if isPathVar(e) {
+			continue
+		}
+		if e == "" {
+			e = "."
+		}
+		ps, whole := sc.follow(shellWord{text: e}, bases)
+		if !whole {
+			sc.unfollow(e) // `PATH=$X:$PATH tool`: where tool is found is not known
+		}
+		for _, p := range ps {
+			sc.assignedPath = appendNew(sc.assignedPath, filepath.Clean(p))
+		}
+	}
+}
+
+// isPathVar reports whether e is the inherited PATH: $PATH or ${PATH}.
+func isPathVar(e string) bool { return e == "$PATH" || e == "${PATH}" }
+
+// pathListEntries are the entries of a search-path value (PATH,
+// PYTHONPATH, NODE_PATH, CLASSPATH style: entries separated by ":") that
+// may name workspace directories: each but an inherited $PATH. nil when v
+// is not such a list: no ":", a URL, an option or options (a leading "-",
+// blanks: `--inspect=127.0.0.1:9229`).
+func pathListEntries(v string) []string {
+	if !strings.Contains(v, ":") || isURL(v) || strings.HasPrefix(v, "-") || strings.ContainsAny(v, " \t\n") {
+		return nil
+	}
+	var out []string
+	for _, e := range strings.Split(v, ":") {
+		if e != "" && !isPathVar(e) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // assign remembers an assignment value for finish.

@@ -100,6 +100,7 @@ func resolveAt(h hook.Hook, workspaceRoot string, at Site) (Pins, []string, map[
 		if h.Shell.Kind() == hook.ShellString {
 			sc.scan(splitShellIn(h.Shell.Program(), sc.rb), bases, 0)
 		} else {
+			sc.assignedPath = nil                        // the line's own PATH does not choose its shell
 			sc.lookPath(shellWord{text: "sh"}, bases, 0) // the shell that runs it, found in PATH
 		}
 	}
@@ -137,10 +138,12 @@ func (sc *scanner) lookPath(w shellWord, bases []string, depth int) {
 	if strings.ContainsRune(w.text, filepath.Separator) {
 		return
 	}
-	for _, d := range sc.path {
-		if _, ok := sc.rel(d); !ok && d != sc.root {
-			continue
+	for _, list := range [][]string{sc.path, sc.assignedPath} {
+		for _, d := range list {
+			if _, ok := sc.rel(d); !ok && d != sc.root {
+				continue
+			}
+			sc.word(shellWord{text: filepath.Join(d, w.text), glob: w.glob}, bases, true, false, depth)
 		}
-		sc.word(shellWord{text: filepath.Join(d, w.text), glob: w.glob}, bases, true, false, depth)
 	}
 }
