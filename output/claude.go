@@ -201,6 +201,8 @@ func ParseClaude(event string, r ProcessResult) ClaudeAnswer {
 			if len(out) > 0 && out[0] == '{' {
 				if w := severalValues(out); w != "" {
 					a.warn(w)
+				} else if w := trailingText(r.Stdout, out); w != "" {
+					a.warn(w)
 				} else {
 					a.warn("stdout starts with \"{\" but is not a JSON object: treated as plain text")
 				}

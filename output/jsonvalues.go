@@ -1,9 +1,12 @@
 package output
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 
+	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/internal/jsonskip"
 )
 
@@ -51,4 +54,38 @@ func severalValues(out []byte) string {
 		count = "at least " + count
 	}
 	return "stdout holds " + count + " JSON values; the answer must be exactly one JSON object (the first is not read as the answer): treated as plain text; merge them into one object"
+}
+
+// trailingPreviewChars caps the quote of what follows the object in
+// trailingText's warning (characters).
+const trailingPreviewChars = 24
+
+// trailingText is the run warning of a plain-text stdout (out, trimmed,
+// not one JSON object) that starts with one complete JSON object followed
+// by other output ({"decision":"block"} done, a stray "}", a second value
+// cut short) and is not only JSON values (severalValues' case): the
+// answer is exactly one JSON object, the whole of stdout, so the object is
+// not read. The warning quotes the start of what follows (redacted, cut
+// at trailingPreviewChars characters) and where it starts in stdout (the
+// whole captured stdout, out a trimmed slice of it): line and column as
+// jsonpos.LineCol counts them (code points; a leading byte order mark
+// takes none) and the 0-based byte offset. "" otherwise. Cost: one pass
+// over the object (jsonskip, json.Valid), and over what stdout holds
+// before it.
+func trailingText(stdout, out []byte) string {
+	if len(out) == 0 || out[0] != '{' {
+		return ""
+	}
+	end := jsonskip.Value(out, 0)
+	if end < 0 || !json.Valid(out[:end]) {
+		return ""
+	}
+	rest := jsonskip.WS(out, end)
+	if rest >= len(out) {
+		return "" // out is one object: not plain text
+	}
+	off := len(stdout) - len(bytes.TrimLeftFunc(stdout, isJSSpace)) + rest
+	line, col := jsonpos.LineCol(stdout, off)
+	return fmt.Sprintf("stdout is a JSON object followed by other output: %s at line %d, column %d (byte offset %d); the answer must be exactly one JSON object, the whole of stdout, so it was treated as plain text; print only the JSON object (send the rest to stderr)",
+		strconv.Quote(Preview(out[rest:], trailingPreviewChars)), line, col, off)
 }

@@ -339,11 +339,15 @@ func TestJSONAfterTextWarned(t *testing.T) {
 // nothing else (one object per line, or run together) is not one JSON
 // object: it is plain text, as before, and the warning says it holds
 // several values (counted up to maxCountedValues), not that it is invalid
-// JSON, in every profile. Stdout that is not only JSON values keeps the
-// "not a JSON object" warning of its profile.
+// JSON, in every profile. Stdout that is a JSON object followed by
+// anything else gets the trailing-text warning (TestTrailingTextWarned);
+// other stdout keeps the "not a JSON object" warning of its profile.
 func TestSeveralJSONValuesWarned(t *testing.T) {
 	several := func(n string) string {
 		return "stdout holds " + n + " JSON values; the answer must be exactly one JSON object (the first is not read as the answer): treated as plain text; merge them into one object"
+	}
+	trailing := func(what string) string {
+		return "stdout is a JSON object followed by other output: " + what + "; the answer must be exactly one JSON object, the whole of stdout, so it was treated as plain text; print only the JSON object (send the rest to stderr)"
 	}
 	const (
 		zcodeBad  = "stdout looks like JSON but is not a JSON object (invalid or truncated): treated as plain text"
@@ -361,11 +365,12 @@ func TestSeveralJSONValuesWarned(t *testing.T) {
 		{"nine_values", strings.Repeat("{}\n", 9), several("at least 8"), several("at least 8")},
 		{"ten_thousand_values", strings.Repeat("{\"decision\":\"block\"}\n", 10000), several("at least 8"), several("at least 8")},
 		{"arrays", `[1] [2]`, several("2"), ""}, // claude: no "{", plain text without a word
-		{"second_value_cut", "{\"a\":1}\n{\"b\":", zcodeBad, claudeBad},
-		{"second_value_invalid", `{"a":1}{"b":tru}`, zcodeBad, claudeBad},
-		{"text_after_the_object", "{\"a\":1}\ndone", zcodeBad, claudeBad},
-		{"comma_between", `{"a":1},{"b":2}`, zcodeBad, claudeBad},
+		{"second_value_cut", "{\"a\":1}\n{\"b\":", trailing(`"{\"b\":" at line 2, column 1 (byte offset 8)`), trailing(`"{\"b\":" at line 2, column 1 (byte offset 8)`)},
+		{"second_value_invalid", `{"a":1}{"b":tru}`, trailing(`"{\"b\":tru}" at line 1, column 8 (byte offset 7)`), trailing(`"{\"b\":tru}" at line 1, column 8 (byte offset 7)`)},
+		{"text_after_the_object", "{\"a\":1}\ndone", trailing(`"done" at line 2, column 1 (byte offset 8)`), trailing(`"done" at line 2, column 1 (byte offset 8)`)},
+		{"comma_between", `{"a":1},{"b":2}`, trailing(`",{\"b\":2}" at line 1, column 8 (byte offset 7)`), trailing(`",{\"b\":2}" at line 1, column 8 (byte offset 7)`)},
 		{"first_value_invalid", `{"a":}{"b":2}`, zcodeBad, claudeBad},
+		{"array_then_text", `[1] done`, zcodeBad, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := func(w string) []string {

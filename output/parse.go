@@ -170,7 +170,7 @@ func Parse(event string, r ProcessResult) Answer {
 		a.Outcome, a.Error = exitOutcome(r.ExitCode)
 		switch r.ExitCode {
 		case 0:
-			parseStdout(event, trim(r.Stdout), &a)
+			parseStdout(event, r.Stdout, &a)
 		case 2:
 			parseExit2(event, r, &a)
 		}
@@ -309,11 +309,15 @@ type answerFields struct {
 	hookEventName, permissionDecision, permissionDecisionReason, updatedInput, hsoContext []byte
 }
 
-func parseStdout(event string, out []byte, a *Answer) {
+// parseStdout reads the stdout of a hook that exited 0 (see Parse).
+func parseStdout(event string, stdout []byte, a *Answer) {
+	out := trim(stdout)
 	obj, ok := parseObject(out)
 	if !ok {
 		if len(out) > 0 && (out[0] == '{' || out[0] == '[') {
 			if w := severalValues(out); w != "" {
+				a.warn(w)
+			} else if w := trailingText(stdout, out); w != "" {
 				a.warn(w)
 			} else {
 				a.warn("stdout looks like JSON but is not a JSON object (invalid or truncated): treated as plain text")

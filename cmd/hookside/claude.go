@@ -146,8 +146,9 @@ func claudeExplainInput(path, tool string) (json.RawMessage, error) {
 			return nil, err
 		}
 		// As hooks run reads its --input: a UTF-8 JSON object, each
-		// member named once.
-		if msg := inputObjectError(path, data); msg != "" {
+		// member named once, after a byte order mark if there is one.
+		var msg string
+		if data, msg = inputObject(path, data); msg != "" {
 			return nil, errors.New(msg)
 		}
 		if err := jsonexact.Unmarshal(data, &in); err != nil {

@@ -227,7 +227,7 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&o.event, "event", "", "the `EVENT`: "+strings.Join(hook.Events, ", ")+" (--profile claude: every Claude Code event)")
-	fs.StringVar(&o.inputPath, "input", "", "`FILE` holding the event input JSON object, or - for stdin (default {}); not JSON, not an object or a member named twice is an error (exit 1)")
+	fs.StringVar(&o.inputPath, "input", "", "`FILE` holding the event input JSON object, or - for stdin (default {}); a leading UTF-8 byte order mark is skipped; not JSON, not an object or a member named twice is an error (exit 1)")
 	flagRequired(fs, "event")
 	flagUse(fs, "input", "[--input FILE|-]")
 	fs.BoolVar(&o.asJSON, "json", false, "print the merged result as JSON (the hooks/run result, docs/protocol.md); a failure that prints no result (a flag or input error) prints {\"error\": {\"message\"}}")
@@ -286,7 +286,8 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 			fmt.Fprintln(stderr, "hookside hooks run: read input:", err)
 			return exitError
 		}
-		if msg := inputObjectError(o.inputPath, input); msg != "" {
+		var msg string
+		if input, msg = inputObject(o.inputPath, input); msg != "" {
 			fmt.Fprintln(stderr, "hookside hooks run:", msg)
 			return exitError
 		}
@@ -333,20 +334,26 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 	return hooksRunStatus(stderr, m.Blocked, m.Continue, m.StopReason)
 }
 
-// inputObjectError is why input, read from path ("-" = stdin), is not a
-// UTF-8 JSON object, at its "file:line:col" (internal/jsonpos): the bad
-// byte, the syntax error, the kind of value it is ("got a JSON array",
-// "got null"), or a member named twice in one object (hooks/run refuses
-// those: two readers could act on different values), at the repeat: the
-// name's second occurrence in that object. "" when it is an object.
-func inputObjectError(path string, input []byte) string {
+// inputObject checks data, the input read from path ("-" = stdin), and
+// returns the JSON object it holds: data without a leading UTF-8 byte
+// order mark (jsonpos.SkipBOM, as for configuration files; Windows
+// editors write one). msg, when not "", is why data is not a UTF-8 JSON
+// object, at its "file:line:col" (internal/jsonpos; the mark takes no
+// column, byte offsets count it): the bad byte, the syntax error, the
+// kind of value it is ("got a JSON array", "got null"), or a member named
+// twice in one object (hooks/run refuses those: two readers could act on
+// different values), at the repeat: the name's second occurrence in that
+// object.
+func inputObject(path string, data []byte) (input []byte, msg string) {
 	name := path
 	if path == "-" {
 		name = "<stdin>"
 	}
-	if off, bad := jsonpos.InvalidUTF8(input); bad {
-		return fmt.Sprintf("%s: the input is not valid UTF-8: byte 0x%02x at offset %d (JSON text must be UTF-8, RFC 8259 §8.1)", jsonpos.At(name, input, off), input[off], off)
+	if off, bad := jsonpos.InvalidUTF8(data); bad {
+		return nil, fmt.Sprintf("%s: the input is not valid UTF-8: byte 0x%02x at offset %d (JSON text must be UTF-8, RFC 8259 §8.1)", jsonpos.At(name, data, off), data[off], off)
 	}
+	input, base := jsonpos.SkipBOM(data)
+	at := func(off int) string { return jsonpos.At(name, data, base+off) }
 	var obj map[string]json.RawMessage
 	err := jsonexact.Unmarshal(input, &obj)
 	var se *json.SyntaxError
@@ -354,19 +361,19 @@ func inputObjectError(path string, input []byte) string {
 	switch {
 	case err == nil && obj != nil:
 		if path, off, dup := jsonscan.DuplicateAt(input); dup {
-			return fmt.Sprintf("%s: duplicate member %q: this name appears twice in one object (each member name may appear once, as in hooks/run)", jsonpos.At(name, input, off), path)
+			return nil, fmt.Sprintf("%s: duplicate member %q: this name appears twice in one object (each member name may appear once, as in hooks/run)", at(off), path)
 		}
-		return ""
+		return input, ""
 	case errors.As(err, &se):
-		at, msg := jsonpos.SyntaxMessage(input, jsonpos.SyntaxErrorOffset(input, se), se.Error())
-		return fmt.Sprintf("%s: invalid JSON: %s", jsonpos.At(name, input, at), msg)
+		off, msg := jsonpos.SyntaxMessage(input, jsonpos.SyntaxErrorOffset(input, se), se.Error())
+		return nil, fmt.Sprintf("%s: invalid JSON: %s", at(off), msg)
 	case errors.As(err, &te):
-		return fmt.Sprintf("%s: the input must be a JSON object: got a JSON %s", jsonpos.At(name, input, jsonpos.TypeErrorOffset(input, te)), te.Value)
+		return nil, fmt.Sprintf("%s: the input must be a JSON object: got a JSON %s", at(jsonpos.TypeErrorOffset(input, te)), te.Value)
 	case err == nil:
 		off, _ := jsonpos.PathOffset(input, "")
-		return fmt.Sprintf("%s: the input must be a JSON object: got null", jsonpos.At(name, input, off))
+		return nil, fmt.Sprintf("%s: the input must be a JSON object: got null", at(off))
 	}
-	return fmt.Sprintf("%s: the input must be a JSON object: %v", name, err)
+	return nil, fmt.Sprintf("%s: the input must be a JSON object: %v", name, err)
 }
 
 // runFailure reports on stderr why s.Run or s.RunClaude failed and returns

@@ -18,8 +18,10 @@ import (
 )
 
 // LineCol converts a byte offset in data to a 1-based line and a 1-based
-// column counted in characters (UTF-8 runes; invalid bytes count one each).
-// Offsets past the end point just after the last byte.
+// column counted in characters (Unicode code points: "é" and a tab are one
+// column each, an invalid byte one too), not bytes. A leading UTF-8 byte
+// order mark (SkipBOM) is not counted: editors do not show it. Offsets
+// past the end point just after the last byte.
 func LineCol(data []byte, off int) (line, col int) {
 	if off > len(data) {
 		off = len(data)
@@ -30,6 +32,9 @@ func LineCol(data []byte, off int) (line, col int) {
 	prefix := data[:off]
 	line = 1 + bytes.Count(prefix, []byte{'\n'})
 	lastNL := bytes.LastIndexByte(prefix, '\n')
+	if lastNL < 0 {
+		prefix, _ = SkipBOM(prefix)
+	}
 	col = 1 + utf8.RuneCount(prefix[lastNL+1:])
 	return line, col
 }
@@ -69,8 +74,8 @@ func TypeErrorOffset(data []byte, te *json.UnmarshalTypeError) int {
 	}
 }
 
-// TypeErrorPath returns the path, as PathOffset takes it ("env.A",
-// "pluginDirs[1]", "nested.list[1].b"), of the value a
+// TypeErrorPath returns the path, as Key writes it and PathOffset takes it
+// ("env.A", "pluginDirs[1]", "nested.list[1].b", "env['a.b']"), of the value a
 // *json.UnmarshalTypeError from decoding data is about, whose Field names
 // struct fields only ("env" for an entry of a map, "pluginDirs" for an
 // element of a slice). It is "" for the document itself, and when data
@@ -81,7 +86,7 @@ func TypeErrorPath(data []byte, te *json.UnmarshalTypeError) string {
 	if err != nil {
 		return ""
 	}
-	path, _ := w.pathTo(tok, "", true, int(te.Offset))
+	path, _ := w.pathTo(tok, "", int(te.Offset))
 	return path
 }
 
@@ -101,8 +106,9 @@ func ErrorOffset(data []byte, err error) (off int, ok bool) {
 }
 
 // PathOffset returns the offset of the value at path in data: object keys
-// joined by ".", array elements as "[i]" ("" is the document itself). A key
-// may itself contain dots. ok is false when data has no value there (or is
+// joined by ".", array elements as "[i]" ("" is the document itself), a
+// key in brackets and single quotes as Key writes it ("x['a.b']"). A key
+// written without brackets may itself contain dots. ok is false when data has no value there (or is
 // not valid JSON up to it).
 func PathOffset(data []byte, path string) (off int, ok bool) {
 	w := newWalker(data)
@@ -199,23 +205,19 @@ func (w *walker) find(tok json.Token, start int, rest string) (off int, found bo
 
 // pathTo looks for the value whose first token ends at or after off (the
 // decoder's offset for a type error, as in TypeErrorOffset), starting with
-// the value at path whose first token tok was just read; top says it is
-// the document (whose keys have no "." before them, while a key inside
-// another value always has, even after an empty path). When it is not
-// found, the whole value has been read (or the decoder failed, see each).
-func (w *walker) pathTo(tok json.Token, path string, top bool, off int) (found string, ok bool) {
+// the value at path ("" for the document) whose first token tok was just
+// read; member names join path as Key has it. When it is not found, the
+// whole value has been read (or the decoder failed, see each).
+func (w *walker) pathTo(tok json.Token, path string, off int) (found string, ok bool) {
 	if w.prev >= off {
 		return path, true
 	}
 	ok = w.each(tok, func(key string, i int, vt json.Token, _ int) bool {
 		sub := path + "[" + strconv.Itoa(i) + "]"
 		if i < 0 {
-			sub = key
-			if !top {
-				sub = path + "." + key
-			}
+			sub = Key(path, key)
 		}
-		found, ok = w.pathTo(vt, sub, false, off)
+		found, ok = w.pathTo(vt, sub, off)
 		return ok
 	})
 	return found, ok
@@ -242,8 +244,12 @@ func (w *walker) skip(tok json.Token) {
 }
 
 // member reports whether path starts with the object key k, and the path
-// inside k's value.
+// inside k's value. A name in brackets and quotes (Key's form) is k
+// exactly; otherwise path may name k as written, dots included.
 func member(path, k string) (string, bool) {
+	if name, rest, ok := quotedKeyAt(path); ok {
+		return strings.TrimPrefix(rest, "."), name == k
+	}
 	if !strings.HasPrefix(path, k) {
 		return "", false
 	}

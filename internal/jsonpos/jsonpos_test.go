@@ -123,14 +123,22 @@ func TestTypeErrorPath(t *testing.T) {
 			t.Errorf("%s: path %q, want %q (%v)", c.raw, got, c.field, te)
 		}
 	}
-	// An empty key is a path of its own ("" at the top, "." under it).
-	var m map[string]map[string]string
-	var te *json.UnmarshalTypeError
-	if err := json.Unmarshal([]byte(`{"":{"":1}}`), &m); !errors.As(err, &te) {
-		t.Fatal(err)
-	}
-	if got := TypeErrorPath([]byte(`{"":{"":1}}`), te); got != "." {
-		t.Errorf(`{"":{"":1}}: path %q, want "."`, got)
+	// An empty key, or one holding a ".", is in brackets (Key): the path
+	// names one place.
+	for raw, want := range map[string]string{
+		`{"":{"":1}}`:         `['']['']`,
+		`{"a.b":{"c":1}}`:     `['a.b'].c`,
+		`{"a":{"b.c":1}}`:     `a['b.c']`,
+		`{"a":{"b":{"c":1}}}`: "a.b",
+	} {
+		var m map[string]map[string]string
+		var te *json.UnmarshalTypeError
+		if err := json.Unmarshal([]byte(raw), &m); !errors.As(err, &te) {
+			t.Fatal(raw, err)
+		}
+		if got := TypeErrorPath([]byte(raw), te); got != want {
+			t.Errorf("%s: path %q, want %q", raw, got, want)
+		}
 	}
 	if got := TypeErrorPath([]byte(`{"a":[1,2]}`), &json.UnmarshalTypeError{Offset: 99}); got != "" {
 		t.Errorf("past the end: %q", got)

@@ -1,15 +1,14 @@
 package jsonscan
 
 import (
-	"github.com/hookside/hookside/internal/jsonskip"
-
 	"bytes"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/hookside/hookside/internal/jsonexact"
+	"github.com/hookside/hookside/internal/jsonpos"
+	"github.com/hookside/hookside/internal/jsonskip"
 )
 
 // Duplicate finds the first member, in any object at any depth of b, whose
@@ -18,9 +17,12 @@ import (
 // host and hookside could read different values from one frame). Names
 // are compared as encoding/json decodes them: escapes processed, invalid
 // UTF-8 as U+FFFD ("\u0061" repeats "a"). path is where the repeated
-// member sits: names joined by ".", array elements as "[i]"
-// ("input.toolInput.command", "workspaces[1].id"; a repeat at the top
-// level is its name alone). found is false when no name repeats.
+// member sits, as jsonpos.Key writes it: names joined by ".", array
+// elements as "[i]" ("input.toolInput.command", "workspaces[1].id"; a
+// repeat at the top level is its name alone), a name holding ".", "[",
+// "]", "'" or "\" (or empty) in brackets and single quotes ("['a.b']",
+// "x['a.b']"), so {"a.b":1,"a.b":2} and {"a":{"b":1,"b":2}} have
+// different paths. found is false when no name repeats.
 //
 // b must be valid JSON (json.Valid): Duplicate does not validate it. Cost:
 // one pass over b; no allocation for objects of up to 16 members whose
@@ -42,19 +44,14 @@ func DuplicateAt(b []byte) (path string, off int, found bool) {
 		return "", 0, false
 	}
 	slices.Reverse(s.path)
-	var sb strings.Builder
-	for i, e := range s.path {
-		switch {
-		case e.name == nil:
-			sb.WriteString("[" + strconv.Itoa(e.index) + "]")
-		case i > 0:
-			sb.WriteString(".")
-			fallthrough
-		default:
-			sb.Write(e.name)
+	for _, e := range s.path {
+		if e.name == nil {
+			path += "[" + strconv.Itoa(e.index) + "]"
+		} else {
+			path = jsonpos.Key(path, string(e.name))
 		}
 	}
-	return sb.String(), s.off, true
+	return path, s.off, true
 }
 
 // dupScan is one walk of Duplicate; path collects, from the repeated

@@ -80,8 +80,6 @@ func (n *jnode) get(key string) *jnode {
 // treat an explicit null like an absent key.
 func (n *jnode) present() bool { return n != nil && n.kind != jNull }
 
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
-
 // syntaxError is a JSON syntax error at byte offset off of the original
 // document (the offending byte, or the end for truncated input).
 type syntaxError struct {
@@ -95,11 +93,7 @@ func (e *syntaxError) Error() string { return e.msg }
 // mark is skipped; offsets in the tree and in the returned *syntaxError
 // refer to data including the mark.
 func parseTree(data []byte) (*jnode, error) {
-	base := 0
-	if bytes.HasPrefix(data, utf8BOM) {
-		base = len(utf8BOM)
-	}
-	body := data[base:]
+	body, base := jsonpos.SkipBOM(data)
 	// json.Unmarshal validates first (nesting depth is bounded by the
 	// standard library) and gives the offset of the first syntax error.
 	var probe json.RawMessage

@@ -66,7 +66,7 @@ func TestParseFile(t *testing.T) {
 			{"empty", "", ":1:1"},
 			{"trailing_garbage", "{}\n x", ":2:2"},
 			{"column_counts_characters", "{\"é€\": 1 2}", ":1:10"},
-			{"byte_order_mark_kept_in_offsets", "\ufeff{,}", ":1:3"},
+			{"byte_order_mark_takes_no_column", "\ufeff{,}", ":1:2"},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				f, diags := ParseFile("/x/config.json", []byte(tc.doc), hook.SourceUser)
