@@ -105,28 +105,6 @@ func (p *parser) events(ev *jnode) {
 	}
 }
 
-// SuggestEvent returns the event of known that name most likely
-// misspells ("PreToolUSE" → "PreToolUse": equal ignoring case, else within
-// a small edit distance, as suggestKey), or "" — also when name is a real
-// event of another profile (hook.ClaudeEvents), which is not a typo. The
-// config files' unknown events and the command line's --event use it.
-func SuggestEvent(name string, known []string) string {
-	if slices.Contains(hook.ClaudeEvents, name) {
-		return ""
-	}
-	return suggestKey(name, known)
-}
-
-// EventHint is "; did you mean X?" when name misspells the event X of
-// known (SuggestEvent), else "": the tail of every unknown-event message
-// (config files, --event, hooks/run).
-func EventHint(name string, known []string) string {
-	if s := SuggestEvent(name, known); s != "" {
-		return "; did you mean " + s + "?"
-	}
-	return ""
-}
-
 // group walks one {"matcher", "parallel", "hooks": [...]} entry.
 func (p *parser) group(event string, mi int, g *jnode) {
 	p.matcher = nil
