@@ -22,10 +22,12 @@ func profileEvents(profile string) []string {
 // "--event must be one of A, B, …" when none was given, else `--event:
 // unknown event "Stop " (want one of A, B, …)` with the value quoted as
 // given and the hint of an unknown event in a config file or in hooks/run
-// (config.UnknownEvent): "; did you mean Stop?" for a misspelling.
+// (config.UnknownEvent): "; did you mean Stop?" for a misspelling, ";
+// Notification is a Claude Code event: use --profile claude" for an event
+// of another profile.
 func eventError(event string, events []string) string {
 	if event == "" {
 		return "--event must be one of " + strings.Join(events, ", ")
 	}
-	return "--event: " + config.UnknownEvent(event, events)
+	return "--event: " + config.UnknownEvent(event, events, config.EventFlag)
 }

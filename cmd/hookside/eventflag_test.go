@@ -44,10 +44,12 @@ func TestEventFlagDidYouMean(t *testing.T) {
 	}
 }
 
-// TestEventFlagQuotesValue: an --event with a whitespace or case slip is
-// quoted as given ("Stop " shows its space) before the suggestion, on
-// hooks run, list and explain, each with its usage status.
-func TestEventFlagQuotesValue(t *testing.T) {
+// TestEventFlagQuotesValueAndNamesProfile: an --event with a whitespace
+// or case slip is quoted as given ("Stop " shows its space) before the
+// suggestion; a Claude Code event under the zcode or spark profile (the
+// default included) says to use --profile claude, on hooks run, list and
+// explain, each with its usage status; --profile claude takes it.
+func TestEventFlagQuotesValueAndNamesProfile(t *testing.T) {
 	e := newCLIEnv(t)
 	claudeHome := t.TempDir()
 	const events = " (want one of SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop)"
@@ -59,6 +61,10 @@ func TestEventFlagQuotesValue(t *testing.T) {
 		{[]string{"run", "--event", "Stop "}, exitError, `hookside hooks run: --event: unknown event "Stop "` + events + "; did you mean Stop?\n"},
 		{[]string{"list", "--event", " stop\t"}, exitUsage, `hookside hooks list: --event: unknown event " stop\t"` + events + "; did you mean Stop?\n"},
 		{[]string{"explain", "--event", "PreToolUse\u00a0"}, exitError, `hookside hooks explain: --event: unknown event "PreToolUse\u00a0"` + events + "; did you mean PreToolUse?\n"},
+		{[]string{"run", "--event", "Notification"}, exitError, `hookside hooks run: --event: unknown event "Notification"` + events + "; Notification is a Claude Code event: use --profile claude\n"},
+		{[]string{"list", "--profile", "zcode", "--event", "PreCompact"}, exitUsage, `hookside hooks list: --event: unknown event "PreCompact"` + events + "; PreCompact is a Claude Code event: use --profile claude\n"},
+		{[]string{"explain", "--profile", "spark", "--event", "Setup"}, exitError, `hookside hooks explain: --event: unknown event "Setup"` + events + "; Setup is a Claude Code event: use --profile claude\n"},
+		{[]string{"run", "--event", "sessionend "}, exitError, `hookside hooks run: --event: unknown event "sessionend "` + events + "; did you mean SessionEnd? SessionEnd is a Claude Code event: use --profile claude\n"},
 	} {
 		code, _, errs := e.hookside(t, "", append([]string{"hooks"}, c.args...)...)
 		if code != c.code || errs != c.want {
@@ -68,5 +74,10 @@ func TestEventFlagQuotesValue(t *testing.T) {
 	code, _, errs := e.hookside(t, "", "hooks", "list", "--profile", "claude", "--claude-home", claudeHome, "--event", "Stop ")
 	if code != exitUsage || !strings.Contains(errs, `--event: unknown event "Stop " (want one of SessionStart, Setup, `) || !strings.HasSuffix(errs, "SessionEnd); did you mean Stop?\n") {
 		t.Errorf("claude, \"Stop \": exit %d, stderr %q", code, errs)
+	}
+	for _, cmd := range [][]string{{"list"}, {"explain"}} {
+		if code, out, errs := e.hookside(t, "", append(append([]string{"hooks"}, cmd...), "--profile", "claude", "--claude-home", claudeHome, "--event", "Notification")...); code != exitOK {
+			t.Errorf("%s --profile claude --event Notification: exit %d, stdout %q, stderr %q", cmd[0], code, out, errs)
+		}
 	}
 }

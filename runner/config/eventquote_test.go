@@ -27,11 +27,11 @@ func TestUnknownEventQuotesValue(t *testing.T) {
 		{"Sopt", `unknown event "Sopt" (want one of ` + list + `)`},
 		{"", `unknown event "" (want one of ` + list + `)`},
 	} {
-		if got := UnknownEvent(tc.name, hook.Events); got != tc.want {
+		if got := UnknownEvent(tc.name, hook.Events, EventFlag); got != tc.want {
 			t.Errorf("UnknownEvent(%q):\n got %s\nwant %s", tc.name, got, tc.want)
 		}
 	}
-	if got, want := UnknownEvent("Stop  ", hook.ClaudeEvents), "; did you mean Stop?"; !strings.HasPrefix(got, `unknown event "Stop  " (want one of SessionStart, Setup, `) || !strings.HasSuffix(got, want) {
+	if got, want := UnknownEvent("Stop  ", hook.ClaudeEvents, EventParam), "; did you mean Stop?"; !strings.HasPrefix(got, `unknown event "Stop  " (want one of SessionStart, Setup, `) || !strings.HasSuffix(got, want) {
 		t.Errorf("claude: %q, want the quoted value and %q", got, want)
 	}
 }

@@ -82,7 +82,7 @@ func (p *parser) events(ev *jnode) {
 	for _, fl := range ev.fields {
 		if !d.HasEvent(fl.key) {
 			r := d.UnsupportedEvent
-			msg := fmt.Sprintf(r.Message, fl.key, strings.Join(d.Events, ", ")) + EventHint(fl.key, d.Events)
+			msg := fmt.Sprintf(r.Message, fl.key, strings.Join(d.Events, ", ")) + EventHint(fl.key, d.Events, p.eventPlace())
 			p.report(r.Code, r.Severity, fl.off, "%s", msg)
 			p.reject(fl.off, fl.key, -1, -1, r.RejectCode, "", r.RejectMessage, fl.key)
 			continue
@@ -103,6 +103,19 @@ func (p *parser) events(ev *jnode) {
 			p.group(fl.key, mi, g)
 		}
 	}
+}
+
+// eventPlace is the EventPlace of an event key of the file p parses: a
+// plugin's hooks.json, a hookside file, or a spark or Claude Code settings
+// file.
+func (p *parser) eventPlace() EventPlace {
+	switch {
+	case p.src.Kind == hook.SourcePlugin:
+		return EventPluginKey
+	case !p.src.Dialect.ClaudeShaped:
+		return EventConfigKey
+	}
+	return EventSettingsKey
 }
 
 // group walks one {"matcher", "parallel", "hooks": [...]} entry.
