@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/hookside/hookside/internal/home"
@@ -319,7 +318,7 @@ func (s *Server) hooksRun(ctx context.Context, p hooksRunParams) (any, error) {
 		events = hook.ClaudeEvents
 	}
 	if !slices.Contains(events, p.Event) {
-		return nil, InvalidParams("event", fmt.Sprintf("unknown event %q (want one of %s)", p.Event, strings.Join(events, ", "))+config.EventHint(p.Event, events))
+		return nil, InvalidParams("event", config.UnknownEvent(p.Event, events, config.EventParam))
 	}
 	rreq := runner.RunRequest{Event: p.Event, TurnID: p.TurnID, TraceID: p.TraceID, Input: []byte(p.Input)}
 	obs := &runObserver{s: s, sessionID: ss.id}
@@ -340,7 +339,7 @@ func (s *Server) hooksRun(ctx context.Context, p hooksRunParams) (any, error) {
 			return nil, err
 		}
 		if errors.Is(err, runner.ErrUnknownEvent) {
-			return nil, InvalidParams("event", err.Error())
+			return nil, InvalidParams("event", config.UnknownEvent(p.Event, events, config.EventParam))
 		}
 		if errors.Is(err, runner.ErrTurnRequired) {
 			return nil, InvalidParams("turnId", "required on Stop: continuations are counted per turn")

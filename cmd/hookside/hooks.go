@@ -20,7 +20,6 @@ import (
 	"github.com/hookside/hookside/internal/jsonscan"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
-	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/truststore"
 )
@@ -142,28 +141,6 @@ const policyValues = "user_decides, deny or allow_trusted_only"
 func profileValues() string {
 	names := hook.ProfileNames()
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
-// profileEvents are the --event values a command accepts with --profile
-// profile: every Claude Code event (hook.ClaudeEvents) for claude, the
-// seven shell-hook events (hook.Events) otherwise.
-func profileEvents(profile string) []string {
-	if profile == runner.ProfileClaude {
-		return hook.ClaudeEvents
-	}
-	return hook.Events
-}
-
-// eventError is the usage error of an --event that is not one of events:
-// "--event must be one of A, B, …", followed by "; did you mean X?" when
-// event looks like a misspelling of X (config.SuggestEvent, as an unknown
-// event in a config file gets).
-func eventError(event string, events []string) string {
-	msg := "--event must be one of " + strings.Join(events, ", ")
-	if event != "" {
-		msg += config.EventHint(event, events)
-	}
-	return msg
 }
 
 // checkProfilePolicy is the usage error for a --profile or --policy value

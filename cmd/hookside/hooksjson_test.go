@@ -21,13 +21,13 @@ func TestHooksJSONErrors(t *testing.T) {
 	}{
 		{[]string{"list", "--json", "--nosuch"}, exitUsage, "unknown flag: --nosuch (see hookside hooks list --help)"},
 		{[]string{"list", "--nosuch", "--json"}, exitUsage, "unknown flag: --nosuch (see hookside hooks list --help)"},
-		{[]string{"list", "--json", "--event", "Bogus"}, exitUsage, "--event must be one of SessionStart"},
+		{[]string{"list", "--json", "--event", "Bogus"}, exitUsage, `--event: unknown event "Bogus" (want one of SessionStart`},
 		{[]string{"list", "--json", "stray"}, exitUsage, `unexpected argument "stray"`},
 		{[]string{"run", "--json", "--nosuch", "--event", "Stop"}, exitError, "unknown flag: --nosuch (see hookside hooks run --help)"},
 		{[]string{"run", "--json", "--event", "Stop", "--input", missing}, exitError, "read input: open " + missing},
 		{[]string{"run", "--json=true", "--event", "Stop", "--profile", "bogus"}, exitError, `--profile "bogus" is not`},
 		{[]string{"explain", "--json", "--nosuch"}, exitError, "unknown flag: --nosuch (see hookside hooks explain --help)"},
-		{[]string{"explain", "--json", "--event", "Bogus"}, exitError, "--event must be one of SessionStart"},
+		{[]string{"explain", "--json", "--event", "Bogus"}, exitError, `--event: unknown event "Bogus" (want one of SessionStart`},
 	} {
 		code, out, errs := e.hookside(t, "", append([]string{"hooks"}, c.args...)...)
 		var m map[string]map[string]any

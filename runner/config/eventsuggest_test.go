@@ -91,7 +91,7 @@ func TestSuggestEventTranspositions(t *testing.T) {
 		if tc.want != "" {
 			wantHint = "; did you mean " + tc.want + "?"
 		}
-		if got := EventHint(tc.name, tc.known); got != wantHint {
+		if got := EventHint(tc.name, tc.known, EventSettingsKey); got != wantHint {
 			t.Errorf("EventHint(%q) = %q, want %q", tc.name, got, wantHint)
 		}
 	}

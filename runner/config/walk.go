@@ -82,7 +82,7 @@ func (p *parser) events(ev *jnode) {
 	for _, fl := range ev.fields {
 		if !d.HasEvent(fl.key) {
 			r := d.UnsupportedEvent
-			msg := fmt.Sprintf(r.Message, fl.key, strings.Join(d.Events, ", ")) + EventHint(fl.key, d.Events)
+			msg := fmt.Sprintf(r.Message, fl.key, strings.Join(d.Events, ", ")) + EventHint(fl.key, d.Events, p.eventPlace())
 			p.report(r.Code, r.Severity, fl.off, "%s", msg)
 			p.reject(fl.off, fl.key, -1, -1, r.RejectCode, "", r.RejectMessage, fl.key)
 			continue
@@ -105,26 +105,17 @@ func (p *parser) events(ev *jnode) {
 	}
 }
 
-// SuggestEvent returns the event of known that name most likely
-// misspells ("PreToolUSE" → "PreToolUse": equal ignoring case, else within
-// a small edit distance, as suggestKey), or "" — also when name is a real
-// event of another profile (hook.ClaudeEvents), which is not a typo. The
-// config files' unknown events and the command line's --event use it.
-func SuggestEvent(name string, known []string) string {
-	if slices.Contains(hook.ClaudeEvents, name) {
-		return ""
+// eventPlace is the EventPlace of an event key of the file p parses: a
+// plugin's hooks.json, a hookside file, or a spark or Claude Code settings
+// file.
+func (p *parser) eventPlace() EventPlace {
+	switch {
+	case p.src.Kind == hook.SourcePlugin:
+		return EventPluginKey
+	case !p.src.Dialect.ClaudeShaped:
+		return EventConfigKey
 	}
-	return suggestKey(name, known)
-}
-
-// EventHint is "; did you mean X?" when name misspells the event X of
-// known (SuggestEvent), else "": the tail of every unknown-event message
-// (config files, --event, hooks/run).
-func EventHint(name string, known []string) string {
-	if s := SuggestEvent(name, known); s != "" {
-		return "; did you mean " + s + "?"
-	}
-	return ""
+	return EventSettingsKey
 }
 
 // group walks one {"matcher", "parallel", "hooks": [...]} entry.
