@@ -58,9 +58,18 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		return exitUsage
 	}
 	policy, _ := truststore.ParsePolicy(o.policy)
+	var err error
 	if o.all && len(digests) > 0 {
 		fmt.Fprintln(stderr, p+": --all and --digest exclude each other")
 		return exitUsage
+	}
+	if f := o.flags.Lookup("bundle-digest"); f != nil && f.Changed {
+		// Malformed is a usage error, as a malformed --digest; a
+		// well-formed one not the workspace's now is refused later (exit 1).
+		if o.bundle, err = parseBundleDigest(o.bundle); err != nil {
+			fmt.Fprintln(stderr, p+":", err)
+			return exitUsage
+		}
 	}
 	if action == "grant" && o.all && o.bundle == "" {
 		fmt.Fprintln(stderr, p+": --all needs --bundle-digest (from `hookside hooks trust status`), so that you grant exactly what you reviewed")

@@ -42,7 +42,7 @@ var trustActions = []trustAction{
 	{name: "grant", short: "trust --digest D (repeatable) or --all; --bundle-digest B (from status) refuses a workspace that changed since",
 		selects: true, bundle: true, sel: "{--digest D… [--bundle-digest B] | --all --bundle-digest B}", all: "every declaration (needs --bundle-digest)",
 		exit: [4]string{1: "; also a D that names no declaration, a --bundle-digest B when the workspace changed since status showed it, or a script that changed while review showed it",
-			2: "; also neither --digest nor --all, --all or a list number without --bundle-digest, or a malformed D"}, writes: true},
+			2: "; also neither --digest nor --all, --all or a list number without --bundle-digest, a malformed D, or a malformed B (not 64 hex characters)"}, writes: true},
 	{name: "revoke", short: "delete the trust records of --digest D (repeatable) or --all",
 		selects: true, sel: "{--digest D… | --all}", all: "every trust record of the workspace",
 		exit: [4]string{1: "; also a named digest had no trust record (the others are revoked)",
@@ -55,7 +55,7 @@ const (
 		"or a unique prefix of one of at least 6 hex characters; a D with white space, a sign or a leading\n" +
 		"zero, or a malformed digest (not hex, or longer than 64 characters), is a usage error."
 	trustUnpinnedHelp  = "A granted declaration with unpinned words (status and review list them: words pinning could not\nfollow) gets a warning line on stderr naming them, as what they run can change without the trust\ngoing stale."
-	trustBundleHelp    = "--bundle-digest B (status and review print it) covers every workspace file, declaration and pinned\nscript: with it, grant trusts exactly what was shown, or nothing when anything changed since; a list\nnumber needs it, as numbers follow the workspace as it is now. Without it a digest grants the\ndeclaration with its scripts as they are at the grant."
+	trustBundleHelp    = "--bundle-digest B (status and review print it) covers every workspace file, declaration and pinned\nscript: with it, grant trusts exactly what was shown, or nothing when anything changed since; a list\nnumber needs it, as numbers follow the workspace as it is now. Without it a digest grants the\ndeclaration with its scripts as they are at the grant. A malformed B (not 64 hex characters: empty,\nwhite space, a prefix, a non-hex character) is a usage error; a well-formed B that is not the\nworkspace's now is an error."
 	trustWorkspaceHelp = "The workspace is --cwd DIR (as the other hooks commands) or --workspace PATH|IDENTITY (the same,\n" +
 		"also taking a workspace identity local:|remote:|ssh:|container:|wsl:…); default the current directory.\n" +
 		"--workspace PATH --cwd DIR, DIR inside PATH, acts on PATH's trust records as a session opened in DIR\n" +
