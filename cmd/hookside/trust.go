@@ -26,9 +26,24 @@ import (
 // a write was refused (PROTOCOL.md §4).
 const exitCorrupt = 3
 
-// trustStatus is what `hooks trust status --json` prints: the result of
-// workspaceHooks/status.
-type trustStatus = rpc.TrustStatus
+// trustStatus is what `hooks trust status|review --json` prints: the
+// result of workspaceHooks/status, with Counts over every declaration
+// listed (listedCounts), plus the root switch.
+type trustStatus struct {
+	rpc.TrustStatus
+	// RootSwitch is whether the root switch is on and what turns it on,
+	// as `hooks list --json` gives it: off, every workspace hook listed
+	// is switched off (offReason root_switch_off) whatever its trust.
+	RootSwitch rootSwitch `json:"rootSwitch"`
+}
+
+// listedCounts tallies evs (one per declaration listed) by trust state:
+// every declaration, switched off or not, so the counts agree with the
+// states listed and always add up to their number. (session/open and
+// workspaceHooks/* count only the declarations that can run: those
+// counts are what waits for trust, these what the CLI lists, reviews and
+// grants with --all.) A state no declaration has is absent.
+func listedCounts(evs []truststore.Evaluation) map[string]int { return truststore.Counts(evs) }
 
 // stdinIsTTY is replaceable in tests.
 var stdinIsTTY = func() bool { return isatty.IsTerminal(os.Stdin.Fd()) }
@@ -128,12 +143,13 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 	// Pins are computed once: the bundle digest covers them, the display
 	// shows them, and a grant records exactly them.
 	sh := truststore.Show(w.Workspace)
-	st := trustStatus{
+	sw := rootSwitchOf(rs, &sessionFlags{home: o.homeDir, userConfig: o.userConfig, hooksEnabled: o.hooksEnabled})
+	st := trustStatus{TrustStatus: rpc.TrustStatus{
 		WorkspaceID: target.ID, Policy: string(policy), StoreStatus: string(w.StoreStatus),
 		StoreError:   errText(rs.Gate().StoreError()),
-		BundleDigest: sh.BundleDigest, Counts: w.Counts,
+		BundleDigest: sh.BundleDigest, Counts: listedCounts(w.Evaluations),
 		Declarations: rs.DescribeWorkspace(w, sh),
-	}
+	}, RootSwitch: sw}
 	hint := hintFlags(o.flags) + " --workspace " + runner.ShellWord(st.WorkspaceID)
 	if cwd != target.Dir {
 		hint += " --cwd " + runner.ShellWord(cwd)
@@ -172,7 +188,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		if code != 0 {
 			return code
 		}
-		return trustGrant(p, rs, w, sh, sel, st.Declarations, o.asJSON, stdout, stderr)
+		return trustGrant(p, rs, w, sh, sel, st.Declarations, sw, o.asJSON, stdout, stderr)
 	default: // revoke
 		if o.all {
 			digests = rs.Gate().Records()
@@ -354,8 +370,12 @@ func selectDeclarations(p string, w runner.WorkspaceState, st trustStatus, diges
 // terminal review, which has just displayed them), each granted
 // declaration with unpinned words gets a warning line on stderr naming
 // them (warnUnpinned).
-func trustGrant(p string, rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, sel []truststore.Declaration, shown []truststore.DeclarationStatus, asJSON bool, stdout, stderr io.Writer) int {
+func trustGrant(p string, rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, sel []truststore.Declaration, shown []truststore.DeclarationStatus, sw rootSwitch, asJSON bool, stdout, stderr io.Writer) int {
 	if len(sel) == 0 {
+		if asJSON {
+			writeJSON(stdout, map[string]any{"trusted": []string{}, "counts": listedCounts(w.Evaluations), "rootSwitch": sw})
+			return exitOK
+		}
 		fmt.Fprintln(stdout, "nothing to grant")
 		return exitOK
 	}
@@ -375,7 +395,8 @@ func trustGrant(p string, rs *runner.Session, w runner.WorkspaceState, sh *trust
 	}
 	warnUnpinned(p, granted, shown, stderr)
 	if asJSON {
-		writeJSON(stdout, map[string]any{"trusted": granted, "counts": rs.WorkspaceStatusAt(w.RunDir).Counts})
+		after := rs.WorkspaceStatusAt(w.RunDir)
+		writeJSON(stdout, map[string]any{"trusted": granted, "counts": listedCounts(after.Evaluations), "rootSwitch": sw})
 		return exitOK
 	}
 	for _, d := range granted {
@@ -516,7 +537,7 @@ func trustReview(p string, rs *runner.Session, w runner.WorkspaceState, sh *trus
 		}
 		sel = append(sel, d)
 	}
-	return trustGrant(p, rs, w, sh, sel, nil, false, stdout, stderr)
+	return trustGrant(p, rs, w, sh, sel, nil, st.RootSwitch, false, stdout, stderr)
 }
 
 // parseSelection parses "1,3", "2-4", "all" or "" against n items.

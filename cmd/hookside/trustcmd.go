@@ -68,6 +68,16 @@ const (
 		"status only reports it, exit 0); revoke exits 1 when a named digest had no record."
 )
 
+// trustJSONHelp is the --json flag's help of each action ("" = the parent,
+// which runs status): the shape it prints.
+var trustJSONHelp = map[string]string{
+	"":       "print JSON: status's {workspaceId, policy, storeStatus, bundleDigest, counts, declarations, rootSwitch}, counts by state over every declaration listed",
+	"status": "print JSON: {workspaceId, policy, storeStatus, bundleDigest, counts, declarations, rootSwitch}, counts by state over every declaration listed",
+	"review": "print JSON: status's {workspaceId, policy, storeStatus, bundleDigest, counts, declarations, rootSwitch}; asks nothing",
+	"grant":  "print JSON: {trusted, counts, rootSwitch}, counts by state over every declaration after the grant",
+	"revoke": "print JSON: {revoked, unknown}",
+}
+
 // trustLong is the parent's help: the actions, then what they share.
 func trustLong() string {
 	var b strings.Builder
@@ -163,7 +173,7 @@ func trustActionCmd(a trustAction, stdout, stderr io.Writer) *cobra.Command {
 	if bundle {
 		fs.StringVar(&o.bundle, "bundle-digest", "", "the bundle digest `B` status or review printed: the grant is refused if the workspace (its files, declarations or scripts) changed since; needed by --all and by a list number")
 	}
-	fs.BoolVar(&o.asJSON, "json", false, "machine-readable output")
+	fs.BoolVar(&o.asJSON, "json", false, trustJSONHelp[a.name])
 	fs.StringVar(&o.homeDir, "home", "", "hookside home `DIR` (default $HOOKSIDE_HOME or ~/.hookside)")
 	fs.StringVar(&o.userConfig, "user-config", "", "user config `FILE` (default <home>/config.json)")
 	fs.StringVar(&o.policy, "policy", "user_decides", "workspace hook `POLICY`: user_decides, deny or allow_trusted_only")
