@@ -124,7 +124,8 @@ func reviewGone(id, why string) *Error {
 }
 
 // TrustStatus is the result of workspaceHooks/status (PROTOCOL.md §4), also
-// printed by `hookside hooks trust status --json`: the workspace id, the
+// printed by `hookside hooks trust status --json` (there with counts over
+// every declaration listed, and the root switch): the workspace id, the
 // policy, the trust store's status (with storeStatus "corrupt", StoreError
 // names the file, why it is corrupt and its .corrupt-<timestamp> name or
 // that it was left in place), the bundle digest over every declaration

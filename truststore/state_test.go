@@ -47,6 +47,8 @@ func TestEvaluate(t *testing.T) {
 	old := wsHook(hook.PreToolUse, ptr("Bash"), 0, 0, "bun") // same slot, other digest
 	otherSlot := wsHook(hook.PreToolUse, ptr("Bash"), 0, 1, "bun")
 	nilMatcherSlot := wsHook(hook.PreToolUse, nil, 0, 0, "bun")
+	// The spec's position holds the matcher (事件、来源文件、matcher、序号都相同).
+	otherMatcherSlot := wsHook(hook.PreToolUse, ptr("Bash|Edit"), 0, 0, "node")
 
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "scripts/guard.mjs"), "console.log(1)")
@@ -88,6 +90,7 @@ func TestEvaluate(t *testing.T) {
 		{"same_slot_other_digest_is_stale", PolicyUserDecides, st(StatusOK, recordFor(ws, old)), nil, "", StaleDigest, ReasonDeclarationChanged},
 		{"other_slot_is_pending", PolicyUserDecides, st(StatusOK, recordFor(ws, otherSlot)), nil, "", PendingTrust, ReasonNotTrusted},
 		{"nil_matcher_is_another_slot", PolicyUserDecides, st(StatusOK, recordFor(ws, nilMatcherSlot)), nil, "", PendingTrust, ReasonNotTrusted},
+		{"changed_matcher_is_another_slot", PolicyUserDecides, st(StatusOK, recordFor(ws, otherMatcherSlot)), nil, "", PendingTrust, ReasonNotTrusted},
 		{"other_workspace_record_is_pending", PolicyUserDecides, st(StatusOK, recordFor("/other", cur)), nil, "", PendingTrust, ReasonNotTrusted},
 		{"other_workspace_same_slot_is_pending", PolicyUserDecides, st(StatusOK, recordFor("/other", old)), nil, "", PendingTrust, ReasonNotTrusted},
 		{"missing_store_is_pending", PolicyUserDecides, st(StatusMissing), nil, "", PendingTrust, ReasonNotTrusted},

@@ -17,7 +17,6 @@ import (
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/runner"
-	"github.com/hookside/hookside/runner/config"
 	"github.com/hookside/hookside/truststore"
 	"github.com/hookside/hookside/truststore/pin"
 	"github.com/mattn/go-isatty"
@@ -27,9 +26,24 @@ import (
 // a write was refused (PROTOCOL.md §4).
 const exitCorrupt = 3
 
-// trustStatus is what `hooks trust status --json` prints: the result of
-// workspaceHooks/status.
-type trustStatus = rpc.TrustStatus
+// trustStatus is what `hooks trust status|review --json` prints: the
+// result of workspaceHooks/status, with Counts over every declaration
+// listed (listedCounts), plus the root switch.
+type trustStatus struct {
+	rpc.TrustStatus
+	// RootSwitch is whether the root switch is on and what turns it on,
+	// as `hooks list --json` gives it: off, every workspace hook listed
+	// is switched off (offReason root_switch_off) whatever its trust.
+	RootSwitch rootSwitch `json:"rootSwitch"`
+}
+
+// listedCounts tallies evs (one per declaration listed) by trust state:
+// every declaration, switched off or not, so the counts agree with the
+// states listed and always add up to their number. (session/open and
+// workspaceHooks/* count only the declarations that can run: those
+// counts are what waits for trust, these what the CLI lists, reviews and
+// grants with --all.) A state no declaration has is absent.
+func listedCounts(evs []truststore.Evaluation) map[string]int { return truststore.Counts(evs) }
 
 // stdinIsTTY is replaceable in tests.
 var stdinIsTTY = func() bool { return isatty.IsTerminal(os.Stdin.Fd()) }
@@ -58,9 +72,18 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		return exitUsage
 	}
 	policy, _ := truststore.ParsePolicy(o.policy)
+	var err error
 	if o.all && len(digests) > 0 {
 		fmt.Fprintln(stderr, p+": --all and --digest exclude each other")
 		return exitUsage
+	}
+	if f := o.flags.Lookup("bundle-digest"); f != nil && f.Changed {
+		// Malformed is a usage error, as a malformed --digest; a
+		// well-formed one not the workspace's now is refused later (exit 1).
+		if o.bundle, err = parseBundleDigest(o.bundle); err != nil {
+			fmt.Fprintln(stderr, p+":", err)
+			return exitUsage
+		}
 	}
 	if action == "grant" && o.all && o.bundle == "" {
 		fmt.Fprintln(stderr, p+": --all needs --bundle-digest (from `hookside hooks trust status`), so that you grant exactly what you reviewed")
@@ -120,12 +143,13 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 	// Pins are computed once: the bundle digest covers them, the display
 	// shows them, and a grant records exactly them.
 	sh := truststore.Show(w.Workspace)
-	st := trustStatus{
+	sw := rootSwitchOf(rs, &sessionFlags{home: o.homeDir, userConfig: o.userConfig, hooksEnabled: o.hooksEnabled})
+	st := trustStatus{TrustStatus: rpc.TrustStatus{
 		WorkspaceID: target.ID, Policy: string(policy), StoreStatus: string(w.StoreStatus),
 		StoreError:   errText(rs.Gate().StoreError()),
-		BundleDigest: sh.BundleDigest, Counts: w.Counts,
+		BundleDigest: sh.BundleDigest, Counts: listedCounts(w.Evaluations),
 		Declarations: rs.DescribeWorkspace(w, sh),
-	}
+	}, RootSwitch: sw}
 	hint := hintFlags(o.flags) + " --workspace " + runner.ShellWord(st.WorkspaceID)
 	if cwd != target.Dir {
 		hint += " --cwd " + runner.ShellWord(cwd)
@@ -164,7 +188,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		if code != 0 {
 			return code
 		}
-		return trustGrant(p, rs, w, sh, sel, st.Declarations, o.asJSON, stdout, stderr)
+		return trustGrant(p, rs, w, sh, sel, st.Declarations, sw, o.asJSON, stdout, stderr)
 	default: // revoke
 		if o.all {
 			digests = rs.Gate().Records()
@@ -346,8 +370,12 @@ func selectDeclarations(p string, w runner.WorkspaceState, st trustStatus, diges
 // terminal review, which has just displayed them), each granted
 // declaration with unpinned words gets a warning line on stderr naming
 // them (warnUnpinned).
-func trustGrant(p string, rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, sel []truststore.Declaration, shown []truststore.DeclarationStatus, asJSON bool, stdout, stderr io.Writer) int {
+func trustGrant(p string, rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, sel []truststore.Declaration, shown []truststore.DeclarationStatus, sw rootSwitch, asJSON bool, stdout, stderr io.Writer) int {
 	if len(sel) == 0 {
+		if asJSON {
+			writeJSON(stdout, map[string]any{"trusted": []string{}, "counts": listedCounts(w.Evaluations), "rootSwitch": sw})
+			return exitOK
+		}
 		fmt.Fprintln(stdout, "nothing to grant")
 		return exitOK
 	}
@@ -367,7 +395,8 @@ func trustGrant(p string, rs *runner.Session, w runner.WorkspaceState, sh *trust
 	}
 	warnUnpinned(p, granted, shown, stderr)
 	if asJSON {
-		writeJSON(stdout, map[string]any{"trusted": granted, "counts": rs.WorkspaceStatusAt(w.RunDir).Counts})
+		after := rs.WorkspaceStatusAt(w.RunDir)
+		writeJSON(stdout, map[string]any{"trusted": granted, "counts": listedCounts(after.Evaluations), "rootSwitch": sw})
 		return exitOK
 	}
 	for _, d := range granted {
@@ -508,7 +537,7 @@ func trustReview(p string, rs *runner.Session, w runner.WorkspaceState, sh *trus
 		}
 		sel = append(sel, d)
 	}
-	return trustGrant(p, rs, w, sh, sel, nil, false, stdout, stderr)
+	return trustGrant(p, rs, w, sh, sel, nil, st.RootSwitch, false, stdout, stderr)
 }
 
 // parseSelection parses "1,3", "2-4", "all" or "" against n items.
@@ -544,64 +573,6 @@ func parseSelection(s string, n int) ([]int, error) {
 	}
 	sort.Ints(out)
 	return out, nil
-}
-
-// trustRemote handles an identity without local files: status lists its
-// records; revoke deletes them; grant needs the files and is refused.
-func trustRemote(p, action string, t truststore.Target, dir, userConfig string, digests []string, all, asJSON bool, stdout, stderr io.Writer) int {
-	// The trust file is where a session's would be: the user config's
-	// storage.dir decides (lifecycle-hooks-and-workspace-trust §"信任存在哪、怎样审查").
-	set, err := config.NewLoader(config.LoaderOptions{UserConfigPath: userConfig}).Load()
-	if err != nil {
-		fmt.Fprintln(stderr, p+":", err)
-		return exitError
-	}
-	store := truststore.Open(home.SecurityDir(dir, set.StorageDir), truststore.Options{ReadOnly: action == "status"})
-	state, err := store.Load()
-	if err != nil && !errors.Is(err, truststore.ErrCorrupt) {
-		fmt.Fprintln(stderr, p+":", err)
-		return exitError
-	}
-	var recs []truststore.Record
-	for _, r := range state.Records {
-		if r.WorkspaceID == t.ID {
-			recs = append(recs, r)
-		}
-	}
-	switch action {
-	case "grant", "review":
-		fmt.Fprintf(stderr, "%s: %s is not a local directory; grant from a session on that workspace\n", p, t.ID)
-		return exitError
-	case "revoke":
-		known := make([]string, len(recs))
-		for i, r := range recs {
-			known[i] = r.Digest
-		}
-		if all {
-			digests = known
-		} else if digests, err = resolveDigests(digests, nil, known, true); err != nil {
-			fmt.Fprintln(stderr, p+":", err)
-			return digestExit(err)
-		}
-		return trustRevoke(p, store, t.ID, digests, asJSON, stdout, stderr)
-	}
-	if asJSON {
-		if recs == nil {
-			recs = []truststore.Record{}
-		}
-		out := map[string]any{"workspaceId": t.ID, "storeStatus": state.Status, "records": recs}
-		if err != nil {
-			out["storeError"] = err.Error()
-		}
-		writeJSON(stdout, out)
-		return exitOK
-	}
-	fmt.Fprintf(stdout, "workspace %s (no local files) · trust store %s\n", dispText(t.ID), state.Status)
-	printStoreError(stdout, errText(err))
-	for _, r := range recs {
-		fmt.Fprintf(stdout, "  trusted %s  %s %s  granted %s\n", r.Digest, dispText(r.Snapshot.Event), dispText(r.Snapshot.Command), r.GrantedAt.Format("2006-01-02 15:04"))
-	}
-	return exitOK
 }
 
 // offText words a switched-off declaration's OffReason for describeDecl:

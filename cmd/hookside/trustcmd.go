@@ -42,7 +42,7 @@ var trustActions = []trustAction{
 	{name: "grant", short: "trust --digest D (repeatable) or --all; --bundle-digest B (from status) refuses a workspace that changed since",
 		selects: true, bundle: true, sel: "{--digest D… [--bundle-digest B] | --all --bundle-digest B}", all: "every declaration (needs --bundle-digest)",
 		exit: [4]string{1: "; also a D that names no declaration, a --bundle-digest B when the workspace changed since status showed it, or a script that changed while review showed it",
-			2: "; also neither --digest nor --all, --all or a list number without --bundle-digest, or a malformed D"}, writes: true},
+			2: "; also neither --digest nor --all, --all or a list number without --bundle-digest, a malformed D, or a malformed B (not 64 hex characters)"}, writes: true},
 	{name: "revoke", short: "delete the trust records of --digest D (repeatable) or --all",
 		selects: true, sel: "{--digest D… | --all}", all: "every trust record of the workspace",
 		exit: [4]string{1: "; also a named digest had no trust record (the others are revoked)",
@@ -55,7 +55,7 @@ const (
 		"or a unique prefix of one of at least 6 hex characters; a D with white space, a sign or a leading\n" +
 		"zero, or a malformed digest (not hex, or longer than 64 characters), is a usage error."
 	trustUnpinnedHelp  = "A granted declaration with unpinned words (status and review list them: words pinning could not\nfollow) gets a warning line on stderr naming them, as what they run can change without the trust\ngoing stale."
-	trustBundleHelp    = "--bundle-digest B (status and review print it) covers every workspace file, declaration and pinned\nscript: with it, grant trusts exactly what was shown, or nothing when anything changed since; a list\nnumber needs it, as numbers follow the workspace as it is now. Without it a digest grants the\ndeclaration with its scripts as they are at the grant."
+	trustBundleHelp    = "--bundle-digest B (status and review print it) covers every workspace file, declaration and pinned\nscript: with it, grant trusts exactly what was shown, or nothing when anything changed since; a list\nnumber needs it, as numbers follow the workspace as it is now. Without it a digest grants the\ndeclaration with its scripts as they are at the grant. A malformed B (not 64 hex characters: empty,\nwhite space, a prefix, a non-hex character) is a usage error; a well-formed B that is not the\nworkspace's now is an error."
 	trustWorkspaceHelp = "The workspace is --cwd DIR (as the other hooks commands) or --workspace PATH|IDENTITY (the same,\n" +
 		"also taking a workspace identity local:|remote:|ssh:|container:|wsl:…); default the current directory.\n" +
 		"--workspace PATH --cwd DIR, DIR inside PATH, acts on PATH's trust records as a session opened in DIR\n" +
@@ -67,6 +67,16 @@ const (
 	trustExitHelp = "Exit status: 0 done, 1 error, 2 usage, 3 trust store corrupt (grant, revoke and review: nothing is written;\n" +
 		"status only reports it, exit 0); revoke exits 1 when a named digest had no record."
 )
+
+// trustJSONHelp is the --json flag's help of each action ("" = the parent,
+// which runs status): the shape it prints.
+var trustJSONHelp = map[string]string{
+	"":       "print JSON: status's {workspaceId, policy, storeStatus, bundleDigest, counts, declarations, rootSwitch}, counts by state over every declaration listed",
+	"status": "print JSON: {workspaceId, policy, storeStatus, bundleDigest, counts, declarations, rootSwitch}, counts by state over every declaration listed",
+	"review": "print JSON: status's {workspaceId, policy, storeStatus, bundleDigest, counts, declarations, rootSwitch}; asks nothing",
+	"grant":  "print JSON: {trusted, counts, rootSwitch}, counts by state over every declaration after the grant",
+	"revoke": "print JSON: {revoked, unknown}",
+}
 
 // trustLong is the parent's help: the actions, then what they share.
 func trustLong() string {
@@ -163,7 +173,7 @@ func trustActionCmd(a trustAction, stdout, stderr io.Writer) *cobra.Command {
 	if bundle {
 		fs.StringVar(&o.bundle, "bundle-digest", "", "the bundle digest `B` status or review printed: the grant is refused if the workspace (its files, declarations or scripts) changed since; needed by --all and by a list number")
 	}
-	fs.BoolVar(&o.asJSON, "json", false, "machine-readable output")
+	fs.BoolVar(&o.asJSON, "json", false, trustJSONHelp[a.name])
 	fs.StringVar(&o.homeDir, "home", "", "hookside home `DIR` (default $HOOKSIDE_HOME or ~/.hookside)")
 	fs.StringVar(&o.userConfig, "user-config", "", "user config `FILE` (default <home>/config.json)")
 	fs.StringVar(&o.policy, "policy", "user_decides", "workspace hook `POLICY`: user_decides, deny or allow_trusted_only")
