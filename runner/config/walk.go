@@ -27,6 +27,10 @@ type parser struct {
 	// matcher is the matcher of the group being walked (nil: none or not
 	// yet read), given to the declarations of that group it rejects.
 	matcher *string
+	// pos locates offsets of data (built on the first p.at): every
+	// declaration records its line and column, so one scan from the start
+	// per declaration would make a file of n declarations cost n².
+	pos *jsonpos.Index
 }
 
 // reject records a declaration (hi >= 0), a matcher group (hi = -1) or a
@@ -44,7 +48,15 @@ func (p *parser) reject(off int, event string, mi, hi int, code, command, format
 }
 
 func (p *parser) at(off int) string {
-	return jsonpos.At(p.path, p.data, off)
+	return p.index().At(p.path, off)
+}
+
+// index is p.pos, built on first use.
+func (p *parser) index() *jsonpos.Index {
+	if p.pos == nil {
+		p.pos = jsonpos.NewIndex(p.data)
+	}
+	return p.pos
 }
 
 func (p *parser) report(code, severity string, off int, format string, args ...any) {
