@@ -29,8 +29,8 @@ func (r *caseRun) writeFiles() error {
 
 // writeCaseFile writes one entry of `files` (or a writeFile step). spec is
 // a JSON string (raw text), an object {"content": "...", "mode": "0644"}
-// (raw text with a mode; "content" may also be JSON), or any other JSON
-// value (written as JSON). Text starting with "#!" is made executable
+// (raw text with a mode; "content" may also be JSON), {"$gen": …} (the
+// raw text it generates), or any other JSON value (written as JSON). Text starting with "#!" is made executable
 // unless a mode is given.
 func writeCaseFile(root, rel string, spec json.RawMessage, mode string, vars map[string]string) error {
 	var v any
@@ -45,6 +45,12 @@ func writeCaseFile(root, rel string, spec json.RawMessage, mode string, vars map
 				}
 				v = c
 			}
+		}
+	}
+	// {"$gen": …} (as content or alone) is the raw text it generates.
+	if obj, ok := v.(map[string]any); ok && len(obj) == 1 {
+		if g, ok := obj["$gen"].(map[string]any); ok {
+			v = generate(g, vars)
 		}
 	}
 	var data []byte

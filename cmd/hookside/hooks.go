@@ -569,12 +569,13 @@ func hintWord(p string) string {
 }
 
 // unreadableFiles counts the configuration files diags say could not be
-// read or parsed (config_parse_error, config_read_error; one per file):
+// read, parsed or loaded (config_parse_error, config_read_error,
+// config_too_many_hooks; one per file):
 // files whose hooks, if any, are unknown and do not run.
 func unreadableFiles(diags []hook.Diagnostic) int {
 	n := 0
 	for _, d := range diags {
-		if d.Code == hook.CodeParseError || d.Code == hook.CodeReadError {
+		if d.Code == hook.CodeParseError || d.Code == hook.CodeReadError || d.Code == hook.CodeTooManyHooks {
 			n++
 		}
 	}

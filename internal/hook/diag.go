@@ -27,6 +27,11 @@ const (
 	// file, or is larger than MaxConfigFileBytes (severity error). The file
 	// contributes no hooks.
 	CodeReadError = "config_read_error"
+	// CodeTooManyHooks: a file declares more matcher groups or more hooks
+	// than a file may hold (config.MaxFileEntries each, all events
+	// together; severity error). Source is "path:line:col" of the first
+	// entry over the limit; the file contributes no hooks.
+	CodeTooManyHooks = "config_too_many_hooks"
 	// CodeConfigNotFound: a user config file that was named (initialize
 	// userConfigPath, --user-config) rather than defaulted does not exist
 	// (severity warning). Source is its absolute path; there are no user

@@ -208,7 +208,7 @@ func (p *parser) duplicateKeys(n *jnode) {
 		for _, f := range n.fields {
 			if first != nil {
 				if off, dup := first[f.key]; dup {
-					line, col := jsonpos.LineCol(p.data, off)
+					line, col := p.index().LineCol(off)
 					p.report(hook.CodeDuplicateKey, hook.SeverityWarning, f.off,
 						"duplicate key %q (first at line %d, column %d): the last one wins, the earlier value is ignored", f.key, line, col)
 				} else {

@@ -27,6 +27,10 @@ type parser struct {
 	// matcher is the matcher of the group being walked (nil: none or not
 	// yet read), given to the declarations of that group it rejects.
 	matcher *string
+	// pos locates offsets of data (built on the first p.at): every
+	// declaration records its line and column, so one scan from the start
+	// per declaration would make a file of n declarations cost n².
+	pos *jsonpos.Index
 }
 
 // reject records a declaration (hi >= 0), a matcher group (hi = -1) or a
@@ -44,7 +48,15 @@ func (p *parser) reject(off int, event string, mi, hi int, code, command, format
 }
 
 func (p *parser) at(off int) string {
-	return jsonpos.At(p.path, p.data, off)
+	return p.index().At(p.path, off)
+}
+
+// index is p.pos, built on first use.
+func (p *parser) index() *jsonpos.Index {
+	if p.pos == nil {
+		p.pos = jsonpos.NewIndex(p.data)
+	}
+	return p.pos
 }
 
 func (p *parser) report(code, severity string, off int, format string, args ...any) {
@@ -76,8 +88,27 @@ func (p *parser) tree() (*jnode, bool) {
 	return nil, false
 }
 
-// events walks {"<Event>": [group, …], …}.
+// MaxFileEntries bounds the matcher groups, and separately the hook
+// declarations, of one file (all its events together; an event whose
+// value is not an array counts as one group). Every declaration costs a
+// digest, a shell parse and script pins at each trust review, listing and
+// session start, so a cloned repository whose file held hundreds of
+// thousands could stall them for minutes; 2048 is what the largest spark
+// settings file may run (4 events × 32 groups × 16 commands) and far above
+// any hand-written file.
+const MaxFileEntries = 2048
+
+// maxFileEntries is the limit tooMany applies: MaxFileEntries, raised by
+// the tests and benchmarks that measure the cost of more declarations.
+var maxFileEntries = MaxFileEntries
+
+// events walks {"<Event>": [group, …], …}. A file over MaxFileEntries gets
+// one CodeTooManyHooks error at its first entry over the limit and loads no
+// hooks at all: a partial load would run a set of hooks nobody wrote.
 func (p *parser) events(ev *jnode) {
+	if p.tooMany(ev) {
+		return
+	}
 	d := p.src.Dialect
 	for _, fl := range ev.fields {
 		if !d.HasEvent(fl.key) {
@@ -103,6 +134,41 @@ func (p *parser) events(ev *jnode) {
 			p.group(fl.key, mi, g)
 		}
 	}
+}
+
+// tooMany reports CodeTooManyHooks when the events object ev holds more
+// than MaxFileEntries matcher groups or hook declarations.
+func (p *parser) tooMany(ev *jnode) bool {
+	groups, decls := 0, 0
+	for _, fl := range ev.fields {
+		if !fl.val.present() {
+			continue
+		}
+		if fl.val.kind != jArray {
+			if groups++; groups > maxFileEntries {
+				p.report(hook.CodeTooManyHooks, hook.SeverityError, fl.val.off, "%s: more than %d matcher groups in one file; none of this file's hooks are loaded", fl.key, maxFileEntries)
+				return true
+			}
+			continue
+		}
+		for mi, g := range fl.val.elems {
+			if groups++; groups > maxFileEntries {
+				p.report(hook.CodeTooManyHooks, hook.SeverityError, g.off, "%s[%d]: more than %d matcher groups in one file; none of this file's hooks are loaded", fl.key, mi, maxFileEntries)
+				return true
+			}
+			hs := g.get("hooks")
+			if g.kind != jObject || !hs.present() || hs.kind != jArray {
+				continue
+			}
+			if decls+len(hs.elems) > maxFileEntries {
+				hi := maxFileEntries - decls
+				p.report(hook.CodeTooManyHooks, hook.SeverityError, hs.elems[hi].off, "%s[%d][%d]: more than %d hook declarations in one file; none of this file's hooks are loaded", fl.key, mi, hi, maxFileEntries)
+				return true
+			}
+			decls += len(hs.elems)
+		}
+	}
+	return false
 }
 
 // eventPlace is the EventPlace of an event key of the file p parses: a
