@@ -39,14 +39,7 @@ func TestParseBundleDigest(t *testing.T) {
 			}
 			continue
 		}
-		msg := ""
-		if err != nil {
-			msg = err.Error()
-		}
-		if _, ok := err.(*digestSyntaxError); !ok || digestExit(err) != exitUsage || !strings.HasPrefix(msg, "--bundle-digest "+strconv.Quote(tc.arg)+": ") ||
-			!strings.Contains(msg, tc.why) || !strings.HasSuffix(msg, "; "+bundleDigestForms) {
-			t.Errorf("parseBundleDigest(%q): %T %v; want a usage error naming the value, %q and the accepted form", tc.arg, err, err, tc.why)
-		}
+		checkDigestSyntaxError(t, "--bundle-digest", tc.arg, err, tc.why, bundleDigestForms)
 	}
 }
 

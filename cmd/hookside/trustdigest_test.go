@@ -59,14 +59,22 @@ func TestParseDigestArg(t *testing.T) {
 			}
 			continue
 		}
-		msg := ""
-		if err != nil {
-			msg = err.Error()
-		}
-		if _, ok := err.(*digestSyntaxError); !ok || digestExit(err) != exitUsage || !strings.HasPrefix(msg, "--digest "+strconv.Quote(tc.arg)+": ") ||
-			!strings.Contains(msg, tc.why) || !strings.HasSuffix(msg, "; "+digestForms) {
-			t.Errorf("parseDigestArg(%q): %T %v; want a usage error naming the value, %q and the accepted forms", tc.arg, err, err, tc.why)
-		}
+		checkDigestSyntaxError(t, "--digest", tc.arg, err, tc.why, digestForms)
+	}
+}
+
+// checkDigestSyntaxError fails t unless err is the usage error of a
+// malformed flag value: a *digestSyntaxError (exit 2) whose message is
+// `FLAG "ARG": …why…; forms`.
+func checkDigestSyntaxError(t *testing.T, flag, arg string, err error, why, forms string) {
+	t.Helper()
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	if _, ok := err.(*digestSyntaxError); !ok || digestExit(err) != exitUsage || !strings.HasPrefix(msg, flag+" "+strconv.Quote(arg)+": ") ||
+		!strings.Contains(msg, why) || !strings.HasSuffix(msg, "; "+forms) {
+		t.Errorf("%s %q: %T %v; want a usage error naming the value, %q and the accepted forms", flag, arg, err, err, why)
 	}
 }
 
