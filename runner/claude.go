@@ -58,6 +58,44 @@ func (s *Session) claudeSt() *claudeState {
 	return s.claude
 }
 
+// claudeStopKey is the key of claudeState.stopBlocks that a Stop or
+// SubagentStop run counts under: "Stop" for the main agent,
+// "SubagentStop:<agent_id>" for a subagent ("" when the input has no
+// string agent_id).
+func claudeStopKey(event string, in claudeInput) string {
+	if event == hook.SubagentStop {
+		id, _ := in.str("agent_id")
+		return hook.SubagentStop + ":" + id
+	}
+	return hook.Stop
+}
+
+// fillStopHookActive gives a Stop or SubagentStop input the
+// stop_hook_active Claude Code sends those hooks (true when the agent is
+// already continuing because of a Stop hook:
+// https://code.claude.com/docs/en/hooks#stop-input). A boolean from the
+// host is kept as sent; absent or null, it is derived from the session's
+// own count for key: true when the previous Stop of that agent was
+// continued by a hook (stopBlocks[key] > 0: the state that gives
+// stop.consecutive, reset by a Stop that does not continue and, for the
+// main agent, by UserPromptSubmit), false otherwise. The count is read
+// when the run starts, so a Stop sent before the previous one's reply
+// (pipelined) sees the state before that reply's decision. Any other
+// type is an *InputError (field stop_hook_active); in is then unchanged.
+func (c *claudeState) fillStopHookActive(in claudeInput, key string) error {
+	if raw := in["stop_hook_active"]; len(raw) > 0 && string(raw) != "null" {
+		if !kindBool.is(raw) {
+			return typeError("stop_hook_active", kindBool, raw)
+		}
+		return nil
+	}
+	c.mu.Lock()
+	active := c.stopBlocks[key] > 0
+	c.mu.Unlock()
+	in["stop_hook_active"] = json.RawMessage(strconv.FormatBool(active))
+	return nil
+}
+
 // takePending removes and returns the async results waiting for delivery.
 func (c *claudeState) takePending() []output.ClaudeAsyncResult {
 	c.mu.Lock()

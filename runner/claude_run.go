@@ -82,6 +82,11 @@ func (s *Session) runClaude(ctx context.Context, req RunRequest, obs Observer) (
 	if err != nil {
 		return output.ClaudeMerged{}, err
 	}
+	if req.Event == hook.Stop || req.Event == hook.SubagentStop {
+		if err := cst.fillStopHookActive(in, claudeStopKey(req.Event, in)); err != nil {
+			return output.ClaudeMerged{}, err
+		}
+	}
 
 	_, plans := s.current()
 	plan := plans[req.Event]
@@ -184,9 +189,11 @@ type claudeRunCtx struct {
 }
 
 // claudeStop applies the consecutive-block cap: the counter of the agent
-// (the main agent, or SubagentStop's agent_id) grows with each granted
-// continuation and resets when a Stop does not continue or a prompt is
-// submitted (https://code.claude.com/docs/en/hooks#stop-input).
+// (the main agent, or SubagentStop's agent_id: claudeStopKey) grows with
+// each granted continuation and resets when a Stop does not continue or a
+// prompt is submitted (https://code.claude.com/docs/en/hooks#stop-input).
+// The same counter gives the next Stop's stop_hook_active
+// (fillStopHookActive).
 func (s *Session) claudeStop(m *output.ClaudeMerged, answers []output.ClaudeAnswer, event string, in claudeInput) {
 	c := s.claudeSt()
 	c.mu.Lock()
@@ -195,11 +202,7 @@ func (s *Session) claudeStop(m *output.ClaudeMerged, answers []output.ClaudeAnsw
 		delete(c.stopBlocks, hook.Stop)
 		return
 	}
-	key := hook.Stop
-	if event == hook.SubagentStop {
-		id, _ := in.str("agent_id")
-		key = hook.SubagentStop + ":" + id
-	}
+	key := claudeStopKey(event, in)
 	st := output.DecideClaudeStop(*m, answers, c.stopBlocks[key])
 	if st.ContinueTurn {
 		c.stopBlocks[key] = st.Consecutive

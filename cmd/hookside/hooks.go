@@ -194,12 +194,14 @@ func hooksRunCmd(stdout, stderr io.Writer) *cobra.Command {
 			"so that 2 always means the host must not proceed). On Stop and SubagentStop a block (exit 2 or\n" +
 			"decision:block) asks to continue the turn, as the stop line says: status 0 (--profile spark: 2, it\n" +
 			"counts as a block too); continue:false there stops the agent (status 2) only under --profile claude\n" +
-			"(zcode, spark: a warning on the run, status 0). Async hooks it started in the background run\n" +
-			"to their end before it exits (each within its timeout), and stderr shows each one's outcome (exit\n" +
-			"code, or timed out, and its duration in ms). SIGINT (Ctrl-C) or SIGTERM stops every hook still\n" +
-			"running: a synchronous one (killed with its process group; nothing is decided, no answer is\n" +
-			"printed, stderr says \"interrupted by SIGINT\") or the async ones (each named). The exit status\n" +
-			"is then 130 (SIGINT) or 143 (SIGTERM), as a shell gives.",
+			"(zcode, spark: a warning on the run, status 0). Each run is a session of its own, with no Stop\n" +
+			"before it, so a Stop hook (and a SubagentStop hook under --profile claude) reads stop_hook_active\n" +
+			"false unless the --input object gives it. Async hooks it started in the background run to their\n" +
+			"end before it exits (each within its timeout), and stderr shows each one's outcome (exit code, or\n" +
+			"timed out, and its duration in ms). SIGINT (Ctrl-C) or SIGTERM stops every hook still running: a\n" +
+			"synchronous one (killed with its process group; nothing is decided, no answer is printed, stderr\n" +
+			"says \"interrupted by SIGINT\") or the async ones (each named). The exit status is then 130\n" +
+			"(SIGINT) or 143 (SIGTERM), as a shell gives.",
 		Annotations: map[string]string{annUsageExit: "1", annJSONErrors: jsonErrorsMessage},
 	}
 	fs := cmd.Flags()
