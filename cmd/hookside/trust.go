@@ -35,6 +35,9 @@ type trustStatus struct {
 	// as `hooks list --json` gives it: off, every workspace hook listed
 	// is switched off (offReason root_switch_off) whatever its trust.
 	RootSwitch rootSwitch `json:"rootSwitch"`
+	// Diagnostics are the workspace configuration files' load diagnostics
+	// ([] when none): a file that could not be read declares nothing here.
+	Diagnostics []hook.Diagnostic `json:"diagnostics"`
 }
 
 // listedCounts tallies evs (one per declaration listed) by trust state:
@@ -123,7 +126,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		}
 		return trustRemote(p, action, target, o.homeDir, o.userConfig, digests, o.all, o.asJSON, stdout, stderr)
 	}
-	rs, _, err := runner.Open(runner.SessionOptions{
+	rs, diags, err := runner.Open(runner.SessionOptions{
 		ID: "cli-trust", Cwd: cwd, WorkspaceID: target.ID, UserConfigPath: o.userConfig,
 		Profile: o.sf.profile, UserDir: o.sf.userDir(),
 		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: o.homeDir, ProjectConfigPath: o.projectConfig, HooksEnabled: o.hooksEnabled, Store: truststore.Options{ReadOnly: action == "status"}},
@@ -149,7 +152,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		StoreError:   errText(rs.Gate().StoreError()),
 		BundleDigest: sh.BundleDigest, Counts: listedCounts(w.Evaluations),
 		Declarations: rs.DescribeWorkspace(w, sh),
-	}, RootSwitch: sw}
+	}, RootSwitch: sw, Diagnostics: workspaceDiagnostics(diags, target.Dir)}
 	hint := hintFlags(o.flags) + " --workspace " + runner.ShellWord(st.WorkspaceID)
 	if cwd != target.Dir {
 		hint += " --cwd " + runner.ShellWord(cwd)
@@ -180,6 +183,9 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 	}
 	switch action {
 	case "status":
+		if !o.asJSON {
+			printDiagnostics(stderr, st.Diagnostics)
+		}
 		return printTrustStatus(stdout, st, o.asJSON)
 	case "review":
 		return trustReview(p, rs, w, sh, st, hint, o.asJSON, stdout, stderr)
@@ -235,26 +241,6 @@ func printStoreError(w io.Writer, storeError string) {
 		return
 	}
 	fmt.Fprintf(w, "%s\nevery workspace hook is untrusted (blocked_untrusted) until it is granted again\n", dispText(storeError))
-}
-
-func printTrustStatus(w io.Writer, st trustStatus, asJSON bool) int {
-	if asJSON {
-		if st.Declarations == nil {
-			st.Declarations = []truststore.DeclarationStatus{}
-		}
-		writeJSON(w, st)
-		return exitOK
-	}
-	fmt.Fprintf(w, "workspace %s\npolicy %s · trust store %s · bundle %s\n", dispText(st.WorkspaceID), st.Policy, st.StoreStatus, st.BundleDigest)
-	printStoreError(w, st.StoreError)
-	if len(st.Declarations) == 0 {
-		fmt.Fprintln(w, "no workspace hook declarations")
-		return exitOK
-	}
-	for i, d := range st.Declarations {
-		describeDecl(w, i+1, d)
-	}
-	return exitOK
 }
 
 // describeDecl prints one declaration for a human. Everything that
@@ -448,6 +434,9 @@ func trustRevoke(p string, store truststore.Writer, wsID string, digests []strin
 // trustReview lists declarations needing a decision; on a terminal it asks
 // which to trust by number.
 func trustReview(p string, rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, st trustStatus, hint string, asJSON bool, stdout, stderr io.Writer) int {
+	if !asJSON {
+		printDiagnostics(stderr, st.Diagnostics)
+	}
 	if st.StoreStatus == string(truststore.StatusCorrupt) {
 		// Nothing can be granted from this review: the gate refuses
 		// writes after a corrupt read (exit 3, as grant and revoke).
@@ -470,6 +459,9 @@ func trustReview(p string, rs *runner.Session, w runner.WorkspaceState, sh *trus
 			return exitOK
 		}
 		printTrustStatus(stdout, st, false)
+		if len(st.Declarations) == 0 {
+			return exitOK // printTrustStatus said why
+		}
 		if len(idx) == 0 {
 			fmt.Fprintln(stdout, "\nnothing to review: every declaration is trusted")
 			return exitOK

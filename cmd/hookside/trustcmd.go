@@ -71,9 +71,9 @@ const (
 // trustJSONHelp is the --json flag's help of each action ("" = the parent,
 // which runs status): the shape it prints.
 var trustJSONHelp = map[string]string{
-	"":       "print JSON: status's {workspaceId, policy, storeStatus, bundleDigest, counts, declarations, rootSwitch}, counts by state over every declaration listed",
-	"status": "print JSON: {workspaceId, policy, storeStatus, bundleDigest, counts, declarations, rootSwitch}, counts by state over every declaration listed",
-	"review": "print JSON: status's {workspaceId, policy, storeStatus, bundleDigest, counts, declarations, rootSwitch}; asks nothing",
+	"":       "print JSON: status's {workspaceId, policy, storeStatus, bundleDigest, counts, declarations, rootSwitch, diagnostics}, counts by state over every declaration listed",
+	"status": "print JSON: {workspaceId, policy, storeStatus, bundleDigest, counts, declarations, rootSwitch, diagnostics}, counts by state over every declaration listed",
+	"review": "print JSON: status's {workspaceId, policy, storeStatus, bundleDigest, counts, declarations, rootSwitch, diagnostics}; asks nothing",
 	"grant":  "print JSON: {trusted, counts, rootSwitch}, counts by state over every declaration after the grant",
 	"revoke": "print JSON: {revoked, unknown}",
 }

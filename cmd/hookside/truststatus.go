@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/truststore"
+)
+
+// workspaceDiagnostics are the diagnostics of diags whose file is under the
+// workspace directory dir: the files `hooks trust` reviews.
+func workspaceDiagnostics(diags []hook.Diagnostic, dir string) []hook.Diagnostic {
+	out := []hook.Diagnostic{}
+	prefix := filepath.Clean(dir) + string(filepath.Separator)
+	for _, d := range diags {
+		if strings.HasPrefix(d.Source, prefix) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// printTrustStatus prints st: as JSON, or for a human (the workspace, its
+// policy, store and bundle digest, then each declaration, or why there is
+// none: nothing declared, or files that could not be read).
+func printTrustStatus(w io.Writer, st trustStatus, asJSON bool) int {
+	if asJSON {
+		if st.Declarations == nil {
+			st.Declarations = []truststore.DeclarationStatus{}
+		}
+		writeJSON(w, st)
+		return exitOK
+	}
+	fmt.Fprintf(w, "workspace %s\npolicy %s · trust store %s · bundle %s\n", dispText(st.WorkspaceID), st.Policy, st.StoreStatus, st.BundleDigest)
+	printStoreError(w, st.StoreError)
+	if len(st.Declarations) == 0 {
+		if n := unreadableFiles(st.Diagnostics); n > 0 {
+			// Not "nothing declared": what a broken file declares is unknown.
+			fmt.Fprintf(w, "no workspace hook declarations loaded: %d workspace configuration file(s) could not be read (see the errors above); their hooks do not run\n", n)
+			return exitOK
+		}
+		fmt.Fprintln(w, "no workspace hook declarations")
+		return exitOK
+	}
+	for i, d := range st.Declarations {
+		describeDecl(w, i+1, d)
+	}
+	return exitOK
+}
