@@ -53,3 +53,39 @@ func TestPinPathAssignmentsAndOperandsAfterDashDash(t *testing.T) {
 		})
 	}
 }
+
+// TestPinTaskRunnerFiles: a task runner's task file is code the task it
+// names runs (`just lint` runs the justfile's recipe), so it is pinned in
+// the session directory and its parents up to the root, absent when
+// missing; before, only make's makefiles were.
+func TestPinTaskRunnerFiles(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "justfile"), "lint:\n\techo ok\n")
+	writeFile(t, filepath.Join(root, "Rakefile"), "task :lint\n")
+	writeFile(t, filepath.Join(root, "tox.ini"), "[testenv:lint]\n")
+	sub := filepath.Join(root, "sub")
+	writeFile(t, filepath.Join(sub, ".keep"), "")
+	for _, tc := range []struct {
+		command string
+		want    string // a pin that must be among them, with its kind
+		kind    string
+	}{
+		{"just lint", "justfile", "file"},
+		{"just lint", "Justfile", "absent"},
+		{"rake lint", "Rakefile", "file"},
+		{"tox -e lint", "tox.ini", "file"},
+		{"task lint", "Taskfile.yml", "absent"},
+		{"cd sub && just lint", "sub/justfile", "absent"},
+	} {
+		t.Run(tc.command+" "+tc.want, func(t *testing.T) {
+			p, err := PinScriptsAt(siteHook(tc.command), root, Site{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum, ok := p.Scripts[tc.want]
+			if !ok || (sum == AbsentPin) != (tc.kind == "absent") {
+				t.Errorf("pins %v: want %s pinned as %s", p.Paths(), tc.want, tc.kind)
+			}
+		})
+	}
+}

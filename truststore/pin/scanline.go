@@ -192,6 +192,10 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 			case "make", "gmake":
 				mk = &makeRun{dirs: bases}
 				sc.makefiles(bases, depth)
+			default:
+				if taskRunnerFiles[name] != nil {
+					sc.taskFiles(name, bases, depth) // just lint: the justfile
+				}
 			}
 			// A bare command name is a PATH lookup: pinned only if such a
 			// file happens to exist (over-inclusion), unless a wrapper

@@ -31,6 +31,33 @@ func (sc *scanner) runnerConfig(name string, dirs []string, depth int) {
 	}
 }
 
+// taskRunnerFiles are the task files a task runner looks for in its
+// directory and each parent (just, rake, task) or its own directory (tox,
+// nox, invoke), in which the task a hook names is code: `just lint` runs
+// the justfile's lint recipe, so an edit of the justfile changes what the
+// hook runs. They are pinned absent when missing, in every directory of
+// pkgDirs (the session directory and the root, and their parents up to
+// the root); what they import or include is not followed.
+var taskRunnerFiles = map[string][]string{
+	"just":   {"justfile", "Justfile", ".justfile", "JUSTFILE"},
+	"rake":   {"Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"},
+	"task":   {"Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml", "Taskfile.dist.yml", "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml"},
+	"tox":    {"tox.ini", "tox.toml", "pyproject.toml", "setup.cfg"},
+	"nox":    {"noxfile.py"},
+	"invoke": {"tasks.py", "invoke.yaml", "invoke.yml"},
+	"inv":    {"tasks.py", "invoke.yaml", "invoke.yml"},
+}
+
+// taskFiles pins the task files of task runner name (taskRunnerFiles) in
+// every package directory of dirs, absent when missing.
+func (sc *scanner) taskFiles(name string, dirs []string, depth int) {
+	for _, d := range sc.pkgDirs(dirs) {
+		for _, f := range taskRunnerFiles[name] {
+			sc.word(shellWord{text: filepath.Join(d, f)}, dirs, true, false, depth)
+		}
+	}
+}
+
 // makeNames are the default makefiles GNU make looks for, in its order.
 var makeNames = []string{"GNUmakefile", "makefile", "Makefile"}
 
