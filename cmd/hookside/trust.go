@@ -100,10 +100,12 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		}
 		return trustRemote(p, action, target, o.homeDir, o.userConfig, digests, o.all, o.asJSON, stdout, stderr)
 	}
+	// Read-only: the command's own checks come first, and only its write
+	// (or review's refusal) moves a corrupt trust file aside.
 	rs, _, err := runner.Open(runner.SessionOptions{
 		ID: "cli-trust", Cwd: cwd, WorkspaceID: target.ID, UserConfigPath: o.userConfig,
 		Profile: o.sf.profile, UserDir: o.sf.userDir(),
-		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: o.homeDir, ProjectConfigPath: o.projectConfig, HooksEnabled: o.hooksEnabled, Store: truststore.Options{ReadOnly: action == "status"}},
+		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: o.homeDir, ProjectConfigPath: o.projectConfig, HooksEnabled: o.hooksEnabled, Store: truststore.Options{ReadOnly: true}},
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, p+":", cliOpenError(err, target.Dir))
@@ -421,7 +423,9 @@ func trustRevoke(p string, store truststore.Writer, wsID string, digests []strin
 func trustReview(p string, rs *runner.Session, w runner.WorkspaceState, sh *truststore.Shown, st trustStatus, hint string, asJSON bool, stdout, stderr io.Writer) int {
 	if st.StoreStatus == string(truststore.StatusCorrupt) {
 		// Nothing can be granted from this review: the gate refuses
-		// writes after a corrupt read (exit 3, as grant and revoke).
+		// writes after a corrupt read (exit 3, as grant and revoke), and
+		// moves the file aside so that the next review starts afresh.
+		st.StoreError = errText(rs.Gate().MoveAside())
 		if asJSON {
 			writeJSON(stdout, st)
 		}
@@ -556,7 +560,7 @@ func trustRemote(p, action string, t truststore.Target, dir, userConfig string, 
 		fmt.Fprintln(stderr, p+":", err)
 		return exitError
 	}
-	store := truststore.Open(home.SecurityDir(dir, set.StorageDir), truststore.Options{ReadOnly: action == "status"})
+	store := truststore.Open(home.SecurityDir(dir, set.StorageDir), truststore.Options{ReadOnly: true})
 	state, err := store.Load()
 	if err != nil && !errors.Is(err, truststore.ErrCorrupt) {
 		fmt.Fprintln(stderr, p+":", err)
