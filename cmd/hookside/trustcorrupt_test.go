@@ -206,3 +206,36 @@ func TestTrustRefusedCommandLeavesCorruptStore(t *testing.T) {
 		}
 	}
 }
+
+// TestListExplainLeaveCorruptStore: `hooks list` and `hooks explain` only
+// show what would run: on a corrupt trust file they report every workspace
+// hook blocked_untrusted (store_corrupt), say on stderr which file is
+// corrupt, why, and that it was left in place, and move nothing; `hooks
+// run`, a session that runs hooks, then moves it aside.
+func TestListExplainLeaveCorruptStore(t *testing.T) {
+	e, p := corruptEnv(t)
+	const junk = `{"version":1,"records":[`
+	if err := os.WriteFile(p, []byte(junk), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := "warning: the workspace hook trust file " + p + " is corrupt (truncated JSON: unexpected end of JSON input): left in place"
+	for _, args := range [][]string{
+		{"hooks", "list"}, {"hooks", "list", "--json"}, {"hooks", "list", "--event", "Stop"},
+		{"hooks", "explain", "--event", "Stop"}, {"hooks", "explain", "--event", "Stop", "--json"},
+	} {
+		code, out, errs := e.hookside(t, "", append(args, "--home", e.home)...)
+		if code != 0 || !strings.Contains(out, "store_corrupt") || !strings.Contains(errs, "hookside "+args[0]+" "+args[1]+": "+want) || strings.Contains(errs, "level=WARN") {
+			t.Fatalf("%v: exit %d\nstdout %s\nstderr %s\nwant store_corrupt and %q", args, code, out, errs, want)
+		}
+		if m, _ := filepath.Glob(p + ".corrupt-*"); len(m) != 0 {
+			t.Fatalf("%v moved the trust file aside: %v", args, m)
+		}
+		if b, err := os.ReadFile(p); err != nil || string(b) != junk {
+			t.Fatalf("%v changed the trust file: %q %v", args, b, err)
+		}
+	}
+	if code, out, errs := e.hookside(t, "", "hooks", "run", "--event", "Stop", "--home", e.home); code != 0 {
+		t.Fatalf("hooks run: exit %d\n%s\n%s", code, out, errs)
+	}
+	movedAside(t, p)
+}
