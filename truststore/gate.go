@@ -398,16 +398,40 @@ var (
 // errFeatureOff: the gate has no store (the feature is off).
 var errFeatureOff = errors.New("workspace hooks are switched off; nothing was written")
 
+// MoveAside is StoreError for a caller that is about to write, or to
+// refuse a write because the store is corrupt: when the gate's store is
+// ReadOnly and left a corrupt trust file in place, the file is moved aside
+// now (as a session that is not read-only does when it loads it), and the
+// error says where it is. A gate that is not ReadOnly moved it already,
+// and MoveAside only returns StoreError. Nil while the status is not
+// StatusCorrupt, or when the feature is off.
+func (g *Gate) MoveAside() error {
+	if g.store == nil {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.refresh()
+	if g.state.Status != StatusCorrupt {
+		return nil
+	}
+	if ce, ok := errors.AsType[*CorruptError](g.corruptErr); ok && ce.Kept == readOnlyKept {
+		g.corruptErr = g.store.moveAside(ce.Why)
+	}
+	return g.corruptErr
+}
+
 // refuseWrite returns ErrCorrupt (wrapped) when the gate's last read of the
-// trust file found it corrupt: the file was moved aside, and a write now
-// would start a fresh file and pass the recovery off as a success
+// trust file found it corrupt: the file is moved aside (MoveAside: now, if
+// a ReadOnly store left it in place), and a write now would start a fresh
+// file and pass the recovery off as a success
 // (workspace-hook-trust-cli.ts:158 in the spec; PROTOCOL.md §1 -32011).
 // The refusal lasts until the trust file is read again without error.
 func (g *Gate) refuseWrite() error {
 	if g.store == nil {
 		return errFeatureOff
 	}
-	if err := g.StoreError(); err != nil {
+	if err := g.MoveAside(); err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
 	return nil

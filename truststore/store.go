@@ -45,8 +45,11 @@ type Options struct {
 	// Now is the clock for grantedAt and .corrupt-<timestamp> (default time.Now).
 	Now func() time.Time
 	// ReadOnly makes Load report a corrupt file without moving it aside:
-	// for a caller that only shows the state (`hooks trust status`). A
-	// write (Grant, Revoke) still moves a corrupt file aside and refuses.
+	// for a caller that only shows the state (`hooks trust status`), or
+	// that checks its own arguments before it writes (`hooks trust grant`
+	// and `revoke`: a refused command leaves the file where it is). A
+	// write (Grant, Revoke; through a Gate too) still moves a corrupt file
+	// aside and refuses.
 	ReadOnly bool
 	// Logger receives the warning logged each time a corrupt file is moved
 	// aside (default slog.Default()).
@@ -134,13 +137,22 @@ func (s *Store) Load() (*State, error) {
 		s.setStamp(s.currentID())
 		return newState(StatusCorrupt, nil), &CorruptError{Path: s.path, Why: ce.why, Kept: readOnlyKept}
 	case errors.As(err, &ce):
-		dst, qerr := s.quarantineLocked()
-		s.setStamp(s.currentID())
-		return newState(StatusCorrupt, nil), s.movedError(ce.why, dst, qerr, false)
+		return newState(StatusCorrupt, nil), s.moveAside(ce.why)
 	default:
 		s.setStamp(s.currentID())
 		return newState(StatusCorrupt, nil), fmt.Errorf("load %s: %w", s.path, err)
 	}
+}
+
+// moveAside renames the corrupt trust file (corrupt for why) aside under
+// the lock, as Load does on a store that is not ReadOnly, and returns the
+// *CorruptError saying where it is now (or that it could not be moved, or
+// had been replaced meanwhile); what Changed compares against becomes the
+// file's state after the move.
+func (s *Store) moveAside(why string) *CorruptError {
+	dst, qerr := s.quarantineLocked()
+	s.setStamp(s.currentID())
+	return s.movedError(why, dst, qerr, false)
 }
 
 // Changed reports whether the trust file differs (device, inode, size,

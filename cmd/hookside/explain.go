@@ -26,7 +26,8 @@ func hooksExplainCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "explain",
 		Short: "explain which hooks would run for an event (and why not)",
 		Long: "Show every configured hook (all sources, including disabled, invalid, over-limit and untrusted\n" +
-			"workspace ones) and whether it would run for EVENT (and tool NAME), and why not. Runs nothing.\n" +
+			"workspace ones) and whether it would run for EVENT (and tool NAME), and why not. Runs nothing,\n" +
+			"and leaves a corrupt trust file where it is (store_corrupt, a warning on stderr).\n" +
 			"Exit status: 0 explained (also when hooks would not run or files have diagnostics), 1 error\n" +
 			"(a usage error, or a session that cannot be opened), as hooks run without its 2 for blocked.",
 		Annotations: map[string]string{annUsageExit: "1", annJSONErrors: jsonErrorsMessage},
@@ -59,7 +60,7 @@ func runHooksExplain(sf *sessionFlags, event, tool, inputPath string, asJSON boo
 		fmt.Fprintln(stderr, "hookside hooks explain:", err)
 		return exitError
 	}
-	s, _, err := sf.open()
+	s, _, err := sf.openToRead("hookside hooks explain", stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks explain:", err)
 		return exitError

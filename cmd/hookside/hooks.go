@@ -422,7 +422,8 @@ func hooksListCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "List the hooks configured for a session in DIR, in run order, with their resolved timeouts.\n" +
 			"Configured hooks that cannot run (a handler type the profile cannot run, a malformed or a\n" +
 			"disabled one) are counted and named with why: after the list, or, when none would load, instead\n" +
-			"of \"no hooks configured\".\n" +
+			"of \"no hooks configured\". A corrupt trust file is reported (store_corrupt, a warning on stderr)\n" +
+			"and left where it is.\n" +
 			"Exit status: 0 listed (also when none is configured or files have diagnostics), 1 a session that\n" +
 			"cannot be opened (a --cwd that is not a directory), 2 a usage error (a flag or argument error, an\n" +
 			"unknown --event, --profile or --policy).",
@@ -452,7 +453,7 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 		fmt.Fprintln(stderr, "hookside hooks list:", err)
 		return exitUsage
 	}
-	s, _, err := sf.open()
+	s, _, err := sf.openToRead("hookside hooks list", stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "hookside hooks list:", err)
 		return exitError

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -13,6 +14,27 @@ import (
 // open opens the one-shot session the flags place (placement) and words
 // its pending-trust diagnostics' review command for the flags in use.
 func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
+	return f.openStore(truststore.Options{})
+}
+
+// openToRead is open for a command that only shows what would run (hooks
+// list, hooks explain): the trust file is read read-only, so a corrupt one
+// is reported — store_corrupt on every workspace hook, and one line on
+// stderr after prefix naming the file, the reason and that it was left in
+// place — and not moved aside (that is for a session that runs hooks, or
+// a write).
+func (f *sessionFlags) openToRead(prefix string, stderr io.Writer) (*runner.Session, []hook.Diagnostic, error) {
+	s, diags, err := f.openStore(truststore.Options{ReadOnly: true})
+	if err == nil && s.Gate() != nil {
+		if serr := s.Gate().StoreError(); serr != nil {
+			fmt.Fprintf(stderr, "%s: warning: %s\n", prefix, dispText(serr.Error()))
+		}
+	}
+	return s, diags, err
+}
+
+// openStore is open with the trust store options store.
+func (f *sessionFlags) openStore(store truststore.Options) (*runner.Session, []hook.Diagnostic, error) {
 	sid := f.sessionID
 	if sid == "" {
 		sid = fmt.Sprintf("cli-%d", os.Getpid())
@@ -28,7 +50,7 @@ func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
 	s, diags, err := runner.Open(runner.SessionOptions{
 		ID: sid, Cwd: cwd, WorkspaceID: id, UserConfigPath: f.userConfig, PluginDirs: f.pluginDirs,
 		Profile: f.profile, UserDir: f.userDir(), TranscriptPath: f.transcriptPath, Mode: f.mode, Env: f.env,
-		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: f.home, ProjectConfigPath: f.projectConfig, HooksEnabled: f.hooksEnabled},
+		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: f.home, ProjectConfigPath: f.projectConfig, HooksEnabled: f.hooksEnabled, Store: store},
 	})
 	if err == nil && f.flags != nil {
 		withReviewHint(diags, "hookside hooks trust review"+hintFlags(f.flags)+reviewTarget(s))

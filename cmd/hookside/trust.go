@@ -126,10 +126,12 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		}
 		return trustRemote(p, action, target, o.homeDir, o.userConfig, digests, o.all, o.asJSON, stdout, stderr)
 	}
+	// Read-only: the command's own checks come first, and only its write
+	// (or review's refusal) moves a corrupt trust file aside.
 	rs, diags, err := runner.Open(runner.SessionOptions{
 		ID: "cli-trust", Cwd: cwd, WorkspaceID: target.ID, UserConfigPath: o.userConfig,
 		Profile: o.sf.profile, UserDir: o.sf.userDir(),
-		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: o.homeDir, ProjectConfigPath: o.projectConfig, HooksEnabled: o.hooksEnabled, Store: truststore.Options{ReadOnly: action == "status"}},
+		Workspace: runner.WorkspaceOptions{Feature: true, Policy: policy, Home: o.homeDir, ProjectConfigPath: o.projectConfig, HooksEnabled: o.hooksEnabled, Store: truststore.Options{ReadOnly: true}},
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, p+":", cliOpenError(err, target.Dir))
@@ -439,7 +441,9 @@ func trustReview(p string, rs *runner.Session, w runner.WorkspaceState, sh *trus
 	}
 	if st.StoreStatus == string(truststore.StatusCorrupt) {
 		// Nothing can be granted from this review: the gate refuses
-		// writes after a corrupt read (exit 3, as grant and revoke).
+		// writes after a corrupt read (exit 3, as grant and revoke), and
+		// moves the file aside so that the next review starts afresh.
+		st.StoreError = errText(rs.Gate().MoveAside())
 		if asJSON {
 			writeJSON(stdout, st)
 		}

@@ -29,7 +29,7 @@ type trustAction struct {
 
 // trustExits are the exit statuses of the actions (the parent's
 // trustExitHelp sums them up).
-var trustExits = [4]string{"done", "error", "usage", "trust store corrupt: nothing is written"}
+var trustExits = [4]string{"done", "error", "usage", "trust store corrupt: nothing is written, the file is moved aside (checked after the command's own arguments: a refusal with 1 or 2 leaves it in place)"}
 
 // trustActions are the actions of `hooks trust`, in the order they are
 // listed.
@@ -64,8 +64,9 @@ const (
 	trustRunCwdHelp = "--profile claude --run-cwd DIR reviews as a claude-profile run whose input cwd is DIR (inside the\n" +
 		"workspace) is admitted: the pins are resolved there, and a grant adds that directory's pin set to each\n" +
 		"record, keeping the others; the review command of such a run's trustNotice has this form."
-	trustExitHelp = "Exit status: 0 done, 1 error, 2 usage, 3 trust store corrupt (grant, revoke and review: nothing is written;\n" +
-		"status only reports it, exit 0); revoke exits 1 when a named digest had no record."
+	trustExitHelp = "Exit status: 0 done, 1 error, 2 usage, 3 trust store corrupt (grant, revoke and review, once their own checks\n" +
+		"pass: the file is moved aside, nothing is written; status only reports it, exit 0);\n" +
+		"revoke exits 1 when a named digest had no record."
 )
 
 // trustJSONHelp is the --json flag's help of each action ("" = the parent,

@@ -136,3 +136,106 @@ func TestTrustGrantCorruptNamesFile(t *testing.T) {
 		}
 	}
 }
+
+// TestTrustRefusedCommandLeavesCorruptStore: on a corrupt trust file
+// (mode 0644 where the OS makes it corrupt, and truncated JSON), a grant or
+// revoke that its own arguments refuse — a wrong --bundle-digest, a list
+// number the list does not have, a list number without --bundle-digest, a
+// digest that names nothing, a malformed --digest, a --run-cwd without the
+// claude profile — exits with its own status (1 or 2) and leaves the file
+// where it is, byte for byte; the same grant with the right bundle digest
+// then exits 3 naming the real .corrupt-<timestamp> name.
+func TestTrustRefusedCommandLeavesCorruptStore(t *testing.T) {
+	e, p := corruptEnv(t)
+	st := e.trustStatusJSON(t)
+	d1 := st.Declarations[0].Digest
+	refused := []struct {
+		args []string
+		code int
+	}{
+		{[]string{"grant", "--digest", d1[:8], "--bundle-digest", strings.Repeat("ab", 32)}, exitError},
+		{[]string{"grant", "--all", "--bundle-digest", strings.Repeat("0", 64)}, exitError},
+		{[]string{"grant", "--digest", "9", "--bundle-digest", st.BundleDigest}, exitError},
+		{[]string{"grant", "--digest", "1"}, exitUsage},
+		{[]string{"grant", "--digest", "abcdef12", "--bundle-digest", st.BundleDigest}, exitError},
+		{[]string{"grant", "--digest", d1, "--run-cwd", e.ws}, exitUsage},
+		{[]string{"revoke", "--digest", "9"}, exitError},
+		{[]string{"revoke", "--digest", "1x"}, exitUsage},
+		{[]string{"review", "--run-cwd", e.ws}, exitUsage},
+	}
+	kinds := []struct {
+		name, content string
+		mode          os.FileMode
+	}{{"truncated", `{"version":1,"records":[`, 0o600}}
+	if runtime.GOOS != "windows" {
+		kinds = append(kinds, struct {
+			name, content string
+			mode          os.FileMode
+		}{"mode 0644", `{"version":1,"records":[]}`, 0o644})
+	}
+	for _, k := range kinds {
+		if err := os.WriteFile(p, []byte(k.content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, k.mode); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range refused {
+			args := append([]string{"hooks", "trust"}, append(c.args, "--home", e.home)...)
+			code, _, errs := e.hookside(t, "", args...)
+			if code != c.code || strings.Contains(errs, "moved aside") || strings.Contains(errs, "corrupt") {
+				t.Fatalf("%s: %v: exit %d, want %d without a word of the store\n%s", k.name, c.args, code, c.code, errs)
+			}
+			if m, _ := filepath.Glob(p + ".corrupt-*"); len(m) != 0 {
+				t.Fatalf("%s: %v moved the trust file aside: %v", k.name, c.args, m)
+			}
+			if b, err := os.ReadFile(p); err != nil || string(b) != k.content {
+				t.Fatalf("%s: %v changed the trust file: %q %v", k.name, c.args, b, err)
+			}
+		}
+		code, _, errs := e.hookside(t, "", "hooks", "trust", "grant", "--digest", d1[:8], "--bundle-digest", st.BundleDigest, "--home", e.home)
+		moved := movedAside(t, p)
+		if code != exitCorrupt || !strings.Contains(errs, "is corrupt (") || !strings.Contains(errs, "moved aside to "+moved+";") || !strings.HasSuffix(strings.TrimSpace(errs), "; nothing was written") {
+			t.Fatalf("%s: grant with the right bundle digest: exit %d, want 3 naming %s\n%s", k.name, code, moved, errs)
+		}
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Fatalf("%s: the refused grant started a trust file: %v", k.name, err)
+		}
+		if err := os.Remove(moved); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestListExplainLeaveCorruptStore: `hooks list` and `hooks explain` only
+// show what would run: on a corrupt trust file they report every workspace
+// hook blocked_untrusted (store_corrupt), say on stderr which file is
+// corrupt, why, and that it was left in place, and move nothing; `hooks
+// run`, a session that runs hooks, then moves it aside.
+func TestListExplainLeaveCorruptStore(t *testing.T) {
+	e, p := corruptEnv(t)
+	const junk = `{"version":1,"records":[`
+	if err := os.WriteFile(p, []byte(junk), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := "warning: the workspace hook trust file " + p + " is corrupt (truncated JSON: unexpected end of JSON input): left in place"
+	for _, args := range [][]string{
+		{"hooks", "list"}, {"hooks", "list", "--json"}, {"hooks", "list", "--event", "Stop"},
+		{"hooks", "explain", "--event", "Stop"}, {"hooks", "explain", "--event", "Stop", "--json"},
+	} {
+		code, out, errs := e.hookside(t, "", append(args, "--home", e.home)...)
+		if code != 0 || !strings.Contains(out, "store_corrupt") || !strings.Contains(errs, "hookside "+args[0]+" "+args[1]+": "+want) || strings.Contains(errs, "level=WARN") {
+			t.Fatalf("%v: exit %d\nstdout %s\nstderr %s\nwant store_corrupt and %q", args, code, out, errs, want)
+		}
+		if m, _ := filepath.Glob(p + ".corrupt-*"); len(m) != 0 {
+			t.Fatalf("%v moved the trust file aside: %v", args, m)
+		}
+		if b, err := os.ReadFile(p); err != nil || string(b) != junk {
+			t.Fatalf("%v changed the trust file: %q %v", args, b, err)
+		}
+	}
+	if code, out, errs := e.hookside(t, "", "hooks", "run", "--event", "Stop", "--home", e.home); code != 0 {
+		t.Fatalf("hooks run: exit %d\n%s\n%s", code, out, errs)
+	}
+	movedAside(t, p)
+}

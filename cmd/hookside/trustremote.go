@@ -20,7 +20,7 @@ func trustRemote(p, action string, t truststore.Target, dir, userConfig string, 
 		fmt.Fprintln(stderr, p+":", err)
 		return exitError
 	}
-	store := truststore.Open(home.SecurityDir(dir, set.StorageDir), truststore.Options{ReadOnly: action == "status"})
+	store := truststore.Open(home.SecurityDir(dir, set.StorageDir), truststore.Options{ReadOnly: true})
 	state, err := store.Load()
 	if err != nil && !errors.Is(err, truststore.ErrCorrupt) {
 		fmt.Fprintln(stderr, p+":", err)
