@@ -31,7 +31,7 @@ func (f *sessionFlags) open() (*runner.Session, []hook.Diagnostic, error) {
 		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: f.home, ProjectConfigPath: f.projectConfig, HooksEnabled: f.hooksEnabled},
 	})
 	if err == nil && f.flags != nil {
-		withReviewHint(diags, "hookside hooks trust review"+hintFlags(f.flags)+reviewTarget(s))
+		withReviewHint(diags, "hookside hooks trust review"+hintFlags(f.flags, hintTrust)+reviewTarget(s))
 	}
 	return s, diags, cliOpenError(err, cwd)
 }

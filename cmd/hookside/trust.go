@@ -63,7 +63,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 			sessionDir = o.cwd
 		}
 	}
-	if err := checkProfilePolicy(o.sf.profile, o.policy); err != nil {
+	if err := checkProfilePolicy(&o.sf, o.policy); err != nil {
 		fmt.Fprintln(stderr, p+":", err)
 		return exitUsage
 	}
@@ -150,7 +150,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		BundleDigest: sh.BundleDigest, Counts: listedCounts(w.Evaluations),
 		Declarations: rs.DescribeWorkspace(w, sh),
 	}, RootSwitch: sw}
-	hint := hintFlags(o.flags) + " --workspace " + runner.ShellWord(st.WorkspaceID)
+	hint := hintFlags(o.flags, hintTrust) + " --workspace " + runner.ShellWord(st.WorkspaceID)
 	if cwd != target.Dir {
 		hint += " --cwd " + runner.ShellWord(cwd)
 	}
