@@ -300,3 +300,15 @@ func TestListEventOfWrongTypeIsNotNothingConfigured(t *testing.T) {
 		t.Errorf("--event Stop: %q, want no hooks configured", out)
 	}
 }
+
+// TestGrantAllWithoutBundleHint: the status command the --all usage error
+// of hooks trust grant points to repeats the flags in use and the
+// workspace as given, so pasted it shows the bundle digest to grant.
+func TestGrantAllWithoutBundleHint(t *testing.T) {
+	e, _ := trustCLIEnv(t)
+	code, _, errs := e.hookside(t, "", "hooks", "trust", "grant", "--all", "--policy", "deny", "--cwd", ".")
+	want := "(from `hookside hooks trust status --home " + e.home + " --policy deny --workspace " + e.ws + "`)"
+	if code != exitUsage || !strings.Contains(errs, want) {
+		t.Fatalf("exit %d, stderr %q; want 2 and %q", code, errs, want)
+	}
+}

@@ -111,3 +111,23 @@ func samePath(a, b string) bool {
 	}
 	return a == b
 }
+
+// givenTarget is the hint of a usage error found before the workspace is
+// resolved: the flags in use (hintFlags) and the --workspace and --cwd as
+// given, a directory made absolute.
+func givenTarget(o *trustOptions, sessionDir string) string {
+	hint := hintFlags(o.flags, hintTrust)
+	for _, f := range []struct{ name, v string }{{"workspace", o.workspace}, {"cwd", sessionDir}} {
+		if f.v == "" {
+			continue
+		}
+		v := f.v
+		if localPath(v) {
+			if a, err := filepath.Abs(v); err == nil {
+				v = a
+			}
+		}
+		hint += " --" + f.name + " " + hintWord(v)
+	}
+	return hint
+}

@@ -86,7 +86,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		}
 	}
 	if action == "grant" && o.all && o.bundle == "" {
-		fmt.Fprintln(stderr, p+": --all needs --bundle-digest (from `hookside hooks trust status`), so that you grant exactly what you reviewed")
+		fmt.Fprintf(stderr, "%s: --all needs --bundle-digest (from `hookside hooks trust status%s`), so that you grant exactly what you reviewed\n", p, givenTarget(o, sessionDir))
 		return exitUsage
 	}
 	if (action == "grant" || action == "revoke") && !o.all && len(digests) == 0 {
