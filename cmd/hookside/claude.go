@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/hookside/hookside/internal/jsonexact"
@@ -129,28 +130,12 @@ func printClaudeMerged(w io.Writer, m output.ClaudeMerged, outs *runOutputs) {
 	printRuns(w, m.Runs, outs)
 }
 
-// claudeExplainInput reads the event input for `hooks explain --profile
-// claude` (path "" = {}; "-" = stdin); tool becomes tool_name when the
-// input has none.
-func claudeExplainInput(path, tool string) (json.RawMessage, error) {
+// claudeExplainInput is the event input for `hooks explain --profile
+// claude`: data, the object readInput gave (nil = {}), with tool as
+// tool_name when the input has none.
+func claudeExplainInput(data []byte, path, tool string) (json.RawMessage, error) {
 	in := map[string]any{}
-	if path != "" {
-		var data []byte
-		var err error
-		if path == "-" {
-			data, err = io.ReadAll(os.Stdin)
-		} else {
-			data, err = os.ReadFile(path)
-		}
-		if err != nil {
-			return nil, err
-		}
-		// As hooks run reads its --input: a UTF-8 JSON object, each
-		// member named once, after a byte order mark if there is one.
-		var msg string
-		if data, msg = inputObject(path, data); msg != "" {
-			return nil, errors.New(msg)
-		}
+	if data != nil {
 		if err := jsonexact.Unmarshal(data, &in); err != nil {
 			return nil, fmt.Errorf("--input %s: %v", path, err)
 		}
@@ -159,4 +144,32 @@ func claudeExplainInput(path, tool string) (json.RawMessage, error) {
 		in["tool_name"] = tool
 	}
 	return json.Marshal(in)
+}
+
+// readInput reads the --input of hooks run and hooks explain (path "-" =
+// stdin) and returns the JSON object it holds (inputObject: a UTF-8 JSON
+// object, each member named once, after a byte order mark if there is
+// one). The error, for every profile, is "read input: --input PATH:
+// REASON" for a file that cannot be read (REASON the system's: "no such
+// file or directory"), else inputObject's message.
+func readInput(path string) ([]byte, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		data, err = io.ReadAll(os.Stdin)
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("read input: --input %s: %v", path, err)
+	}
+	data, msg := inputObject(path, data)
+	if msg != "" {
+		return nil, errors.New(msg)
+	}
+	return data, nil
 }

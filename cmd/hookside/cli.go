@@ -64,6 +64,11 @@ func setRun(cmd *cobra.Command, body func(args []string) int) *cobra.Command {
 // under --json, a command marked annJSONErrors also prints it on stdout
 // (jsonUsageError).
 func execute(root *cobra.Command, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || !strings.HasPrefix(args[0], cobra.ShellCompRequestCmd) {
+		// Not while completing: cobra parses the flags there more than
+		// once, and a half-typed line may hold anything.
+		onceFlags(root)
+	}
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
 	var st exitStatus

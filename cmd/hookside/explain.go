@@ -36,7 +36,7 @@ func hooksExplainCmd(stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&event, "event", "", "the `EVENT`: "+strings.Join(hook.Events, ", ")+" (--profile claude: every Claude Code event)")
 	fs.StringVar(&tool, "tool", "", "the tool `NAME` matchers are tested against (the source on SessionStart); none = matchers not consulted")
 	fs.BoolVar(&asJSON, "json", false, "print JSON ({profile, event, tool, hooks, diagnostics}); a failure (a flag or input error) prints {\"error\": {\"message\"}}")
-	fs.StringVar(&inputPath, "input", "", "`FILE` path, or - for stdin, holding the hook input JSON object Claude Code sends for EVENT (snake_case: tool_name, tool_input, source, …); its matcher field and if rules are tested against it. --profile claude only (ignored otherwise). Absent: {}; --tool fills in tool_name when the input has none")
+	fs.StringVar(&inputPath, "input", "", "`FILE` path, or - for stdin, holding the hook input JSON object Claude Code sends for EVENT (snake_case: tool_name, tool_input, source, …); its matcher field and if rules are tested against it. Read and checked under every profile (a file that cannot be read or is not a JSON object is an error, exit 1), used by --profile claude only. Absent: {}; --tool fills in tool_name when the input has none")
 	sf.registerAll(fs)
 	flagRequired(fs, "event")
 	flagUse(fs, "input", "[--input FILE|-]")
@@ -56,9 +56,19 @@ func runHooksExplain(sf *sessionFlags, event, tool, inputPath string, asJSON boo
 		fmt.Fprintln(stderr, "hookside hooks explain:", eventError(event, events))
 		return exitError
 	}
-	if err := checkProfilePolicy(sf.profile, sf.policy); err != nil {
+	if err := checkProfilePolicy(sf, sf.policy); err != nil {
 		fmt.Fprintln(stderr, "hookside hooks explain:", err)
 		return exitError
+	}
+	// The input is read and checked under every profile (a file that
+	// cannot be read is the same error), and used by the claude one.
+	var input []byte
+	if inputPath != "" {
+		var err error
+		if input, err = readInput(inputPath); err != nil {
+			fmt.Fprintln(stderr, "hookside hooks explain:", err)
+			return exitError
+		}
 	}
 	s, _, err := sf.openToRead("hookside hooks explain", stderr)
 	if err != nil {
@@ -70,7 +80,7 @@ func runHooksExplain(sf *sessionFlags, event, tool, inputPath string, asJSON boo
 	if sf.profile == runner.ProfileClaude {
 		// ExplainClaude explains event itself (Session.Explain) and
 		// tests the input against it.
-		in, err := claudeExplainInput(inputPath, tool)
+		in, err := claudeExplainInput(input, inputPath, tool)
 		if err == nil {
 			x, err = s.ExplainClaude(event, in)
 		}
@@ -84,7 +94,7 @@ func runHooksExplain(sf *sessionFlags, event, tool, inputPath string, asJSON boo
 	// The environment layer is read when the session opens; its warning is
 	// not among the configuration's diagnostics Explain re-reads.
 	_, envDiags := runner.EnvSwitch()
-	x.Diagnostics = append(envDiags, x.Diagnostics...)
+	x.Diagnostics = slices.Concat(envDiags, sf.userDirDiagnostics(), x.Diagnostics)
 	if asJSON {
 		writeJSON(stdout, x)
 		return exitOK

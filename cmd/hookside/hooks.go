@@ -143,21 +143,6 @@ func profileValues() string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
-// checkProfilePolicy is the usage error for a --profile or --policy value
-// that is none of the accepted ones (nil when both are accepted): the
-// flag, the value and the accepted values. Every command taking the flags
-// checks it before it reads anything and exits with its usage status
-// (usageExitOf: 2, but 1 for hooks run and explain, whose 2 means blocked).
-func checkProfilePolicy(profile, policy string) error {
-	if _, ok := hook.Profile(profile); !ok {
-		return fmt.Errorf("--profile %q is not %s", profile, profileValues())
-	}
-	if _, ok := truststore.ParsePolicy(policy); !ok {
-		return fmt.Errorf("--policy %q is not %s", policy, policyValues)
-	}
-	return nil
-}
-
 // cliOpenError words runner.Open's errors as flag errors.
 func cliOpenError(err error, cwd string) error {
 	var perr *runner.ProfileError
@@ -243,7 +228,7 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 		fmt.Fprintln(stderr, "hookside hooks run:", eventError(o.event, events))
 		return exitError
 	}
-	if err := checkProfilePolicy(sf.profile, sf.policy); err != nil {
+	if err := checkProfilePolicy(sf, sf.policy); err != nil {
 		fmt.Fprintln(stderr, "hookside hooks run:", err)
 		return exitError
 	}
@@ -256,18 +241,8 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 	input := []byte("{}")
 	if o.inputPath != "" {
 		var err error
-		if o.inputPath == "-" {
-			input, err = io.ReadAll(os.Stdin)
-		} else {
-			input, err = os.ReadFile(o.inputPath)
-		}
-		if err != nil {
-			fmt.Fprintln(stderr, "hookside hooks run: read input:", err)
-			return exitError
-		}
-		var msg string
-		if input, msg = inputObject(o.inputPath, input); msg != "" {
-			fmt.Fprintln(stderr, "hookside hooks run:", msg)
+		if input, err = readInput(o.inputPath); err != nil {
+			fmt.Fprintln(stderr, "hookside hooks run:", err)
 			return exitError
 		}
 	}
@@ -279,7 +254,7 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 		return exitError
 	}
 	defer s.Close()
-	printDiagnostics(stderr, diags)
+	printDiagnostics(stderr, append(sf.userDirDiagnostics(), diags...))
 	ctx, stop, caught := signalContext()
 	defer stop()
 	// The async hooks started in the background run to their end before
@@ -292,7 +267,7 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 		}
 	}()
 	if sf.profile == runner.ProfileClaude {
-		return runClaudeCLI(ctx, s, runner.RunRequest{Event: o.event, TurnID: o.turnID, Input: input}, o.asJSON, hintFlags(o.flags), caught, stdout, stderr)
+		return runClaudeCLI(ctx, s, runner.RunRequest{Event: o.event, TurnID: o.turnID, Input: input}, o.asJSON, hintFlags(o.flags, hintTrust), caught, stdout, stderr)
 	}
 	outs := &runOutputs{byRun: map[string]runOutput{}}
 	m, err := s.Run(ctx, runner.RunRequest{Event: o.event, TurnID: o.turnID, Input: input}, outs)
@@ -304,7 +279,7 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 	} else {
 		printMerged(termSafe{stdout}, m, outs)
 	}
-	printSkippedForTrust(stderr, s, m.Runs, hintFlags(o.flags), "")
+	printSkippedForTrust(stderr, s, m.Runs, hintFlags(o.flags, hintTrust), "")
 	if len(m.Runs) == 0 {
 		if off := rootSwitchOff(s, o.event); off > 0 {
 			printRootSwitchOff(stderr, off, sf)
@@ -449,7 +424,7 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 		fmt.Fprintln(stderr, "hookside hooks list:", eventError(event, events))
 		return exitUsage
 	}
-	if err := checkProfilePolicy(sf.profile, sf.policy); err != nil {
+	if err := checkProfilePolicy(sf, sf.policy); err != nil {
 		fmt.Fprintln(stderr, "hookside hooks list:", err)
 		return exitUsage
 	}
@@ -461,7 +436,7 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 	defer s.Close()
 	hooks, diags := s.Hooks()
 	_, envDiags := runner.EnvSwitch()
-	diags = append(envDiags, diags...)
+	diags = slices.Concat(envDiags, sf.userDirDiagnostics(), diags)
 	trust := map[string]truststore.Evaluation{}
 	if w := s.WorkspaceStatus(); w.Workspace != nil {
 		for i, d := range w.Declarations {
@@ -506,18 +481,24 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 			fmt.Fprintf(stdout, "no hooks loaded: %d configuration file(s) could not be read (see the errors above); their hooks do not run\n", n)
 			return exitOK
 		}
+		if n := unloadedDeclarations(diags, event); n > 0 {
+			// Not "nothing configured" either: hooks are declared in a
+			// shape that does not load ("PreToolUse": {…}, not an array).
+			fmt.Fprintf(stdout, "no hooks loaded: hooks are declared but could not be loaded: %d error(s) (see the errors above); they do not run\n", n)
+			return exitOK
+		}
 		fmt.Fprintln(stdout, "no hooks configured")
 		return exitOK
 	}
 	switch {
 	case len(sel) == 0 && len(dropped) > 0:
-		printCannotRun(stdout, dropped, false, eventFlagOf(event), profileEvents(sf.profile))
+		printCannotRun(stdout, dropped, false, eventFlagOf(event), hintFlags(sf.flags, hintSession), profileEvents(sf.profile))
 	case len(sel) == 0:
 		fmt.Fprintln(stdout, "no hooks run")
 	}
 	defer func() {
 		if len(sel) > 0 && len(dropped) > 0 {
-			printCannotRun(stdout, dropped, true, eventFlagOf(event), profileEvents(sf.profile))
+			printCannotRun(stdout, dropped, true, eventFlagOf(event), hintFlags(sf.flags, hintSession), profileEvents(sf.profile))
 		}
 		if off > 0 {
 			printRootSwitchOff(stdout, off, sf)
@@ -569,18 +550,4 @@ func hintWord(p string) string {
 		return dispText(p)
 	}
 	return runner.ShellWord(p)
-}
-
-// unreadableFiles counts the configuration files diags say could not be
-// read, parsed or loaded (config_parse_error, config_read_error,
-// config_too_many_hooks; one per file):
-// files whose hooks, if any, are unknown and do not run.
-func unreadableFiles(diags []hook.Diagnostic) int {
-	n := 0
-	for _, d := range diags {
-		if d.Code == hook.CodeParseError || d.Code == hook.CodeReadError || d.Code == hook.CodeTooManyHooks {
-			n++
-		}
-	}
-	return n
 }

@@ -24,7 +24,7 @@ func TestHooksJSONErrors(t *testing.T) {
 		{[]string{"list", "--json", "--event", "Bogus"}, exitUsage, `--event: unknown event "Bogus" (want one of SessionStart`},
 		{[]string{"list", "--json", "stray"}, exitUsage, `unexpected argument "stray"`},
 		{[]string{"run", "--json", "--nosuch", "--event", "Stop"}, exitError, "unknown flag: --nosuch (see hookside hooks run --help)"},
-		{[]string{"run", "--json", "--event", "Stop", "--input", missing}, exitError, "read input: open " + missing},
+		{[]string{"run", "--json", "--event", "Stop", "--input", missing}, exitError, "read input: --input " + missing + ": "},
 		{[]string{"run", "--json=true", "--event", "Stop", "--profile", "bogus"}, exitError, `--profile "bogus" is not`},
 		{[]string{"explain", "--json", "--nosuch"}, exitError, "unknown flag: --nosuch (see hookside hooks explain --help)"},
 		{[]string{"explain", "--json", "--event", "Bogus"}, exitError, `--event: unknown event "Bogus" (want one of SessionStart`},

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
+	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/runner/config"
 )
@@ -48,8 +50,9 @@ func cannotRun(xs []runner.Explanation, event string) []runner.ExplainEntry {
 // event, source kind, location and why ("Stop  user  config.json:1:62
 // [0][0]  invalid — hook type "prompt" does not run in hookside files …"),
 // then where to learn more (hooks explain, with eventFlag: " --event
-// EVENT", or "" for the first entry's event).
-func printCannotRun(w io.Writer, entries []runner.ExplainEntry, othersRun bool, eventFlag string, events []string) {
+// EVENT", or "" for the first entry's event, then hint: the flags of the
+// list that select its configuration and workspace, hintFlags).
+func printCannotRun(w io.Writer, entries []runner.ExplainEntry, othersRun bool, eventFlag, hint string, events []string) {
 	if othersRun {
 		fmt.Fprintf(w, "%d more configured hook(s) cannot run and are not listed:\n", len(entries))
 	} else {
@@ -80,7 +83,7 @@ func printCannotRun(w io.Writer, entries []runner.ExplainEntry, othersRun bool, 
 		fmt.Fprintln(w, "The diagnostics above say more.")
 		return
 	}
-	fmt.Fprintf(w, "The diagnostics above say more; hookside hooks explain%s shows every hook and why it would not run.\n", eventFlag)
+	fmt.Fprintf(w, "The diagnostics above say more; hookside hooks explain%s%s shows every hook and why it would not run.\n", eventFlag, hint)
 }
 
 // eventFlagOf is " --event EVENT" for a given event, "" for none.
@@ -136,4 +139,61 @@ func cannotRunJSON(entries []runner.ExplainEntry) []cannotRunHook {
 			Matcher: e.Matcher, Type: e.Type, Command: e.Command, Reason: e.Reason, Detail: e.Detail})
 	}
 	return out
+}
+
+// unreadableFiles counts the configuration files diags say could not be
+// read, parsed or loaded (config_parse_error, config_read_error,
+// config_too_many_hooks; one per file):
+// files whose hooks, if any, are unknown and do not run.
+func unreadableFiles(diags []hook.Diagnostic) int {
+	n := 0
+	for _, d := range diags {
+		if d.Code == hook.CodeParseError || d.Code == hook.CodeReadError || d.Code == hook.CodeTooManyHooks {
+			n++
+		}
+	}
+	return n
+}
+
+// unloadedDeclarations counts the error diagnostics of diags that drop
+// declared hooks while the rest of their file loads (config_invalid_hook:
+// an event's value that is not an array of matcher groups, a malformed
+// group or hook; config_invalid_matcher and config_unknown_event at error
+// severity; config_invalid_field on the "hooks" or "hooks.events" value
+// itself: "hooks.events must be an object"): hooks are declared there, so
+// "no hooks configured" would be wrong. With event ("" = every event), a
+// diagnostic about another event's hooks (its message begins with that
+// event's name: "Stop[0][0]: …") is not counted.
+func unloadedDeclarations(diags []hook.Diagnostic, event string) int {
+	n := 0
+	for _, d := range diags {
+		if other := messageEvent(d.Message); event != "" && other != "" && other != event {
+			continue
+		}
+		switch d.Code {
+		case hook.CodeInvalidHook, hook.CodeInvalidMatcher, hook.CodeUnknownEvent:
+			if d.Severity == hook.SeverityError {
+				n++
+			}
+		case hook.CodeInvalidField:
+			if strings.HasPrefix(d.Message, "hooks.events ") || strings.HasPrefix(d.Message, "hooks must") {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// messageEvent is the event a diagnostic message begins with ("Stop" of
+// "Stop[0][0]: missing command", "PreToolUse must be an array …"), or ""
+// when its first word is no event.
+func messageEvent(msg string) string {
+	end := strings.IndexAny(msg, " [:")
+	if end < 0 {
+		end = len(msg)
+	}
+	if name := msg[:end]; slices.Contains(hook.ClaudeEvents, name) {
+		return name
+	}
+	return ""
 }

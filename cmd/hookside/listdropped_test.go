@@ -92,7 +92,7 @@ func TestHooksListCannotRunBesideRunnable(t *testing.T) {
 // command runs.
 func TestHooksListCannotRunHintEvent(t *testing.T) {
 	for _, c := range []struct{ event, want string }{
-		{"PreToolUSE", "hookside hooks explain --event PreToolUse shows"},
+		{"PreToolUSE", "hookside hooks explain --event PreToolUse --home "},
 		{"Bogus", "The diagnostics above say more.\n"},
 	} {
 		e := newCLIEnv(t)

@@ -25,11 +25,13 @@ func TestHooksRunWorkspaceSubdirectory(t *testing.T) {
 	sub := filepath.Join(e.ws, "sub")
 	in := `{"toolName":"Bash","toolInput":{"command":"ls"}}`
 	_, _, errs := e.hookside(t, in, "hooks", "run", "--cwd", sub, "--event", "PreToolUse", "--input", "-")
-	if want := "Review them with: hookside hooks trust review --workspace " + sub + "\n"; !strings.Contains(errs, want) {
+	// --home: the home of $HOOKSIDE_HOME, which the shell the line is
+	// pasted into may not have.
+	if want := "Review them with: hookside hooks trust review --home " + e.home + " --workspace " + sub + "\n"; !strings.Contains(errs, want) {
 		t.Errorf("run --cwd sub: want %q in\n%s", want, errs)
 	}
 	_, _, errs = e.hookside(t, in, "hooks", "run", "--workspace", e.ws, "--cwd", sub, "--event", "PreToolUse", "--input", "-")
-	want := "hookside hooks trust review --workspace " + e.ws + " --cwd " + sub
+	want := "hookside hooks trust review --home " + e.home + " --workspace " + e.ws + " --cwd " + sub
 	if strings.Count(errs, want) != 2 {
 		t.Fatalf("run --workspace R --cwd R/sub: want %q in the diagnostic and the trailer:\n%s", want, errs)
 	}

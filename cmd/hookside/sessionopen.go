@@ -53,7 +53,7 @@ func (f *sessionFlags) openStore(store truststore.Options) (*runner.Session, []h
 		Workspace: runner.WorkspaceOptions{Feature: f.workspaceHooks, Policy: policy, Home: f.home, ProjectConfigPath: f.projectConfig, HooksEnabled: f.hooksEnabled, Store: store},
 	})
 	if err == nil && f.flags != nil {
-		withReviewHint(diags, "hookside hooks trust review"+hintFlags(f.flags)+reviewTarget(s))
+		withReviewHint(diags, "hookside hooks trust review"+hintFlags(f.flags, hintTrust)+reviewTarget(s))
 	}
 	return s, diags, cliOpenError(err, cwd)
 }

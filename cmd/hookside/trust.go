@@ -66,7 +66,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 			sessionDir = o.cwd
 		}
 	}
-	if err := checkProfilePolicy(o.sf.profile, o.policy); err != nil {
+	if err := checkProfilePolicy(&o.sf, o.policy); err != nil {
 		fmt.Fprintln(stderr, p+":", err)
 		return exitUsage
 	}
@@ -89,7 +89,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		}
 	}
 	if action == "grant" && o.all && o.bundle == "" {
-		fmt.Fprintln(stderr, p+": --all needs --bundle-digest (from `hookside hooks trust status`), so that you grant exactly what you reviewed")
+		fmt.Fprintf(stderr, "%s: --all needs --bundle-digest (from `hookside hooks trust status%s`), so that you grant exactly what you reviewed\n", p, givenTarget(o, sessionDir))
 		return exitUsage
 	}
 	if (action == "grant" || action == "revoke") && !o.all && len(digests) == 0 {
@@ -155,7 +155,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		BundleDigest: sh.BundleDigest, Counts: listedCounts(w.Evaluations),
 		Declarations: rs.DescribeWorkspace(w, sh),
 	}, RootSwitch: sw, Diagnostics: workspaceDiagnostics(diags, target.Dir)}
-	hint := hintFlags(o.flags) + " --workspace " + runner.ShellWord(st.WorkspaceID)
+	hint := hintFlags(o.flags, hintTrust) + " --workspace " + runner.ShellWord(st.WorkspaceID)
 	if cwd != target.Dir {
 		hint += " --cwd " + runner.ShellWord(cwd)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,7 +27,11 @@ func trustCLIEnv(t *testing.T) (cliEnv, string) {
 
 func (e cliEnv) trustStatusJSON(t *testing.T, extra ...string) trustStatus {
 	t.Helper()
-	code, out, errs := e.hookside(t, "", append([]string{"hooks", "trust", "status", "--json", "--home", e.home}, extra...)...)
+	args := []string{"hooks", "trust", "status", "--json"}
+	if !slices.Contains(extra, "--home") { // a flag is given once
+		args = append(args, "--home", e.home)
+	}
+	code, out, errs := e.hookside(t, "", append(args, extra...)...)
 	var st trustStatus
 	if code != 0 || json.Unmarshal([]byte(out), &st) != nil {
 		t.Fatalf("status: %d %s %s", code, out, errs)

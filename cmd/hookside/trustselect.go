@@ -7,9 +7,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/hookside/hookside/runner"
-	"github.com/spf13/pflag"
 )
 
 // minDigestPrefix is the shortest digest prefix `hooks trust` accepts;
@@ -183,32 +180,6 @@ func resolveDigest(a string, listed, pool []string, keep bool) (string, error) {
 		return h, nil
 	}
 	return "", fmt.Errorf("--digest %s: no declaration or trust record digest starts so (see `hookside hooks trust status`)", h)
-}
-
-// hintFlags is the flags of the command line in use that locate the
-// session, the store and the declarations (--home, --user-config,
-// --profile, --spark-user-dir, --claude-home, --project-config, --policy,
-// --hooks-enabled), with paths made absolute, so that a printed command
-// line pasted elsewhere acts on the same store and workspace. The workspace
-// is added by the caller.
-func hintFlags(fs *pflag.FlagSet) string {
-	paths := map[string]bool{"home": true, "user-config": true, "spark-user-dir": true, "claude-home": true, "project-config": true}
-	var flags []runner.ReviewFlag
-	for _, name := range []string{"home", "user-config", "profile", "spark-user-dir", "claude-home", "project-config", "policy", "hooks-enabled"} {
-		f := fs.Lookup(name)
-		if f == nil || !f.Changed {
-			continue
-		}
-		v := f.Value.String()
-		if f.Value.Type() == "bool" {
-			if v == "true" {
-				flags = append(flags, runner.ReviewFlag{Name: name, Bool: true})
-			}
-			continue
-		}
-		flags = append(flags, runner.ReviewFlag{Name: name, Value: v, Path: paths[name]})
-	}
-	return runner.ReviewFlagText(flags)
 }
 
 // digestExit is the exit status of a resolveDigests error.
