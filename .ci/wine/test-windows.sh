@@ -126,6 +126,8 @@ gaps=(
 	"TestDotDotPrefixReplacedBySymlink|truststore/pin: under Wine 8.0 the link os.Symlink made cannot be stat'ed, so the directory replaced by a symlink is never seen as one; not checked on a Windows machine"
 	"TestGlobstarMatches|truststore/pin: its tree holds a symlink, and under Wine 8.0 the link os.Symlink made cannot be stat'ed, so the walk does not list it; not checked on a Windows machine"
 	"TestPinCommandLines/quoted_glob_is_literal|truststore/pin: the fixture is a file named hooks/*.py, and '*' is not allowed in Windows file names"
+	"TestPinPathAssignmentsAndOperandsAfterDashDash|truststore/pin: POSIX search paths (PATH=bin:/usr/bin): on Windows a word holding \":\" is refused as unreadable syntax (windowsSyntax), and /usr/bin is not an absolute PATH entry"
+	"TestPinTaskRunnerFiles|truststore/pin: its rows pin justfile and Justfile apart, which a case-insensitive file system holds as one file"
 	"TestHelpText|internal/doccheck: builds cmd/hookside with the host's go toolchain, which is not inside Wine"
 )
 skip=

@@ -55,7 +55,7 @@ func (sc *scanner) pkgWord(name string, w shellWord, st *pkgRun, depth int) bool
 	}
 	if strings.HasPrefix(w.text, "-") {
 		if k := strings.IndexByte(w.text, '='); k > 0 && runnerDirOpts[w.text[:k]] {
-			st.dirs = sc.cd(w.from(k+1), st.dirs)
+			st.dirs = sc.cd(w.from(k+1), st.dirs, depth)
 			sc.runnerConfig(name, st.dirs, depth)
 		}
 		st.dirOp = runnerDirOpts[w.text]
@@ -63,7 +63,7 @@ func (sc *scanner) pkgWord(name string, w shellWord, st *pkgRun, depth int) bool
 	}
 	if st.dirOp {
 		st.dirOp = false
-		st.dirs = sc.cd(w, st.dirs)
+		st.dirs = sc.cd(w, st.dirs, depth)
 		sc.runnerConfig(name, st.dirs, depth)
 		return false
 	}

@@ -169,12 +169,24 @@ func isDuration(w string) bool {
 }
 
 // cd adds the directories a `cd` word may name to bases (never removing
-// one: the cd may fail, or run in a subshell).
-func (sc *scanner) cd(w shellWord, bases []string) []string {
+// one: the cd may fail, or run in a subshell), a glob's every match.
+func (sc *scanner) cd(w shellWord, bases []string, depth int) []string {
 	out := bases[:len(bases):len(bases)]
 	ps, _ := sc.follow(w, bases)
 	for _, p := range ps {
 		out = appendNew(out, p)
+		// `cd h*`: the shell enters the first match, so every current
+		// match is a directory the line may run in; the pattern's match
+		// set is pinned, so a new match is a change.
+		if rel, ok := sc.rel(p); ok && w.glob && isPattern(rel) {
+			sc.word(w, bases, true, false, depth)
+			ms, _ := globMatches(sc.root, rel)
+			for _, m := range ms {
+				if !strings.HasPrefix(m, "!") {
+					out = appendNew(out, filepath.Join(sc.root, filepath.FromSlash(m)))
+				}
+			}
+		}
 	}
 	return out
 }

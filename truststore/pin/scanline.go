@@ -298,7 +298,7 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 		}
 		if name == "cd" || name == "pushd" {
 			if argN == 0 {
-				bases = sc.cd(w, bases)
+				bases = sc.cd(w, bases, depth)
 			}
 			argN++
 			continue
@@ -331,8 +331,8 @@ var declBuiltins = map[string]bool{"export": true, "readonly": true, "local": tr
 // several options: `NODE_OPTIONS='--require ./r.js'`), each blank-separated
 // field; an option's value counts for its path (option: `--require=./r.js`
 // pins ./r.js); and, for a search-path list (pathListEntries), each entry.
-func (sc *scanner) assignValue(v shellWord, bases []string, depth int) {
-	if entries := pathListEntries(v.text); entries != nil {
+func (sc *scanner) assignValue(name string, v shellWord, bases []string, depth int) {
+	if entries := pathListEntries(name, v.text); entries != nil {
 		// A search-path list (`PYTHONPATH=lib:/x`): each entry is a
 		// directory the program may load from, pinned as an operand (a
 		// directory as its tree).
@@ -426,17 +426,18 @@ func (sc *scanner) assignment(w shellWord, bases []string, depth int) {
 	code := w.codeText()
 	sc.assign(code[strings.IndexByte(code, '=')+1:])
 	k := strings.IndexByte(w.text, '=')
-	v := shellWord{text: w.text[k+1:], glob: w.glob}
-	if w.text[:k] == "PATH" && pathListEntries(v.text) != nil {
+	name := w.text[:k]
+	v := shellWord{text: inheritedForm(name, w.text[k+1:]), glob: w.glob}
+	if name == "PATH" && pathListEntries(name, v.text) != nil {
 		// Only looked up in (assignPath): what is found there is pinned,
 		// not each directory's tree.
 		sc.assignPath(v, bases)
 		return
 	}
-	if w.text[:k] == "PATH" {
+	if name == "PATH" {
 		sc.assignPath(v, bases)
 	}
-	sc.assignValue(v, bases, depth)
+	sc.assignValue(name, v, bases, depth)
 }
 
 // assignPath adds the entries of a PATH assignment's value to
@@ -447,7 +448,7 @@ func (sc *scanner) assignment(w shellWord, bases []string, depth int) {
 // Pins.Unfollowed.
 func (sc *scanner) assignPath(v shellWord, bases []string) {
 	for _, e := range strings.Split(v.text, ":") {
-		if isPathVar(e) {
+		if isSelfRef("PATH", e) {
 			continue
 		}
 		if e == "" {
@@ -463,21 +464,38 @@ func (sc *scanner) assignPath(v shellWord, bases []string) {
 	}
 }
 
-// isPathVar reports whether e is the inherited PATH: $PATH or ${PATH}.
-func isPathVar(e string) bool { return e == "$PATH" || e == "${PATH}" }
+// isSelfRef reports whether e is the inherited value of variable name:
+// $NAME or ${NAME} (not in the workspace: the environment's).
+func isSelfRef(name, e string) bool { return name != "" && (e == "$"+name || e == "${"+name+"}") }
+
+// inheritedForm rewrites the idioms that append or prepend a variable's
+// inherited value only when it is set — ${NAME:+:$NAME}, ${NAME:+$NAME:}
+// (with ${NAME} inside too) — as :$NAME and $NAME:, so that
+// `PATH=bin${PATH:+:$PATH}` splits into bin and the inherited PATH.
+func inheritedForm(name, v string) string {
+	if name == "" || !strings.Contains(v, "${"+name+":+") {
+		return v
+	}
+	for _, ref := range []string{"$" + name, "${" + name + "}"} {
+		v = strings.ReplaceAll(v, "${"+name+":+:"+ref+"}", ":$"+name)
+		v = strings.ReplaceAll(v, "${"+name+":+"+ref+":}", "$"+name+":")
+	}
+	return v
+}
 
 // pathListEntries are the entries of a search-path value (PATH,
 // PYTHONPATH, NODE_PATH, CLASSPATH style: entries separated by ":") that
-// may name workspace directories: each but an inherited $PATH. nil when v
+// may name workspace directories: each but the inherited value of the
+// variable assigned (name: $PATH in PATH=…; name "" for none). nil when v
 // is not such a list: no ":", a URL, an option or options (a leading "-",
 // blanks: `--inspect=127.0.0.1:9229`).
-func pathListEntries(v string) []string {
+func pathListEntries(name, v string) []string {
 	if !strings.Contains(v, ":") || isURL(v) || strings.HasPrefix(v, "-") || strings.ContainsAny(v, " \t\n") {
 		return nil
 	}
 	var out []string
 	for _, e := range strings.Split(v, ":") {
-		if e != "" && !isPathVar(e) {
+		if e != "" && !isSelfRef(name, e) {
 			out = append(out, e)
 		}
 	}

@@ -170,7 +170,7 @@ func (sc *scanner) makeValue(kind byte, w shellWord, st *makeRun, depth int) {
 	switch kind {
 	case 'C':
 		before := len(st.dirs)
-		st.dirs = sc.cd(w, st.dirs)
+		st.dirs = sc.cd(w, st.dirs, depth)
 		sc.makefiles(st.dirs[before:], depth)
 	case 'f':
 		sc.makefile(w, st.dirs, depth)
@@ -262,7 +262,7 @@ func (sc *scanner) readerWord(name string, w shellWord, st *readerRun, bases []s
 		st.opt = ""
 		switch k := strings.IndexByte(w.text, '='); {
 		case name == "git" && opt == "-c" && k > 0:
-			sc.assignValue(shellWord{text: w.text[k+1:], glob: w.glob}, bases, depth)
+			sc.assignValue("", shellWord{text: w.text[k+1:], glob: w.glob}, bases, depth)
 		case name != "git":
 			sc.word(w, bases, true, false, depth) // readerCodeOpts
 		}
