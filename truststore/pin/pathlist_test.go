@@ -3,6 +3,8 @@ package pin
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/hookside/hookside/internal/hook"
 )
 
 // TestPinPathAssignmentsAndOperandsAfterDashDash: a PATH assignment of the
@@ -95,5 +97,32 @@ func TestPinTaskRunnerFiles(t *testing.T) {
 				t.Errorf("pins %v: want %s pinned as %s", p.Paths(), tc.want, tc.kind)
 			}
 		})
+	}
+}
+
+// TestPinPathSetAtRunTimeIsListed: PATH set by a loop, read, printf -v,
+// select or a sourced script names directories the scan does not follow
+// for the commands after it, so the declaration lists it unpinned (the
+// grant warns) where it listed nothing and an edit of the program ran.
+func TestPinPathSetAtRunTimeIsListed(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "bin/mytool"), "echo ok\n")
+	writeFile(t, filepath.Join(root, "env.sh"), "PATH=bin:/usr/bin\n")
+	for _, c := range []string{
+		"for PATH in bin:/usr/bin; do mytool; done",
+		"select PATH in bin:/usr/bin; do mytool; break; done",
+		"read PATH <<EOT\nbin:/usr/bin\nEOT\nmytool",
+		"printf -v PATH %s bin:/usr/bin; mytool",
+		". ./env.sh; mytool",
+	} {
+		h := siteHook(c)
+		h.Shell = hook.ShellProgram("bash")
+		p, err := PinScriptsAt(h, root, Site{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Unfollowed) == 0 {
+			t.Errorf("%q: pins %v, nothing listed unpinned", c, p.Paths())
+		}
 	}
 }

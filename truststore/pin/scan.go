@@ -421,6 +421,11 @@ func (sc *scanner) sourcedWords(words []shellWord, dir string, bases []string, v
 		if cmdPos {
 			if k := strings.IndexByte(w.text, '='); k > 0 && isAssignment(w.text) {
 				n, v := w.text[:k], w.text[k+1:]
+				if n == "PATH" {
+					// The command line's names after the `.` are looked up
+					// there, and that lookup is not redone for it.
+					sc.unfollow(w.text + " (set by a sourced script: the commands found through it are not pinned)")
+				}
 				rest, ok := sc.cutScriptDir(v, vars)
 				vars[n] = ok && rest == ""
 				continue

@@ -252,6 +252,11 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 		case joinAll && !(name == "watch" && isOpt):
 			joined = append(joined, w)
 		}
+		if w.text == "PATH" && pathSetters[name] {
+			// `read PATH`, `printf -v PATH …`: PATH takes a value the
+			// scan does not know, and the names after it are found there.
+			sc.unfollow(name + " … PATH (PATH set at run time: the commands found through it are not pinned)")
+		}
 		assignment := isAssignment(w.text)
 		if assignment {
 			sc.assignment(w, bases, depth)
@@ -320,6 +325,11 @@ func (sc *scanner) scan(words []shellWord, bases []string, depth int) {
 	}
 	flush()
 }
+
+// pathSetters are the builtins that can set a variable named as their
+// operand to a value only known at run time (read, printf -v, mapfile,
+// getopts); `for`/`select` loop variables are noted by the flattener.
+var pathSetters = map[string]bool{"read": true, "printf": true, "mapfile": true, "readarray": true, "getopts": true}
 
 // declBuiltins declare variables: an operand NAME=value of theirs is an
 // assignment (assignValue), never a file name.

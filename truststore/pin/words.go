@@ -299,6 +299,11 @@ func (fl *flattener) cmd(c syntax.Command) {
 		fl.stmts(c.Do)
 	case *syntax.ForClause:
 		if wi, ok := c.Loop.(*syntax.WordIter); ok {
+			if wi.Name != nil && wi.Name.Value == "PATH" {
+				// for/select PATH in …: the loop's commands are looked up
+				// in each item, which the scan does not follow.
+				fl.out = append(fl.out, shellWord{op: noteOp, text: "for PATH in … (PATH set by a loop: the commands found through it are not pinned)"})
+			}
 			fl.call("for", wi.Items)
 			fl.end()
 		}
