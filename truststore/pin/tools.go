@@ -37,15 +37,16 @@ func (sc *scanner) runnerConfig(name string, dirs []string, depth int) {
 // the justfile's lint recipe, so an edit of the justfile changes what the
 // hook runs. They are pinned absent when missing, in every directory of
 // pkgDirs (the session directory and the root, and their parents up to
-// the root); what they import or include is not followed.
+// the root), a directory (rakelib, an invoke tasks package) as its tree;
+// what they import or include otherwise is not followed.
 var taskRunnerFiles = map[string][]string{
 	"just":   {"justfile", "Justfile", ".justfile", "JUSTFILE"},
-	"rake":   {"Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"},
+	"rake":   {"Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb", "rakelib"},
 	"task":   {"Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml", "Taskfile.dist.yml", "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml"},
-	"tox":    {"tox.ini", "tox.toml", "pyproject.toml", "setup.cfg"},
+	"tox":    {"tox.ini", "tox.toml", "pyproject.toml", "setup.cfg", "toxfile.py"},
 	"nox":    {"noxfile.py"},
-	"invoke": {"tasks.py", "invoke.yaml", "invoke.yml"},
-	"inv":    {"tasks.py", "invoke.yaml", "invoke.yml"},
+	"invoke": {"tasks.py", "tasks", "invoke.yaml", "invoke.yml"},
+	"inv":    {"tasks.py", "tasks", "invoke.yaml", "invoke.yml"},
 }
 
 // taskFiles pins the task files of task runner name (taskRunnerFiles) in
