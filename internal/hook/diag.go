@@ -30,7 +30,9 @@ const (
 	// CodeTooManyHooks: a file declares more matcher groups or more hooks
 	// than a file may hold (config.MaxFileEntries each, all events
 	// together; severity error). Source is "path:line:col" of the first
-	// entry over the limit; the file contributes no hooks.
+	// entry over the limit; the file contributes no hooks. Also a file whose
+	// plugins.dirs names more than config.MaxPluginDirs directories: none of
+	// them is loaded.
 	CodeTooManyHooks = "config_too_many_hooks"
 	// CodeConfigNotFound: a user config file that was named (initialize
 	// userConfigPath, --user-config) rather than defaulted does not exist

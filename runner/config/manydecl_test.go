@@ -193,3 +193,31 @@ func TestFileEntriesLimitSpark(t *testing.T) {
 		t.Errorf("claude over the limit: %d hooks, diagnostics %v", len(f.Hooks), diags)
 	}
 }
+
+// TestPluginDirsLimit: MaxPluginDirs plugins.dirs entries load; one more is
+// one config_too_many_hooks error at that entry and no plugin directory of
+// the file (each may hold MaxFileEntries declarations: hundreds of them
+// made a review take minutes).
+func TestPluginDirsLimit(t *testing.T) {
+	dirs := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"p%d"`, i)
+		}
+		return b.String()
+	}
+	data := []byte(`{"plugins":{"dirs":[` + dirs(MaxPluginDirs) + `]}}`)
+	if f, diags := ParseFile("/w/zcode.json", data, hook.SourceWorkspace); len(f.PluginDirs) != MaxPluginDirs || len(diags) != 0 {
+		t.Errorf("at the limit: %d dirs, %v", len(f.PluginDirs), diags)
+	}
+	data = []byte(`{"plugins":{"dirs":[` + dirs(MaxPluginDirs+1) + `]}}`)
+	f, diags := ParseFile("/w/zcode.json", data, hook.SourceWorkspace)
+	want := fmt.Sprintf("/w/zcode.json:1:%d", strings.Index(string(data), `"p16"`)+1)
+	if len(f.PluginDirs) != 0 || len(diags) != 1 || diags[0].Code != hook.CodeTooManyHooks || diags[0].Source != want ||
+		diags[0].Message != "plugins.dirs[16]: more than 16 plugin directories in one file; none of them are loaded" {
+		t.Errorf("over the limit: %d dirs, %+v; want none and one error at %s", len(f.PluginDirs), diags, want)
+	}
+}

@@ -138,6 +138,8 @@ func ParseFile(path string, data []byte, kind hook.SourceKind) (*File, []hook.Di
 		if ds := pl.get("dirs"); pl.kind == jObject && ds.present() {
 			if ds.kind != jArray {
 				p.report(hook.CodeInvalidField, hook.SeverityError, ds.off, "plugins.dirs must be an array of strings, got %s", ds.kind)
+			} else if len(ds.elems) > MaxPluginDirs {
+				p.report(hook.CodeTooManyHooks, hook.SeverityError, ds.elems[MaxPluginDirs].off, "plugins.dirs[%d]: more than %d plugin directories in one file; none of them are loaded", MaxPluginDirs, MaxPluginDirs)
 			} else {
 				for _, d := range ds.elems {
 					if d.kind != jString || d.str == "" {

@@ -98,6 +98,12 @@ func (p *parser) tree() (*jnode, bool) {
 // any hand-written file.
 const MaxFileEntries = 2048
 
+// MaxPluginDirs bounds the plugins.dirs entries of one file: each plugin's
+// hooks.json may hold MaxFileEntries declarations, so a file naming
+// hundreds of them would again make a review take minutes. A file over it
+// loads none of them (CodeTooManyHooks at the first entry over).
+const MaxPluginDirs = 16
+
 // maxFileEntries is the limit tooMany applies: MaxFileEntries, raised by
 // the tests and benchmarks that measure the cost of more declarations.
 var maxFileEntries = MaxFileEntries
