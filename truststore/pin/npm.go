@@ -50,6 +50,12 @@ type pkgRun struct {
 // file), and what they run is pinned (runScript). It reports whether w
 // was consumed.
 func (sc *scanner) pkgWord(name string, w shellWord, st *pkgRun, depth int) bool {
+	if workspaceOpt(name, w.text) {
+		// npm run x --workspaces, pnpm -r x: the scripts of every
+		// workspace package run, and their package.json files are not
+		// read here.
+		sc.unfollow(name + " " + w.text + " (runs the scripts of the workspace packages: they are not pinned)")
+	}
 	if st.state == 2 || w.dynamic {
 		return false
 	}
@@ -88,6 +94,21 @@ func (sc *scanner) pkgWord(name string, w shellWord, st *pkgRun, depth int) bool
 		sc.localBin(w.text, st.dirs, depth)
 	}
 	return true
+}
+
+// workspaceOpt reports whether word w of package runner name makes it run
+// a script in every workspace package (npm --workspaces/-ws/--workspace,
+// pnpm -r/--recursive/--filter, yarn workspaces, bun --filter).
+func workspaceOpt(name, w string) bool {
+	switch {
+	case w == "--workspaces" || w == "-ws" || w == "--workspace" || strings.HasPrefix(w, "--workspace="):
+		return name == "npm"
+	case w == "-r" || w == "--recursive" || w == "--filter" || strings.HasPrefix(w, "--filter="):
+		return name == "pnpm" || name == "bun" && strings.HasPrefix(w, "--filter")
+	case w == "workspaces":
+		return name == "yarn"
+	}
+	return false
 }
 
 // pkgDirs returns each directory of dirs and its ancestors up to the root
@@ -158,6 +179,10 @@ func (sc *scanner) runScript(names []string, dirs []string, depth int) {
 				if code, ok := r.m.Scripts[s].(string); ok && code != "" {
 					sc.code(shellWord{text: code}, []string{d}, depth)
 				}
+			}
+			if code, ok := r.m.Scripts["start"].(string); n == "start" && (!ok || code == "") {
+				// npm start without a start script runs `node server.js`.
+				sc.code(shellWord{text: "node server.js"}, []string{d}, depth)
 			}
 		}
 		sc.path = saved

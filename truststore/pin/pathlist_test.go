@@ -126,3 +126,29 @@ func TestPinPathSetAtRunTimeIsListed(t *testing.T) {
 		}
 	}
 }
+
+// TestPinPackageRunnerFallbacks: `npm start` without a start script runs
+// `node server.js`, so server.js is pinned; a script run in every
+// workspace package (`npm run x --workspaces`, `pnpm -r x`) is listed
+// unpinned. Before, neither was pinned nor listed, and an edit ran.
+func TestPinPackageRunnerFallbacks(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "package.json"), `{"name":"root","workspaces":["packages/*"]}`)
+	writeFile(t, filepath.Join(root, "server.js"), "1\n")
+	p, err := PinScriptsAt(siteHook("npm start -s"), root, Site{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := p.Scripts["server.js"]; !ok {
+		t.Errorf("npm start: pins %v, want server.js", p.Paths())
+	}
+	for _, c := range []string{"npm run -s check --workspaces", "npm run check -ws", "pnpm -r check", "yarn workspaces foreach run check"} {
+		p, err := PinScriptsAt(siteHook(c), root, Site{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Unfollowed) == 0 {
+			t.Errorf("%q: nothing listed unpinned (pins %v)", c, p.Paths())
+		}
+	}
+}
