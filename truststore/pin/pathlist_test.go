@@ -152,3 +152,23 @@ func TestPinPackageRunnerFallbacks(t *testing.T) {
 		}
 	}
 }
+
+// TestPinMakefileRecipes: the scripts a makefile's recipes run are pinned
+// (`make check` whose recipe is `sh hooks/x.sh` pins hooks/x.sh); a recipe
+// with a make variable is listed unpinned. Before, only the makefile was
+// pinned, and an edit of hooks/x.sh ran under the grant.
+func TestPinMakefileRecipes(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "Makefile"), "check:\n\t@sh hooks/x.sh\n.PHONY: check\nlint:\n\t$(SHELL) hooks/y.sh\n")
+	writeFile(t, filepath.Join(root, "hooks/x.sh"), "true\n")
+	p, err := PinScriptsAt(siteHook("make -s check"), root, Site{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := p.Scripts["hooks/x.sh"]; !ok {
+		t.Errorf("pins %v, want hooks/x.sh", p.Paths())
+	}
+	if len(p.Unfollowed) != 1 {
+		t.Errorf("unfollowed %q, want the $(SHELL) recipe", p.Unfollowed)
+	}
+}

@@ -320,6 +320,7 @@ func (sc *scanner) pin(r *os.Root) (Pins, error) {
 			}
 			if sc.makeRead[rel] {
 				sc.noteIncludes(rel, content)
+				sc.recipes(rel, content, c)
 			}
 			if content != nil && c.depth < maxScanDepth && (c.source || looksShell(rel, content)) {
 				if len(content) > maxScanBytes {

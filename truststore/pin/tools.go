@@ -118,6 +118,37 @@ func (sc *scanner) noteIncludes(rel string, content []byte) {
 	}
 }
 
+// recipes scans the recipe lines of makefile rel (content; a line that
+// starts with a tab, its @, - and + prefixes dropped, $$ read as $) as
+// command lines run in the makefile's directory: a recipe's script is
+// what the hook runs. Every recipe counts, whichever target the hook
+// names. A recipe with a make variable or function ($(X), ${X}, $X) is
+// listed in Pins.Unfollowed: make expands it before the shell sees it.
+func (sc *scanner) recipes(rel string, content []byte, c *cand) {
+	if c.depth >= maxScanDepth || len(content) > maxScanBytes {
+		return
+	}
+	dir := filepath.Dir(filepath.Join(sc.root, filepath.FromSlash(rel)))
+	for _, line := range strings.Split(string(content), "\n") {
+		if !strings.HasPrefix(line, "\t") {
+			continue
+		}
+		code := strings.TrimLeft(strings.TrimPrefix(line, "\t"), "@-+ \t")
+		if code == "" || strings.HasPrefix(code, "#") {
+			continue
+		}
+		listed := strings.Contains(strings.ReplaceAll(code, "$$", ""), "$")
+		if listed {
+			sc.unfollow(rel + ": " + code + " (a make variable in a recipe is not expanded: what it runs is not pinned)")
+			sc.quiet++ // listed whole, not its words as well
+		}
+		sc.code(shellWord{text: strings.ReplaceAll(code, "$$", "$")}, []string{dir}, c.depth+1)
+		if listed {
+			sc.quiet--
+		}
+	}
+}
+
 // makeWord handles operand w of make: -C DIR adds a make directory (its
 // makefiles are pinned), -f FILE pins FILE, --eval's text is scanned as a
 // makefile is not (listed unfollowed), an assignment's value is pinned
