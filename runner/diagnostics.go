@@ -11,8 +11,9 @@ import (
 // fileDiagnostics are the problems of the configuration files as set,
 // found and ws read them: a claude session's settings switches as the
 // files are now (claudeSwitchDiagnostics), the loader's (user, settings
-// and plugin files), workspace discovery's, and the process hooks that
-// cannot start (CodeProcessNotFound). Each diagnostic is listed once: a
+// and plugin files), workspace discovery's, the process hooks that
+// cannot start (CodeProcessNotFound) and the command hooks whose script is
+// missing (CodeCommandScriptNotFound). Each diagnostic is listed once: a
 // file read in two roles (cwd the user directory's parent, e.g. claude run
 // in ~, where ~/.claude/settings.json is both the user and the project
 // settings) would otherwise give the same problem twice.

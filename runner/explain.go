@@ -165,6 +165,8 @@ func (s *Session) explain(set *config.Set, ws *truststore.Workspace, found *conf
 				e.WouldRun, e.Order = true, order
 				if err := s.processProblem(h); err != nil { // as the run would find it
 					e.Detail = "fails without starting: " + err.Error()
+				} else if err := s.commandScriptProblem(h); err != nil {
+					e.Detail = "runs, then fails: " + err.Error()
 				}
 			}
 		}

@@ -168,19 +168,24 @@ func underAny(p string, roots []string) bool {
 	return false
 }
 
-// processDiagnostics are the CodeProcessNotFound warnings of hooks, at
-// each declaration's command (file:line:col).
+// processDiagnostics are the CodeProcessNotFound warnings of hooks, and
+// the CodeCommandScriptNotFound warnings of command hooks whose script is
+// missing (commandScriptProblem), at each declaration's command
+// (file:line:col).
 func (s *Session) processDiagnostics(hooks []hook.Hook) []hook.Diagnostic {
 	var out []hook.Diagnostic
 	for i := range hooks {
 		h := &hooks[i]
+		src := h.At
+		if src == "" {
+			src = h.Source.Path
+		}
 		if err := s.processProblem(h); err != nil {
-			src := h.At
-			if src == "" {
-				src = h.Source.Path
-			}
 			out = append(out, hook.Diagnostic{Code: hook.CodeProcessNotFound, Severity: hook.SeverityWarning, Source: src,
 				Message: fmt.Sprintf("%s: %v; the hook fails on every run", h.Event, err)})
+		} else if err := s.commandScriptProblem(h); err != nil {
+			out = append(out, hook.Diagnostic{Code: hook.CodeCommandScriptNotFound, Severity: hook.SeverityWarning, Source: src,
+				Message: fmt.Sprintf("%s: %v", h.Event, err)})
 		}
 	}
 	return out

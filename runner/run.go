@@ -525,27 +525,7 @@ func (s *Session) shellRefuse() []string {
 // environment for h, with ${VAR} expanded in command and args (PROTOCOL.md
 // §3; ${ZCODE_SKILL_DIR} is a configuration error).
 func (s *Session) commandLine(h *hook.Hook) ([]string, string, []string, error) {
-	vars, env := s.vars, s.baseEnv
-	// Plugin hooks, and workspace declarations from a project file's
-	// plugins.dirs, get their plugin's root and data dirs.
-	if h.Source.PluginRoot != "" {
-		vars = make(map[string]string, len(s.vars)+4)
-		for k, v := range s.vars {
-			vars[k] = v
-		}
-		env = append(env[:len(env):len(env)], make([]string, 0, 4)...)
-		for _, k := range hook.PluginRootVars {
-			vars[k] = h.Source.PluginRoot
-			env = append(env, k+"="+h.Source.PluginRoot)
-		}
-		for _, k := range hook.PluginDataVars {
-			vars[k] = h.Source.PluginData
-			env = append(env, k+"="+h.Source.PluginData)
-		}
-	}
-	if h.Type == hook.TypeCommand {
-		vars = shellVars(h.Shell, vars)
-	}
+	vars, env := s.hookVars(h)
 	cmd, err := config.Expand(h.Command, vars)
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("hook %s: %w", h.ID, err)
@@ -570,4 +550,33 @@ func (s *Session) commandLine(h *hook.Hook) ([]string, string, []string, error) 
 		return nil, "", nil, fmt.Errorf("hook %s: %w", h.ID, err)
 	}
 	return argv, "", env, nil
+}
+
+// hookVars are the ${NAME} values of h's command and args (the session's,
+// with a plugin hook's root and data dirs; for a command hook as its shell
+// writes paths: shellVars) and the environment its process gets, which
+// holds each of them too.
+func (s *Session) hookVars(h *hook.Hook) (map[string]string, []string) {
+	vars, env := s.vars, s.baseEnv
+	// Plugin hooks, and workspace declarations from a project file's
+	// plugins.dirs, get their plugin's root and data dirs.
+	if h.Source.PluginRoot != "" {
+		vars = make(map[string]string, len(s.vars)+4)
+		for k, v := range s.vars {
+			vars[k] = v
+		}
+		env = append(env[:len(env):len(env)], make([]string, 0, 4)...)
+		for _, k := range hook.PluginRootVars {
+			vars[k] = h.Source.PluginRoot
+			env = append(env, k+"="+h.Source.PluginRoot)
+		}
+		for _, k := range hook.PluginDataVars {
+			vars[k] = h.Source.PluginData
+			env = append(env, k+"="+h.Source.PluginData)
+		}
+	}
+	if h.Type == hook.TypeCommand {
+		vars = shellVars(h.Shell, vars)
+	}
+	return vars, env
 }

@@ -53,7 +53,7 @@ type claudeMergedWithOutput struct {
 // are followed by their stdout and stderr previews.
 func printClaudeMerged(w io.Writer, m output.ClaudeMerged, outs *runOutputs) {
 	rd := func(p *string) string { return output.Redact(str(p)) }
-	fmt.Fprintf(w, "%s: %d hook(s)\n", m.Event, len(m.Runs))
+	printRunCount(w, m.Event, m.Runs)
 	if m.PermissionDecision != nil {
 		fmt.Fprintf(w, "permissionDecision: %s", *m.PermissionDecision)
 		if r := str(m.PermissionDecisionReason); r != "" && !(m.Blocked && r == str(m.BlockReason)) { // the blocked line says it

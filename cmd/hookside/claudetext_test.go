@@ -60,3 +60,34 @@ func TestClaudeExplainInputAsRun(t *testing.T) {
 		}
 	}
 }
+
+// TestRunSummarySameInEveryProfile: the first line of `hooks run`'s text
+// answer counts the hooks that ran and the ones skipped (an untrusted
+// workspace hook) in the same words under the zcode and the claude
+// profile.
+func TestRunSummarySameInEveryProfile(t *testing.T) {
+	e := newCLIEnv(t)
+	ch := filepath.Join(e.root, "claudehome")
+	in := filepath.Join(e.root, "in.json")
+	group := `[{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]}]`
+	wsGroup := `[{"matcher":"Bash","hooks":[{"type":"command","command":"exit 0"}]}]`
+	e.userConfig(t, map[string]any{"PreToolUse": []any{map[string]any{"matcher": "Bash",
+		"hooks": []any{map[string]any{"type": "command", "command": "true"}}}}})
+	writeFiles(t, map[string]string{
+		filepath.Join(ch, "settings.json"):              `{"hooks":{"PreToolUse":` + group + `}}`,
+		filepath.Join(e.ws, ".claude", "settings.json"): `{"hooks":{"PreToolUse":` + wsGroup + `}}`,
+		filepath.Join(e.ws, "zcode.json"):               `{"hooks":{"events":{"PreToolUse":` + wsGroup + `}}}`,
+		in:                                              `{"tool_name":"Bash","tool_input":{"command":"ls"}}`,
+	})
+	const want = "PreToolUse: 1 hook(s) ran, 1 skipped\n"
+	for _, profile := range []string{"zcode", "claude"} {
+		args := []string{"hooks", "run", "--profile", profile, "--event", "PreToolUse", "--input", in}
+		if profile == "claude" {
+			args = append(args, "--claude-home", ch) // a flag of the claude profile only
+		}
+		code, out, errs := e.hookside(t, "", args...)
+		if code != exitOK || !strings.HasPrefix(out, want) {
+			t.Errorf("%s: exit %d, stdout does not start with %q:\n%s\nstderr:\n%s", profile, code, want, out, errs)
+		}
+	}
+}

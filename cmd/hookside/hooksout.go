@@ -68,6 +68,20 @@ func (o *runOutputs) runs(runs []output.Run) []runWithOutput {
 	return out
 }
 
+// printRunCount prints the first line of a `hooks run` answer for people,
+// the same in every profile: "EVENT: N hook(s) ran, M skipped", where M
+// counts the runs admission skipped (untrusted workspace hooks, …) and N
+// the others.
+func printRunCount(w io.Writer, event string, runs []output.Run) {
+	skipped := 0
+	for _, r := range runs {
+		if r.Outcome == output.OutcomeSkipped {
+			skipped++
+		}
+	}
+	fmt.Fprintf(w, "%s: %d hook(s) ran, %d skipped\n", event, len(runs)-skipped, skipped)
+}
+
 // printMerged prints a merged result for people; failed, timed-out and
 // blocked runs are followed by their stdout and stderr previews. Text that
 // comes from hooks (reasons, messages, context, updatedInput, errors and
@@ -75,13 +89,7 @@ func (o *runOutputs) runs(runs []output.Run) []runWithOutput {
 // block reason is the hook's stderr, shown right above its redacted
 // preview. The --json result keeps it as the host gets it.
 func printMerged(w io.Writer, m output.Merged, outs *runOutputs) {
-	skipped := 0
-	for _, r := range m.Runs {
-		if r.Outcome == output.OutcomeSkipped {
-			skipped++
-		}
-	}
-	fmt.Fprintf(w, "%s: %d hook(s) ran, %d skipped\n", m.Event, len(m.Runs)-skipped, skipped)
+	printRunCount(w, m.Event, m.Runs)
 	if m.Decision != nil {
 		fmt.Fprintf(w, "decision: %s", *m.Decision)
 		if r := str(m.DecisionReason); r != "" && !(m.Blocked && r == str(m.BlockReason)) { // the blocked line says it

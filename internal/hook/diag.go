@@ -125,6 +125,14 @@ const (
 	// (severity warning). The hook stays configured; each run of it fails
 	// with the same message instead of starting.
 	CodeProcessNotFound = "process_hook_not_found"
+	// CodeCommandScriptNotFound: a command hook whose line is one simple
+	// command `INTERPRETER [OPTIONS] SCRIPT …` (sh, bash, dash, zsh,
+	// python, perl, ruby, node, deno, bun) names a SCRIPT that, resolved
+	// against the session directory, lies under the workspace, the
+	// session directory or the user's home and does not exist (severity
+	// warning). The hook stays configured and runs; the interpreter then
+	// fails, and python's, perl's and dash's exit status 2 blocks.
+	CodeCommandScriptNotFound = "command_script_not_found"
 	// CodePluginDirNotFound: a plugin root named by the host, the command
 	// line or a workspace file (session/open pluginDirs, --plugin-dir,
 	// plugins.dirs) does not exist or is not a directory (severity

@@ -103,6 +103,10 @@ func TestParseSparkFile(t *testing.T) {
 		if n != 5 || len(f.Rejected) != 5 {
 			t.Fatalf("%d diags %+v", n, diags)
 		}
+		// The limit is said in the unit the timeout was written in.
+		if want := "PreToolUse[0][2]: timeout 600.001 s is over the spark limit of 600 s"; !strings.Contains(diags[1].Message, want) {
+			t.Errorf("timeout message %q, want it to contain %q", diags[1].Message, want)
+		}
 		if !strings.Contains(diags[0].Message, "PreToolUse[0][0]") || !strings.Contains(diags[2].Message, "PostToolUse[0][16]") || !strings.Contains(diags[4].Message, "Stop[32]") {
 			t.Fatalf("messages %+v", diags)
 		}

@@ -403,7 +403,7 @@ func (p *parser) hook(where string, n *jnode, event string, mi, hi int) (h hook.
 			return bad(v, "%s %s", badTimeoutLabel(d), msg)
 		}
 		if max := d.Limits.MaxTimeoutMs; max > 0 && ms > max {
-			return limit(v, "%s %s is over the %s limit of %d ms", d.TimeoutKey, string(v.num)+unitSuffix(d), d.Name, max)
+			return limit(v, "%s %s is over the %s limit of %s", d.TimeoutKey, string(v.num)+unitSuffix(d), d.Name, inUnit(max, d))
 		}
 		own.TimeoutMs = ms
 	}
@@ -504,6 +504,16 @@ func unitSuffix(d *hook.Dialect) string {
 		return " s"
 	}
 	return " ms"
+}
+
+// inUnit is the duration ms in the unit of d's timeout key, with its
+// suffix ("600 s", "600000 ms"), so that a limit reads in the unit the
+// author wrote the timeout in.
+func inUnit(ms int, d *hook.Dialect) string {
+	if d.TimeoutUnitMs == 1000 {
+		return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64) + " s"
+	}
+	return strconv.Itoa(ms) + " ms"
 }
 
 // fileKind names the files of a dialect's shape, for messages.
