@@ -80,7 +80,7 @@ func Open(opts SessionOptions) (*Session, []hook.Diagnostic, error) {
 	}
 	if opts.UserConfigPath == "" {
 		opts.UserConfigPath = home.ConfigPath(opts.Workspace.Home)
-	} else if !samePath(opts.UserConfigPath, home.ConfigPath(opts.Workspace.Home)) {
+	} else if !SamePath(opts.UserConfigPath, home.ConfigPath(opts.Workspace.Home)) {
 		opts.UserConfigNamed = true
 	}
 	if opts.WorkspaceID == "" {

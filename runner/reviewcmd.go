@@ -126,10 +126,10 @@ func (s *Session) reviewFlags() []ReviewFlag {
 	dir := s.opts.Workspace.Home
 	if dir == "" {
 		dir = home.Default()
-	} else if !samePath(dir, home.Builtin()) {
+	} else if !SamePath(dir, home.Builtin()) {
 		add("home", dir, true)
 	}
-	if c := s.opts.UserConfigPath; c != "" && !samePath(c, home.ConfigPath(dir)) {
+	if c := s.opts.UserConfigPath; c != "" && !SamePath(c, home.ConfigPath(dir)) {
 		add("user-config", c, true)
 	}
 	if s.dialect.Name != "" && s.dialect.Name != ProfileZcode {
@@ -138,7 +138,7 @@ func (s *Session) reviewFlags() []ReviewFlag {
 		if s.dialect.Name == ProfileClaude {
 			flag = "claude-home"
 		}
-		if u := s.opts.UserDir; u != "" && !samePath(u, DefaultUserDir(s.dialect)) {
+		if u := s.opts.UserDir; u != "" && !SamePath(u, DefaultUserDir(s.dialect)) {
 			add(flag, u, true)
 		}
 	}
@@ -154,9 +154,9 @@ func (s *Session) reviewFlags() []ReviewFlag {
 	return out
 }
 
-// samePath reports whether a and b name the same path once made absolute
+// SamePath reports whether a and b name the same path once made absolute
 // and clean (no file system access).
-func samePath(a, b string) bool {
+func SamePath(a, b string) bool {
 	if x, err := filepath.Abs(a); err == nil {
 		a = x
 	}

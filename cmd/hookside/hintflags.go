@@ -49,7 +49,7 @@ func hintFlags(fs *pflag.FlagSet, to hintScope) string {
 		case f == nil:
 			continue
 		case name == "home" && !f.Changed:
-			if d := home.Default(); !samePath(d, home.Builtin()) {
+			if d := home.Default(); !runner.SamePath(d, home.Builtin()) {
 				flags = append(flags, runner.ReviewFlag{Name: name, Value: d, Path: true})
 			}
 			continue
@@ -98,18 +98,6 @@ func localPath(v string) bool {
 		}
 	}
 	return true
-}
-
-// samePath reports whether a and b name the same path once made absolute
-// and clean (no file system access).
-func samePath(a, b string) bool {
-	if x, err := filepath.Abs(a); err == nil {
-		a = x
-	}
-	if y, err := filepath.Abs(b); err == nil {
-		b = y
-	}
-	return a == b
 }
 
 // givenTarget is the hint of a usage error found before the workspace is
