@@ -158,6 +158,9 @@ func TestV2FileErrorsNamePosition(t *testing.T) {
 	evMissing := write("ev-missing.json", "{\"eventName\": \"turn.completed\",\n  \"session\": {\"title\": \"no id\"}}")
 	evPayload := write("ev-payload.json", "{\"eventName\": \"turn.completed\",\n  \"payload\": \"str\"}")
 	evPayloadBool := write("ev-payload-bool.json", "{\"eventName\": \"turn.completed\", \"payload\": true}")
+	evBOMType := write("ev-bom-type.json", "\ufeff{\"eventName\": \"turn.completed\",\n  \"session\": {\"id\": 5}}")
+	evLatin1 := write("ev-latin1.json", "{\"eventName\": \"turn.completed\",\n  \"session\": {\"id\": \"caf\xe9\"}}")
+	defBOM := write("def-bom.json", "\ufeff{\"id\":\"bom\",\"name\":\"B\",\"eventName\":\"turn.completed\",\"action\":{\"type\":\"command\",\"hook\":{\"type\":\"command\",\"command\":\"true\"}}}")
 	for _, c := range []struct {
 		args []string
 		code int
@@ -175,6 +178,11 @@ func TestV2FileErrorsNamePosition(t *testing.T) {
 		{[]string{"emit", "--file", evMissing}, exitUsage, "session.id: " + evMissing + ":2:14: required"},
 		{[]string{"emit", "--file", evPayload}, exitUsage, "hookside v2 emit: " + evPayload + ":2:14: payload must be an object, got string"},
 		{[]string{"emit", "--file", evPayloadBool}, exitUsage, "hookside v2 emit: " + evPayloadBool + ":1:44: payload must be an object, got bool"},
+		// A leading byte order mark (Windows editors) is skipped and takes
+		// no column; a byte that is not UTF-8 is named where it is.
+		{[]string{"emit", "--file", evBOMType}, exitUsage, "hookside v2 emit: " + evBOMType + ":2:21: session.id must be a string, got number"},
+		{[]string{"emit", "--file", evLatin1}, exitUsage, "hookside v2 emit: " + evLatin1 + ":2:25: not valid UTF-8: byte 0xe9 at offset 56"},
+		{[]string{"definitions", "create", "--file", defBOM}, 0, ""},
 	} {
 		code, stdout, stderr := runCLI(append(append([]string{"v2"}, c.args...), "--home", home)...)
 		if code != c.code || !strings.Contains(stderr, c.want) {

@@ -26,9 +26,12 @@ type v2File struct {
 	raw  []byte
 }
 
-// readV2File reads path ("-" = stdin) for flag. No path, or a file that is
-// not JSON, is an *InvalidError on flag, the latter with the position of
-// the syntax error; an unreadable file is the *fs.PathError.
+// readV2File reads path ("-" = stdin) for flag. A leading UTF-8 byte order
+// mark is dropped (jsonpos.SkipBOM, as for configuration files and hooks
+// run --input; it takes no column, so positions are unchanged). No path, a
+// file that is not UTF-8 (RFC 8259 §8.1) or not JSON is an *InvalidError
+// on flag, the latter two with the position of the bad byte or the syntax
+// error; an unreadable file is the *fs.PathError.
 func readV2File(path, flag string) (v2File, error) {
 	if path == "" {
 		return v2File{}, &v2bridge.InvalidError{Field: flag, Reason: "required (a JSON file, or - for stdin)"}
@@ -44,6 +47,10 @@ func readV2File(path, flag string) (v2File, error) {
 	if err != nil {
 		return v2File{}, err
 	}
+	if off, bad := jsonpos.InvalidUTF8(f.raw); bad {
+		return v2File{}, &v2bridge.InvalidError{Field: flag, Reason: fmt.Sprintf("%s: not valid UTF-8: byte 0x%02x at offset %d (JSON text must be UTF-8, RFC 8259 §8.1)", jsonpos.At(f.name, f.raw, off), f.raw[off], off)}
+	}
+	f.raw, _ = jsonpos.SkipBOM(f.raw)
 	if !json.Valid(f.raw) {
 		var v any
 		return v2File{}, &v2bridge.InvalidError{Field: flag, Reason: f.decodeError(jsonexact.Unmarshal(f.raw, &v))}
