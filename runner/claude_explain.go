@@ -7,6 +7,7 @@ import (
 
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/internal/jsonexact"
+	"github.com/hookside/hookside/matcher"
 )
 
 // Why a claude-profile hook would not run, beyond the Why* codes of
@@ -80,7 +81,12 @@ func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanatio
 			e.Detail = note
 		}
 		if hasMatcher && !cst.matcherMatches(event, h.Matcher, value) {
-			stop(WhyMatcher, fmt.Sprintf("matcher %q does not match %s %q", deref(h.Matcher), field, value))
+			if _, err := matcher.CompileRules(h.Matcher, matcher.ClaudeRulesFor(event)); err != nil {
+				// As the zcode explain says it: config_invalid_matcher at load.
+				stop(WhyMatcher, fmt.Sprintf("matcher %q is invalid and matches nothing", deref(h.Matcher)))
+			} else {
+				stop(WhyMatcher, fmt.Sprintf("matcher %q does not match %s %q", deref(h.Matcher), field, value))
+			}
 			continue
 		}
 		if s.keptOff(sw, h) {

@@ -370,6 +370,7 @@ func TestExplainClaude(t *testing.T) {
 			map[string]any{"matcher": "Bash", "hooks": []any{withIf("Bash(git *)", "echo git"), withIf("Bash(rm *)", "echo rm"), sh("echo dup")}},
 			map[string]any{"matcher": "Edit, Write", "hooks": []any{sh("echo edit")}},
 			map[string]any{"matcher": "Bash", "hooks": []any{sh("echo dup")}},
+			map[string]any{"matcher": "Bash(", "hooks": []any{sh("echo bad regexp")}},
 		},
 	}})
 	s := e.open(t, SessionOptions{})
@@ -381,12 +382,14 @@ func TestExplainClaude(t *testing.T) {
 	for _, h := range x.Hooks {
 		got = append(got, strings.TrimPrefix(h.ID[strings.LastIndex(h.ID, "#"):], "#")+"="+map[bool]string{true: "run", false: h.Reason}[h.WouldRun])
 	}
-	want := "PreToolUse[0][0]=run PreToolUse[0][1]=if PreToolUse[0][2]=run PreToolUse[1][0]=matcher PreToolUse[2][0]=duplicate"
+	want := "PreToolUse[0][0]=run PreToolUse[0][1]=if PreToolUse[0][2]=run PreToolUse[1][0]=matcher PreToolUse[2][0]=duplicate PreToolUse[3][0]=matcher"
 	if strings.Join(got, " ") != want {
 		t.Fatalf("explain:\n got %s\nwant %s", strings.Join(got, " "), want)
 	}
 	if x.Hooks[0].Detail != "if Bash(git *) matches this call" || x.Hooks[0].Order != 1 || x.Hooks[2].Order != 2 ||
-		!strings.Contains(x.Hooks[4].Detail, "PreToolUse[0][2]") {
+		!strings.Contains(x.Hooks[4].Detail, "PreToolUse[0][2]") ||
+		x.Hooks[3].Detail != `matcher "Edit, Write" does not match tool_name "Bash"` ||
+		x.Hooks[5].Detail != `matcher "Bash(" is invalid and matches nothing` {
 		t.Fatalf("details: %+v", x.Hooks)
 	}
 }
