@@ -38,6 +38,7 @@ func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest,
 	_ = jsonexact.Unmarshal(req.Input, &in) // an object: runHooksRun checked it
 	cwd, _ := in["cwd"].(string)
 	printSkippedForTrust(stderr, s, m.Runs, hint, s.RunReviewCwd(cwd))
+	printMatcherFieldMissing(stderr, s, req.Event, in)
 	return hooksRunStatus(stderr, m.Blocked, m.Continue, m.StopReason)
 }
 

@@ -91,3 +91,37 @@ func TestRunSummarySameInEveryProfile(t *testing.T) {
 		}
 	}
 }
+
+// TestRunNotesMissingMatcherField: `hooks run --profile claude` whose
+// input lacks the event's matcher field (source on SessionStart) notes on
+// stderr how many hooks did not run for that reason and what to pass;
+// with the field, or without a filtering matcher, it says nothing.
+func TestRunNotesMissingMatcherField(t *testing.T) {
+	e := newCLIEnv(t)
+	ch := filepath.Join(e.root, "claudehome")
+	writeFiles(t, map[string]string{filepath.Join(ch, "settings.json"): `{"hooks":{
+		"SessionStart":[{"matcher":"startup","hooks":[{"type":"command","command":"true"}]},{"matcher":"*","hooks":[{"type":"command","command":"exit 0"}]}],
+		"Stop":[{"hooks":[{"type":"command","command":"true"}]}]}}`})
+	run := func(event, stdin string) (string, string) {
+		args := []string{"hooks", "run", "--profile", "claude", "--claude-home", ch, "--event", event}
+		if stdin != "" {
+			args = append(args, "--input", "-")
+		}
+		code, out, errs := e.hookside(t, stdin, args...)
+		if code != exitOK {
+			t.Fatalf("%s %s: exit %d\n%s%s", event, stdin, code, out, errs)
+		}
+		return out, errs
+	}
+	out, errs := run("SessionStart", "")
+	const want = `note: 1 SessionStart hook(s) did not run: their matcher is tested against the input's "source", which the input does not give; pass it with --input, e.g. {"source":"startup"} (Claude Code sends startup, resume, clear, compact)`
+	if !strings.HasPrefix(out, "SessionStart: 1 hook(s) ran") || !strings.Contains(errs, want) {
+		t.Errorf("no source: stdout %q, stderr %q, want %q", out, errs, want)
+	}
+	if out, errs := run("SessionStart", `{"source":"startup"}`); !strings.HasPrefix(out, "SessionStart: 2 hook(s) ran") || strings.Contains(errs, "note:") {
+		t.Errorf("source given: stdout %q, stderr %q", out, errs)
+	}
+	if _, errs := run("Stop", ""); strings.Contains(errs, "note:") {
+		t.Errorf("Stop has no matcher field: stderr %q", errs)
+	}
+}
