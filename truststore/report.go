@@ -77,8 +77,14 @@ type DeclarationStatus struct {
 	// OffReason, when Enabled is false, names the switch that keeps the
 	// declaration off: "disabled" (its own enabled: false), "file_disabled"
 	// (its file's hooks.enabled: false) or "root_switch_off" (the user
-	// config's root switch). Filled by the runner; "" otherwise.
+	// config's root switch). Filled by the runner; "" otherwise. The CLI
+	// (hooks trust status|review) also gives an enabled declaration that
+	// a Claude Code settings switch keeps from running (disableAllHooks,
+	// allowManagedHooksOnly) "hooks_disabled", with OffDetail saying which
+	// switch in which file, as `hooks list` does; workspaceHooks/status
+	// carries neither (a host has session/open's diagnostics).
 	OffReason  string     `json:"offReason,omitempty"`
+	OffDetail  string     `json:"offDetail,omitempty"`
 	TrustState TrustState `json:"trustState"`
 	Reason     string     `json:"reason,omitempty"`
 	// Scripts are the pinned paths; Pins the pins a grant made now would

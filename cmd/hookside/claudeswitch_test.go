@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookside/hookside/truststore"
 )
 
 // claudeGuardEnv is a workspace whose .claude/settings.local.json holds
@@ -143,5 +145,42 @@ func TestClaudeListMarksSwitchedOff(t *testing.T) {
 	writeFiles(t, map[string]string{user: `{"disableAllHooks": true, "hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo guarded >&2; exit 2"}]}]}}`})
 	if out, hooks := list(); !strings.Contains(out, "  off=hooks_disabled (disableAllHooks: true in "+user+")") || hooks[0].OffReason != "hooks_disabled" {
 		t.Errorf("the user file's own disableAllHooks is not marked:\n%s%+v", out, hooks[0])
+	}
+}
+
+// TestClaudeTrustStatusMarksSwitchedOff: `hooks trust status` (and review)
+// under --profile claude marks a workspace declaration that
+// disableAllHooks keeps from running, with the switch and its file, in
+// the text and as offReason hooks_disabled + offDetail in --json; its
+// trust state is listed as ever (it can still be granted). Without the
+// switch nothing is marked.
+func TestClaudeTrustStatusMarksSwitchedOff(t *testing.T) {
+	e, flags, local, _ := claudeGuardEnv(t, `{"disableAllHooks": true}`)
+	writeFiles(t, map[string]string{filepath.Join(e.ws, ".claude", "settings.json"): `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo ws"}]}]}}`})
+	status := func() (string, truststore.DeclarationStatus) {
+		t.Helper()
+		args := append([]string{"hooks", "trust", "status"}, flags...)
+		code, out, errs := e.hookside(t, "", args...)
+		if code != 0 {
+			t.Fatalf("trust status: exit %d\n%s%s", code, out, errs)
+		}
+		code, js, errs := e.hookside(t, "", append(args, "--json")...)
+		var st struct {
+			Declarations []truststore.DeclarationStatus `json:"declarations"`
+		}
+		if code != 0 || json.Unmarshal([]byte(js), &st) != nil || len(st.Declarations) != 1 {
+			t.Fatalf("trust status --json: exit %d\n%s%s", code, js, errs)
+		}
+		return out, st.Declarations[0]
+	}
+	out, d := status()
+	want := "pending_trust (not_trusted), off (disableAllHooks is true in " + local + ", a workspace settings file"
+	if !strings.Contains(out, want) || d.OffReason != "hooks_disabled" || !strings.Contains(d.OffDetail, "disableAllHooks is true in "+local) ||
+		!d.Enabled || d.TrustState != truststore.PendingTrust {
+		t.Errorf("switched off: text lacks %q:\n%s\njson %+v", want, out, d)
+	}
+	writeFiles(t, map[string]string{local: `{}`})
+	if out, d := status(); strings.Contains(out, "off (") || d.OffReason != "" || d.OffDetail != "" {
+		t.Errorf("no switch, yet marked:\n%s%+v", out, d)
 	}
 }

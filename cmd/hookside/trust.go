@@ -155,6 +155,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		BundleDigest: sh.BundleDigest, Counts: listedCounts(w.Evaluations),
 		Declarations: rs.DescribeWorkspace(w, sh),
 	}, RootSwitch: sw, Diagnostics: workspaceDiagnostics(diags, target.Dir)}
+	markSwitchedOff(rs, w, st.Declarations)
 	hint := hintFlags(o.flags, hintTrust) + " --workspace " + runner.ShellWord(st.WorkspaceID)
 	if cwd != target.Dir {
 		hint += " --cwd " + runner.ShellWord(cwd)
@@ -258,8 +259,11 @@ func describeDecl(w io.Writer, n int, d truststore.DeclarationStatus) {
 	if d.Reason != "" && d.Reason != state {
 		state += " (" + d.Reason + ")"
 	}
-	if !d.Enabled {
+	switch {
+	case !d.Enabled:
 		state += ", " + offText(d.OffReason)
+	case d.OffReason == runner.WhyHooksDisabled:
+		state += ", off (" + dispText(d.OffDetail) + ")"
 	}
 	fmt.Fprintf(w, "%3d. %-18s %s\n     %s %s[%d][%d] matcher=%s timeout=%dms\n",
 		n, dispText(d.Event), state, dispText(d.Source.RelativePath), dispText(d.Event), d.MatcherIndex, d.HookIndex, m, d.TimeoutMs)
@@ -569,6 +573,25 @@ func parseSelection(s string, n int) ([]int, error) {
 	}
 	sort.Ints(out)
 	return out, nil
+}
+
+// markSwitchedOff gives each declaration of ds (w's, in order) that a
+// Claude Code settings switch keeps from running, although its enabled
+// switches are on, OffReason runner.WhyHooksDisabled and the switch in
+// OffDetail (runner.Session.SwitchedOff; claude profile only): its trust
+// is reviewed and granted as any other's, but it will not run while the
+// switch stays on.
+func markSwitchedOff(rs *runner.Session, w runner.WorkspaceState, ds []truststore.DeclarationStatus) {
+	hooks := make([]hook.Hook, len(w.Workspace.Declarations))
+	for i := range w.Workspace.Declarations {
+		hooks[i] = w.Workspace.Declarations[i].Hook
+	}
+	off := rs.SwitchedOff(hooks)
+	for i := range ds {
+		if sw, ok := off[ds[i].HookID]; ok && ds[i].Enabled {
+			ds[i].OffReason, ds[i].OffDetail = runner.WhyHooksDisabled, sw.Detail
+		}
+	}
 }
 
 // offText words a switched-off declaration's OffReason for describeDecl:
