@@ -74,7 +74,8 @@ func exit2Effect(event string) string {
 // commandScriptProblem is why the command hook h fails on every run
 // because its line is `INTERPRETER [OPTIONS] SCRIPT …` (scriptInterpreters)
 // and SCRIPT, resolved against the session directory, lies under the
-// session directory, the workspace root or the user's home (as
+// session directory, the workspace root or the user's home (hookside's or
+// the hook's HOME; as
 // checkProcess's script arguments) and does not exist: a *scriptNotFound.
 // nil when the line is not that simple (simpleWords), its shell is not a
 // POSIX one run as `SHELL -c` (posixShell), or the script is there.
@@ -87,7 +88,11 @@ func (s *Session) commandScriptProblem(h *hook.Hook) error {
 	if err != nil {
 		return nil
 	}
-	words, ok := simpleWords(line, vars)
+	home, _ := s.lookupEnv("HOME") // the hook's: the session's env may set it
+	if !filepath.IsAbs(home) {
+		home = "" // unset (Windows), or a form this OS does not resolve
+	}
+	words, ok := simpleWords(line, vars, home)
 	if !ok || len(words) < 2 {
 		return nil
 	}
@@ -115,8 +120,11 @@ func (s *Session) commandScriptProblem(h *hook.Hook) error {
 		p = filepath.Join(s.opts.Cwd, p)
 	}
 	roots := []string{s.opts.Cwd, s.wsRoot()}
-	if home, err := os.UserHomeDir(); err == nil {
+	if home != "" {
 		roots = append(roots, home)
+	}
+	if own, err := os.UserHomeDir(); err == nil {
+		roots = append(roots, own)
 	}
 	if !underAny(p, roots) {
 		return nil
@@ -149,10 +157,12 @@ func posixShell(sh hook.Shell) bool {
 // pipeline, subshell, `&`, `!`, function or compound command; so no `cd`
 // before it), whose words are literal text, quoted or not, or a `$NAME` /
 // `${NAME}` of vars (hookside puts each in the hook's environment with that
-// value), and hold no glob character, brace, backslash, leading `~` or `=`
-// (zsh) outside quotes. Assignments and redirections may come with it;
-// neither moves the directory the command runs in. ok false otherwise.
-func simpleWords(line string, vars map[string]string) (words []string, ok bool) {
+// value) or, when home (the hook's absolute HOME) is known, `$HOME` and a
+// leading unquoted `~` or `~/` (tilde expansion: home), and hold no glob
+// character, brace, backslash, other leading `~` (`~user`) or `=` (zsh)
+// outside quotes. Assignments and redirections may come with it; neither
+// moves the directory the command runs in. ok false otherwise.
+func simpleWords(line string, vars map[string]string, home string) (words []string, ok bool) {
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
 	if err != nil || len(f.Stmts) != 1 {
 		return nil, false
@@ -166,7 +176,7 @@ func simpleWords(line string, vars map[string]string) (words []string, ok bool) 
 		return nil, false
 	}
 	for _, w := range call.Args {
-		text, ok := literalWord(w, vars)
+		text, ok := literalWord(w, vars, home)
 		if !ok {
 			return nil, false
 		}
@@ -176,15 +186,20 @@ func simpleWords(line string, vars map[string]string) (words []string, ok bool) 
 }
 
 // literalWord is the value of w when it is fixed text (simpleWords).
-func literalWord(w *syntax.Word, vars map[string]string) (string, bool) {
+func literalWord(w *syntax.Word, vars map[string]string, home string) (string, bool) {
 	var b strings.Builder
 	for i, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
-			if strings.ContainsAny(p.Value, "*?[]{}\\$`") || (i == 0 && (strings.HasPrefix(p.Value, "~") || strings.HasPrefix(p.Value, "="))) {
+			v := p.Value
+			if i == 0 && home != "" && (v == "~" && len(w.Parts) == 1 || strings.HasPrefix(v, "~/")) {
+				b.WriteString(home)
+				v = v[1:]
+			}
+			if strings.ContainsAny(v, "*?[]{}\\$`") || (i == 0 && (strings.HasPrefix(v, "~") || strings.HasPrefix(v, "="))) {
 				return "", false
 			}
-			b.WriteString(p.Value)
+			b.WriteString(v)
 		case *syntax.SglQuoted:
 			if p.Dollar {
 				return "", false
@@ -202,7 +217,7 @@ func literalWord(w *syntax.Word, vars map[string]string) (string, bool) {
 					}
 					b.WriteString(q.Value)
 				case *syntax.ParamExp:
-					v, ok := plainVar(q, vars)
+					v, ok := plainVar(q, vars, home)
 					if !ok {
 						return "", false
 					}
@@ -212,7 +227,7 @@ func literalWord(w *syntax.Word, vars map[string]string) (string, bool) {
 				}
 			}
 		case *syntax.ParamExp:
-			v, ok := plainVar(p, vars)
+			v, ok := plainVar(p, vars, home)
 			if !ok || strings.ContainsAny(v, " \t\n*?[") { // unquoted: split and globbed
 				return "", false
 			}
@@ -225,12 +240,18 @@ func literalWord(w *syntax.Word, vars map[string]string) (string, bool) {
 }
 
 // plainVar is the value of p when it is `$NAME` or `${NAME}` with NAME a
-// key of vars and one of hook.ExpandableVars.
-func plainVar(p *syntax.ParamExp, vars map[string]string) (string, bool) {
-	if p.Param == nil || !hook.IsExpandable(p.Param.Value) {
+// key of vars and one of hook.ExpandableVars, or HOME when home is known.
+func plainVar(p *syntax.ParamExp, vars map[string]string, home string) (string, bool) {
+	if p.Param == nil {
 		return "", false
 	}
 	v, ok := vars[p.Param.Value]
+	switch {
+	case p.Param.Value == "HOME" && home != "":
+		v, ok = home, true
+	case !hook.IsExpandable(p.Param.Value):
+		ok = false
+	}
 	if !ok {
 		return "", false
 	}

@@ -15,11 +15,14 @@ import (
 // interpreter's exit status does (python's 2 blocks); a line that is not
 // one simple command of fixed words, an operand that is code or a
 // subcommand, an existing script and one outside the session directory,
-// workspace and home get none.
+// workspace and home get none. `~/` and `$HOME` are the hook's HOME (the
+// session's env sets it here); `~user` is not resolved.
 func TestCommandScriptNotFound(t *testing.T) {
 	d := t.TempDir()
 	cwd := filepath.Join(d, "proj")
+	hookHome := filepath.Join(d, "home")
 	writeFileAll(t, filepath.Join(cwd, "hooks", "ok.py"), "print(1)\n")
+	writeFileAll(t, filepath.Join(hookHome, ".claude", "hooks", "ok.py"), "print(1)\n")
 	warned := map[string]string{ // command → text the message must hold
 		"python3 missing.py":                   "python3 script missing.py does not exist (resolved against the session directory: " + filepath.Join(cwd, "missing.py") + "); python3 exits 2 when its script is missing, and exit 2 blocks: every tool call the hook matches is denied",
 		"bash ./hooks/missing.sh":              "bash script ./hooks/missing.sh does not exist (resolved against the session directory: " + filepath.Join(cwd, "hooks", "missing.sh") + "); bash exits 127 when its script is missing: the hook fails open",
@@ -28,16 +31,22 @@ func TestCommandScriptNotFound(t *testing.T) {
 		`python3 "$ZCODE_PROJECT_DIR"/gone.py`: "gone.py does not exist; python3 exits 2", // the path as the shell writes it (C:/… under Git Bash)
 		"python3 -u -W ignore m3.py":           "python3 script m3.py does not exist",
 		"PYTHONPATH=lib /usr/bin/python3.12 missing4.py 2>/dev/null": "/usr/bin/python3.12 script missing4.py does not exist",
-		"deno run ./d.ts":       "deno script ./d.ts does not exist",
-		"bash -o pipefail x.sh": "bash script x.sh does not exist",
+		"deno run ./d.ts":                      "deno script ./d.ts does not exist",
+		"bash -o pipefail x.sh":                "bash script x.sh does not exist",
+		"python3 $HOME/missing.py":             "python3 script " + filepath.Join(hookHome, "missing.py") + " does not exist",
+		`python3 "${HOME}/.claude/hooks/g.py"`: "python3 script " + filepath.Join(hookHome, ".claude", "hooks", "g.py") + " does not exist",
+		"python3 ~/.claude/hooks/missing.py":   "python3 script " + filepath.Join(hookHome, ".claude", "hooks", "missing.py") + " does not exist",
 	}
 	quiet := []string{
 		"python3 hooks/ok.py",
 		"python3 -c 'print(1)' missing.py",
 		"python3 -m missing_module",
 		"cd hooks && python3 missing.py",
-		"python3 $HOME/missing.py",
-		"python3 ~/missing.py",
+		"python3 ~/.claude/hooks/ok.py",
+		"python3 $HOME/.claude/hooks/ok.py",
+		"python3 ~root/missing.py",
+		"python3 ~*/missing.py",
+		"python3 $HOMEDIR/missing.py",
 		"python3 *.py",
 		"python3 $(echo x).py",
 		"bash -o x.sh",
@@ -61,7 +70,7 @@ func TestCommandScriptNotFound(t *testing.T) {
 		"PreToolUse": []any{map[string]any{"hooks": hs}},
 		"Stop":       []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "perl stop.pl"}}}},
 	}}})
-	s, diags := NewSession(SessionOptions{ID: "s1", Cwd: cwd, UserConfigPath: cfg})
+	s, diags := NewSession(SessionOptions{ID: "s1", Cwd: cwd, UserConfigPath: cfg, Env: map[string]string{"HOME": hookHome}})
 	t.Cleanup(s.Close)
 	got := map[string]bool{}
 	for _, dg := range diags {
