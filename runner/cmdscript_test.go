@@ -33,9 +33,9 @@ func TestCommandScriptNotFound(t *testing.T) {
 		"PYTHONPATH=lib /usr/bin/python3.12 missing4.py 2>/dev/null": "/usr/bin/python3.12 script missing4.py does not exist",
 		"deno run ./d.ts":                      "deno script ./d.ts does not exist",
 		"bash -o pipefail x.sh":                "bash script x.sh does not exist",
-		"python3 $HOME/missing.py":             "python3 script " + filepath.Join(hookHome, "missing.py") + " does not exist",
-		`python3 "${HOME}/.claude/hooks/g.py"`: "python3 script " + filepath.Join(hookHome, ".claude", "hooks", "g.py") + " does not exist",
-		"python3 ~/.claude/hooks/missing.py":   "python3 script " + filepath.Join(hookHome, ".claude", "hooks", "missing.py") + " does not exist",
+		"python3 $HOME/missing.py":             "python3 script " + hookHome + "/missing.py does not exist",
+		`python3 "${HOME}/.claude/hooks/g.py"`: "python3 script " + hookHome + "/.claude/hooks/g.py does not exist",
+		"python3 ~/.claude/hooks/missing.py":   "python3 script " + hookHome + "/.claude/hooks/missing.py does not exist", // as the shell joins it
 	}
 	quiet := []string{
 		"python3 hooks/ok.py",
