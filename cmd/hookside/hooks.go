@@ -303,8 +303,8 @@ func inputObject(path string, data []byte) (input []byte, msg string) {
 	if path == "-" {
 		name = "<stdin>"
 	}
-	if off, bad := jsonpos.InvalidUTF8(data); bad {
-		return nil, fmt.Sprintf("%s: the input is not valid UTF-8: byte 0x%02x at offset %d (JSON text must be UTF-8, RFC 8259 §8.1)", jsonpos.At(name, data, off), data[off], off)
+	if msg, bad := notUTF8(name, data, "the input is "); bad {
+		return nil, msg
 	}
 	input, base := jsonpos.SkipBOM(data)
 	at := func(off int) string { return jsonpos.At(name, data, base+off) }

@@ -47,8 +47,8 @@ func readV2File(path, flag string) (v2File, error) {
 	if err != nil {
 		return v2File{}, err
 	}
-	if off, bad := jsonpos.InvalidUTF8(f.raw); bad {
-		return v2File{}, &v2bridge.InvalidError{Field: flag, Reason: fmt.Sprintf("%s: not valid UTF-8: byte 0x%02x at offset %d (JSON text must be UTF-8, RFC 8259 §8.1)", jsonpos.At(f.name, f.raw, off), f.raw[off], off)}
+	if msg, bad := notUTF8(f.name, f.raw, ""); bad {
+		return v2File{}, &v2bridge.InvalidError{Field: flag, Reason: msg}
 	}
 	f.raw, _ = jsonpos.SkipBOM(f.raw)
 	if !json.Valid(f.raw) {
@@ -56,6 +56,19 @@ func readV2File(path, flag string) (v2File, error) {
 		return v2File{}, &v2bridge.InvalidError{Field: flag, Reason: f.decodeError(jsonexact.Unmarshal(f.raw, &v))}
 	}
 	return f, nil
+}
+
+// notUTF8 is why data, a JSON file or input the CLI read as name, is not
+// UTF-8 (RFC 8259 §8.1), at its first bad byte: "name:line:col: " +
+// subject ("the input is ", or "") + "not valid UTF-8: byte 0xe9 at offset
+// 56 (…)"; the offset counts bytes from 0, a byte order mark included.
+// bad false when data is UTF-8.
+func notUTF8(name string, data []byte, subject string) (msg string, bad bool) {
+	off, bad := jsonpos.InvalidUTF8(data)
+	if !bad {
+		return "", false
+	}
+	return fmt.Sprintf("%s: %snot valid UTF-8: byte 0x%02x at offset %d (JSON text must be UTF-8, RFC 8259 §8.1)", jsonpos.At(name, data, off), subject, data[off], off), true
 }
 
 // decodeError is the text of err, from decoding f: "file:line:col: " and
