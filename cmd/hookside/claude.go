@@ -152,15 +152,10 @@ func claudeExplainInput(data []byte, path, tool string) (json.RawMessage, error)
 // object, each member named once, after a byte order mark if there is
 // one). The error, for every profile, is "read input: --input PATH:
 // REASON" for a file that cannot be read (REASON the system's: "no such
-// file or directory"), else inputObject's message.
+// file or directory", or "larger than 64 MiB, …" past maxInputBytes),
+// else inputObject's message.
 func readInput(path string) ([]byte, error) {
-	var data []byte
-	var err error
-	if path == "-" {
-		data, err = io.ReadAll(os.Stdin)
-	} else {
-		data, err = os.ReadFile(path)
-	}
+	data, err := readBounded(path, os.Stdin)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

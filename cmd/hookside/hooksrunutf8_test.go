@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,5 +25,21 @@ func TestRunInputNotUTF8(t *testing.T) {
 	}
 	if code, _, errs := e.hookside(t, `{"tool_name": "Bash", "tool_input": {"command": "echo é ✓"}}`, "hooks", "run", "--event", "PreToolUse", "--input", "-"); code != 0 {
 		t.Errorf("valid UTF-8: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestRunInputTooLarge: an --input over the 64 MiB frame limit (here a
+// sparse file; /dev/zero alike) is refused once the limit is passed, not
+// read to the end, exit 1, and no hook runs.
+func TestRunInputTooLarge(t *testing.T) {
+	e := newCLIEnv(t)
+	in := filepath.Join(e.root, "huge.json")
+	writeFiles(t, map[string]string{in: ""})
+	if err := os.Truncate(in, maxInputBytes+1); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := e.hookside(t, "", "hooks", "run", "--event", "PreToolUse", "--input", in)
+	if want := "read input: --input " + in + ": larger than 64 MiB"; code != 1 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr %q, want exit 1 and %q", code, errs, want)
 	}
 }

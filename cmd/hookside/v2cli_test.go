@@ -160,6 +160,12 @@ func TestV2FileErrorsNamePosition(t *testing.T) {
 	evPayloadBool := write("ev-payload-bool.json", "{\"eventName\": \"turn.completed\", \"payload\": true}")
 	evBOMType := write("ev-bom-type.json", "\ufeff{\"eventName\": \"turn.completed\",\n  \"session\": {\"id\": 5}}")
 	evLatin1 := write("ev-latin1.json", "{\"eventName\": \"turn.completed\",\n  \"session\": {\"id\": \"caf\xe9\"}}")
+	evDup := write("ev-dup.json", "{\"eventName\": \"turn.completed\",\n \"eventName\": \"turn.started\", \"session\": {\"id\": \"s1\"}}")
+	defDup := write("def-dup.json", "\ufeff{\"id\":\"dup\",\"name\":\"A\",\"name\":\"B\",\"eventName\":\"turn.completed\",\"action\":{\"type\":\"command\",\"hook\":{\"type\":\"command\",\"command\":\"true\"}}}")
+	huge := write("huge.json", "")
+	if err := os.Truncate(huge, maxInputBytes+1); err != nil {
+		t.Fatal(err)
+	}
 	defBOM := write("def-bom.json", "\ufeff{\"id\":\"bom\",\"name\":\"B\",\"eventName\":\"turn.completed\",\"action\":{\"type\":\"command\",\"hook\":{\"type\":\"command\",\"command\":\"true\"}}}")
 	for _, c := range []struct {
 		args []string
@@ -182,6 +188,11 @@ func TestV2FileErrorsNamePosition(t *testing.T) {
 		// no column; a byte that is not UTF-8 is named where it is.
 		{[]string{"emit", "--file", evBOMType}, exitUsage, "hookside v2 emit: " + evBOMType + ":2:21: session.id must be a string, got number"},
 		{[]string{"emit", "--file", evLatin1}, exitUsage, "hookside v2 emit: " + evLatin1 + ":2:25: not valid UTF-8: byte 0xe9 at offset 56"},
+		// A member named twice is refused, as over the wire, at its repeat.
+		{[]string{"emit", "--file", evDup}, exitUsage, evDup + ":2:2: duplicate member \"eventName\""},
+		{[]string{"definitions", "create", "--file", defDup}, exitUsage, defDup + ":1:24: duplicate member \"name\""},
+		// More than the 64 MiB frame limit is refused without reading on.
+		{[]string{"emit", "--file", huge}, exitUsage, huge + ": larger than 64 MiB"},
 		{[]string{"definitions", "create", "--file", defBOM}, 0, ""},
 	} {
 		code, stdout, stderr := runCLI(append(append([]string{"v2"}, c.args...), "--home", home)...)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonpos"
+	"github.com/hookside/hookside/internal/jsonscan"
+	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/v2bridge"
 	"github.com/hookside/hookside/v2bridge/expr"
 )
@@ -29,33 +31,67 @@ type v2File struct {
 // readV2File reads path ("-" = stdin) for flag. A leading UTF-8 byte order
 // mark is dropped (jsonpos.SkipBOM, as for configuration files and hooks
 // run --input; it takes no column, so positions are unchanged). No path, a
-// file that is not UTF-8 (RFC 8259 §8.1) or not JSON is an *InvalidError
-// on flag, the latter two with the position of the bad byte or the syntax
-// error; an unreadable file is the *fs.PathError.
+// file over maxInputBytes (64 MiB), one that is not UTF-8 (RFC 8259 §8.1),
+// not JSON, or that names a member twice in one object (refused over the
+// wire too) is an *InvalidError on flag, the last three with the position
+// of the bad byte, the syntax error or the repeated name; an unreadable
+// file is the *fs.PathError.
 func readV2File(path, flag string) (v2File, error) {
 	if path == "" {
 		return v2File{}, &v2bridge.InvalidError{Field: flag, Reason: "required (a JSON file, or - for stdin)"}
 	}
 	f := v2File{name: path}
-	var err error
 	if path == "-" {
 		f.name = "<stdin>"
-		f.raw, err = io.ReadAll(stdinReader)
-	} else {
-		f.raw, err = os.ReadFile(path)
+	}
+	data, err := readBounded(path, stdinReader)
+	if errors.Is(err, errInputTooLarge) {
+		return v2File{}, &v2bridge.InvalidError{Field: flag, Reason: f.name + ": " + err.Error()}
 	}
 	if err != nil {
 		return v2File{}, err
 	}
-	if msg, bad := notUTF8(f.name, f.raw, ""); bad {
+	if msg, bad := notUTF8(f.name, data, ""); bad {
 		return v2File{}, &v2bridge.InvalidError{Field: flag, Reason: msg}
 	}
-	f.raw, _ = jsonpos.SkipBOM(f.raw)
+	var base int
+	f.raw, base = jsonpos.SkipBOM(data)
 	if !json.Valid(f.raw) {
 		var v any
 		return v2File{}, &v2bridge.InvalidError{Field: flag, Reason: f.decodeError(jsonexact.Unmarshal(f.raw, &v))}
 	}
+	if name, off, dup := jsonscan.DuplicateAt(f.raw); dup {
+		return v2File{}, &v2bridge.InvalidError{Field: flag, Reason: fmt.Sprintf("%s: duplicate member %q: this name appears twice in one object (each member name may appear once, as in the v2 methods over the wire)", jsonpos.At(f.name, data, base+off), name)}
+	}
 	return f, nil
+}
+
+// errInputTooLarge is readBounded's error past maxInputBytes.
+var errInputTooLarge = fmt.Errorf("larger than %d MiB, the most hookside reads as one JSON text (the app-server's frame limit)", maxInputBytes>>20)
+
+// maxInputBytes bounds the JSON a command reads from a file or stdin
+// (hooks run|explain --input, v2 … --file): rpc.MaxFrameBytes (64 MiB),
+// the bound of the same JSON sent over the wire.
+const maxInputBytes = rpc.MaxFrameBytes
+
+// readBounded reads the file at path, or stdin when path is "-", up to
+// maxInputBytes; errInputTooLarge when there is more (/dev/zero ends at
+// once). Open and read errors are the *fs.PathError.
+func readBounded(path string, stdin io.Reader) ([]byte, error) {
+	r := stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxInputBytes+1))
+	if err == nil && len(data) > maxInputBytes {
+		return nil, errInputTooLarge
+	}
+	return data, err
 }
 
 // notUTF8 is why data, a JSON file or input the CLI read as name, is not
