@@ -221,17 +221,20 @@ func (sc *scanner) makeValue(kind byte, w shellWord, st *makeRun, depth int) {
 // code-loading option (readerCodeOpts: `eslint --rulesdir DIR`, `rg --pre
 // CMD`). What they load without being told
 // (eslint.config.js, a mypy plugin, golangci-lint's custom linters, the
-// .git/config of git) is a documented limit.
+// .git/config of git) is a documented limit. jq's filter operand
+// (`jq -r '.tool_input.command'`) is its program text, not a file; the
+// program files it loads (`-f FILE`, modules under `-L DIR`) are pinned.
 var dataReaders = map[string]bool{"ruff": true, "eslint": true, "prettier": true, "black": true, "isort": true,
 	"flake8": true, "mypy": true, "tsc": true, "shellcheck": true, "biome": true, "stylelint": true,
 	"markdownlint": true, "markdownlint-cli2": true, "golangci-lint": true, "gofmt": true, "grep": true,
-	"egrep": true, "fgrep": true, "rg": true, "git": true}
+	"egrep": true, "fgrep": true, "rg": true, "git": true, "jq": true}
 
 // readerCodeOpts are the options of data readers whose separate value
 // names a file or directory the tool loads as configuration or code (a
 // plugin, rules, a preprocessor): that value is pinned as any operand.
 var readerCodeOpts = map[string]map[string]bool{
 	"rg":                {"--pre": true},
+	"jq":                {"-f": true, "--from-file": true, "-L": true},
 	"eslint":            {"-c": true, "--config": true, "--rulesdir": true, "--plugin": true, "--resolve-plugins-relative-to": true, "-f": true, "--format": true},
 	"prettier":          {"--config": true, "--plugin": true},
 	"stylelint":         {"-c": true, "--config": true, "--config-basedir": true, "--custom-syntax": true, "--custom-formatter": true},

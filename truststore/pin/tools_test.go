@@ -70,6 +70,8 @@ func TestPinTools(t *testing.T) {
 		{"git_diff", "git diff --quiet", nil, []string{"diff"}},
 		{"eslint_c", "eslint -c cfg.js --ext .ts src", []string{"cfg.js"}, []string{"src", ".ts"}},
 		{"rg_pre", "rg --pre ./pre.sh x src", []string{"pre.sh"}, []string{"src", "x"}},
+		{"jq_filter", "jq -r '.tool_input.command'", nil, []string{".tool_input.command"}},
+		{"jq_from_file", "jq -r -f ./f.jq in.json", []string{"f.jq"}, []string{"in.json"}},
 		{"mypy_config", "mypy --config-file setup.cfg src", []string{"setup.cfg"}, []string{"src"}},
 		{"git_status", "git -C sub status --porcelain src", nil, []string{"status", "sub", "src"}},
 		{"git_c_value", "git -c core.fsmonitor=./fsm.sh status", []string{"fsm.sh"}, []string{"status"}},
