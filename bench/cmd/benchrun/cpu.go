@@ -57,13 +57,22 @@ func startCPU(pidA, pidB, pidFloor int) *cpuMeter {
 // result returns "CPU per event A ÷ B r (A x, B y, C floor z)" for events
 // events each, or "" where CPU time cannot be read.
 func (m *cpuMeter) result(events int) string {
-	var per [3]time.Duration
+	per, ok := m.perEvent(events)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(" · CPU per event A ÷ B %.2f× (A %s, B %s, C floor %s)", float64(per[0])/float64(per[1]), fmtUs(us(per[0])), fmtUs(us(per[1])), fmtUs(us(per[2])))
+}
+
+// perEvent is each process's CPU time since startCPU divided by events
+// (A, B, C floor); ok is false where CPU time cannot be read.
+func (m *cpuMeter) perEvent(events int) (per [3]time.Duration, ok bool) {
 	for i, p := range m.pids {
 		t1, ok := procCPU(p)
 		if !m.ok || !ok || events == 0 || t1 == m.t0[i] {
-			return ""
+			return per, false
 		}
 		per[i] = time.Duration((t1 - m.t0[i]) / int64(events))
 	}
-	return fmt.Sprintf(" · CPU per event A ÷ B %.2f× (A %s, B %s, C floor %s)", float64(per[0])/float64(per[1]), fmtUs(us(per[0])), fmtUs(us(per[1])), fmtUs(us(per[2])))
+	return per, true
 }

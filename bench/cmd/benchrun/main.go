@@ -54,7 +54,7 @@ func (e *env) scale(n int) int {
 func main() {
 	bin := flag.String("bin", "bin/hookside", "the hookside binary (built by make)")
 	out := flag.String("out", "bench", "directory for RESULTS.md and results.json")
-	only := flag.String("only", "", "comma-separated figures to run (1,phases,steps,2,3,4,5,wake,6,7,faults,host); default all")
+	only := flag.String("only", "", "comma-separated figures to run (1,phases,steps,sysmon,2,3,4,5,wake,6,7,faults,host); default all")
 	quick := flag.Bool("quick", false, "a third of the iterations (a smoke run; figures are noisier)")
 	profile := flag.Bool("profile", true, "on a missed target, profile the path with go test -cpuprofile")
 	note := flag.String("note", "", "a sentence about the machine, printed under the header of RESULTS.md")
@@ -93,6 +93,7 @@ func main() {
 		{"1", fig1OneHook},
 		{"phases", figPhases},
 		{"steps", figSteps},
+		{"sysmon", figSysmon},
 		{"2", fig2ManyHooks},
 		{"3", fig3NoMatch},
 		{"7", fig7Memory},

@@ -189,6 +189,12 @@ const method = `## How it is measured
   hook/completed sent, replied), once alone and once in hookside's place among fig. 1's
   other runners, interleaved as fig. 1 is; each step is the p50 of the time since the one
   before. Not the build fig. 1 measures (a clock read per step): it says where the time goes.
+- The Go runtime (fig. 1g) is weighed by running the same binary twice, as built and with
+  ` + "`GODEBUG=schedtrace=2147483647`" + ` (the runtime's monitor thread, sysmon, then never parks),
+  interleaved with the C floor on 1 and 4 sequential hooks: latency, CPU time per event (the
+  server's threads, from /proc/<pid>/task/*/schedstat) and the CPU both spend idle for 5 s
+  afterwards. A reference for what a Go runner pays that a C one does not, not a setting
+  hookside uses.
 - The host view (fig. "host") runs a real hook script (bash + jq; python3) under hookside and
   under the C floor, interleaved: hookside's cost is the ratio − 1, a share of the hook's own
   run time (spawn, interpreter start, run, exit, as the C floor measures it).
