@@ -167,3 +167,56 @@ func cancelledHookSaysCancelled(t *testing.T, profile string) {
 		t.Fatalf("log:\n%s", out)
 	}
 }
+
+// TestExitAndInitializedSentAsRequests: exit and initialized with an id are
+// answered null and done as the notifications are: exit ends the server
+// with status 0 after shutdown (1 before, also before initialize);
+// initialized changes nothing, and is a request like any other before
+// initialize (-32002) and after shutdown (-32600).
+func TestExitAndInitializedSentAsRequests(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		frames   []string // answered in order before the exit
+		wantCode int
+	}{
+		{"after_shutdown", []string{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"1","clientInfo":{"name":"t"}}}`,
+			`{"jsonrpc":"2.0","id":2,"method":"initialized"}`,
+			`{"jsonrpc":"2.0","id":3,"method":"shutdown"}`,
+			`{"jsonrpc":"2.0","id":4,"method":"initialized"}`}, 0},
+		{"before_shutdown", []string{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"1","clientInfo":{"name":"t"}}}`}, 1},
+		{"before_initialize", []string{`{"jsonrpc":"2.0","id":2,"method":"initialized"}`}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := startServer(t, t.TempDir())
+			for _, f := range tc.frames {
+				c.sendRaw(f + "\n")
+				m := c.read(true)
+				switch {
+				case strings.Contains(f, `"initialized"`) && strings.Contains(tc.name, "before_initialize"):
+					if errCode(m) != CodeNotInitialized {
+						t.Fatalf("%s: %v, want -32002", f, m)
+					}
+				case strings.Contains(f, `"id":4,"method":"initialized"`):
+					if errCode(m) != CodeInvalidRequest {
+						t.Fatalf("%s after shutdown: %v, want -32600", f, m)
+					}
+				case m["error"] != nil:
+					t.Fatalf("%s: %v", f, m)
+				}
+			}
+			c.sendRaw(`{"jsonrpc":"2.0","id":"bye","method":"exit"}` + "\n")
+			if m := c.read(true); m["id"] != "bye" || m["error"] != nil || m["result"] != nil {
+				t.Fatalf("exit's reply: %v, want result null", m)
+			}
+			select {
+			case code := <-c.done:
+				if code != tc.wantCode {
+					t.Fatalf("exit status %d, want %d", code, tc.wantCode)
+				}
+				c.done <- code
+			case <-time.After(10 * time.Second):
+				t.Fatal("exit sent as a request did not end the server (stdin still open)")
+			}
+		})
+	}
+}

@@ -146,6 +146,9 @@ func (d *dispatcher) handle(req *jsonrpc2.Request) *job {
 	s := d.s
 	st := s.getState()
 	switch {
+	case req.Method == "exit":
+		d.safe(func() { d.notificationAsRequest(req) }, req)
+		return nil
 	case req.Method == "initialize" && st != stateNew:
 		d.replyErr(req, &Error{Code: CodeInvalidRequest, Message: "invalid request: initialize was already received"})
 		return nil
@@ -157,6 +160,9 @@ func (d *dispatcher) handle(req *jsonrpc2.Request) *job {
 		return nil
 	case req.Method == cancelMethod:
 		d.safe(func() { d.cancelAsRequest(req) }, req)
+		return nil
+	case req.Method == "initialized":
+		d.safe(func() { d.notificationAsRequest(req) }, req)
 		return nil
 	}
 	m, ok := s.method(req.Method)
@@ -353,6 +359,21 @@ func (d *dispatcher) cancelAsRequest(req *jsonrpc2.Request) {
 	}
 	d.reply(req, nil, err)
 	d.logRequest(req, start, err)
+}
+
+// notificationAsRequest handles exit and initialized sent with an id.
+// PROTOCOL.md §1 makes them notifications; a host whose JSON-RPC client
+// only sends requests still means them (as with $/cancelRequest,
+// cancelAsRequest), and a request must be answered: it is answered null
+// first, then done as the notification is (exit: the exit status is 0
+// after shutdown, 1 before; in any state, so that such a host can always
+// end the server). initialized before initialize is -32002 and during
+// shutdown -32600, as any request then (handle).
+func (d *dispatcher) notificationAsRequest(req *jsonrpc2.Request) {
+	start := time.Now()
+	d.reply(req, nil, nil)
+	d.logRequest(req, start, nil)
+	d.s.handleNotification(req)
 }
 
 // drain waits up to grace for queued and running requests (less when the

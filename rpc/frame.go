@@ -24,12 +24,14 @@ const (
 	FramingContentLength Framing = "content-length"
 )
 
-// ParseFraming accepts "ndjson", "" (ndjson) and "content-length".
+// ParseFraming accepts exactly "ndjson" and "content-length" (app-server's
+// --framing values, docs/protocol.md §1); anything else, the empty string
+// among them, is an error naming the two.
 func ParseFraming(s string) (Framing, error) {
-	switch s {
-	case "", "ndjson", "lines":
+	switch Framing(s) {
+	case FramingNDJSON:
 		return FramingNDJSON, nil
-	case "content-length", "lsp":
+	case FramingContentLength:
 		return FramingContentLength, nil
 	}
 	return "", fmt.Errorf("unknown framing %q (want ndjson or content-length)", s)

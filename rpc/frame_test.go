@@ -75,3 +75,46 @@ func TestDeeplyNestedFrameIsAnsweredWithItsID(t *testing.T) {
 		}
 	}
 }
+
+// TestParseFramingTakesOnlyTheDocumentedNames: --framing is ndjson or
+// content-length; an alias or an empty value (an unset variable) is a usage
+// error naming both, not a framing picked silently.
+func TestParseFramingTakesOnlyTheDocumentedNames(t *testing.T) {
+	for in, want := range map[string]Framing{"ndjson": FramingNDJSON, "content-length": FramingContentLength} {
+		if got, err := ParseFraming(in); err != nil || got != want {
+			t.Errorf("ParseFraming(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "lines", "lsp", "NDJSON", "Content-Length", " ndjson"} {
+		_, err := ParseFraming(in)
+		if err == nil || !strings.Contains(err.Error(), "want ndjson or content-length") {
+			t.Errorf("ParseFraming(%q): err = %v, want the two names", in, err)
+		}
+	}
+}
+
+// TestNotJSONSaysWhy: a frame that is not JSON is -32700 with id null
+// (PROTOCOL.md §1), its message saying why and where: two objects on one
+// line, trailing bytes, a byte order mark, a frame cut short, a syntax
+// slip. The connection stays up.
+func TestNotJSONSaysWhy(t *testing.T) {
+	c := startServer(t, t.TempDir())
+	for frame, want := range map[string]string{
+		`{"jsonrpc":"2.0","id":12,"method":"hooks/list"}{"jsonrpc":"2.0","id":13,"method":"x"}`: "parse error: the frame is not JSON: other data follows its JSON value, at offset 47 (a frame holds one JSON value)",
+		`{"jsonrpc":"2.0","id":15,"method":"x"}` + "\x00":                                       "other data follows its JSON value, at offset 38",
+		"\uFEFF" + `{"jsonrpc":"2.0","id":14,"method":"x"}`:                                     "it begins with a byte order mark (U+FEFF)",
+		`{"jsonrpc":"2.0","id":16,"method":"x","params":{"a":[1,2`:                              "it ends inside a value (cut short)",
+		`{"jsonrpc":"2.0","id":17,"method":"x",}`:                                               "a trailing comma before '}': JSON allows none after the last member or element at offset 37",
+		`{'jsonrpc':"2.0"}`: "(JSON strings take double quotes) at offset 1",
+	} {
+		c.sendRaw(frame + "\n")
+		m := c.read(true)
+		msg, _ := m["error"].(map[string]any)["message"].(string)
+		if errCode(m) != CodeParseError || m["id"] != nil || !strings.Contains(msg, want) {
+			t.Errorf("%q: %v; want -32700, id null, message with %q", frame, m, want)
+		}
+	}
+	if r := c.call("initialize", map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "t"}}); r["result"] == nil {
+		t.Fatalf("initialize after the bad frames: %v", r)
+	}
+}

@@ -275,7 +275,33 @@ func invalidJSON(frame []byte, id json.RawMessage) (json.RawMessage, int, string
 	if depth, ok := jsonscan.Depth(frame); ok && depth > jsonscan.MaxDepth {
 		return id, CodeInvalidRequest, tooDeepMsg
 	}
-	return nil, CodeParseError, "parse error: the frame is not JSON"
+	return nil, CodeParseError, notJSONMsg(frame)
+}
+
+// notJSONMsg is the -32700 message of a frame that is not JSON: "parse
+// error: the frame is not JSON" and, where encoding/json says why, the
+// reason and its byte offset (0-based, in the frame body): a byte order
+// mark in front, other data after the value (two objects on one line), a
+// frame cut short, or the syntax error with the slip it looks like (a
+// trailing comma, single quotes, …). The id stays null (PROTOCOL.md §1).
+func notJSONMsg(frame []byte) string {
+	const head = "parse error: the frame is not JSON"
+	if bytes.HasPrefix(frame, []byte("\uFEFF")) {
+		return head + ": it begins with a byte order mark (U+FEFF), which a frame does not carry (RFC 8259 §8.1)"
+	}
+	var se *json.SyntaxError
+	if err := json.Unmarshal(frame, new(json.RawMessage)); !errors.As(err, &se) {
+		return head
+	}
+	off := jsonpos.SyntaxErrorOffset(frame, se)
+	switch {
+	case jsonpos.Truncated(se):
+		return head + ": it ends inside a value (cut short)"
+	case strings.HasSuffix(se.Error(), "after top-level value"):
+		return head + ": other data follows its JSON value, at offset " + strconv.Itoa(off) + " (a frame holds one JSON value)"
+	}
+	at, text := jsonpos.SyntaxMessage(frame, off, se.Error())
+	return head + ": " + text + " at offset " + strconv.Itoa(at)
 }
 
 // request builds the request or notification of a frame validateFrame

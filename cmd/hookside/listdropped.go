@@ -143,12 +143,15 @@ func cannotRunJSON(entries []runner.ExplainEntry) []cannotRunHook {
 
 // unreadableFiles counts the configuration files diags say could not be
 // read, parsed or loaded (config_parse_error, config_read_error,
-// config_too_many_hooks; one per file):
+// config_too_many_hooks, and config_invalid_field "top-level value must be
+// an object": a file that is JSON but not a configuration; one per file):
 // files whose hooks, if any, are unknown and do not run.
 func unreadableFiles(diags []hook.Diagnostic) int {
 	n := 0
 	for _, d := range diags {
-		if d.Code == hook.CodeParseError || d.Code == hook.CodeReadError || d.Code == hook.CodeTooManyHooks {
+		switch {
+		case d.Code == hook.CodeParseError || d.Code == hook.CodeReadError || d.Code == hook.CodeTooManyHooks,
+			d.Code == hook.CodeInvalidField && strings.HasPrefix(d.Message, "top-level value must be an object"):
 			n++
 		}
 	}

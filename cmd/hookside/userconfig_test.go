@@ -42,6 +42,14 @@ func TestHooksListBrokenFileIsNotNothing(t *testing.T) {
 	if code != exitOK || out != "no hooks loaded: 1 configuration file(s) could not be read (see the errors above); their hooks do not run\n" || !strings.Contains(errs, "config.json:1:91: error: invalid JSON: a trailing comma before ']'") {
 		t.Errorf("exit %d\nstdout %q\nstderr %q", code, out, errs)
 	}
+	// JSON whose top level is not an object is no configuration either.
+	for _, top := range []string{`[]`, `"hooks"`, `5`} {
+		writeFiles(t, map[string]string{filepath.Join(e.home, "config.json"): top})
+		code, out, errs := e.hookside(t, "", "hooks", "list")
+		if code != exitOK || out != "no hooks loaded: 1 configuration file(s) could not be read (see the errors above); their hooks do not run\n" || !strings.Contains(errs, "config.json:1:1: error: top-level value must be an object") {
+			t.Errorf("config.json %s: exit %d\nstdout %q\nstderr %q", top, code, out, errs)
+		}
+	}
 }
 
 // TestCommandHookMissingShell: a command hook whose `shell` names a
