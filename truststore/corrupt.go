@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"strings"
 
 	"github.com/hookside/hookside/internal/fsid"
@@ -19,8 +20,10 @@ type CorruptError struct {
 	// Path is the trust file.
 	Path string
 	// Why says what is wrong, e.g. "mode 0644: permission bits beyond
-	// 0600", "truncated JSON: unexpected end of JSON input", "unsupported
-	// version 2, want 1".
+	// 0600", "not valid JSON at line 3, column 3: … (a missing comma
+	// before this)", "wrong shape: records[0].digest (line 5, column 17)
+	// is a JSON number", "unsupported version 2, want 1". Lines and
+	// columns are 1-based, columns counted in characters.
 	Why string
 	// MovedTo is the <file>.corrupt-<timestamp> it was renamed to; "" when
 	// it was left in place (see Kept).
@@ -101,19 +104,42 @@ func (s *Store) movedAside(why, dst string) {
 // notRegular words a trust file that is not a regular file.
 func notRegular(m fs.FileMode) string { return fsid.Kind(m) + ", not a regular file" }
 
-// jsonWhy words a decoding error: truncated, not JSON, or the wrong shape.
-func jsonWhy(err error) string {
+// jsonWhy words an error decoding data: truncated, not JSON, or the wrong
+// shape, with the line and column (1-based, as an editor shows them) it is
+// about and, for a value of the wrong type, its path with array indexes
+// ("records[0].digest").
+func jsonWhy(data []byte, err error) string {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn) && jsonpos.Truncated(syn):
-		return "truncated JSON: " + err.Error()
+		return "truncated JSON: it ends inside a value, at " + lineCol(data, len(data)) + ": " + err.Error()
 	case errors.As(err, &syn):
-		return "not valid JSON: " + err.Error()
+		at, text := jsonpos.SyntaxMessage(data, jsonpos.SyntaxErrorOffset(data, syn), syn.Error())
+		return "not valid JSON at " + lineCol(data, at) + ": " + text
 	case errors.As(err, &typ) && typ.Field == "":
 		return "wrong shape: the top level is a JSON " + typ.Value + ", want an object"
 	case errors.As(err, &typ):
-		return "wrong shape: " + typ.Field + " is a JSON " + typ.Value
+		path := jsonpos.TypeErrorPath(data, typ)
+		if path == "" {
+			path = typ.Field
+		}
+		return "wrong shape: " + path + " (" + lineCol(data, jsonpos.TypeErrorOffset(data, typ)) + ") is a JSON " + typ.Value
 	}
 	return "wrong shape: " + err.Error()
+}
+
+// lineCol is "line L, column C" of offset off in data.
+func lineCol(data []byte, off int) string {
+	line, col := jsonpos.LineCol(data, off)
+	return "line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col)
+}
+
+// atPath is " (line L, column C)" of the value at path in data, or "" when
+// data has none there.
+func atPath(data []byte, path string) string {
+	if off, ok := jsonpos.PathOffset(data, path); ok {
+		return " (" + lineCol(data, off) + ")"
+	}
+	return ""
 }

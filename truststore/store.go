@@ -246,7 +246,7 @@ func parse(data []byte) ([]Record, error) {
 		Records *[]*struct {
 			WorkspaceID *string           `json:"workspaceId"`
 			Digest      *string           `json:"digest"`
-			GrantedAt   *time.Time        `json:"grantedAt"`
+			GrantedAt   json.RawMessage   `json:"grantedAt"`
 			Snapshot    *Snapshot         `json:"snapshot"`
 			ScriptPins  map[string]string `json:"scriptPins"`
 			ScriptLinks map[string]string `json:"scriptLinks"`
@@ -257,7 +257,7 @@ func parse(data []byte) ([]Record, error) {
 		} `json:"records"`
 	}
 	if err := jsonexact.Unmarshal(data, &raw); err != nil {
-		return nil, &corruptError{jsonWhy(err)}
+		return nil, &corruptError{jsonWhy(data, err)}
 	}
 	// Member names are exact (docs/protocol.md §1). A member named like
 	// one of the file's own but in another case ("Records") is no later
@@ -275,15 +275,23 @@ func parse(data []byte) ([]Record, error) {
 	}
 	recs := make([]Record, 0, len(*raw.Records))
 	for i, r := range *raw.Records {
+		at := fmt.Sprintf("records[%d]", i)
 		if r == nil || r.WorkspaceID == nil || *r.WorkspaceID == "" || r.Digest == nil || !validDigest(*r.Digest) ||
-			r.GrantedAt == nil || r.Snapshot == nil {
-			return nil, &corruptError{fmt.Sprintf("wrong shape: records[%d]: missing or invalid workspaceId, digest, grantedAt or snapshot", i)}
+			r.GrantedAt == nil || string(r.GrantedAt) == "null" || r.Snapshot == nil {
+			return nil, &corruptError{fmt.Sprintf("wrong shape: %s%s: missing or invalid workspaceId, digest, grantedAt or snapshot", at, atPath(data, at))}
 		}
-		rec := Record{WorkspaceID: *r.WorkspaceID, Digest: *r.Digest, GrantedAt: *r.GrantedAt,
+		// time.Time's own decoding, whose error would name neither the
+		// member nor where it is.
+		var granted time.Time
+		if err := granted.UnmarshalJSON(r.GrantedAt); err != nil {
+			return nil, &corruptError{fmt.Sprintf("wrong shape: %s.grantedAt%s is %s, not a date and time as RFC 3339 writes it (2006-01-02T15:04:05Z)",
+				at, atPath(data, at+".grantedAt"), r.GrantedAt)}
+		}
+		rec := Record{WorkspaceID: *r.WorkspaceID, Digest: *r.Digest, GrantedAt: granted,
 			Snapshot: *r.Snapshot, ScriptPins: r.ScriptPins, ScriptLinks: r.ScriptLinks, ScriptGlobs: r.ScriptGlobs, ScriptDirs: r.ScriptDirs,
 			Site: r.Site, OtherSites: r.OtherSites}
 		if err := validSites(&rec); err != nil {
-			return nil, &corruptError{fmt.Sprintf("wrong shape: records[%d]: %v", i, err)}
+			return nil, &corruptError{fmt.Sprintf("wrong shape: %s%s: %v", at, atPath(data, at), err)}
 		}
 		recs = append(recs, rec)
 	}
@@ -345,7 +353,7 @@ func (s *Store) quarantineLocked() (string, error) {
 // quarantine renames the trust file to <file>.corrupt-<timestamp>, logs
 // the warning and returns the new name. Caller holds the lock.
 func (s *Store) quarantine(why string) (string, error) {
-	dst := s.path + ".corrupt-" + s.now().UTC().Format("20060102T150405.000000000Z")
+	dst := s.path + ".corrupt-" + s.now().UTC().Format(movedAsideLayout)
 	if err := os.Rename(s.path, dst); err != nil {
 		return "", err
 	}

@@ -38,6 +38,11 @@ type trustStatus struct {
 	// Diagnostics are the workspace configuration files' load diagnostics
 	// ([] when none): a file that could not be read declares nothing here.
 	Diagnostics []hook.Diagnostic `json:"diagnostics"`
+	// MovedAside are the copies of the trust file found corrupt and renamed
+	// (<file>.corrupt-<timestamp>, newest first; [] when none): grants made
+	// before then are in them, not used until one is repaired and moved
+	// back.
+	MovedAside []truststore.MovedAside `json:"movedAside"`
 }
 
 // listedCounts tallies evs (one per declaration listed) by trust state:
@@ -154,7 +159,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		StoreError:   errText(rs.Gate().StoreError()),
 		BundleDigest: sh.BundleDigest, Counts: listedCounts(w.Evaluations),
 		Declarations: rs.DescribeWorkspace(w, sh),
-	}, RootSwitch: sw, Diagnostics: workspaceDiagnostics(diags, target.Dir)}
+	}, RootSwitch: sw, Diagnostics: workspaceDiagnostics(diags, target.Dir), MovedAside: movedAsideOf(rs)}
 	markSwitchedOff(rs, w, st.Declarations)
 	hint := hintFlags(o.flags, hintTrust) + " --workspace " + runner.ShellWord(st.WorkspaceID)
 	if cwd != target.Dir {
@@ -384,6 +389,14 @@ func trustGrant(p string, rs *runner.Session, w runner.WorkspaceState, sh *trust
 	granted := make([]string, len(sel))
 	for i, d := range sel {
 		granted[i] = d.Digest
+	}
+	if w.StoreStatus == truststore.StatusMissing {
+		// This grant started the trust file: say where earlier grants
+		// went if a corrupt one was moved aside.
+		if m := movedAsideOf(rs); len(m) > 0 {
+			fmt.Fprint(stderr, p+": note: this grant started a fresh trust file; ")
+			printMovedAside(stderr, rs.Gate().Store().Path(), m)
+		}
 	}
 	warnUnpinned(p, granted, shown, stderr)
 	if asJSON {

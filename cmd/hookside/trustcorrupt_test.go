@@ -71,7 +71,7 @@ func TestTrustReviewCorruptExits3(t *testing.T) {
 	}
 	code, out, errs := e.hookside(t, "", "hooks", "trust", "review", "--home", e.home)
 	moved := movedAside(t, p)
-	want := "hookside hooks trust review: the workspace hook trust file " + p + " is corrupt (truncated JSON: unexpected end of JSON input): moved aside to " + moved +
+	want := "hookside hooks trust review: the workspace hook trust file " + p + " is corrupt (truncated JSON: it ends inside a value, at line 1, column 25: unexpected end of JSON input): moved aside to " + moved +
 		"; every workspace hook is untrusted until granted again: a grant from a new session or from hookside hooks trust grant starts a fresh trust file" +
 		" (to keep the earlier grants instead, repair the moved file and move it back)"
 	if code != exitCorrupt || !strings.Contains(errs, want) || strings.Contains(out, "grant") {
@@ -85,7 +85,9 @@ func TestTrustReviewCorruptExits3(t *testing.T) {
 		t.Fatalf("review --json: exit %d\n%s\n%s", code, out, errs)
 	}
 	code, out, errs = e.hookside(t, "", "hooks", "trust", "review", "--home", e.home)
-	if code != 0 || !strings.Contains(out, "hookside hooks trust grant") || strings.Contains(out, "corrupt") {
+	// No store error; the copies moved aside are pointed at.
+	if code != 0 || !strings.Contains(out, "hookside hooks trust grant") || strings.Contains(out, "is corrupt (") ||
+		!strings.Contains(out, "an earlier trust file was found corrupt and moved aside on ") || !strings.Contains(out, "(and 1 older)") {
 		t.Fatalf("review on a fresh store: exit %d\n%s\n%s", code, out, errs)
 	}
 }
@@ -218,7 +220,7 @@ func TestListExplainLeaveCorruptStore(t *testing.T) {
 	if err := os.WriteFile(p, []byte(junk), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	want := "warning: the workspace hook trust file " + p + " is corrupt (truncated JSON: unexpected end of JSON input): left in place"
+	want := "warning: the workspace hook trust file " + p + " is corrupt (truncated JSON: it ends inside a value, at line 1, column 25: unexpected end of JSON input): left in place"
 	for _, args := range [][]string{
 		{"hooks", "list"}, {"hooks", "list", "--json"}, {"hooks", "list", "--event", "Stop"},
 		{"hooks", "explain", "--event", "Stop"}, {"hooks", "explain", "--event", "Stop", "--json"},
@@ -238,4 +240,43 @@ func TestListExplainLeaveCorruptStore(t *testing.T) {
 		t.Fatalf("hooks run: exit %d\n%s\n%s", code, out, errs)
 	}
 	movedAside(t, p)
+}
+
+// TestMovedAsideTrustFileIsPointedAt: once a corrupt trust file is moved
+// aside, the grant that starts a fresh one says on stderr where the earlier
+// grants went, and `hooks trust status` says so too (movedAside in --json,
+// newest first); a grant into the existing fresh file says nothing more.
+func TestMovedAsideTrustFileIsPointedAt(t *testing.T) {
+	e, p := corruptEnv(t)
+	st := e.trustStatusJSON(t)
+	if len(st.MovedAside) != 0 {
+		t.Fatalf("movedAside before any corruption: %v", st.MovedAside)
+	}
+	if err := os.WriteFile(p, []byte(`{"version":1,"records":[`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	grant := func(n string) (int, string) {
+		code, _, errs := e.hookside(t, "", "hooks", "trust", "grant", "--digest", n, "--bundle-digest", st.BundleDigest, "--home", e.home)
+		return code, errs
+	}
+	if code, errs := grant("1"); code != exitCorrupt { // moves it aside, writes nothing
+		t.Fatalf("grant on the corrupt file: exit %d\n%s", code, errs)
+	}
+	moved := movedAside(t, p)
+	code, errs := grant("1")
+	want := "hookside hooks trust grant: note: this grant started a fresh trust file; an earlier trust file was found corrupt and moved aside on "
+	if code != 0 || !strings.HasPrefix(errs, want) || !strings.Contains(errs, ": "+moved+" (24 bytes); its grants are not used: to keep them, repair it and move it over "+p+"\n") {
+		t.Fatalf("fresh grant: exit %d\nstderr %q\nwant %q… naming %s", code, errs, want, moved)
+	}
+	if code, errs := grant("2"); code != 0 || errs != "" {
+		t.Fatalf("second grant into the fresh file: exit %d, stderr %q; want no note", code, errs)
+	}
+	code, out, errs := e.hookside(t, "", "hooks", "trust", "status", "--home", e.home)
+	if code != 0 || !strings.Contains(out, "an earlier trust file was found corrupt and moved aside on ") || !strings.Contains(out, moved) {
+		t.Fatalf("status: exit %d\n%s\nstderr %s", code, out, errs)
+	}
+	st = e.trustStatusJSON(t)
+	if len(st.MovedAside) != 1 || st.MovedAside[0].Path != moved || st.MovedAside[0].Bytes != 24 || st.MovedAside[0].MovedAt.IsZero() {
+		t.Fatalf("status --json movedAside = %+v, want %s", st.MovedAside, moved)
+	}
 }

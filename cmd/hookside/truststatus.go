@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/truststore"
 )
 
@@ -36,6 +37,9 @@ func printTrustStatus(w io.Writer, st trustStatus, asJSON bool) int {
 	}
 	fmt.Fprintf(w, "workspace %s\npolicy %s · trust store %s · bundle %s\n", dispText(st.WorkspaceID), st.Policy, st.StoreStatus, st.BundleDigest)
 	printStoreError(w, st.StoreError)
+	if len(st.MovedAside) > 0 {
+		printMovedAside(w, filepath.Join(filepath.Dir(st.MovedAside[0].Path), truststore.FileName), st.MovedAside)
+	}
 	if len(st.Declarations) == 0 {
 		if n := unreadableFiles(st.Diagnostics); n > 0 {
 			// Not "nothing declared": what a broken file declares is unknown.
@@ -49,4 +53,26 @@ func printTrustStatus(w io.Writer, st trustStatus, asJSON bool) int {
 		describeDecl(w, i+1, d)
 	}
 	return exitOK
+}
+
+// movedAsideOf lists the session's moved-aside trust files ([] when none).
+func movedAsideOf(rs *runner.Session) []truststore.MovedAside {
+	if m := truststore.MovedAsideFiles(rs.Gate().Store().Path()); m != nil {
+		return m
+	}
+	return []truststore.MovedAside{}
+}
+
+// printMovedAside tells a human where the grants of a trust file found
+// corrupt went: the newest copy, and how many older ones there are.
+func printMovedAside(w io.Writer, trustFile string, m []truststore.MovedAside) {
+	if len(m) == 0 {
+		return
+	}
+	older := ""
+	if len(m) > 1 {
+		older = fmt.Sprintf(" (and %d older)", len(m)-1)
+	}
+	fmt.Fprintf(w, "an earlier trust file was found corrupt and moved aside on %s: %s (%d bytes)%s; its grants are not used: to keep them, repair it and move it over %s\n",
+		m[0].MovedAt.Format("2006-01-02 15:04:05 UTC"), dispText(m[0].Path), m[0].Bytes, older, dispText(trustFile))
 }
