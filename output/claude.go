@@ -204,7 +204,7 @@ func ParseClaude(event string, r ProcessResult) ClaudeAnswer {
 				} else if w := trailingText(r.Stdout, out); w != "" {
 					a.warn(w)
 				} else {
-					a.warn("stdout starts with \"{\" but is not a JSON object: treated as plain text")
+					a.warn("stdout starts with \"{\" but is not a JSON object: " + whyNotObject(r.Stdout, out) + ": treated as plain text")
 				}
 			} else if w := jsonAfterText(out); w != "" {
 				a.warn(w)

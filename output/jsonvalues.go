@@ -3,10 +3,12 @@ package output
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 
 	"github.com/hookside/hookside/internal/jsonpos"
+	"github.com/hookside/hookside/internal/jsonscan"
 	"github.com/hookside/hookside/internal/jsonskip"
 )
 
@@ -88,4 +90,35 @@ func trailingText(stdout, out []byte) string {
 	line, col := jsonpos.LineCol(stdout, off)
 	return fmt.Sprintf("stdout is a JSON object followed by other output: %s at line %d, column %d (byte offset %d); the answer must be exactly one JSON object, the whole of stdout, so it was treated as plain text; print only the JSON object (send the rest to stderr)",
 		strconv.Quote(Preview(out[rest:], trailingPreviewChars)), line, col, off)
+}
+
+// whyNotObject says why out (trimmed stdout that starts like JSON and is
+// neither one JSON object, several values nor an object followed by
+// text) is not read as the answer, for the run warning: where it stops
+// being JSON and the slip it looks like (invalid character '\t' in string
+// literal at line 1, column 33 (byte offset 32); a trailing comma …), that
+// it is cut short (it ends inside a value, at the end of stdout), that it
+// nests deeper than encoding/json reads (valid JSON nonetheless), or that
+// it is JSON of another type (an array). Positions are in the whole
+// captured stdout, as trailingText gives them.
+func whyNotObject(stdout, out []byte) string {
+	base := len(stdout) - len(bytes.TrimLeftFunc(stdout, isJSSpace))
+	at := func(off int) string {
+		line, col := jsonpos.LineCol(stdout, base+off)
+		return fmt.Sprintf("at line %d, column %d (byte offset %d)", line, col, base+off)
+	}
+	if depth, ok := jsonscan.Depth(out); ok && depth > jsonscan.MaxDepth {
+		return fmt.Sprintf("it nests %d levels deep, more than the %d hookside reads", depth, jsonscan.MaxDepth)
+	}
+	var se *json.SyntaxError
+	if err := json.Unmarshal(out, new(json.RawMessage)); err == nil {
+		return "it is " + jsonpos.ValueKindName(out)
+	} else if !errors.As(err, &se) {
+		return err.Error()
+	}
+	if jsonpos.Truncated(se) {
+		return "it is cut short: it ends inside a value, " + at(len(out))
+	}
+	off, text := jsonpos.SyntaxMessage(out, jsonpos.SyntaxErrorOffset(out, se), se.Error())
+	return text + " " + at(off)
 }

@@ -349,10 +349,13 @@ func TestSeveralJSONValuesWarned(t *testing.T) {
 	trailing := func(what string) string {
 		return "stdout is a JSON object followed by other output: " + what + "; the answer must be exactly one JSON object, the whole of stdout, so it was treated as plain text; print only the JSON object (send the rest to stderr)"
 	}
-	const (
-		zcodeBad  = "stdout looks like JSON but is not a JSON object (invalid or truncated): treated as plain text"
-		claudeBad = `stdout starts with "{" but is not a JSON object: treated as plain text`
-	)
+	zcodeBad := func(why string) string {
+		return "stdout looks like JSON but is not a JSON object: " + why + ": treated as plain text"
+	}
+	claudeBad := func(why string) string {
+		return `stdout starts with "{" but is not a JSON object: ` + why + ": treated as plain text"
+	}
+	deep := `{"decision":"block","x":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "}"
 	for _, tc := range []struct {
 		name, stdout  string
 		zcode, claude string // the one warning of each profile ("" none)
@@ -369,8 +372,14 @@ func TestSeveralJSONValuesWarned(t *testing.T) {
 		{"second_value_invalid", `{"a":1}{"b":tru}`, trailing(`"{\"b\":tru}" at line 1, column 8 (byte offset 7)`), trailing(`"{\"b\":tru}" at line 1, column 8 (byte offset 7)`)},
 		{"text_after_the_object", "{\"a\":1}\ndone", trailing(`"done" at line 2, column 1 (byte offset 8)`), trailing(`"done" at line 2, column 1 (byte offset 8)`)},
 		{"comma_between", `{"a":1},{"b":2}`, trailing(`",{\"b\":2}" at line 1, column 8 (byte offset 7)`), trailing(`",{\"b\":2}" at line 1, column 8 (byte offset 7)`)},
-		{"first_value_invalid", `{"a":}{"b":2}`, zcodeBad, claudeBad},
-		{"array_then_text", `[1] done`, zcodeBad, ""},
+		{"first_value_invalid", `{"a":}{"b":2}`, zcodeBad("invalid character '}' looking for beginning of value at line 1, column 6 (byte offset 5)"), claudeBad("invalid character '}' looking for beginning of value at line 1, column 6 (byte offset 5)")},
+		{"array_then_text", `[1] done`, zcodeBad("invalid character 'd' after top-level value at line 1, column 5 (byte offset 4)"), ""},
+		// A raw TAB inside a string (printf of a file name), at its
+		// place in the whole stdout (after a blank line).
+		{"control_character", "\n  {\"decision\":\"block\",\"reason\":\"tab\there\"}", zcodeBad("invalid character '\\t' in string literal at line 2, column 36 (byte offset 36)"), claudeBad("invalid character '\\t' in string literal at line 2, column 36 (byte offset 36)")},
+		{"cut_short", `{"decision":"block","reason":"r`, zcodeBad("it is cut short: it ends inside a value, at line 1, column 32 (byte offset 31)"), claudeBad("it is cut short: it ends inside a value, at line 1, column 32 (byte offset 31)")},
+		{"too_deep", deep, zcodeBad("it nests 10002 levels deep, more than the 10000 hookside reads"), claudeBad("it nests 10002 levels deep, more than the 10000 hookside reads")},
+		{"single_quotes", `{'decision':'block'}`, zcodeBad("invalid character '\\'' looking for beginning of object key string (JSON strings take double quotes) at line 1, column 2 (byte offset 1)"), claudeBad("invalid character '\\'' looking for beginning of object key string (JSON strings take double quotes) at line 1, column 2 (byte offset 1)")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := func(w string) []string {

@@ -320,7 +320,7 @@ func parseStdout(event string, stdout []byte, a *Answer) {
 			} else if w := trailingText(stdout, out); w != "" {
 				a.warn(w)
 			} else {
-				a.warn("stdout looks like JSON but is not a JSON object (invalid or truncated): treated as plain text")
+				a.warn("stdout looks like JSON but is not a JSON object: " + whyNotObject(stdout, out) + ": treated as plain text")
 			}
 		} else if w := jsonAfterText(out); w != "" {
 			a.warn(w)
