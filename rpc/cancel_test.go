@@ -220,3 +220,19 @@ func TestExitAndInitializedSentAsRequests(t *testing.T) {
 		})
 	}
 }
+
+// TestInitializeRefusesRelativeUserConfigPath: userConfigPath is absolute
+// (docs/protocol.md §2), as session/open's paths are: a relative one is
+// -32602 field "userConfigPath", and initialize can then be sent again.
+func TestInitializeRefusesRelativeUserConfigPath(t *testing.T) {
+	c := startServer(t, t.TempDir())
+	m := c.call("initialize", map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "t"}, "userConfigPath": "rel/config.json"})
+	data, _ := m["error"].(map[string]any)["data"].(map[string]any)
+	if errCode(m) != CodeInvalidParams || data["field"] != "userConfigPath" || !strings.Contains(m["error"].(map[string]any)["message"].(string), "must be an absolute path") {
+		t.Fatalf("relative userConfigPath: %v", m)
+	}
+	abs := filepath.Join(t.TempDir(), "config.json")
+	if m := c.call("initialize", map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "t"}, "userConfigPath": abs}); m["result"] == nil {
+		t.Fatalf("initialize with an absolute userConfigPath after the refusal: %v", m)
+	}
+}

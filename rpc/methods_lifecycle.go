@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/internal/jsonexact"
@@ -72,6 +73,11 @@ func (s *Server) initialize(_ context.Context, p initializeParams) (*initializeR
 	}
 	if p.ClientInfo == nil || p.ClientInfo.Name == "" {
 		return nil, InvalidParams("clientInfo.name", "required")
+	}
+	// As session/open's paths: a relative one would be resolved against
+	// wherever the host happened to start the server.
+	if p.UserConfigPath != "" && !filepath.IsAbs(p.UserConfigPath) {
+		return nil, InvalidParams("userConfigPath", "must be an absolute path")
 	}
 	var diags []hook.Diagnostic
 	p.policy = PolicyUserDecides

@@ -3,6 +3,7 @@ package truststore
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,6 +46,14 @@ func ResolveTarget(arg string) (Target, error) {
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
+		// The path is in the message already: only the reason.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return Target{}, fmt.Errorf("workspace %s: no such directory", arg)
+		}
 		return Target{}, fmt.Errorf("workspace %s: %w", arg, err)
 	}
 	if !fi.IsDir() {

@@ -205,9 +205,9 @@ func TestResolveTarget(t *testing.T) {
 	}
 	file := filepath.Join(top, "f")
 	writeFile(t, file, "x")
-	for _, bad := range []string{filepath.Join(top, "missing"), file, "local:" + file} {
-		if _, err := ResolveTarget(bad); err == nil {
-			t.Errorf("%s: no error", bad)
+	for bad, want := range map[string]string{filepath.Join(top, "missing"): "no such directory", file: "not a directory", "local:" + file: "not a directory"} {
+		if _, err := ResolveTarget(bad); err == nil || !strings.HasSuffix(err.Error(), ": "+want) || strings.Contains(err.Error(), "stat ") {
+			t.Errorf("%s: err %v, want \"workspace …: %s\"", bad, err, want)
 		}
 	}
 	// A session and the CLI agree on the identity of a symlinked cwd.
