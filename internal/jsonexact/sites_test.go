@@ -22,6 +22,8 @@ var decodeAllowed = map[string]string{
 	"internal/jsonpos/jsonpos.go:newWalker":         "reads tokens (object keys come as written)",
 	"runner/config/jsontree.go:parseTree":           "reads tokens into its own tree; looks keys up exactly",
 	"runner/config/claude_delegated.go:rawAt":       "decodes into json.RawMessage",
+	"output/jsonvalues.go:whyNotObject":             "decodes into json.RawMessage, for the syntax error of a stdout that is not JSON",
+	"rpc/stream.go:notJSONMsg":                      "decodes into json.RawMessage, for the syntax error of a frame that is not JSON",
 	"runner/claude_delegate.go:SubstituteToolInput": "decodes into any (maps keep names as written), with UseNumber",
 	"v2bridge/expr/object.go:DecodeOrdered":         "reads tokens into *Object (names as written)",
 	"v2bridge/expr/stable.go:toGeneric":             "decodes its own json.Marshal output into any, with UseNumber",
