@@ -145,3 +145,27 @@ func TestHooksListCountsDisabledOfEveryEvent(t *testing.T) {
 		})
 	}
 }
+
+// TestHooksListEmptyUnknownEventIsNoHook: an unknown event whose value is
+// [] or null declares no hook: its diagnostic says the key is wrong, and
+// it is not counted among the hooks that cannot run; one with hooks is.
+func TestHooksListEmptyUnknownEventIsNoHook(t *testing.T) {
+	e := newCLIEnv(t)
+	e.userConfig(t, map[string]any{
+		"PreToolUse": []any{map[string]any{"matcher": "Bash", "hooks": []any{map[string]any{"type": "command", "command": "true"}}}},
+		"Stpo":       []any{},
+		"Stp":        nil,
+	})
+	code, out, errs := e.hookside(t, "", "hooks", "list")
+	if code != exitOK || !strings.HasPrefix(out, "PreToolUse ") || strings.Contains(out, "cannot run") ||
+		!strings.Contains(errs, `unknown event "Stpo"`) || !strings.Contains(errs, `unknown event "Stp"`) {
+		t.Errorf("empty unknown events: exit %d\nstdout %s\nstderr %s", code, out, errs)
+	}
+	e.userConfig(t, map[string]any{
+		"PreToolUse": []any{map[string]any{"matcher": "Bash", "hooks": []any{map[string]any{"type": "command", "command": "true"}}}},
+		"Stpo":       []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "true"}}}},
+	})
+	if code, out, _ := e.hookside(t, "", "hooks", "list"); code != exitOK || !strings.Contains(out, "1 more configured hook(s) cannot run and are not listed:") || !strings.Contains(out, `event "Stpo" is not supported`) {
+		t.Errorf("unknown event with hooks: exit %d\nstdout %s", code, out)
+	}
+}

@@ -121,7 +121,11 @@ func (p *parser) events(ev *jnode) {
 			r := d.UnsupportedEvent
 			msg := fmt.Sprintf(r.Message, fl.key, strings.Join(d.Events, ", ")) + EventHint(fl.key, d.Events, p.eventPlace())
 			p.report(r.Code, r.Severity, fl.off, "%s", msg)
-			p.reject(fl.off, fl.key, -1, -1, r.RejectCode, "", r.RejectMessage, fl.key)
+			// An empty list or null declares no hook that cannot run: the
+			// diagnostic alone says the key is wrong.
+			if fl.val.present() && !(fl.val.kind == jArray && len(fl.val.elems) == 0) {
+				p.reject(fl.off, fl.key, -1, -1, r.RejectCode, "", r.RejectMessage, fl.key)
+			}
 			continue
 		}
 		if !fl.val.present() {
