@@ -19,7 +19,7 @@ func profileEvents(profile string) []string {
 }
 
 // eventError is the usage error of an --event that is not one of events:
-// "--event must be one of A, B, …" when none was given, else `--event:
+// "--event is required: one of A, B, …" when none was given, else `--event:
 // unknown event "Stop " (want one of A, B, …)` with the value quoted as
 // given and the hint of an unknown event in a config file or in hooks/run
 // (config.UnknownEvent): "; did you mean Stop?" for a misspelling, ";
@@ -27,7 +27,7 @@ func profileEvents(profile string) []string {
 // of another profile.
 func eventError(event string, events []string) string {
 	if event == "" {
-		return "--event must be one of " + strings.Join(events, ", ")
+		return "--event is required: one of " + strings.Join(events, ", ")
 	}
 	return "--event: " + config.UnknownEvent(event, events, config.EventFlag)
 }

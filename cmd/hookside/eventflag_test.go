@@ -65,6 +65,8 @@ func TestEventFlagQuotesValueAndNamesProfile(t *testing.T) {
 		{[]string{"list", "--profile", "zcode", "--event", "PreCompact"}, exitUsage, `hookside hooks list: --event: unknown event "PreCompact"` + events + "; PreCompact is a Claude Code event: use --profile claude\n"},
 		{[]string{"explain", "--profile", "spark", "--event", "Setup"}, exitError, `hookside hooks explain: --event: unknown event "Setup"` + events + "; Setup is a Claude Code event: use --profile claude\n"},
 		{[]string{"run", "--event", "sessionend "}, exitError, `hookside hooks run: --event: unknown event "sessionend "` + events + "; did you mean SessionEnd? SessionEnd is a Claude Code event: use --profile claude\n"},
+		// Missing, not wrong.
+		{[]string{"run"}, exitError, "hookside hooks run: --event is required: one of SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop\n"},
 	} {
 		code, _, errs := e.hookside(t, "", append([]string{"hooks"}, c.args...)...)
 		if code != c.code || errs != c.want {
