@@ -279,7 +279,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				fmt.Fprintf(w, "deleted; %d binding(s) deleted, %d run(s) kept\n", d.BindingsDeleted, d.RunsRetained)
 			}},
 	}
-	return v2OpGroup(v2Group{name: "definitions", short: "list, show, create, update, upsert or delete V2 definitions",
+	return v2OpGroup(v2Group{name: "definitions", short: "list, get, create, update, upsert or delete V2 definitions",
 		intro: "Hooks V2 definitions (what to do on a lifecycle event), as the v2/definitions/* requests (docs/protocol.md §5).",
 		exit:  "Exit status: 0 ok, 1 error (conflict), 2 usage (invalid input), 3 not found, 4 database unavailable.",
 		ops:   ops}, stdout, stderr)
@@ -411,7 +411,7 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 			},
 			text: func(w io.Writer, _ any) { fmt.Fprintln(w, "deleted") }},
 	}
-	return v2OpGroup(v2Group{name: "bindings", short: "list, show, create, update, upsert or delete V2 bindings",
+	return v2OpGroup(v2Group{name: "bindings", short: "list, get, create, update, upsert or delete V2 bindings",
 		intro: "Hooks V2 bindings (where a definition applies: application, workspace, agent or session), " +
 			"as the v2/bindings/* requests (docs/protocol.md §5).",
 		exit: "Exit status: 0 ok, 1 error (conflict, a refused --authorize), 2 usage (invalid input), 3 not found, " +

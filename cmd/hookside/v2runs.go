@@ -32,7 +32,7 @@ func v2RunsCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	showRun := func(w io.Writer, r any) { printRun(w, r.(v2bridge.RunResult).Run) }
 	ops := []v2Op{
-		{use: "list", short: "list runs, newest first (--status, --hook, --event, --session, --since, --until; pages of --limit)",
+		{use: "list", short: "list runs, newest first (--status, --hook, --event, --event-id, --session, --since, --until; pages of --limit)",
 			noCreate: true,
 			about: "Lists the runs, newest first: all, or those that match every filter given: --status S (queued, running, " +
 				"succeeded, failed, skipped, blocked, cancelled or outcome_unknown), the definition --hook ID, the " +
@@ -87,7 +87,7 @@ func v2RunsCmd(stdout, stderr io.Writer) *cobra.Command {
 			exit: [5]string{1: "; also a run that is not queued (-32015)", 3: ": no run ID"},
 			call: one((*v2bridge.Bridge).CancelRun), text: showRun},
 	}
-	return v2OpGroup(v2Group{name: "runs", short: "list, show, retry or cancel V2 runs (runs list|get|retry|cancel)",
+	return v2OpGroup(v2Group{name: "runs", short: "list, get, retry or cancel V2 runs (runs list|get|retry|cancel)",
 		intro: "Hooks V2 runs (one definition's action on one event: queued, running, then how it ended), " +
 			"as the v2/runs/* requests (docs/protocol.md §5).",
 		errors: v2RunsErrorsHelp,

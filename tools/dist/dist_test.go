@@ -295,3 +295,19 @@ func TestMakeBuildStampsTheDistVersion(t *testing.T) {
 		t.Fatalf("make build stamps %q, dist %q\n%s", m, rel.Version, out)
 	}
 }
+
+// TestWriteJSONKeepsComparisonSigns: package.json says ">=18", as npm and
+// a reader expect, not "\u003e=18".
+func TestWriteJSONKeepsComparisonSigns(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "package.json")
+	if err := writeJSON(p, map[string]any{"engines": map[string]string{"node": ">=18 <30 && x"}}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"engines\": {\n    \"node\": \">=18 <30 && x\"\n  }\n}\n"; string(b) != want {
+		t.Fatalf("package.json = %q, want %q", b, want)
+	}
+}

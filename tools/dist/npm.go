@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -125,12 +126,18 @@ func stageMainPackage(rel release, out, src string, targets []string) error {
 	return nil
 }
 
+// writeJSON writes v as indented JSON, with <, > and & as themselves:
+// package.json's "engines": {"node": ">=18"} stays readable (json.Marshal
+// would write \u003e=18).
 func writeJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return os.WriteFile(path, buf.Bytes(), 0o644)
 }
 
 func copyFile(src, dst string, mode os.FileMode) error {
