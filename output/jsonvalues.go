@@ -3,7 +3,6 @@ package output
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -110,15 +109,12 @@ func whyNotObject(stdout, out []byte) string {
 	if depth, ok := jsonscan.Depth(out); ok && depth > jsonscan.MaxDepth {
 		return fmt.Sprintf("it nests %d levels deep, more than the %d hookside reads", depth, jsonscan.MaxDepth)
 	}
-	var se *json.SyntaxError
-	if err := json.Unmarshal(out, new(json.RawMessage)); err == nil {
+	f, bad := jsonpos.Check(out)
+	switch {
+	case !bad:
 		return "it is " + jsonpos.ValueKindName(out)
-	} else if !errors.As(err, &se) {
-		return err.Error()
-	}
-	if jsonpos.Truncated(se) {
+	case f.Truncated:
 		return "it is cut short: it ends inside a value, " + at(len(out))
 	}
-	off, text := jsonpos.SyntaxMessage(out, jsonpos.SyntaxErrorOffset(out, se), se.Error())
-	return text + " " + at(off)
+	return f.Text + " " + at(f.Off)
 }

@@ -289,19 +289,16 @@ func notJSONMsg(frame []byte) string {
 	if bytes.HasPrefix(frame, []byte("\uFEFF")) {
 		return head + ": it begins with a byte order mark (U+FEFF), which a frame does not carry (RFC 8259 §8.1)"
 	}
-	var se *json.SyntaxError
-	if err := json.Unmarshal(frame, new(json.RawMessage)); !errors.As(err, &se) {
-		return head
-	}
-	off := jsonpos.SyntaxErrorOffset(frame, se)
+	f, bad := jsonpos.Check(frame)
 	switch {
-	case jsonpos.Truncated(se):
+	case !bad:
+		return head
+	case f.Truncated:
 		return head + ": it ends inside a value (cut short)"
-	case strings.HasSuffix(se.Error(), "after top-level value"):
-		return head + ": other data follows its JSON value, at offset " + strconv.Itoa(off) + " (a frame holds one JSON value)"
+	case f.Trailing:
+		return head + ": other data follows its JSON value, at offset " + strconv.Itoa(f.Off) + " (a frame holds one JSON value)"
 	}
-	at, text := jsonpos.SyntaxMessage(frame, off, se.Error())
-	return head + ": " + text + " at offset " + strconv.Itoa(at)
+	return head + ": " + f.Text + " at offset " + strconv.Itoa(f.Off)
 }
 
 // request builds the request or notification of a frame validateFrame

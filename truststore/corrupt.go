@@ -115,8 +115,8 @@ func jsonWhy(data []byte, err error) string {
 	case errors.As(err, &syn) && jsonpos.Truncated(syn):
 		return "truncated JSON: it ends inside a value, at " + lineCol(data, len(data)) + ": " + err.Error()
 	case errors.As(err, &syn):
-		at, text := jsonpos.SyntaxMessage(data, jsonpos.SyntaxErrorOffset(data, syn), syn.Error())
-		return "not valid JSON at " + lineCol(data, at) + ": " + text
+		f := jsonpos.SyntaxFault(data, syn)
+		return "not valid JSON at " + lineCol(data, f.Off) + ": " + f.Text
 	case errors.As(err, &typ) && typ.Field == "":
 		return "wrong shape: the top level is a JSON " + typ.Value + ", want an object"
 	case errors.As(err, &typ):

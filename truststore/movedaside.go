@@ -27,15 +27,15 @@ const movedAsideLayout = "20060102T150405.000000000Z"
 
 // MovedAsideFiles lists the moved-aside copies of the trust file at path,
 // newest first: the regular files of its directory named
-// <base>.corrupt-<timestamp>. Nil when there are none or the directory
-// cannot be read.
+// <base>.corrupt-<timestamp>. Empty (not nil) when there are none or the
+// directory cannot be read.
 func MovedAsideFiles(path string) []MovedAside {
+	out := []MovedAside{}
 	dir, base := filepath.Split(path)
 	ents, err := os.ReadDir(filepath.Clean(dir))
 	if err != nil {
-		return nil
+		return out
 	}
-	var out []MovedAside
 	prefix := base + ".corrupt-"
 	for _, e := range ents {
 		stamp, ok := strings.CutPrefix(e.Name(), prefix)

@@ -319,8 +319,8 @@ func inputObject(path string, data []byte) (input []byte, msg string) {
 		}
 		return input, ""
 	case errors.As(err, &se):
-		off, msg := jsonpos.SyntaxMessage(input, jsonpos.SyntaxErrorOffset(input, se), se.Error())
-		return nil, fmt.Sprintf("%s: invalid JSON: %s", at(off), msg)
+		f := jsonpos.SyntaxFault(input, se)
+		return nil, fmt.Sprintf("%s: invalid JSON: %s", at(f.Off), f.Text)
 	case errors.As(err, &te):
 		return nil, fmt.Sprintf("%s: the input must be a JSON object: got a JSON %s", at(jsonpos.TypeErrorOffset(input, te)), te.Value)
 	case err == nil:

@@ -151,7 +151,7 @@ func unreadableFiles(diags []hook.Diagnostic) int {
 	for _, d := range diags {
 		switch {
 		case d.Code == hook.CodeParseError || d.Code == hook.CodeReadError || d.Code == hook.CodeTooManyHooks,
-			d.Code == hook.CodeInvalidField && strings.HasPrefix(d.Message, "top-level value must be an object"):
+			d.Code == hook.CodeInvalidField && strings.HasPrefix(d.Message, config.NotAnObject):
 			n++
 		}
 	}

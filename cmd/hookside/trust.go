@@ -43,6 +43,8 @@ type trustStatus struct {
 	// before then are in them, not used until one is repaired and moved
 	// back.
 	MovedAside []truststore.MovedAside `json:"movedAside"`
+	// trustFile is the trust file MovedAside are copies of.
+	trustFile string
 }
 
 // listedCounts tallies evs (one per declaration listed) by trust state:
@@ -159,7 +161,8 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		StoreError:   errText(rs.Gate().StoreError()),
 		BundleDigest: sh.BundleDigest, Counts: listedCounts(w.Evaluations),
 		Declarations: rs.DescribeWorkspace(w, sh),
-	}, RootSwitch: sw, Diagnostics: workspaceDiagnostics(diags, target.Dir), MovedAside: movedAsideOf(rs)}
+	}, RootSwitch: sw, Diagnostics: workspaceDiagnostics(diags, target.Dir), trustFile: rs.Gate().Store().Path()}
+	st.MovedAside = truststore.MovedAsideFiles(st.trustFile)
 	markSwitchedOff(rs, w, st.Declarations)
 	hint := hintFlags(o.flags, hintTrust) + " --workspace " + runner.ShellWord(st.WorkspaceID)
 	if cwd != target.Dir {
@@ -393,9 +396,10 @@ func trustGrant(p string, rs *runner.Session, w runner.WorkspaceState, sh *trust
 	if w.StoreStatus == truststore.StatusMissing {
 		// This grant started the trust file: say where earlier grants
 		// went if a corrupt one was moved aside.
-		if m := movedAsideOf(rs); len(m) > 0 {
+		trustFile := rs.Gate().Store().Path()
+		if m := truststore.MovedAsideFiles(trustFile); len(m) > 0 {
 			fmt.Fprint(stderr, p+": note: this grant started a fresh trust file; ")
-			printMovedAside(stderr, rs.Gate().Store().Path(), m)
+			printMovedAside(stderr, trustFile, m)
 		}
 	}
 	warnUnpinned(p, granted, shown, stderr)

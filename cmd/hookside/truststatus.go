@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/hookside/hookside/internal/hook"
-	"github.com/hookside/hookside/runner"
 	"github.com/hookside/hookside/truststore"
 )
 
@@ -37,9 +36,7 @@ func printTrustStatus(w io.Writer, st trustStatus, asJSON bool) int {
 	}
 	fmt.Fprintf(w, "workspace %s\npolicy %s · trust store %s · bundle %s\n", dispText(st.WorkspaceID), st.Policy, st.StoreStatus, st.BundleDigest)
 	printStoreError(w, st.StoreError)
-	if len(st.MovedAside) > 0 {
-		printMovedAside(w, filepath.Join(filepath.Dir(st.MovedAside[0].Path), truststore.FileName), st.MovedAside)
-	}
+	printMovedAside(w, st.trustFile, st.MovedAside)
 	if len(st.Declarations) == 0 {
 		if n := unreadableFiles(st.Diagnostics); n > 0 {
 			// Not "nothing declared": what a broken file declares is unknown.
@@ -53,14 +50,6 @@ func printTrustStatus(w io.Writer, st trustStatus, asJSON bool) int {
 		describeDecl(w, i+1, d)
 	}
 	return exitOK
-}
-
-// movedAsideOf lists the session's moved-aside trust files ([] when none).
-func movedAsideOf(rs *runner.Session) []truststore.MovedAside {
-	if m := truststore.MovedAsideFiles(rs.Gate().Store().Path()); m != nil {
-		return m
-	}
-	return []truststore.MovedAside{}
 }
 
 // printMovedAside tells a human where the grants of a trust file found

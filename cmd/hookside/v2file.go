@@ -117,8 +117,8 @@ func (f v2File) decodeError(err error) string {
 	case !ok:
 		return f.name + ": " + err.Error()
 	case errors.As(err, &se):
-		at, msg := jsonpos.SyntaxMessage(f.raw, off, se.Error())
-		return fmt.Sprintf("%s: invalid JSON: %s", jsonpos.At(f.name, f.raw, at), msg)
+		sf := jsonpos.SyntaxFault(f.raw, se)
+		return fmt.Sprintf("%s: invalid JSON: %s", jsonpos.At(f.name, f.raw, sf.Off), sf.Text)
 	case errors.As(err, &te) && te.Field != "":
 		return fmt.Sprintf("%s: %s must be %s, got %s", jsonpos.At(f.name, f.raw, off), te.Field, jsonpos.KindName(te.Type, jsonpos.Exact), te.Value)
 	case errors.As(err, &te):

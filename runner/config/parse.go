@@ -120,7 +120,7 @@ func ParseFile(path string, data []byte, kind hook.SourceKind) (*File, []hook.Di
 		return f, p.diags
 	}
 	if root.kind != jObject {
-		p.report(hook.CodeInvalidField, hook.SeverityError, root.off, "top-level value must be an object, got %s", root.kind)
+		p.report(hook.CodeInvalidField, hook.SeverityError, root.off, NotAnObject+", got %s", root.kind)
 		return f, p.diags
 	}
 	if st := root.get("storage"); st.present() {
@@ -202,6 +202,11 @@ func ParseFile(path string, data []byte, kind hook.SourceKind) (*File, []hook.Di
 
 // maxLimit bounds timeouts (ms) and output caps (bytes): 2^31-1.
 const maxLimit = math.MaxInt32
+
+// NotAnObject begins the config_invalid_field error of a file whose top
+// level is JSON but not an object ("…, got array"): a file that is no
+// configuration, which declares nothing that could be loaded.
+const NotAnObject = "top-level value must be an object"
 
 // positiveInt accepts a JSON number that is a whole number in 1..2^31-1
 // (5000 and 5000.0 alike, as JavaScript would). msg describes the problem.

@@ -81,7 +81,7 @@ func (p *parser) claudeShaped() {
 		return
 	}
 	if t.kind != jObject {
-		p.report(hook.CodeInvalidField, hook.SeverityError, t.off, "top-level value must be an object, got %s", t.kind)
+		p.report(hook.CodeInvalidField, hook.SeverityError, t.off, NotAnObject+", got %s", t.kind)
 		return
 	}
 	if h := t.get("hooks"); h.present() {

@@ -76,7 +76,7 @@ func (t *trio) contenders(e *env, wantHS, wantNode string) []contender {
 		cs = append(cs, contender{"hookside", func() (time.Duration, error) {
 			d, line, err := t.hs.hooksRun("Bash")
 			if err == nil {
-				err = check("hookside", line, wantHS)
+				err = check(t.hs.name, line, wantHS)
 			}
 			return d, err
 		}})

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"time"
 )
@@ -34,35 +33,25 @@ const sysmonIdle = 5 * time.Second
 func figSysmon(e *env) error {
 	h := hookSpec{argv: []string{e.hookBin}}
 	for _, n := range []int{1, 4} {
-		hs, err := e.hookside("hookside", userConfig(h, n, false, "Bash"), nil)
+		// Two trios of one hookside each, the C floor in the first.
+		t, awt := &trio{}, &trio{}
+		stopAll := func() { t.stop(); awt.stop() }
+		var err error
+		if t.hs, err = e.hookside("hookside", userConfig(h, n, false, "Bash"), nil); err == nil {
+			awt.hs, err = e.hooksideBin("hookside (sysmon awake)", e.bin, userConfig(h, n, false, "Bash"), nil, sysmonAwake)
+		}
+		if err == nil {
+			t.cf, err = e.cfloorPeer(n, false, 0, h.argv)
+		}
 		if err != nil {
+			stopAll()
 			return err
 		}
-		aw, err := e.hooksideBin("hookside (sysmon awake)", e.bin, userConfig(h, n, false, "Bash"), nil, sysmonAwake)
-		if err != nil {
-			hs.stop()
-			return err
-		}
-		cf, err := e.cfloorPeer(n, false, 0, h.argv)
-		if err != nil {
-			hs.stop()
-			aw.stop()
-			return err
-		}
-		stopAll := func() { hs.stop(); aw.stop(); cf.stop() }
-		run := func(p *peer) func() (time.Duration, error) {
-			return func() (time.Duration, error) {
-				d, line, err := p.hooksRun("Bash")
-				if err == nil && !bytes.Contains(line, []byte(`"succeeded"`)) {
-					err = fmt.Errorf("%s: answer lacks \"succeeded\": %.300s", p.name, line)
-				}
-				return d, err
-			}
-		}
-		cs := []contender{{"hookside", run(hs)}, {"sysmon awake", run(aw)}, {"C floor", func() (time.Duration, error) {
-			d, _, err := cf.floorRun(e)
-			return d, err
-		}}}
+		cs := t.contenders(e, `"succeeded"`, "") // hookside, C floor
+		awake := awt.contenders(e, `"succeeded"`, "")[0]
+		awake.name = "sysmon awake"
+		cs = []contender{cs[0], awake, cs[1]}
+		hs, aw, cf := t.hs, awt.hs, t.cf
 		const warm, perRound = 20, 20
 		rounds := e.scale(21)
 		cpu := startCPU(hs.pid(), aw.pid(), cf.pid())
