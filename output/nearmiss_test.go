@@ -378,6 +378,7 @@ func TestSeveralJSONValuesWarned(t *testing.T) {
 		// place in the whole stdout (after a blank line).
 		{"control_character", "\n  {\"decision\":\"block\",\"reason\":\"tab\there\"}", zcodeBad("invalid character '\\t' in string literal at line 2, column 36 (byte offset 36)"), claudeBad("invalid character '\\t' in string literal at line 2, column 36 (byte offset 36)")},
 		{"cut_short", `{"decision":"block","reason":"r`, zcodeBad("it is cut short: it ends inside a value, at line 1, column 32 (byte offset 31)"), claudeBad("it is cut short: it ends inside a value, at line 1, column 32 (byte offset 31)")},
+		{"too_deep_and_cut_short", "[" + strings.Repeat("[", 10000), zcodeBad("it nests more than 10000 levels deep (the most hookside reads) at line 1, column 10001 (byte offset 10000)"), ""},
 		{"too_deep", deep, zcodeBad("it nests 10002 levels deep, more than the 10000 hookside reads"), claudeBad("it nests 10002 levels deep, more than the 10000 hookside reads")},
 		{"single_quotes", `{'decision':'block'}`, zcodeBad("invalid character '\\'' looking for beginning of object key string (JSON strings take double quotes) at line 1, column 2 (byte offset 1)"), claudeBad("invalid character '\\'' looking for beginning of object key string (JSON strings take double quotes) at line 1, column 2 (byte offset 1)")},
 	} {

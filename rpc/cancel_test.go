@@ -236,3 +236,37 @@ func TestInitializeRefusesRelativeUserConfigPath(t *testing.T) {
 		t.Fatalf("initialize with an absolute userConfigPath after the refusal: %v", m)
 	}
 }
+
+// TestExitAndInitializedAsRequestsFollowRequestRules: sent with an id, exit
+// and initialized are refused and not done, as any request, when their
+// params are a scalar (-32602 field "") or their id is that of a request in
+// flight (-32600; the running request still gets its own reply).
+func TestExitAndInitializedAsRequestsFollowRequestRules(t *testing.T) {
+	home, ws := t.TempDir(), t.TempDir()
+	script, pidFile := sleepyHook(t, home)
+	writeHookConfig(t, home, script)
+	c := initialized(t, home, ws)
+	for _, f := range []string{
+		`{"jsonrpc":"2.0","id":"a","method":"initialized","params":"x"}`,
+		`{"jsonrpc":"2.0","id":"b","method":"exit","params":5}`,
+	} {
+		c.sendRaw(f + "\n")
+		m := c.read(true)
+		data, _ := m["error"].(map[string]any)["data"].(map[string]any)
+		if errCode(m) != CodeInvalidParams || data["field"] != "" {
+			t.Fatalf("%s: %v, want -32602 field \"\"", f, m)
+		}
+	}
+	c.sendRaw(runReq(100, "Bash"))
+	waitHookPID(t, pidFile)
+	for _, method := range []string{"initialized", "exit"} {
+		c.sendRaw(`{"jsonrpc":"2.0","id":100,"method":"` + method + `"}` + "\n")
+		if m := c.read(true); errCode(m) != CodeInvalidRequest || m["id"] != 100.0 {
+			t.Fatalf("%s under the running request's id: %v, want -32600", method, m)
+		}
+	}
+	// Not exited: the server still answers.
+	if m := c.call("hooks/list", map[string]any{"sessionId": "s1"}); m["result"] == nil {
+		t.Fatalf("after the refused exit: %v", m)
+	}
+}

@@ -346,12 +346,10 @@ func (d *dispatcher) cancelRequest(id jsonrpc2.ID) bool {
 func (d *dispatcher) cancelAsRequest(req *jsonrpc2.Request) {
 	start := time.Now()
 	var err error
-	d.mu.Lock()
-	_, busy := d.inflight[req.ID.String()]
-	d.mu.Unlock()
+	busy := d.inFlight(req.ID)
 	switch id, e := cancelID(req.Params); {
-	case busy:
-		err = &Error{Code: CodeInvalidRequest, Message: "invalid request: id " + req.ID.String() + " is already used by a request in flight"}
+	case busy != nil:
+		err = busy
 	case e != nil:
 		err = e
 	default:
@@ -367,13 +365,36 @@ func (d *dispatcher) cancelAsRequest(req *jsonrpc2.Request) {
 // cancelAsRequest), and a request must be answered: it is answered null
 // first, then done as the notification is (exit: the exit status is 0
 // after shutdown, 1 before; in any state, so that such a host can always
-// end the server). initialized before initialize is -32002 and during
-// shutdown -32600, as any request then (handle).
+// end the server). As any request it is refused, and not done, when its
+// params are neither absent nor an object or array (-32602 field "") and
+// when its id is that of a request in flight (-32600: both would be
+// answered under that id); initialized before initialize is -32002 and
+// during shutdown -32600, as any request then (handle).
 func (d *dispatcher) notificationAsRequest(req *jsonrpc2.Request) {
 	start := time.Now()
-	d.reply(req, nil, nil)
-	d.logRequest(req, start, nil)
-	d.s.handleNotification(req)
+	var err error
+	if e := d.inFlight(req.ID); e != nil {
+		err = e
+	} else if e := checkParamsShape(req.Params); e != nil {
+		err = e
+	}
+	d.reply(req, nil, err)
+	d.logRequest(req, start, err)
+	if err == nil {
+		d.s.handleNotification(req)
+	}
+}
+
+// inFlight is -32600 when id is that of a request in flight (a reply under
+// it could not be told from that request's), else nil.
+func (d *dispatcher) inFlight(id jsonrpc2.ID) *Error {
+	d.mu.Lock()
+	_, busy := d.inflight[id.String()]
+	d.mu.Unlock()
+	if busy {
+		return &Error{Code: CodeInvalidRequest, Message: "invalid request: id " + id.String() + " is already used by a request in flight"}
+	}
+	return nil
 }
 
 // drain waits up to grace for queued and running requests (less when the

@@ -105,7 +105,8 @@ func TestNotJSONSaysWhy(t *testing.T) {
 		"\uFEFF" + `{"jsonrpc":"2.0","id":14,"method":"x"}`:                                     "it begins with a byte order mark (U+FEFF)",
 		`{"jsonrpc":"2.0","id":16,"method":"x","params":{"a":[1,2`:                              "it ends inside a value (cut short)",
 		`{"jsonrpc":"2.0","id":17,"method":"x",}`:                                               "a trailing comma before '}': JSON allows none after the last member or element at offset 37",
-		`{'jsonrpc':"2.0"}`: "(JSON strings take double quotes) at offset 1",
+		`{'jsonrpc':"2.0"}`:              "(JSON strings take double quotes) at offset 1",
+		strings.Repeat("[", 10001) + "x": "parse error: the frame is not JSON: it nests more than 10000 levels deep (the most hookside reads) at offset 10000",
 	} {
 		c.sendRaw(frame + "\n")
 		m := c.read(true)

@@ -294,7 +294,7 @@ func notJSONMsg(frame []byte) string {
 	case !bad:
 		return head
 	case f.Truncated:
-		return head + ": it ends inside a value (cut short)"
+		return head + ": it ends inside a value (cut short), at offset " + strconv.Itoa(f.Off)
 	case f.Trailing:
 		return head + ": other data follows its JSON value, at offset " + strconv.Itoa(f.Off) + " (a frame holds one JSON value)"
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hookside/hookside/internal/fsid"
 	"github.com/hookside/hookside/internal/jsonexact"
+	"github.com/hookside/hookside/internal/jsonscan"
 )
 
 // FileName is the trust file's name inside the security directory
@@ -264,6 +265,11 @@ func parse(data []byte) ([]Record, error) {
 	// writer's addition: it is a file that hookside before exact names
 	// (which matched them ignoring case) and hookside now would read
 	// differently, so it is not read at all.
+	// A member named twice is read as its last value here and as its
+	// first by other parsers: not a file hookside wrote.
+	if name, off, dup := jsonscan.DuplicateAt(data); dup {
+		return nil, &corruptError{fmt.Sprintf("wrong shape: member %q appears twice in one object (%s; each member name may appear once)", name, lineCol(data, off))}
+	}
 	if v := jsonexact.Variants(data, &raw, 1); len(v) > 0 {
 		return nil, &corruptError{fmt.Sprintf("wrong shape: member %q differs from %q only in case (member names are exact)", v[0].Path, v[0].Field)}
 	}

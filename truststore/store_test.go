@@ -229,6 +229,7 @@ func TestCorruptFile(t *testing.T) {
 		// names (alone, or beside the real one) is not read at all.
 		"other_case_top_level": {`{"Version":1,"Records":[]}`, 0o600, false, `wrong shape: member "Version" differs from "version" only in case`},
 		"other_case_beside":    {strings.Replace(valid, `"records"`, `"RECORDS":[],"records"`, 1), 0o600, false, `wrong shape: member "RECORDS" differs from "records" only in case`},
+		"duplicate_member":     {strings.Replace(valid, `"grantedAt":"2025-01-01T00:00:00Z"`, `"grantedAt":"2025-01-01T00:00:00Z","grantedAt":"nope"`, 1), 0o600, false, `wrong shape: member "records[0].grantedAt" appears twice in one object (line 1, column 155; each member name may appear once)`},
 		"other_case_in_record": {strings.Replace(valid, `"digest"`, `"Digest":"x","digest"`, 1), 0o600, false, `wrong shape: member "records[0].Digest" differs from "digest" only in case`},
 	}
 	for name, tc := range cases {

@@ -280,3 +280,32 @@ func TestMovedAsideTrustFileIsPointedAt(t *testing.T) {
 		t.Fatalf("status --json movedAside = %+v, want %s", st.MovedAside, moved)
 	}
 }
+
+// TestMovedAsideSymlinkIsPointedAt: a trust file that is a symlink (a
+// dotfile manager's) is moved aside as it is, and status names that copy
+// as a symlink (kind in --json), as it names a corrupt regular file.
+func TestMovedAsideSymlinkIsPointedAt(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("windows: creating a symlink needs a privilege the tests do not assume")
+	}
+	e, p := corruptEnv(t)
+	real := filepath.Join(t.TempDir(), "real.json")
+	if err := os.Rename(p, real); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, p); err != nil {
+		t.Fatal(err)
+	}
+	st := e.trustStatusJSON(t)
+	if code, _, errs := e.hookside(t, "", "hooks", "trust", "grant", "--digest", "1", "--bundle-digest", st.BundleDigest, "--home", e.home); code != exitCorrupt {
+		t.Fatalf("grant on the symlink: exit %d\n%s", code, errs)
+	}
+	moved := movedAside(t, p)
+	code, out, _ := e.hookside(t, "", "hooks", "trust", "status", "--home", e.home)
+	if code != 0 || !strings.Contains(out, ": "+moved+" (a symlink); its grants are not used") {
+		t.Fatalf("status: exit %d\n%s", code, out)
+	}
+	if st := e.trustStatusJSON(t); len(st.MovedAside) != 1 || st.MovedAside[0].Kind != "symlink" || st.MovedAside[0].Path != moved {
+		t.Fatalf("movedAside = %+v", st.MovedAside)
+	}
+}

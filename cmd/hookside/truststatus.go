@@ -62,6 +62,10 @@ func printMovedAside(w io.Writer, trustFile string, m []truststore.MovedAside) {
 	if len(m) > 1 {
 		older = fmt.Sprintf(" (and %d older)", len(m)-1)
 	}
-	fmt.Fprintf(w, "an earlier trust file was found corrupt and moved aside on %s: %s (%d bytes)%s; its grants are not used: to keep them, repair it and move it over %s\n",
-		m[0].MovedAt.Format("2006-01-02 15:04:05 UTC"), dispText(m[0].Path), m[0].Bytes, older, dispText(trustFile))
+	what := fmt.Sprintf("%d bytes", m[0].Bytes)
+	if m[0].Kind != "regular file" {
+		what = "a " + m[0].Kind
+	}
+	fmt.Fprintf(w, "an earlier trust file was found corrupt and moved aside on %s: %s (%s)%s; its grants are not used: to keep them, repair it and move it over %s\n",
+		m[0].MovedAt.Format("2006-01-02 15:04:05 UTC"), dispText(m[0].Path), what, older, dispText(trustFile))
 }

@@ -3,6 +3,7 @@ package jsonpos
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 )
 
@@ -20,12 +21,25 @@ type Fault struct {
 	// Trailing: a complete value is followed by other data (two objects
 	// on one line, text after the value).
 	Trailing bool
+	// Deep: data nests past MaxDepth at Off, where encoding/json stops
+	// reading (what follows is not looked at).
+	Deep bool
 }
+
+// MaxDepth is encoding/json's nesting limit: arrays and objects nested
+// more than MaxDepth levels deep are not read.
+const MaxDepth = 10000
 
 // SyntaxFault is the Fault se, a *json.SyntaxError from decoding data, is
 // about.
 func SyntaxFault(data []byte, se *json.SyntaxError) Fault {
-	f := Fault{Truncated: Truncated(se), Trailing: strings.HasSuffix(se.Error(), "after top-level value")}
+	f := Fault{Truncated: Truncated(se), Trailing: strings.HasSuffix(se.Error(), "after top-level value"),
+		Deep: strings.HasSuffix(se.Error(), "exceeded max depth")}
+	if f.Deep {
+		// encoding/json words it as a bad character; the character is fine.
+		f.Off, f.Text = SyntaxErrorOffset(data, se), "it nests more than "+strconv.Itoa(MaxDepth)+" levels deep (the most hookside reads)"
+		return f
+	}
 	f.Off, f.Text = SyntaxMessage(data, SyntaxErrorOffset(data, se), se.Error())
 	return f
 }

@@ -1,6 +1,9 @@
 package jsonpos
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestCheck(t *testing.T) {
 	for in, want := range map[string]Fault{
@@ -16,6 +19,18 @@ func TestCheck(t *testing.T) {
 	for _, ok := range []string{`{}`, `[1, 2]`, ` "x" `} {
 		if f, bad := Check([]byte(ok)); bad {
 			t.Errorf("Check(%s) = %+v, want no fault", ok, f)
+		}
+	}
+}
+
+// TestCheckDeep: past MaxDepth encoding/json stops; the fault says so at
+// the bracket that passes it, not that the bracket is a bad character.
+func TestCheckDeep(t *testing.T) {
+	deep := strings.Repeat("[", MaxDepth+1)
+	for _, in := range []string{deep, deep + strings.Repeat("]", MaxDepth+1) + "x", deep + "x"} {
+		f, bad := Check([]byte(in))
+		if !bad || !f.Deep || f.Off != MaxDepth || f.Text != "it nests more than 10000 levels deep (the most hookside reads)" {
+			t.Errorf("Check(%.20s… %d bytes) = %+v, %v", in, len(in), f, bad)
 		}
 	}
 }

@@ -1,11 +1,14 @@
 package jsonscan
 
-import "github.com/hookside/hookside/internal/jsonskip"
+import (
+	"github.com/hookside/hookside/internal/jsonpos"
+	"github.com/hookside/hookside/internal/jsonskip"
+)
 
 // MaxDepth is encoding/json's nesting limit: a value whose arrays and
 // objects nest more than MaxDepth levels deep is refused by json.Valid and
 // json.Unmarshal ("exceeded max depth"), whatever follows.
-const MaxDepth = 10000
+const MaxDepth = jsonpos.MaxDepth
 
 // Depth reports whether b is exactly one JSON value (RFC 8259 syntax as
 // encoding/json reads it: white space around it allowed, invalid UTF-8
