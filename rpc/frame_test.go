@@ -102,7 +102,9 @@ func TestNotJSONSaysWhy(t *testing.T) {
 	for frame, want := range map[string]string{
 		`{"jsonrpc":"2.0","id":12,"method":"hooks/list"}{"jsonrpc":"2.0","id":13,"method":"x"}`: "parse error: the frame is not JSON: other data follows its JSON value, at offset 47 (a frame holds one JSON value)",
 		`{"jsonrpc":"2.0","id":15,"method":"x"}` + "\x00":                                       "other data follows its JSON value, at offset 38",
-		"\uFEFF" + `{"jsonrpc":"2.0","id":14,"method":"x"}`:                                     "it begins with a byte order mark (U+FEFF)",
+		"\uFEFF" + `{"jsonrpc":"2.0","id":14,"method":"x"}`:                                     "a byte order mark (U+FEFF), which JSON does not carry (RFC 8259 §8.1) at offset 0",
+		`{"jsonrpc":"2.0","id":18,"method":"x"` + "\uFEFF}":                                     "a byte order mark (U+FEFF), which JSON does not carry (RFC 8259 §8.1) at offset 37",
+		`{"jsonrpc":"2.0","id":19,"method":"x"` + "\xe9}":                                       "invalid byte 0xE9 (not UTF-8) after object key:value pair at offset 37",
 		`{"jsonrpc":"2.0","id":16,"method":"x","params":{"a":[1,2`:                              "it ends inside a value (cut short)",
 		`{"jsonrpc":"2.0","id":17,"method":"x",}`:                                               "a trailing comma before '}': JSON allows none after the last member or element at offset 37",
 		`{'jsonrpc':"2.0"}`:              "(JSON strings take double quotes) at offset 1",

@@ -281,14 +281,11 @@ func invalidJSON(frame []byte, id json.RawMessage) (json.RawMessage, int, string
 // notJSONMsg is the -32700 message of a frame that is not JSON: "parse
 // error: the frame is not JSON" and, where encoding/json says why, the
 // reason and its byte offset (0-based, in the frame body): a byte order
-// mark in front, other data after the value (two objects on one line), a
+// mark (jsonpos.SyntaxMessage names it), other data after the value (two objects on one line), a
 // frame cut short, or the syntax error with the slip it looks like (a
 // trailing comma, single quotes, …). The id stays null (PROTOCOL.md §1).
 func notJSONMsg(frame []byte) string {
 	const head = "parse error: the frame is not JSON"
-	if bytes.HasPrefix(frame, []byte("\uFEFF")) {
-		return head + ": it begins with a byte order mark (U+FEFF), which a frame does not carry (RFC 8259 §8.1)"
-	}
 	f, bad := jsonpos.Check(frame)
 	switch {
 	case !bad:

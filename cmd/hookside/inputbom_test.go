@@ -38,7 +38,7 @@ func TestRunInputWithBOM(t *testing.T) {
 		"\ufeff{\"a.b\":1,\"a.b\":2}":                          `<stdin>:1:10: duplicate member "['a.b']"`,
 		"\ufeff{\n  \"x\": ,\n}":                               "<stdin>:2:8: invalid JSON: invalid character ','",
 		"\ufeff[1]":                                            "<stdin>:1:1: the input must be a JSON object: got a JSON array",
-		"\ufeff\ufeff{}":                                       "<stdin>:1:1: invalid JSON: invalid character 'ï'",
+		"\ufeff\ufeff{}":                                       "<stdin>:1:1: invalid JSON: a byte order mark (U+FEFF), which JSON does not carry",
 		"\ufeff{\"a\":\"\xff\"}":                               "<stdin>:1:7: the input is not valid UTF-8: byte 0xff at offset 9",
 	} {
 		code, _, errs := e.hookside(t, stdin, "hooks", "run", "--event", "PreToolUse", "--input", "-")

@@ -1,6 +1,10 @@
 package jsonpos
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
 
 // SyntaxHint names the usual slip behind a syntax error at offset off of
 // data (SyntaxErrorOffset's; msg is the *json.SyntaxError's text), in words
@@ -57,7 +61,15 @@ func endsValue(c byte) bool {
 // A trailing comma is reported at the comma, so its text does not name
 // the character after it: "a trailing comma before '}': JSON allows none
 // after the last member or element".
+//
+// A bad character that is not ASCII is named as it is in data, where
+// encoding/json names the byte as if it were Latin-1 ("invalid character
+// 'ï'" for any of 0xEF's sequences): a byte order mark is "a byte order
+// mark (U+FEFF), which JSON does not carry (RFC 8259 §8.1)", another
+// character "invalid character '→' (U+2192)", and a byte that does not
+// begin a UTF-8 sequence "invalid byte 0xE9 (not UTF-8)".
 func SyntaxMessage(data []byte, off int, msg string) (at int, text string) {
+	msg = nameNonASCII(data, off, msg)
 	at, hint := SyntaxHint(data, off, msg)
 	switch hint {
 	case "":
@@ -66,4 +78,27 @@ func SyntaxMessage(data []byte, off int, msg string) (at int, text string) {
 		return at, "a trailing comma before '" + string(data[off]) + "': JSON allows none after the last member or element"
 	}
 	return at, msg + " (" + hint + ")"
+}
+
+// nameNonASCII rewrites encoding/json's "invalid character 'x' …" for the
+// non-ASCII byte at off of data (see SyntaxMessage); other messages are
+// returned as they are.
+func nameNonASCII(data []byte, off int, msg string) string {
+	if off < 0 || off >= len(data) || data[off] < utf8.RuneSelf {
+		return msg
+	}
+	// encoding/json quotes the byte as the rune of its value.
+	head := "invalid character '" + string(rune(data[off])) + "'"
+	rest, ok := strings.CutPrefix(msg, head)
+	if !ok {
+		return msg
+	}
+	r, n := utf8.DecodeRune(data[off:])
+	switch {
+	case r == '\uFEFF':
+		return "a byte order mark (U+FEFF), which JSON does not carry (RFC 8259 §8.1)"
+	case r == utf8.RuneError && n <= 1:
+		return fmt.Sprintf("invalid byte 0x%02X (not UTF-8)", data[off]) + rest
+	}
+	return fmt.Sprintf("invalid character '%c' (U+%04X)", r, r) + rest
 }
