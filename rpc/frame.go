@@ -284,6 +284,12 @@ func (f *lineFramer) ReadFrame() ([]byte, error) {
 					// A last line without "\n" still counts.
 					return line, nil
 				}
+				if err == io.EOF && tooLarge {
+					// So does a last line too large: it is answered,
+					// and the next read sees the end.
+					f.mem.large()
+					return nil, errFrameTooLarge
+				}
 				return nil, err
 			}
 			break

@@ -140,3 +140,20 @@ func TestOversizedLineIsAnsweredAndTheNextServed(t *testing.T) {
 		t.Fatalf("the request after it: %v", m)
 	}
 }
+
+// TestLineFramerLastLineTooLarge: a last line without "\n" over
+// MaxFrameBytes is refused like any other (errFrameTooLarge, which the
+// server answers), and the read after it sees the end of the stream.
+func TestLineFramerLastLineTooLarge(t *testing.T) {
+	r := io.MultiReader(strings.NewReader(`{"a":1}`+"\n"), io.LimitReader(repeatByte('x'), MaxFrameBytes+1))
+	f := newFramer(FramingNDJSON, r, io.Discard)
+	if b, err := f.ReadFrame(); err != nil || string(b) != `{"a":1}` {
+		t.Fatalf("first frame: %q, %v", b, err)
+	}
+	if b, err := f.ReadFrame(); !errors.Is(err, errFrameTooLarge) {
+		t.Fatalf("last line of %d bytes without \"\\n\": %d bytes, %v; want errFrameTooLarge", MaxFrameBytes+1, len(b), err)
+	}
+	if b, err := f.ReadFrame(); err != io.EOF {
+		t.Fatalf("after it: %q, %v; want EOF", b, err)
+	}
+}
