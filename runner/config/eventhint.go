@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/nearmiss"
 )
 
 // An EventPlace is where an event name was given: it words the remedy of
@@ -120,7 +121,7 @@ func (p eventProfile) remedy(at EventPlace) string {
 // SuggestEvent returns the event of known that name most likely
 // misspells ("PreToolUSE" → "PreToolUse": equal ignoring case and
 // surrounding whitespace, "Stop " → "Stop", else within a small edit
-// distance, as suggestKey), or "" — also when name, without surrounding
+// distance, as nearmiss.Suggest), or "" — also when name, without surrounding
 // whitespace, is a real event of another profile (eventProfiles),
 // which is not a typo (EventHint names its profile instead). The config
 // files' unknown events and the command line's --event use it.
@@ -136,8 +137,8 @@ func SuggestEvent(name string, known []string) string {
 
 // matchEvent is the event of events that name is, or most likely
 // misspells: name without surrounding whitespace, when that is one of
-// events, else suggestKey of it (equal ignoring case, or a small edit
-// distance), else suggestKey of name itself (whitespace counting as
+// events, else nearmiss.Suggest of it (equal ignoring case, or a small edit
+// distance), else nearmiss.Suggest of name itself (whitespace counting as
 // edits); "" for none.
 func matchEvent(name string, events []string) string {
 	t := strings.TrimSpace(name)
@@ -145,9 +146,9 @@ func matchEvent(name string, events []string) string {
 		return t
 	}
 	if t != "" {
-		if s := suggestKey(t, events); s != "" {
+		if s := nearmiss.Suggest(t, events); s != "" {
 			return s
 		}
 	}
-	return suggestKey(name, events)
+	return nearmiss.Suggest(name, events)
 }

@@ -7,38 +7,6 @@ import (
 	"github.com/hookside/hookside/internal/hook"
 )
 
-// TestEditDistance: the optimal string alignment distance counts a swap
-// of two adjacent runes as one edit (Levenshtein counts two), edits no
-// rune twice, and counts runes, not bytes.
-func TestEditDistance(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want int
-	}{
-		{"stop", "stop", 0},
-		{"stpo", "stop", 1},
-		{"tsop", "stop", 1},
-		{"pertooluse", "pretooluse", 1},
-		{"sesisonstart", "sessionstart", 1},
-		{"posttooluse", "pretooluse", 3},
-		{"ab", "ba", 1},
-		{"abcd", "badc", 2},
-		{"ca", "abc", 3}, // optimal string alignment: the swapped pair is not edited again
-		{"kitten", "sitting", 3},
-		{"", "stop", 4},
-		{"stop", "", 4},
-		{"éa", "aé", 1},
-		{"é", "e", 1},
-	} {
-		if got := editDistance(tc.a, tc.b); got != tc.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
-		}
-		if got := editDistance(tc.b, tc.a); got != tc.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d (symmetric)", tc.b, tc.a, got, tc.want)
-		}
-	}
-}
-
 // TestSuggestEventTranspositions: a swap of two adjacent letters is one
 // edit, so "Stpo" (a 4-letter name: 1 edit allowed) names Stop, as do the
 // longer swaps; the thresholds are otherwise the same (1 edit up to 4

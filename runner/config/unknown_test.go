@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/nearmiss"
 )
 
 // ignored returns the CodeIgnoredField diagnostics of ds as "source message".
@@ -200,8 +201,8 @@ func TestSuggestKey(t *testing.T) {
 		"matchr": "matcher", "timeoutMS": "timeoutMs", "comand": "command",
 		"TYPE": "type", "hook": "hooks", "xyz": "", "timeoutSeconds": "",
 	} {
-		if got := suggestKey(key, append(append([]string{}, groupKeys...), entryKeys...)); got != want {
-			t.Errorf("suggestKey(%q) = %q, want %q", key, got, want)
+		if got := nearmiss.Suggest(key, append(append([]string{}, groupKeys...), entryKeys...)); got != want {
+			t.Errorf("nearmiss.Suggest(%q) = %q, want %q", key, got, want)
 		}
 	}
 }

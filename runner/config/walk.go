@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/internal/jsonpos"
+	"github.com/hookside/hookside/internal/nearmiss"
 	hmatcher "github.com/hookside/hookside/matcher"
 )
 
@@ -529,7 +530,7 @@ func fileKind(d *hook.Dialect) string {
 }
 
 // typeChoices is the handler types d runs, for a message, with the one
-// typ misspells (suggestKey; typ "" for none): `want "process" or
+// typ misspells (nearmiss.Suggest; typ "" for none): `want "process" or
 // "command"`, `want "command" or "http"; did you mean "command"?`.
 func typeChoices(d *hook.Dialect, typ string) string {
 	names := make([]string, len(d.HandlerTypes))
@@ -541,7 +542,7 @@ func typeChoices(d *hook.Dialect, typ string) string {
 	if n := len(q); n > 1 {
 		out = "want " + strings.Join(q[:n-1], ", ") + " or " + q[n-1]
 	}
-	if s := suggestKey(typ, names); typ != "" && s != "" {
+	if s := nearmiss.Suggest(typ, names); typ != "" && s != "" {
 		out += fmt.Sprintf("; did you mean %q?", s)
 	}
 	return out
