@@ -471,7 +471,8 @@ func TestSchemaMatchesRealTraffic(t *testing.T) {
 	c.ok("v2/definitions/get", map[string]any{"id": "note"}, nil)
 	c.ok("v2/definitions/list", map[string]any{"eventName": "turn.completed"}, nil)
 	c.ok("v2/definitions/list", nil, nil)
-	c.ok("v2/definitions/update", map[string]any{"id": "cmd", "patch": map[string]any{"condition": nil, "timeoutMs": 2000}}, nil)
+	// timeoutMS is an unknown member: the result carries its warning.
+	c.ok("v2/definitions/update", map[string]any{"id": "cmd", "patch": map[string]any{"condition": nil, "timeoutMs": 2000, "timeoutMS": 1}}, nil)
 	c.ok("v2/definitions/preview", map[string]any{"id": "note"}, nil)
 	c.ok("v2/definitions/preview", map[string]any{"definition": defs[2]}, nil)
 

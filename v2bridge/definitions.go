@@ -66,16 +66,38 @@ func fromStore(sd store.Definition) (*expr.Definition, error) {
 }
 
 // decodeDefinition decodes a wire definition (unknown fields are ignored,
-// as the spec's hash ignores extra keys, §8.1).
+// as the spec's hash ignores extra keys, §8.1; checkDefinition names them).
+// A member of the wrong type fails with every such problem, and the
+// unknown members as warnings beside them.
 func decodeDefinition(raw json.RawMessage, field string) (*expr.Definition, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return nil, invalid(field, "required")
 	}
 	var d expr.Definition
 	if err := jsonexact.Unmarshal(raw, &d); err != nil {
-		return nil, problemsError(field, shapeProblems(raw))
+		return nil, problemsError(field, append(shapeProblems(raw), expr.UnknownMembers(raw)...))
 	}
 	return &d, nil
+}
+
+// checkDefinition is every problem of d, decoded from raw: the
+// validator's (expr.Validate) and, from raw as written (a definition, or
+// an update's patch), a warning for each member its shape does not have
+// (expr.UnknownMembers).
+func checkDefinition(d *expr.Definition, raw json.RawMessage) []expr.Problem {
+	return append(expr.Validate(d), expr.UnknownMembers(raw)...)
+}
+
+// warningsOf is the problems of severity warning, nil when there are none:
+// the warnings member of the create, update and upsert results.
+func warningsOf(problems []expr.Problem) []expr.Problem {
+	var out []expr.Problem
+	for _, p := range problems {
+		if p.Severity == expr.SeverityWarning {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // problemsError is the -32602 of a definition that fails validation: the
@@ -93,9 +115,13 @@ func problemsError(field string, problems []expr.Problem) error {
 	return nil
 }
 
-// DefinitionResult is {definition} (PROTOCOL §5.2).
+// DefinitionResult is {definition, warnings?} (PROTOCOL §5.2): warnings,
+// set by create only, are the warning-severity problems of the definition
+// as given (what v2/definitions/validate reports; unknown members,
+// conditions that never match, …), left out when there are none.
 type DefinitionResult struct {
 	Definition store.Definition `json:"definition"`
+	Warnings   []expr.Problem   `json:"warnings,omitempty"`
 }
 
 // CreateDefinition validates, defaults, hashes and stores a definition
@@ -105,7 +131,8 @@ func (b *Bridge) CreateDefinition(ctx context.Context, raw json.RawMessage) (Def
 	if err != nil {
 		return DefinitionResult{}, err
 	}
-	if err := problemsError("definition", expr.Validate(d)); err != nil {
+	problems := checkDefinition(d, raw)
+	if err := problemsError("definition", problems); err != nil {
 		return DefinitionResult{}, err
 	}
 	d.ApplyDefaults()
@@ -121,13 +148,16 @@ func (b *Bridge) CreateDefinition(ctx context.Context, raw json.RawMessage) (Def
 	if err != nil {
 		return DefinitionResult{}, storeErr(err, "definition.id")
 	}
-	return DefinitionResult{Definition: out}, nil
+	return DefinitionResult{Definition: out, Warnings: warningsOf(problems)}, nil
 }
 
-// UpdateDefinitionResult is {definition, bindingsNeedingReview}.
+// UpdateDefinitionResult is {definition, bindingsNeedingReview, warnings?}:
+// warnings as in DefinitionResult, of the merged definition, unknown
+// members from the patch as written.
 type UpdateDefinitionResult struct {
 	Definition            store.Definition `json:"definition"`
 	BindingsNeedingReview int              `json:"bindingsNeedingReview"`
+	Warnings              []expr.Problem   `json:"warnings,omitempty"`
 }
 
 // readOnlyFields are ignored in a patch: the store owns them.
@@ -180,7 +210,8 @@ func (b *Bridge) UpdateDefinition(ctx context.Context, id string, patch json.Raw
 	if err != nil {
 		return UpdateDefinitionResult{}, err
 	}
-	if err := problemsError("patch", expr.Validate(d)); err != nil {
+	problems := checkDefinition(d, patch)
+	if err := problemsError("patch", problems); err != nil {
 		return UpdateDefinitionResult{}, err
 	}
 	d.ApplyDefaults()
@@ -193,7 +224,7 @@ func (b *Bridge) UpdateDefinition(ctx context.Context, id string, patch json.Raw
 	if err != nil {
 		return UpdateDefinitionResult{}, storeErr(err, "id")
 	}
-	return UpdateDefinitionResult{Definition: out, BindingsNeedingReview: n}, nil
+	return UpdateDefinitionResult{Definition: out, BindingsNeedingReview: n, Warnings: warningsOf(problems)}, nil
 }
 
 // DeleteDefinitionResult is {bindingsDeleted, runsRetained}.
@@ -268,7 +299,7 @@ func ValidateDefinition(raw json.RawMessage) (ValidateResult, error) {
 	if err != nil {
 		return ValidateResult{}, err
 	}
-	ps := expr.Validate(d)
+	ps := checkDefinition(d, raw)
 	if ps == nil {
 		ps = []expr.Problem{}
 	}
@@ -295,8 +326,9 @@ type PreviewResult struct {
 func (b *Bridge) Preview(ctx context.Context, raw json.RawMessage, id string, envRaw json.RawMessage) (PreviewResult, error) {
 	var d *expr.Definition
 	var err error
+	given := len(raw) > 0 && string(raw) != "null"
 	switch {
-	case len(raw) > 0 && string(raw) != "null":
+	case given:
 		if d, err = decodeDefinition(raw, "definition"); err != nil {
 			return PreviewResult{}, err
 		}
@@ -311,11 +343,15 @@ func (b *Bridge) Preview(ctx context.Context, raw json.RawMessage, id string, en
 	default:
 		return PreviewResult{}, invalid("definition", "definition or id is required")
 	}
-	return previewDefinition(d, envRaw, b.opts.Locale)
+	if !given {
+		raw = nil // a stored definition holds no unknown members
+	}
+	return previewDefinition(d, raw, envRaw, b.opts.Locale)
 }
 
-func previewDefinition(d *expr.Definition, envRaw json.RawMessage, locale string) (PreviewResult, error) {
-	ps := expr.Validate(d)
+// previewDefinition previews d, decoded from raw (nil: from the store).
+func previewDefinition(d *expr.Definition, raw, envRaw json.RawMessage, locale string) (PreviewResult, error) {
+	ps := checkDefinition(d, raw)
 	if ps == nil {
 		ps = []expr.Problem{}
 	}

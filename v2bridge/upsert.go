@@ -16,14 +16,16 @@ const (
 	OutcomeUnchanged = "unchanged"
 )
 
-// UpsertDefinitionResult is {definition, outcome, bindingsNeedingReview}:
-// outcome is created, updated or unchanged; bindingsNeedingReview counts the
-// enabled bindings whose trust an executing change dropped (§8.2; 0 unless
-// updated).
+// UpsertDefinitionResult is {definition, outcome, bindingsNeedingReview,
+// warnings?}: outcome is created, updated or unchanged; bindingsNeedingReview
+// counts the enabled bindings whose trust an executing change dropped
+// (§8.2; 0 unless updated); warnings as in DefinitionResult, whatever the
+// outcome.
 type UpsertDefinitionResult struct {
 	Definition            store.Definition `json:"definition"`
 	Outcome               string           `json:"outcome"`
 	BindingsNeedingReview int              `json:"bindingsNeedingReview"`
+	Warnings              []expr.Problem   `json:"warnings,omitempty"`
 }
 
 // UpsertDefinition creates the definition, or replaces the stored one with
@@ -45,9 +47,11 @@ func (b *Bridge) UpsertDefinition(ctx context.Context, raw json.RawMessage) (Ups
 	if d.ID == "" {
 		return UpsertDefinitionResult{}, invalid("definition.id", "required: an upsert finds the stored definition by its id")
 	}
-	if err := problemsError("definition", expr.Validate(d)); err != nil {
+	problems := checkDefinition(d, raw)
+	if err := problemsError("definition", problems); err != nil {
 		return UpsertDefinitionResult{}, err
 	}
+	warnings := warningsOf(problems)
 	keepEnabled := d.Enabled == nil
 	d.ApplyDefaults()
 	d.Revision, d.ExecutionHash, d.CreatedAt, d.UpdatedAt = 0, "", "", ""
@@ -65,7 +69,7 @@ func (b *Bridge) UpsertDefinition(ctx context.Context, raw json.RawMessage) (Ups
 			if err != nil {
 				return UpsertDefinitionResult{}, storeErr(err, "definition.id")
 			}
-			return UpsertDefinitionResult{Definition: out, Outcome: OutcomeCreated}, nil
+			return UpsertDefinitionResult{Definition: out, Outcome: OutcomeCreated, Warnings: warnings}, nil
 		}
 		if err != nil {
 			return UpsertDefinitionResult{}, storeErr(err, "definition.id")
@@ -79,13 +83,13 @@ func (b *Bridge) UpsertDefinition(ctx context.Context, raw json.RawMessage) (Ups
 		}
 		if sd.Name == cur.Name && sd.Description == cur.Description && sd.Enabled == cur.Enabled &&
 			sd.ExecutionHash == cur.ExecutionHash {
-			return UpsertDefinitionResult{Definition: cur, Outcome: OutcomeUnchanged}, nil
+			return UpsertDefinitionResult{Definition: cur, Outcome: OutcomeUnchanged, Warnings: warnings}, nil
 		}
 		out, n, err := b.db.UpdateDefinition(ctx, sd)
 		if err != nil {
 			return UpsertDefinitionResult{}, storeErr(err, "definition.id")
 		}
-		return UpsertDefinitionResult{Definition: out, Outcome: OutcomeUpdated, BindingsNeedingReview: n}, nil
+		return UpsertDefinitionResult{Definition: out, Outcome: OutcomeUpdated, BindingsNeedingReview: n, Warnings: warnings}, nil
 	}
 }
 

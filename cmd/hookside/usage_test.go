@@ -64,7 +64,7 @@ func TestUnknownSubcommandWithFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"v2", "bogus", "--home", e.home}, `hookside v2: unknown command "bogus" (want definitions, bindings, runs, emit)`},
-		{[]string{"v2", "definitions", "bogus", "--file", "x.json"}, `hookside v2 definitions: unknown command "bogus" (want list, get, create, update, upsert, delete)`},
+		{[]string{"v2", "definitions", "bogus", "--file", "x.json"}, `hookside v2 definitions: unknown command "bogus" (want list, get, create, update, upsert, validate, delete)`},
 		{[]string{"v2", "bindings", "bogus", "--json"}, `hookside v2 bindings: unknown command "bogus" (want list, get, create, upsert, update, delete)`},
 		{[]string{"v2", "runs", "bogus", "--limit", "3"}, `hookside v2 runs: unknown command "bogus" (want list, get, retry, cancel)`},
 		{[]string{"hooks", "bogus", "--event", "Stop"}, `hookside hooks: unknown command "bogus" (want run, list, explain, trust)`},

@@ -39,12 +39,19 @@ type v2Op struct {
 	exit       [5]string
 	args       int  // positional arguments (the id)
 	noCreate   bool // a missing home or database stays missing (v2bridge.Options.NoCreate): reads, and changes only to records that must exist
+	offline    bool // needs no database: call gets a nil bridge (validate)
 	flags      func(cmd *cobra.Command)
 	call       func(ctx context.Context, b *v2bridge.Bridge, args []string) (any, error)
 	text       func(w io.Writer, result any)
 	// hint, when set, is a line printed on stderr after a failure
 	// (what to do next); "" prints nothing.
 	hint func(err error) string
+	// warnings, when set, are the warnings of a result, each printed on
+	// stderr as "PREFIX: warning: PATH: MESSAGE (FILE:LINE:COL)", --json
+	// or not (the result carries them too).
+	warnings func(result any) []locatedProblem
+	// status, when set, is the exit status of a result (else exitOK).
+	status func(result any) int
 }
 
 // v2OpCmd builds the command of op under g.
@@ -66,11 +73,15 @@ func v2OpCmd(g v2Group, op v2Op, stdout, stderr io.Writer) *cobra.Command {
 			}
 			return v2UsageFail(stdout, stderr, prefix, c.json, field, msg)
 		}
-		b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true, NoCreate: op.noCreate})
-		if err != nil {
-			return v2OpFail(stdout, stderr, prefix, c.json, err)
+		var b *v2bridge.Bridge
+		if !op.offline {
+			var err error
+			b, err = v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), NoPipeline: true, NoCreate: op.noCreate})
+			if err != nil {
+				return v2OpFail(stdout, stderr, prefix, c.json, err)
+			}
+			defer b.Close(0)
 		}
-		defer b.Close(0)
 		res, err := op.call(context.Background(), b, args)
 		if err != nil {
 			code := v2OpFail(stdout, stderr, prefix, c.json, err)
@@ -81,10 +92,18 @@ func v2OpCmd(g v2Group, op v2Op, stdout, stderr io.Writer) *cobra.Command {
 			}
 			return code
 		}
+		if op.warnings != nil {
+			for _, w := range op.warnings(res) {
+				fmt.Fprintf(stderr, "%s: warning: %s\n", prefix, w.line())
+			}
+		}
 		if c.json || op.text == nil {
 			writeJSON(stdout, res)
 		} else {
 			op.text(stdout, res)
+		}
+		if op.status != nil {
+			return op.status(res)
 		}
 		return exitOK
 	})
@@ -168,6 +187,7 @@ func dashed(name, shorthands string) string {
 
 func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 	var event, file string
+	var read v2File // the --file withFile read, for the positions of warnings
 	fileFlag := func(what string) func(*cobra.Command) {
 		return func(cmd *cobra.Command) {
 			cmd.Flags().StringVar(&file, "file", "", what+" `FILE` (JSON; - = stdin; required)")
@@ -188,6 +208,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				}
 				return nil, err
 			}
+			read = f
 			res, err := call(ctx, b, f.raw, a)
 			return res, f.locate(err, doc)
 		}
@@ -218,15 +239,18 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 		{use: "create", short: "validate and store a definition (revision 1; id generated unless given)",
 			about: "Validates the definition in --file FILE (JSON, the definition object of v2/definitions/create; " +
 				"stdin when FILE is -) and stores it: revision 1, its id generated unless it gives one, enabled unless it says " +
-				"otherwise. A problem in the file is reported at file:line:col.",
+				"otherwise. A problem in the file is reported at file:line:col. Warnings (a member a definition does not " +
+				"have, e.g. a misspelt one, which is ignored; a condition that can never match) do not stop it: each is " +
+				"printed on stderr, \"warning: PATH: MESSAGE (file:line:col)\".",
 			out: "The text names the id, the revision and the command that binds it (hookside v2 bindings create " +
-				"--hook ID --scope application); --json prints {definition}.",
+				"--hook ID --scope application); --json prints {definition, warnings?}.",
 			exit: [5]string{1: "; also a definition with that id exists (-32016 conflict: use update or upsert)",
 				2: "; also a problem in the file (each at file:line:col) or no --file"},
 			flags: fileFlag("the definition"),
 			call: withFile("definition", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
 				return b.CreateDefinition(ctx, raw)
 			}),
+			warnings: func(r any) []locatedProblem { return read.locateProblems(r.(v2bridge.DefinitionResult).Warnings) },
 			text: func(w io.Writer, r any) {
 				d := r.(v2bridge.DefinitionResult).Definition
 				fmt.Fprintf(w, "created %s (revision %d); bind it: hookside v2 bindings create --hook %s --scope application\n", d.ID, d.Revision, runner.ShellWord(d.ID))
@@ -236,13 +260,14 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				"replaces the stored value, null removes an optional key; the id cannot change, revision, executionHash, " +
 				"createdAt and updatedAt are ignored. A change of what it executes bumps the revision and puts its " +
 				"bindings in needs_review until they are re-authorized (hookside v2 bindings update ID --authorize HASH). " +
-				"A problem in the patch is reported at file:line:col.",
-			out:   "The text names the revision and the bindings that need review; --json prints {definition, bindingsNeedingReview}.",
+				"A problem in the patch is reported at file:line:col; warnings are printed on stderr, as create does.",
+			out:   "The text names the revision and the bindings that need review; --json prints {definition, bindingsNeedingReview, warnings?}.",
 			exit:  [5]string{2: "; also a problem in the patch (each at file:line:col) or no --file", 3: ": no definition ID"},
 			flags: fileFlag("the patch"),
 			call: withFile("patch", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, a []string) (any, error) {
 				return b.UpdateDefinition(ctx, a[0], raw)
 			}),
+			warnings: func(r any) []locatedProblem { return read.locateProblems(r.(v2bridge.UpdateDefinitionResult).Warnings) },
 			text: func(w io.Writer, r any) {
 				u := r.(v2bridge.UpdateDefinitionResult)
 				fmt.Fprintf(w, "updated %s (revision %d)\n", u.Definition.ID, u.Definition.Revision)
@@ -254,18 +279,52 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				"is the whole desired definition, not a patch: optional keys it omits are removed; enabled, when omitted, " +
 				"keeps the stored value. The same content writes nothing (outcome unchanged); a change of what it executes " +
 				"bumps the revision and puts its bindings in needs_review, as update does. A problem in the file is " +
-				"reported at file:line:col.",
+				"reported at file:line:col; warnings are printed on stderr, as create does.",
 			out: "The text names the outcome (created, updated or unchanged), the id and the revision; --json prints " +
-				"{definition, outcome, bindingsNeedingReview}.",
+				"{definition, outcome, bindingsNeedingReview, warnings?}.",
 			exit:  [5]string{2: "; also a problem in the file (each at file:line:col), no id, or no --file"},
 			flags: fileFlag("the definition (its id required)"),
 			call: withFile("definition", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
 				return b.UpsertDefinition(ctx, raw)
 			}),
+			warnings: func(r any) []locatedProblem { return read.locateProblems(r.(v2bridge.UpsertDefinitionResult).Warnings) },
 			text: func(w io.Writer, r any) {
 				u := r.(v2bridge.UpsertDefinitionResult)
 				fmt.Fprintf(w, "%s %s (revision %d)\n", u.Outcome, u.Definition.ID, u.Definition.Revision)
 				printNeedReview(w, u.BindingsNeedingReview, u.Definition.ExecutionHash)
+			}},
+		{use: "validate", short: "check a definition without storing it (exit 2 when it is invalid)", offline: true,
+			about: "Checks the definition in --file FILE (JSON, the definition object of v2/definitions/validate; stdin " +
+				"when FILE is -) as v2/definitions/validate does, and stores nothing: it needs no home or database. " +
+				"Errors are what create would refuse; warnings are accepted but probably not what was meant (a member a " +
+				"definition does not have, e.g. a misspelt one, which is ignored; a condition that can never match).",
+			out: "The text is one line a problem, \"error|warning: PATH: MESSAGE (file:line:col)\", then valid or " +
+				"invalid; --json prints {valid, problems}, each problem {path, code, message, severity, at}.",
+			exit:  [5]string{2: "; also the definition is invalid (an error among its problems), a file that is not JSON, or no --file"},
+			flags: fileFlag("the definition"),
+			call: withFile("definition", func(_ context.Context, _ *v2bridge.Bridge, raw json.RawMessage, _ []string) (any, error) {
+				res, err := v2bridge.ValidateDefinition(raw)
+				if err != nil {
+					return nil, err
+				}
+				return validateOutput{Valid: res.Valid, Problems: read.locateProblems(res.Problems)}, nil
+			}),
+			status: func(r any) int {
+				if !r.(validateOutput).Valid {
+					return exitUsage
+				}
+				return exitOK
+			},
+			text: func(w io.Writer, r any) {
+				v := r.(validateOutput)
+				for _, p := range v.Problems {
+					fmt.Fprintf(w, "%s: %s\n", p.Severity, p.line())
+				}
+				if v.Valid {
+					fmt.Fprintln(w, "valid")
+				} else {
+					fmt.Fprintln(w, "invalid")
+				}
 			}},
 		{use: "delete ID", short: "delete a definition (its bindings too; its runs stay)", args: 1,
 			about: "Deletes the definition ID and every binding of it; its runs stay, with their history.",
@@ -279,7 +338,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				fmt.Fprintf(w, "deleted; %d binding(s) deleted, %d run(s) kept\n", d.BindingsDeleted, d.RunsRetained)
 			}},
 	}
-	return v2OpGroup(v2Group{name: "definitions", short: "list, get, create, update, upsert or delete V2 definitions",
+	return v2OpGroup(v2Group{name: "definitions", short: "list, get, create, update, upsert, validate or delete V2 definitions",
 		intro: "Hooks V2 definitions (what to do on a lifecycle event), as the v2/definitions/* requests (docs/protocol.md §5).",
 		exit:  "Exit status: 0 ok, 1 error (conflict), 2 usage (invalid input), 3 not found, 4 database unavailable.",
 		ops:   ops}, stdout, stderr)
@@ -417,6 +476,14 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 		exit: "Exit status: 0 ok, 1 error (conflict, a refused --authorize), 2 usage (invalid input), 3 not found, " +
 			"4 database unavailable.",
 		ops: ops}, stdout, stderr)
+}
+
+// validateOutput is what `hookside v2 definitions validate` prints with
+// --json: v2/definitions/validate's {valid, problems}, each problem with
+// its position in the file (at).
+type validateOutput struct {
+	Valid    bool             `json:"valid"`
+	Problems []locatedProblem `json:"problems"`
 }
 
 // printNeedReview says that n bindings lost their trust to an executing

@@ -154,12 +154,7 @@ func (f v2File) locate(err error, prefix string) error {
 	}
 	if data, isMap := ie.Data.(map[string]any); isMap {
 		if ps, isProblems := data["problems"].([]expr.Problem); isProblems && prefix != "" {
-			located := make([]locatedProblem, len(ps))
-			for i, p := range ps {
-				located[i].Problem = p
-				located[i].At, _ = f.at(p.Path)
-			}
-			out.Data = map[string]any{"problems": located}
+			out.Data = map[string]any{"problems": f.locateProblems(ps)}
 		}
 	}
 	return out
@@ -171,6 +166,31 @@ func (f v2File) locate(err error, prefix string) error {
 type locatedProblem struct {
 	expr.Problem
 	At string `json:"at,omitempty"`
+}
+
+// locateProblems is ps, problems of the definition or patch f holds, each
+// with the position of its value (at).
+func (f v2File) locateProblems(ps []expr.Problem) []locatedProblem {
+	located := make([]locatedProblem, len(ps))
+	for i, p := range ps {
+		located[i].Problem = p
+		located[i].At, _ = f.at(p.Path)
+	}
+	return located
+}
+
+// line is the problem as the CLI prints it after its severity: "PATH:
+// MESSAGE (FILE:LINE:COL)", without the path for the document itself and
+// without the position when it has none.
+func (p locatedProblem) line() string {
+	s := p.Message
+	if p.Path != "" {
+		s = p.Path + ": " + s
+	}
+	if p.At != "" {
+		s += " (" + p.At + ")"
+	}
+	return s
 }
 
 // at is "file:line:col" of the value at path in f (object keys joined by

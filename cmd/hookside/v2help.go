@@ -47,8 +47,12 @@ const helpWidth = 100
 func (g v2Group) long() string {
 	var b strings.Builder
 	b.WriteString(wrapText(g.intro, helpWidth) + "\n\n")
+	width := 7
 	for _, op := range g.ops {
-		fmt.Fprintf(&b, "  %-7s %s\n", op.name(), op.short)
+		width = max(width, len(op.name()))
+	}
+	for _, op := range g.ops {
+		fmt.Fprintf(&b, "  %-*s %s\n", width, op.name(), op.short)
 	}
 	b.WriteString("\n" + wrapText(g.errorsHelp(), helpWidth) + "\n" + wrapText(g.exit, helpWidth) + "\n")
 	fmt.Fprintf(&b, "Each command's input, output and exit statuses: hookside v2 %s <command> --help.", g.name)
@@ -63,14 +67,14 @@ func (op v2Op) name() string {
 
 // long is op's help: its line, what it takes and prints, the errors
 // paragraph of its group (errs) and its exit statuses (3 only when op.exit
-// names what is not found).
+// names what is not found; 4 not for a command that needs no database).
 func (op v2Op) long(errs string) string {
 	var b strings.Builder
 	b.WriteString(wrapText(strings.ToUpper(op.short[:1])+op.short[1:]+".", helpWidth) + "\n\n")
 	b.WriteString(wrapText(op.about, helpWidth) + "\n\n" + wrapText(op.out, helpWidth) + "\n")
 	b.WriteString(wrapText(errs, helpWidth) + "\n\nExit status:")
 	for code, text := range v2Exits {
-		if code == exitNotFound && op.exit[code] == "" {
+		if code == exitNotFound && op.exit[code] == "" || code == len(v2Exits)-1 && op.offline {
 			continue
 		}
 		fmt.Fprintf(&b, "\n  %d  %s%s", code, text, op.exit[code])

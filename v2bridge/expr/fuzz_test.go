@@ -11,7 +11,9 @@ import (
 // FuzzCondition decodes arbitrary JSON as a condition and checks that
 // Validate and Evaluate never panic, that a condition Validate accepts
 // evaluates without error, that a "never matches" warning is never wrong,
-// and that the JSON form round-trips to the same stable text.
+// that the JSON form round-trips to the same stable text, and that the
+// re-encoded form has no unknown member (the decoder keeps only members of
+// the shape, so what UnknownMembers reports is exactly what it dropped).
 func FuzzCondition(f *testing.F) {
 	for _, s := range []string{
 		`{"op":"eq","left":{"const":null},"right":{"const":null}}`,
@@ -21,6 +23,7 @@ func FuzzCondition(f *testing.F) {
 		`{"op":"notEq","left":{"path":"workspaces.0.id"},"right":{"path":"primaryWorkspaceId"}}`,
 		`{"op":"gt","left":{"const":1}}`,
 		`{"op":"not"}`,
+		`{"op":"and","conditions":[{"op":"eq","left":{"path":"turn.id"},"rigth":{"const":"a"}},{"op":"not","Condition":{"op":"exists","left":{"pth":"x"}}}]}`,
 	} {
 		f.Add([]byte(s), uint8(0))
 	}
@@ -54,6 +57,14 @@ func FuzzCondition(f *testing.F) {
 		out, err := json.Marshal(&cond)
 		if err != nil {
 			t.Fatalf("marshal: %v", err)
+		}
+		for _, p := range unknownIn(shapeCondition, data) {
+			if p.Code != CodeUnknownMember || p.Severity != SeverityWarning || p.Path == "" {
+				t.Fatalf("unknown member problem %+v", p)
+			}
+		}
+		if ps := unknownIn(shapeCondition, out); ps != nil {
+			t.Fatalf("re-encoded %s has unknown members %+v", out, ps)
 		}
 		var again Condition
 		if err := json.Unmarshal(out, &again); err != nil {

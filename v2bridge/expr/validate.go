@@ -41,6 +41,7 @@ const (
 	CodeStaticallyMissing = "statically_missing" // warning: allowed path that this event never has
 	CodeInvalidType       = "invalid_type"       // a member of the wrong JSON type (e.g. a string where a value expression goes)
 	CodeDoubleBraces      = "double_braces"      // warning: {{…}} in a template is sent literally; placeholders are ${…}
+	CodeUnknownMember     = "unknown_member"     // warning: a member the definition's shape does not have, ignored (UnknownMembers)
 )
 
 // Problem is one validation finding (PROTOCOL §5.2 v2/definitions/validate).
@@ -70,7 +71,9 @@ type Problem struct {
 // null const or an object, mismatched scalar types, exists on a path the
 // event never has — and when the whole condition can never match (the
 // validator warning hookside adds, spec README). Problems come in a
-// deterministic order; nil means valid with no warnings.
+// deterministic order; nil means valid with no warnings. Members the
+// decoder dropped are not seen here: UnknownMembers reports them from the
+// definition as written.
 func Validate(def *Definition) []Problem {
 	v := &validator{event: def.EventName}
 	v.definition(def)

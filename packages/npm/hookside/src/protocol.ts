@@ -926,6 +926,8 @@ export type V2DefinitionsCreateParams = {
 /** v2/definitions/create result: create a definition (§5) */
 export type V2DefinitionsCreateResult = {
   definition: Definition;
+  /** the definition's warning-severity problems (unknown_member, never_matches, …), as v2/definitions/validate reports them; absent when there are none */
+  warnings?: Problem[];
 };
 
 /** v2/definitions/delete params: delete a definition; bindings cascade, runs stay (§5) */
@@ -1001,6 +1003,8 @@ export type V2DefinitionsUpdateParams = {
 export type V2DefinitionsUpdateResult = {
   definition: Definition;
   bindingsNeedingReview: number;
+  /** the definition's warning-severity problems (unknown_member, never_matches, …), as v2/definitions/validate reports them; absent when there are none */
+  warnings?: Problem[];
 };
 
 /** v2/definitions/upsert params: create a definition or replace the stored one with the same id; same content is unchanged, nothing written (§5) */
@@ -1014,6 +1018,8 @@ export type V2DefinitionsUpsertResult = {
   definition: Definition;
   outcome: "created" | "updated" | "unchanged";
   bindingsNeedingReview: number;
+  /** the definition's warning-severity problems (unknown_member, never_matches, …), as v2/definitions/validate reports them; absent when there are none */
+  warnings?: Problem[];
 };
 
 /** v2/definitions/validate params: check a definition without storing it (§5) */
