@@ -21,8 +21,8 @@ func unknownWarning(problems any, path string) map[string]any {
 
 // TestV2UnknownMembersAreWarnings: a misspelt member of a definition is
 // accepted and ignored, as every extra key is (hooks-v2-handbook §8.1), and
-// said: v2/definitions/validate lists an unknown_member warning at its path
-// with the near miss, create, update and upsert return it in warnings, the
+// said: v2/definitions/validate and preview list an unknown_member warning
+// at its path with the near miss, create, update and upsert return it in warnings, the
 // stored definition does not have it, and a clean definition's results
 // have no warnings member.
 func TestV2UnknownMembersAreWarnings(t *testing.T) {
@@ -35,6 +35,11 @@ func TestV2UnknownMembersAreWarnings(t *testing.T) {
 	w := unknownWarning(res["problems"], "action.target.versoin")
 	if res["valid"] != true || w == nil || !strings.Contains(w["message"].(string), `did you mean "version"?`) {
 		t.Fatalf("validate: %v", r)
+	}
+
+	r = c.call("v2/definitions/preview", map[string]any{"definition": typo})
+	if res, _ = r["result"].(map[string]any); res["valid"] != true || unknownWarning(res["problems"], "action.target.versoin") == nil {
+		t.Errorf("preview: %v", r)
 	}
 
 	// The condition of the brief: the missing right is the error, the
