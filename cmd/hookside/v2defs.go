@@ -61,6 +61,11 @@ func v2OpCmd(g v2Group, op v2Op, stdout, stderr io.Writer) *cobra.Command {
 		// A flag error under --json prints the error object too (execute).
 		Annotations: map[string]string{annJSONErrors: jsonErrorsV2}}
 	c.register(cmd.Flags())
+	if op.offline {
+		// Taken, as by every v2 command, so that scripts can pass it
+		// uniformly; not listed: the command reads no home.
+		_ = cmd.Flags().MarkHidden("home")
+	}
 	if op.flags != nil {
 		op.flags(cmd)
 	}
