@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/hookside/hookside/internal/jsonexact"
+	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/internal/jsonint"
 	"github.com/hookside/hookside/v2bridge/expr"
 )
@@ -96,7 +97,7 @@ func shapeProblems(raw json.RawMessage) []expr.Problem {
 			for _, m := range sortedKeys(members) {
 				var val expr.Value
 				if jsonexact.Unmarshal(members[m], &val) != nil {
-					out = append(out, bad("inputMapping."+m, valueShape))
+					out = append(out, bad(jsonpos.Key("inputMapping", m), valueShape))
 				}
 			}
 		default:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hookside/hookside/internal/hook"
+	"github.com/hookside/hookside/internal/jsonpos"
 )
 
 // Problem severities (PROTOCOL §5.2 v2/definitions/validate; warnings are
@@ -259,7 +260,9 @@ func (v *validator) mapping(d *Definition) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		p := "inputMapping." + name
+		// Bracketed as jsonpos.Key writes a name with a dot (the
+		// unknown-member warnings name the same member the same way).
+		p := jsonpos.Key("inputMapping", name)
 		if n := jsLen(name); n < 1 || n > MaxParamNameLen {
 			v.errorf(p, CodeOutOfRange, "parameter names must be 1 to %d characters, got %d", MaxParamNameLen, n)
 		}

@@ -80,7 +80,7 @@ func TestValidate(t *testing.T) {
 		{"const_must_be_scalar", func(d *Definition) { d.Action.Title = c([]any{1.0}) }, "action.title.const", CodeInvalidConst, SeverityError},
 		{"template_at_least_one_char", func(d *Definition) { d.Action.Title = tmpl("") }, "action.title.template", CodeEmptyTemplate, SeverityError},
 		{"template_placeholder_syntax", func(d *Definition) { d.Action.Title = tmpl("${$foo}") }, "action.title.template", CodeInvalidPath, SeverityError},
-		{"mapping_param_name_at_least_1", func(d *Definition) { toolDef(d); d.InputMapping = map[string]Value{"": *c("x")} }, "inputMapping.", CodeOutOfRange, SeverityError},
+		{"mapping_param_name_at_least_1", func(d *Definition) { toolDef(d); d.InputMapping = map[string]Value{"": *c("x")} }, "inputMapping['']", CodeOutOfRange, SeverityError},
 		{"mapping_param_name_at_most_120", func(d *Definition) { toolDef(d); d.InputMapping = map[string]Value{long: *c("x")} }, "inputMapping." + long, CodeOutOfRange, SeverityError},
 		{"mapping_path_syntax", func(d *Definition) { toolDef(d); d.InputMapping = map[string]Value{"p": *path("payload..m")} }, "inputMapping.p.path", CodeInvalidPath, SeverityError},
 		{"mapping_path_whitelist_per_event", func(d *Definition) { toolDef(d); d.InputMapping = map[string]Value{"p": *path("payload.requestId")} }, "inputMapping.p.path", CodePathNotAllowed, SeverityError},
