@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 
 	"github.com/hookside/hookside/internal/jsonexact"
-	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/internal/jsonint"
+	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/v2bridge/expr"
 )
 
