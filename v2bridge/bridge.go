@@ -115,6 +115,12 @@ type Options struct {
 	// pipeline for its own event: it must not pick up, and then abandon on
 	// exit, other work of the shared home).
 	ClaimSessionID string
+	// ClaimEventID, with ClaimSessionID, narrows the workers further to
+	// the runs of that event and the queued runs of the session that must
+	// run before them (store.ClaimFilter.EventID): the CLI's emit never
+	// takes another concurrent emit's run, which it would cancel when it
+	// exits after its own event.
+	ClaimEventID string
 	// ResolveAtEmit makes Emit decide the event's runs itself and store the
 	// event, its runs and the resolved mark in one transaction
 	// (store.EmitResolved: one commit instead of the outbox's and the
@@ -407,8 +413,16 @@ func (b *Bridge) cancelInflight(cause error) {
 // wake the workers when something became claimable.
 func (b *Bridge) runChanged(r store.Run) {
 	b.changed.broadcast()
-	if r.Status == store.RunQueued {
+	switch {
+	case r.Status == store.RunQueued:
 		b.wake.touch() // the other processes on this home first: a local worker may not be able to run it
+		b.workerWake.kick()
+	case r.Status != store.RunRunning && r.ConcurrencyPolicy == store.SerialPerSession:
+		// Its end may make the next run of its hook and session claimable
+		// (§10.5 serial order), maybe one another process is waiting for
+		// (a concurrent `hookside v2 emit` of the same session): without
+		// this it would wait for its maintenance tick.
+		b.wake.touch()
 		b.workerWake.kick()
 	}
 	if b.opts.OnRunUpdated == nil {

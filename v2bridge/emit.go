@@ -154,13 +154,7 @@ func BuildEnvelope(p EmitParams, now time.Time) (*expr.Envelope, error) {
 	if p.Workspaces == nil {
 		p.Workspaces = []expr.Workspace{}
 	}
-	src := p.SourceID
-	if src == "" {
-		var ok bool
-		if src, ok = expr.SourceID(p.EventName, p.Turn.ID, p.Payload); !ok {
-			src = randid.UUID() // the source id of last resort (§3.2)
-		}
-	}
+	src := sourceID(p)
 	env := &expr.Envelope{
 		SchemaVersion: expr.SchemaVersion, EventID: expr.EventID(p.EventName, src), EventName: p.EventName,
 		OccurredAt: p.OccurredAt, Source: "host", Session: *p.Session, Turn: *p.Turn, Agent: p.Agent,
@@ -173,6 +167,26 @@ func BuildEnvelope(p EmitParams, now time.Time) (*expr.Envelope, error) {
 	}
 	return env, nil
 }
+
+// sourceID is p's source id: explicit, else derived (§3.2), else a random
+// UUID (the source id of last resort).
+func sourceID(p EmitParams) string {
+	if p.SourceID != "" {
+		return p.SourceID
+	}
+	if p.Turn != nil {
+		if src, ok := expr.SourceID(p.EventName, p.Turn.ID, p.Payload); ok {
+			return src
+		}
+	}
+	return randid.UUID()
+}
+
+// PinSourceID sets p.SourceID when it is empty (derived, else a random
+// UUID), so that every BuildEnvelope and Emit of p computes the same event
+// id: a caller that needs the id before emitting (the CLI narrows its
+// workers to it) pins it first.
+func PinSourceID(p *EmitParams) { p.SourceID = sourceID(*p) }
 
 // Emit builds the envelope and enqueues it durably (v2/events/emit): when no
 // enabled definition listens to the event nothing is written (§3.3, the

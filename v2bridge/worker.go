@@ -75,7 +75,7 @@ func (b *Bridge) workOnceSafe() (worked bool) {
 // workOnce claims and executes one run; false when nothing was claimable.
 func (b *Bridge) workOnce() bool {
 	run, ok, err := b.db.ClaimRun(b.ctx, b.owner, b.opts.RunLease, b.now(),
-		store.ClaimFilter{ActionTypes: b.claimableActions(), SessionID: b.opts.ClaimSessionID,
+		store.ClaimFilter{ActionTypes: b.claimableActions(), SessionID: b.opts.ClaimSessionID, EventID: b.opts.ClaimEventID,
 			ReadFirst: b.opts.ClaimSessionID != ""}) // the CLI's session usually has nothing queued
 	if err != nil {
 		if b.ctx.Err() == nil {
@@ -114,9 +114,27 @@ func (b *Bridge) execute(run store.Run) {
 	renewDone := make(chan struct{})
 	go b.renew(ctx, run.ID, cancel, renewDone)
 	o := b.performSafe(ctx, run)
+	o = cancelledBeforeSend(o, context.Cause(ctx))
 	cancel(nil)
 	<-renewDone
 	b.finish(run, o)
+}
+
+// cancelledBeforeSend corrects o when the run was cancelled from outside
+// (shutdown, master switch off, lease lost: cause) before its action was
+// sent: the pipeline's reads then fail only because of that cancellation,
+// which is not a pipeline failure — §10.3's fixed 60 s re-queue would hold
+// back every later run of its hook and session (§10.5) for a minute. The run
+// goes back to the queue claimable at once (nothing was started); with the
+// lease lost somebody else already decided.
+func cancelledBeforeSend(o outcome, cause error) outcome {
+	switch {
+	case !o.pipeline || cause == nil:
+		return o
+	case errors.Is(cause, errLeaseLost):
+		return outcome{}
+	}
+	return outcome{requeue: true}
 }
 
 func (b *Bridge) renew(ctx context.Context, id string, cancel context.CancelCauseFunc, done chan struct{}) {

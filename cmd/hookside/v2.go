@@ -176,10 +176,13 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 	if err := jsonexact.Unmarshal(f.raw, &p); err != nil {
 		return usage("--file", f.decodeError(err))
 	}
-	if _, err := v2bridge.BuildEnvelope(p, time.Now()); err != nil {
+	v2bridge.PinSourceID(&p) // Emit's event id is then env's, which the workers are narrowed to
+	env, err := v2bridge.BuildEnvelope(p, time.Now())
+	if err != nil {
 		return fail(f.locate(err, ""))
 	}
-	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr), ClaimSessionID: p.Session.ID,
+	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr),
+		ClaimSessionID: p.Session.ID, ClaimEventID: env.EventID,
 		ResolveAtEmit: true, Store: store.Options{OneConnection: true}})
 	if err != nil {
 		return fail(err)

@@ -274,8 +274,14 @@ func (db *DB) CreateTestRun(ctx context.Context, nr NewRun) (Run, error) {
 
 // ClaimFilter narrows ClaimRun.
 type ClaimFilter struct {
-	HookID       string // only runs of this hook
-	SessionID    string // only runs of this session
+	HookID    string // only runs of this hook
+	SessionID string // only runs of this session
+	// EventID: only the runs of this event, and the queued runs that hold
+	// one of them back by serial order (serial_per_session: same hook and
+	// session, inserted before it), which must run first. A claimer that
+	// works for one event (the CLI's emit) then never takes, and abandons
+	// on exit, another event's run it does not wait for.
+	EventID      string
 	OnlyTestRuns bool
 	// ActionTypes, when not nil, only claims runs whose execution snapshot
 	// has $.action.type in the list (v2bridge's ownership rule: a process
@@ -383,6 +389,12 @@ func (f ClaimFilter) where() (string, []any) {
 	if f.SessionID != "" {
 		q += ` AND r.session_id = ?`
 		args = append(args, f.SessionID)
+	}
+	if f.EventID != "" {
+		q += ` AND (r.event_id = ? OR EXISTS (SELECT 1 FROM hook_runs o WHERE o.event_id = ?
+			AND o.status = 'queued' AND o.concurrency_policy <> 'parallel'
+			AND o.hook_id = r.hook_id AND o.session_id = r.session_id AND o.seq > r.seq))`
+		args = append(args, f.EventID, f.EventID)
 	}
 	if f.OnlyTestRuns {
 		q += ` AND r.is_test_run = 1`
