@@ -1,7 +1,6 @@
 package truststore
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,8 +15,6 @@ import (
 	"time"
 
 	"github.com/hookside/hookside/internal/fsid"
-	"github.com/hookside/hookside/internal/jsonexact"
-	"github.com/hookside/hookside/internal/jsonscan"
 )
 
 // FileName is the trust file's name inside the security directory
@@ -29,9 +26,6 @@ const fileVersion = 1
 
 // DefaultLockTimeout is the spec's wait for the lock ("拿锁最多等 5 秒").
 const DefaultLockTimeout = 5 * time.Second
-
-// maxFileSize bounds what Load reads; a larger trust file is corrupt.
-const maxFileSize = 16 << 20
 
 // ErrCorrupt means the trust file could not be understood (§"信任存在哪、怎样
 // 审查": "文件读不懂时改名为 .corrupt-<时间戳> 备查，所有工作区钩子按不可信处理").
@@ -112,8 +106,8 @@ type corruptError struct{ why string }
 func (e *corruptError) Error() string { return e.why }
 
 // Load reads the trust file. A missing file is StatusMissing with a nil
-// error. A corrupt one (empty, truncated, not JSON, wrong shape, wrong
-// version, not a regular file — a symlink included —, not owned by us, or
+// error. A corrupt one (empty, truncated, not JSON, not UTF-8, larger
+// than MaxFileBytes, wrong shape, wrong version, not a regular file — a symlink included —, not owned by us, or
 // any permission bit beyond 0600; on Windows a DACL granting write to
 // anyone else) is renamed to <file>.corrupt-<timestamp> under the lock,
 // with one warning to the Logger, and reported as StatusCorrupt with a
@@ -121,7 +115,7 @@ func (e *corruptError) Error() string { return e.why }
 // or world-accessible file may have been written by someone else, so it is
 // not trusted (fail closed; ARCHITECTURE.md "Reliability rules"). Any other
 // read error also yields StatusCorrupt (nothing runs) with that error, and
-// nothing is renamed.
+// nothing is renamed. A leading UTF-8 byte order mark is skipped (parse).
 // A ReadOnly store renames nothing either: the corrupt file stays where it
 // is until a write finds it. The State is never nil.
 func (s *Store) Load() (*State, error) {
@@ -219,125 +213,18 @@ func (s *Store) read() (*State, fsid.ID, error) {
 	if err := checkFile(f, fi); err != nil {
 		return nil, id, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
 		return nil, id, err
 	}
-	if len(data) > maxFileSize {
-		return nil, id, &corruptError{"larger than 16 MiB: not a trust file"}
+	if len(data) > MaxFileBytes {
+		return nil, id, &corruptError{tooLargeWhy(fi.Size())}
 	}
 	recs, err := parse(data)
 	if err != nil {
 		return nil, id, err
 	}
 	return newState(StatusOK, recs), id, nil
-}
-
-// parse checks the file's shape strictly enough that a truncated or foreign
-// file never passes, while tolerating unknown fields (a later writer of the
-// same version may add some), but not a member whose name differs from
-// one of the file's only in case.
-func parse(data []byte) ([]Record, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &corruptError{"empty file"}
-	}
-	// One decoding pass; pointers tell "absent or null" from zero values.
-	var raw struct {
-		Version *int `json:"version"`
-		Records *[]*struct {
-			WorkspaceID *string           `json:"workspaceId"`
-			Digest      *string           `json:"digest"`
-			GrantedAt   json.RawMessage   `json:"grantedAt"`
-			Snapshot    *Snapshot         `json:"snapshot"`
-			ScriptPins  map[string]string `json:"scriptPins"`
-			ScriptLinks map[string]string `json:"scriptLinks"`
-			ScriptGlobs map[string]string `json:"scriptGlobs"`
-			ScriptDirs  []string          `json:"scriptDirs"`
-			Site        *SiteKey          `json:"site"`
-			OtherSites  []SitePins        `json:"otherSites"`
-		} `json:"records"`
-	}
-	if err := jsonexact.Unmarshal(data, &raw); err != nil {
-		return nil, &corruptError{jsonWhy(data, err)}
-	}
-	// Member names are exact (docs/protocol.md §1). A member named like
-	// one of the file's own but in another case ("Records") is no later
-	// writer's addition: it is a file that hookside before exact names
-	// (which matched them ignoring case) and hookside now would read
-	// differently, so it is not read at all.
-	// A member named twice is read as its last value here and as its
-	// first by other parsers: not a file hookside wrote.
-	if name, off, dup := jsonscan.DuplicateAt(data); dup {
-		return nil, &corruptError{fmt.Sprintf("wrong shape: member %q appears twice in one object (%s; each member name may appear once)", name, lineCol(data, off))}
-	}
-	if v := jsonexact.Variants(data, &raw, 1); len(v) > 0 {
-		return nil, &corruptError{fmt.Sprintf("wrong shape: member %q differs from %q only in case (member names are exact)", v[0].Path, v[0].Field)}
-	}
-	if raw.Version == nil || raw.Records == nil {
-		return nil, &corruptError{`wrong shape: missing "version" or "records"`}
-	}
-	if *raw.Version != fileVersion {
-		return nil, &corruptError{fmt.Sprintf("unsupported version %d, want %d", *raw.Version, fileVersion)}
-	}
-	recs := make([]Record, 0, len(*raw.Records))
-	for i, r := range *raw.Records {
-		at := fmt.Sprintf("records[%d]", i)
-		if r == nil || r.WorkspaceID == nil || *r.WorkspaceID == "" || r.Digest == nil || !validDigest(*r.Digest) ||
-			r.GrantedAt == nil || string(r.GrantedAt) == "null" || r.Snapshot == nil {
-			return nil, &corruptError{fmt.Sprintf("wrong shape: %s%s: missing or invalid workspaceId, digest, grantedAt or snapshot", at, atPath(data, at))}
-		}
-		// time.Time's own decoding, whose error would name neither the
-		// member nor where it is.
-		var granted time.Time
-		if err := granted.UnmarshalJSON(r.GrantedAt); err != nil {
-			return nil, &corruptError{fmt.Sprintf("wrong shape: %s.grantedAt%s is %s, not a date and time as RFC 3339 writes it (2006-01-02T15:04:05Z)",
-				at, atPath(data, at+".grantedAt"), r.GrantedAt)}
-		}
-		rec := Record{WorkspaceID: *r.WorkspaceID, Digest: *r.Digest, GrantedAt: granted,
-			Snapshot: *r.Snapshot, ScriptPins: r.ScriptPins, ScriptLinks: r.ScriptLinks, ScriptGlobs: r.ScriptGlobs, ScriptDirs: r.ScriptDirs,
-			Site: r.Site, OtherSites: r.OtherSites}
-		if err := validSites(&rec); err != nil {
-			return nil, &corruptError{fmt.Sprintf("wrong shape: %s%s: %v", at, atPath(data, at), err)}
-		}
-		recs = append(recs, rec)
-	}
-	return recs, nil
-}
-
-// validSites checks every pin set of rec (its own and OtherSites) and
-// normalises the sites: a key given twice keeps its first set (the
-// record's own, then the newest), and at most MaxSites are kept, newest
-// first. A record written before sites were recorded (no site, no
-// otherSites) is its own one site, key not recorded: read as it was.
-func validSites(rec *Record) error {
-	if err := rec.Pins().Validate(); err != nil {
-		return err
-	}
-	if len(rec.OtherSites) == 0 {
-		return nil
-	}
-	for j := range rec.OtherSites {
-		o := &rec.OtherSites[j]
-		if o.GrantedAt.IsZero() {
-			return fmt.Errorf("otherSites[%d]: missing grantedAt", j)
-		}
-		if err := o.Pins().Validate(); err != nil {
-			return fmt.Errorf("otherSites[%d]: %v", j, err)
-		}
-	}
-	sites := rec.Sites()
-	others := make([]SitePins, 0, len(sites)-1)
-	for _, s := range sites[1:] {
-		if s.Site.id() != sites[0].Site.id() && !slices.ContainsFunc(others, func(k SitePins) bool { return k.Site.id() == s.Site.id() }) {
-			others = append(others, s)
-		}
-	}
-	others = boundSites(others)
-	if len(others) > MaxSites-1 {
-		others = others[:MaxSites-1]
-	}
-	rec.setSites(append(sites[:1], others...))
-	return nil
 }
 
 // quarantineLocked renames a still-corrupt trust file aside under the lock
@@ -381,9 +268,10 @@ func (s *Store) quarantine(why string) (string, error) {
 // snapshot is the new record's. Other records are kept. Under the lock it
 // re-reads the file: when that is corrupt it is moved aside and Grant
 // fails with a *CorruptError, never starting a fresh file as if nothing
-// happened. Errors also: ErrLockTimeout (wrapped, naming the holder),
-// invalid input, I/O. On a nil error the grant is durable (file and
-// directory fsynced).
+// happened. Errors also: a *TooLargeError (wrapping ErrTooLarge) when
+// the file would be larger than MaxFileBytes, which Load refuses (nothing
+// is written), ErrLockTimeout (wrapped, naming the holder), invalid input,
+// I/O. On a nil error the grant is durable (file and directory fsynced).
 func (s *Store) Grant(workspaceID string, recs []Record) error {
 	if workspaceID == "" {
 		return errors.New("cannot grant trust: no workspace is named (an empty workspace id); nothing was written")
@@ -502,12 +390,17 @@ func (s *Store) update(fn func([]Record) ([]Record, bool)) error {
 // ReplaceFile; on Windows retried while a reader holds the target for a
 // moment), then the directory is fsynced. Stale temp files of writers
 // killed mid-write are removed (we hold the lock: no live writer).
+// Contents larger than MaxFileBytes, which read would refuse, are not
+// written: a *TooLargeError.
 func (s *Store) write(recs []Record) error {
 	data, err := json.MarshalIndent(fileJSON{Version: fileVersion, Records: recs}, "", "  ")
 	if err != nil {
 		return err
 	}
 	data = append(data, '\n')
+	if len(data) > MaxFileBytes {
+		return tooLarge(s.path, len(data), recs)
+	}
 	tmp, err := os.CreateTemp(s.dir, FileName)
 	if err != nil {
 		return writeError(s.path, err)

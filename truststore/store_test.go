@@ -216,7 +216,7 @@ func TestCorruptFile(t *testing.T) {
 		"no_records":           {`{"version":1}`, 0o600, false, `wrong shape: missing "version" or "records"`},
 		"wrong_version":        {`{"version":2,"records":[]}`, 0o600, false, "unsupported version 2, want 1"},
 		"bad_digest":           {strings.Replace(valid, hexSum("a"), "xyz", 1), 0o600, false, "wrong shape: records[0] (line 1, column 25): missing or invalid workspaceId, digest"},
-		"bad_time":             {strings.Replace(valid, "2025-01-01T00:00:00Z", "yesterday", 1), 0o600, false, `wrong shape: records[0].grantedAt (line 1, column 132) is "yesterday", not a date and time as RFC 3339 writes it`},
+		"bad_time":             {strings.Replace(valid, "2025-01-01T00:00:00Z", "yesterday", 1), 0o600, false, `wrong shape: records[0].grantedAt (line 1, column 132) is "yesterday", not an RFC 3339 time such as 2026-01-02T15:04:05Z`},
 		"no_snapshot":          {strings.Replace(valid, `,"snapshot":{"event":"Stop"}`, "", 1), 0o600, false, "wrong shape: records[0]"},
 		"wrong_type_deep":      {strings.Replace(valid, `"digest":"`+hexSum("a")+`"`, `"digest":5`, 1), 0o600, false, "wrong shape: records[0].digest (line 1, column 53) is a JSON number"},
 		"pretty_missing_comma": {"{\n  \"version\": 1\n  \"records\": []\n}\n", 0o600, false, "not valid JSON at line 3, column 3: invalid character '\"' after object key:value pair (a missing comma before this)"},
@@ -230,7 +230,22 @@ func TestCorruptFile(t *testing.T) {
 		"other_case_top_level": {`{"Version":1,"Records":[]}`, 0o600, false, `wrong shape: member "Version" differs from "version" only in case`},
 		"other_case_beside":    {strings.Replace(valid, `"records"`, `"RECORDS":[],"records"`, 1), 0o600, false, `wrong shape: member "RECORDS" differs from "records" only in case`},
 		"duplicate_member":     {strings.Replace(valid, `"grantedAt":"2025-01-01T00:00:00Z"`, `"grantedAt":"2025-01-01T00:00:00Z","grantedAt":"nope"`, 1), 0o600, false, `wrong shape: member "records[0].grantedAt" appears twice in one object (line 1, column 155; each member name may appear once)`},
-		"other_case_in_record": {strings.Replace(valid, `"digest"`, `"Digest":"x","digest"`, 1), 0o600, false, `wrong shape: member "records[0].Digest" differs from "digest" only in case`},
+		// A grant time names its member and position, and what it should be.
+		"bad_other_site_time": {prettyOtherSites(`"2025-13-01T00:00:00Z"`), 0o600, false,
+			`wrong shape: records[0].otherSites[1].grantedAt (line 11, column 47) is "2025-13-01T00:00:00Z" (month out of range), not an RFC 3339 time such as 2026-01-02T15:04:05Z`},
+		"other_site_time_number": {prettyOtherSites(`20250101`), 0o600, false,
+			`wrong shape: records[0].otherSites[1].grantedAt (line 11, column 47) is a JSON number, not an RFC 3339 time such as 2026-01-02T15:04:05Z`},
+		// Not UTF-8 (a Latin-1 é): where, as a byte offset and line:column.
+		"latin1": {strings.Replace(valid, `"workspaceId":"w"`, "\"workspaceId\":\"caf\xe9\"", 1), 0o600, false,
+			"not valid UTF-8 at line 1, column 44: byte 0xe9 at offset 43 (JSON text must be UTF-8, RFC 8259 §8.1: saved as Latin-1?)"},
+		// After a byte order mark, columns are an editor's, offsets the file's.
+		"bom_latin1": {"\xEF\xBB\xBF" + strings.Replace(valid, `"workspaceId":"w"`, "\"workspaceId\":\"caf\xe9\"", 1), 0o600, false,
+			"not valid UTF-8 at line 1, column 44: byte 0xe9 at offset 46 ("},
+		"bom_bad_time": {"\xEF\xBB\xBF" + strings.Replace(valid, "2025-01-01T00:00:00Z", "yesterday", 1), 0o600, false,
+			`wrong shape: records[0].grantedAt (line 1, column 132) is "yesterday", not an RFC 3339 time`},
+		// Cut short inside a character: the file is truncated, not Latin-1.
+		"truncated_in_character": {valid[:60] + "\xc3", 0o600, false, "truncated JSON: it ends inside a value"},
+		"other_case_in_record":   {strings.Replace(valid, `"digest"`, `"Digest":"x","digest"`, 1), 0o600, false, `wrong shape: member "records[0].Digest" differs from "digest" only in case`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
