@@ -107,9 +107,9 @@ func (e *corruptError) Error() string { return e.why }
 
 // Load reads the trust file. A missing file is StatusMissing with a nil
 // error. A corrupt one (empty, truncated, not JSON, not UTF-8, larger
-// than MaxFileBytes, wrong shape, wrong version, not a regular file — a symlink included —, not owned by us, or
-// any permission bit beyond 0600; on Windows a DACL granting write to
-// anyone else) is renamed to <file>.corrupt-<timestamp> under the lock,
+// than MaxFileBytes, wrong shape, wrong version, not a regular file — a
+// symlink included —, not owned by us, or any permission bit beyond
+// 0600; on Windows a DACL granting write to anyone else) is renamed to <file>.corrupt-<timestamp> under the lock,
 // with one warning to the Logger, and reported as StatusCorrupt with a
 // *CorruptError (wrapping ErrCorrupt). Mode bits are not repaired: a group-
 // or world-accessible file may have been written by someone else, so it is
