@@ -182,6 +182,30 @@ func (b *Bridge) dispatchBacklog() {
 	}
 }
 
+// DispatchStored dispatches the stored event id now, in the caller's
+// goroutine (one attempt of §9.1's dispatch, as the dispatcher makes it):
+// nil when the event is dispatched (resolved or failed) by this call or
+// already was. An event that another process's dispatcher holds under a
+// live lease (§9.4) is left to it: ErrEventLeased. The master switch is
+// not checked here (the caller decides, §12.1). Other errors are the
+// dispatch's own (reading the definitions and bindings, the commit), the
+// event staying pending.
+func (b *Bridge) DispatchStored(ctx context.Context, id string) error {
+	ev, err := b.db.GetEvent(ctx, id)
+	switch {
+	case err != nil:
+		return storeErr(err, "")
+	case ev.Status != store.EventPending:
+		return nil
+	case ev.LeaseOwner != "" && ev.LeaseOwner != b.owner && ev.LeaseUntil.After(b.now()):
+		return ErrEventLeased
+	}
+	return b.dispatchEventSafe(ev)
+}
+
+// ErrEventLeased: another dispatcher holds the event's lease (DispatchStored).
+var ErrEventLeased = errors.New("another process is dispatching the event")
+
 // dispatchEventSafe is dispatchEvent with a recover: a panic leaves the
 // event pending (or releases its lease) like any dispatch error, and the
 // dispatcher keeps serving.

@@ -19,7 +19,6 @@ import (
 	"github.com/hookside/hookside/internal/jsonhtml"
 	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/v2bridge"
-	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
 )
 
@@ -111,8 +110,12 @@ func printRun(w io.Writer, r store.Run) {
 // emitOutput is what `v2 emit --json` prints.
 type emitOutput struct {
 	v2bridge.EmitResult
-	Runs           []store.Run `json:"runs"`
-	WaitingForHost int         `json:"waitingForHost"`
+	Runs           []emitRun `json:"runs"`
+	WaitingForHost int       `json:"waitingForHost"`
+	// NotDispatched: the event is stored but this emit did not dispatch it.
+	NotDispatched *notDispatched `json:"notDispatched,omitempty"`
+	// Notes are the notes printed on stderr (without the command prefix).
+	Notes []string `json:"notes"`
 }
 
 func v2EmitCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -129,9 +132,16 @@ func v2EmitCmd(stdout, stderr io.Writer) *cobra.Command {
 			"they are finished. Notification, sound and tool actions need a connected host: they stay\n" +
 			"queued for a hookside app-server whose host declared them. A problem in the file is reported\n" +
 			"at file:line:col.\n\n" +
-			"Exit status: 0 when the command runs finished (whatever their outcome, printed per run), 1 when\n" +
-			"--wait expired first (runs still running are cancelled and recorded outcome_unknown, others\n" +
-			"left queued; the event stays written), 130 on SIGINT/SIGTERM, 2 usage, 4 database unavailable.",
+			"A run re-queued for a later attempt (retry backoff, or 60 s after a pipeline failure) is waited\n" +
+			"for when that attempt can end within --wait; otherwise it is left queued at once and reported\n" +
+			"with its next attempt time and who runs it (--json: nextAttemptAt and leftQueued on the run).\n" +
+			"Every note on stderr is also in --json's notes. Should the event stay undispatched (its\n" +
+			"dispatch failed 4 times, or the master switch is off), the command says so at once (--json:\n" +
+			"notDispatched); the event stays pending for an app-server.\n\n" +
+			"Exit status: 0 when the command runs finished (whatever their outcome, printed per run) or were\n" +
+			"left queued for a later attempt, 1 when --wait expired first (runs still running are cancelled\n" +
+			"and recorded outcome_unknown, others left queued; the event stays written), 5 when the event is\n" +
+			"stored but not dispatched, 130 on SIGINT/SIGTERM, 2 usage, 4 database unavailable.",
 	}
 	fs := cmd.Flags()
 	c.register(fs)
@@ -196,10 +206,20 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 		b.Close(0)
 		return fail(err)
 	}
-	out := emitOutput{EmitResult: res, Runs: []store.Run{}}
+	out := emitOutput{EmitResult: res, Runs: []emitRun{}, Notes: []string{}}
+	note := func(format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		out.Notes = append(out.Notes, msg)
+		fmt.Fprintf(stderr, "%s: %s\n", prefix, msg)
+	}
 	done := true
 	if res.Enqueued {
-		out.Runs, out.WaitingForHost, done = waitEventRuns(ctx, b, res.EventID, *wait)
+		out.NotDispatched = ensureDispatched(ctx, b, res.EventID)
+	}
+	if res.Enqueued && out.NotDispatched == nil {
+		var st emitRunsState
+		st, done = waitEventRuns(ctx, b, res.EventID, time.Now().Add(*wait))
+		out.Runs, out.WaitingForHost = st.runs, st.waitingForHost
 	}
 	interrupted := ctx.Err() != nil
 	// The wait is over: nothing more is started here, and an action still in
@@ -207,32 +227,54 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 	// outcome_unknown). The runs are then read back, so what is printed is
 	// their real, final state in the database.
 	b.Close(0)
-	if res.Enqueued && !done {
+	if !done {
+		why, reason := "--wait expired", leftWaitExpired
+		if interrupted {
+			why, reason = "interrupted", leftInterrupted
+		}
 		if db, err := store.Open(home.DBPath(c.homeDir()), store.Options{OneConnection: true}); err == nil {
-			if runs, _, err := db.ListRuns(context.Background(), store.RunFilter{EventID: res.EventID, Limit: store.MaxListLimit}); err == nil {
-				out.Runs = runs
+			now := time.Now()
+			if st, err := readEventRuns(context.Background(), db, res.EventID, now, now); err == nil {
+				out.Runs, out.WaitingForHost = st.runs, st.waitingForHost
 			}
 			db.Close()
 		}
 		var left, cut int
-		for _, r := range out.Runs {
+		for i, r := range out.Runs {
 			switch {
-			case r.Status == store.RunQueued && !hostActionRun(r):
+			case r.Status == store.RunQueued && !hostActionRun(r.Run) && r.LeftQueued == nil:
+				out.Runs[i].LeftQueued = &leftQueued{Reason: reason, RunBy: runByText(r.Run)}
 				left++
 			case r.Status == store.RunOutcomeUnknown:
 				cut++
 			}
 		}
-		why := "--wait expired"
-		if interrupted {
-			why = "interrupted"
-		}
 		if cut > 0 {
-			fmt.Fprintf(stderr, "%s: %s: %d run(s) still running were cancelled and recorded outcome_unknown (the action may have taken effect)\n", prefix, why, cut)
+			note("%s: %d run(s) still running were cancelled and recorded outcome_unknown (the action may have taken effect)", why, cut)
 		}
 		if left > 0 {
-			fmt.Fprintf(stderr, "%s: %s: %d run(s) were left queued: a hookside app-server or a later v2 emit on this home runs them\n", prefix, why, left)
+			note("%s: %d run(s) were left queued: an app-server on this home, or `hookside v2 emit` of this event again, runs them", why, left)
 		}
+	}
+	for _, r := range out.Runs {
+		lq := r.LeftQueued
+		switch {
+		case lq == nil:
+		case lq.Reason == leftRetryLater:
+			note("run %s left queued for its next attempt at %s (last attempt: %s); it is run by %s", r.ID, rfc3339(r.NextAttemptAt), lastAttempt(r.Run), lq.RunBy)
+		case lq.Reason == leftBehindRetry:
+			note("run %s left queued behind run %s of its session, whose next attempt is at %s; it is run by %s", r.ID, lq.Behind.RunID, rfc3339(lq.Behind.NextAttemptAt), lq.RunBy)
+		}
+	}
+	if nd := out.NotDispatched; nd != nil {
+		if nd.Reason == notDispatchedSwitchOff {
+			note("event %s is stored but not dispatched: the V2 master switch is off (it waits pending); dispatched by %s", res.EventID, nd.DispatchBy)
+		} else {
+			note("event %s is stored but not dispatched (%d attempts, the last: %s); it waits pending, dispatched by %s", res.EventID, nd.Attempts, nd.Error, nd.DispatchBy)
+		}
+	}
+	if out.WaitingForHost > 0 {
+		note("%d run(s) need a host action (notification, sound or tool): they stay queued until a hookside app-server with a connected host that declared them runs on this home, for at most the host claim timeout (default %v, $%s), then they are skipped", out.WaitingForHost, v2bridge.DefaultHostClaimTimeout, v2bridge.EnvHostClaimMs)
 	}
 	if c.json {
 		writeJSON(stdout, out)
@@ -240,6 +282,8 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 		switch {
 		case !res.Enqueued:
 			fmt.Fprintf(stdout, "event %s: no enabled definition listens to %s; nothing written\n", res.EventID, p.EventName)
+		case out.NotDispatched != nil:
+			fmt.Fprintf(stdout, "event %s: stored, not dispatched\n", res.EventID)
 		case res.Duplicate:
 			fmt.Fprintf(stdout, "event %s: duplicate (already in the outbox)\n", res.EventID)
 		default:
@@ -247,74 +291,41 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 		}
 		printUnbound(stdout, res)
 		for _, r := range out.Runs {
-			fmt.Fprintf(stdout, "  run %s  %s  %s %s\n", r.ID, r.Status, r.ErrorCode, r.ErrorMessage)
+			fmt.Fprintf(stdout, "  run %s  %s  %s %s", r.ID, r.Status, r.ErrorCode, r.ErrorMessage)
+			if !r.NextAttemptAt.IsZero() {
+				fmt.Fprintf(stdout, "  (next attempt %s)", rfc3339(r.NextAttemptAt))
+			}
+			fmt.Fprintln(stdout)
 		}
-	}
-	if out.WaitingForHost > 0 {
-		fmt.Fprintf(stderr, "%s: %d run(s) need a host action (notification, sound or tool): they stay queued until a hookside app-server with a connected host that declared them runs on this home, for at most the host claim timeout (default %v, $%s), then they are skipped\n", prefix, out.WaitingForHost, v2bridge.DefaultHostClaimTimeout, v2bridge.EnvHostClaimMs)
 	}
 	switch {
 	case interrupted:
 		return exitInterrupted
-	case res.Enqueued && !done:
+	case out.NotDispatched != nil:
+		return exitNotDispatched
+	case !done:
 		return exitError // --wait expired before the command runs finished
 	}
 	return exitOK
 }
 
+// exitNotDispatched is `v2 emit`'s exit status when the event is stored
+// but not dispatched (notDispatched).
+const exitNotDispatched = 5
+
+// rfc3339 formats t in UTC to the millisecond.
+func rfc3339(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
+
+// lastAttempt is the reason a queued run's last attempt gave (its error).
+func lastAttempt(r store.Run) string {
+	switch {
+	case r.ErrorCode != "" && r.ErrorMessage != "":
+		return r.ErrorCode + ": " + r.ErrorMessage
+	case r.ErrorCode != "":
+		return r.ErrorCode
+	}
+	return "none recorded"
+}
+
 // exitInterrupted is the exit status after SIGINT/SIGTERM (128 + SIGINT).
 const exitInterrupted = 130
-
-// waitRecheck bounds how long waitEventRuns goes without reading the runs
-// back: changes committed here wake it at once (Bridge.Changed), this
-// catches those of another process on the home (e.g. an app-server that
-// dispatched the event or ran one of its runs).
-const waitRecheck = 50 * time.Millisecond
-
-// waitEventRuns waits until the event is resolved and every command run of
-// it is terminal; a host-action run (notification, sound, tool) is not
-// waited for, whether still queued for a capable host (counted in the
-// second result) or already running in another process. done is false when
-// the wait ended first (wait elapsed or ctx cancelled).
-func waitEventRuns(ctx context.Context, b *v2bridge.Bridge, eventID string, wait time.Duration) ([]store.Run, int, bool) {
-	deadline := time.Now().Add(wait)
-	for {
-		changed := b.Changed() // before the reads, so a change during them is not missed
-		ev, err := b.DB().GetEvent(ctx, eventID)
-		resolved := err == nil && (ev.Status == store.EventResolved || ev.Status == store.EventFailed)
-		res, _ := b.ListRuns(ctx, v2bridge.RunsListParams{EventID: eventID, Limit: store.MaxListLimit})
-		waiting, busy := 0, false
-		for _, r := range res.Runs {
-			host := hostActionRun(r) // another process's host runs it: not waited for
-			switch {
-			case r.Status == store.RunQueued && host:
-				waiting++
-			case (r.Status == store.RunQueued || r.Status == store.RunRunning) && !host:
-				busy = true
-			}
-		}
-		if resolved && !busy {
-			return res.Runs, waiting, true
-		}
-		if ctx.Err() != nil || !time.Now().Before(deadline) {
-			return res.Runs, waiting, false
-		}
-		t := time.NewTimer(min(waitRecheck, time.Until(deadline)))
-		select {
-		case <-ctx.Done():
-		case <-changed:
-		case <-t.C:
-		}
-		t.Stop()
-	}
-}
-
-func hostActionRun(r store.Run) bool {
-	var snap struct {
-		Action struct {
-			Type string `json:"type"`
-		} `json:"action"`
-	}
-	_ = jsonexact.Unmarshal(r.Execution, &snap)
-	return snap.Action.Type != expr.ActionCommand
-}
