@@ -326,6 +326,9 @@ type lspFramer struct {
 	// pending is a header line split off the bytes glued before it, read
 	// before the next line of the stream.
 	pending string
+	// started: the first frame was read (a byte order mark before it is
+	// skipped).
+	started bool
 }
 
 // gluedHeader splits the first line of a header block where
@@ -455,6 +458,14 @@ func (f *lspFramer) headerLine() (line string, tooLong bool, err error) {
 // MaxFrameBytes is errFrameTooLarge at once, before the rest of its header
 // block and its body, which the next call discards.
 func (f *lspFramer) ReadFrame() ([]byte, error) {
+	if !f.started {
+		// A byte order mark before the first header block is skipped,
+		// as one in front of a body is (objectStream.next).
+		f.started = true
+		if b, _ := f.r.Peek(3); string(b) == "\uFEFF" {
+			_, _ = f.r.Discard(3)
+		}
+	}
 	for f.headerRest {
 		line, _, err := f.headerLine()
 		if err != nil {

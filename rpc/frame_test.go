@@ -95,14 +95,13 @@ func TestParseFramingTakesOnlyTheDocumentedNames(t *testing.T) {
 
 // TestNotJSONSaysWhy: a frame that is not JSON is -32700 with id null
 // (PROTOCOL.md §1), its message saying why and where: two objects on one
-// line, trailing bytes, a byte order mark, a frame cut short, a syntax
+// line, trailing bytes, a byte order mark inside it, a frame cut short, a syntax
 // slip. The connection stays up.
 func TestNotJSONSaysWhy(t *testing.T) {
 	c := startServer(t, t.TempDir())
 	for frame, want := range map[string]string{
 		`{"jsonrpc":"2.0","id":12,"method":"hooks/list"}{"jsonrpc":"2.0","id":13,"method":"x"}`: "parse error: the frame is not JSON: other data follows its JSON value, at offset 47 (a frame holds one JSON value)",
 		`{"jsonrpc":"2.0","id":15,"method":"x"}` + "\x00":                                       "other data follows its JSON value, at offset 38",
-		"\uFEFF" + `{"jsonrpc":"2.0","id":14,"method":"x"}`:                                     "a byte order mark (U+FEFF), which JSON does not carry (RFC 8259 §8.1) at offset 0",
 		`{"jsonrpc":"2.0","id":18,"method":"x"` + "\uFEFF}":                                     "a byte order mark (U+FEFF), which JSON does not carry (RFC 8259 §8.1) at offset 37",
 		`{"jsonrpc":"2.0","id":19,"method":"x"` + "\xe9}":                                       "invalid byte 0xE9 (not UTF-8) after object key:value pair at offset 37",
 		`{"jsonrpc":"2.0","id":16,"method":"x","params":{"a":[1,2`:                              "it ends inside a value (cut short)",
@@ -119,5 +118,38 @@ func TestNotJSONSaysWhy(t *testing.T) {
 	}
 	if r := c.call("initialize", map[string]any{"protocolVersion": "1", "clientInfo": map[string]any{"name": "t"}}); r["result"] == nil {
 		t.Fatalf("initialize after the bad frames: %v", r)
+	}
+}
+
+// TestByteOrderMarkBeforeAFrameIsSkipped: a UTF-8 byte order mark in front
+// of a frame (what .NET's StreamWriter with Encoding.UTF8 writes before a
+// stream's first bytes) is skipped, as RFC 8259 §8.1 lets a parser do: the
+// request is served under its id, on every frame it precedes.
+func TestByteOrderMarkBeforeAFrameIsSkipped(t *testing.T) {
+	c := startServer(t, t.TempDir())
+	for i, frame := range []string{
+		"\uFEFF" + `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"1","clientInfo":{"name":"t"}}}`,
+		"\uFEFF " + `{"jsonrpc":"2.0","id":2,"method":"shutdown"}`,
+	} {
+		c.sendRaw(frame + "\n")
+		if m := c.read(true); m["error"] != nil || m["id"] != float64(i+1) {
+			t.Fatalf("%q: %v; want the reply to id %d", frame, m, i+1)
+		}
+	}
+	c.sendRaw("\uFEFF\n")
+	if m := c.read(true); errCode(m) != CodeInvalidRequest || m["id"] != nil {
+		t.Fatalf("a frame of a byte order mark only: %v; want -32600 empty frame", m)
+	}
+}
+
+// TestLSPFramerSkipsByteOrderMarkAtStart: with Content-Length framing a
+// byte order mark before the first header block is skipped; the frames
+// are read as without it.
+func TestLSPFramerSkipsByteOrderMarkAtStart(t *testing.T) {
+	f := newFramer(FramingContentLength, strings.NewReader("\uFEFFContent-Length: 2\r\n\r\n{}Content-Length: 4\r\n\r\n[1 ]"), io.Discard)
+	for i, want := range []string{"{}", "[1 ]"} {
+		if got, err := f.ReadFrame(); err != nil || string(got) != want {
+			t.Fatalf("frame %d: %q, %v; want %q", i, got, err, want)
+		}
 	}
 }
