@@ -29,8 +29,8 @@ type CorruptError struct {
 	// it was left in place (see Kept).
 	MovedTo string
 	// Kept says why it was left in place: "read-only" (a status read), or
-	// why the rename failed. "" when it was moved (or had been replaced by
-	// another process meanwhile).
+	// why the rename failed. "" when it was moved (by this process, or by
+	// another one meanwhile: MovedTo "" then).
 	Kept string
 	// Write is set when a write (Grant, Revoke) found the file corrupt and
 	// was refused.
@@ -57,7 +57,11 @@ func (e *CorruptError) Error() string {
 	case e.Kept != "":
 		fmt.Fprintf(&b, ": it could not be moved aside (%s); %s or move it away, then grant again", e.Kept, repairHint(e.Why, "it"))
 	default:
-		b.WriteString(": replaced by another process meanwhile")
+		b.WriteString(": another process moved it aside meanwhile (hookside hooks trust status lists the copy, with how to restore it)")
+		if e.Write {
+			b.WriteString("; nothing was written: run the command again, it writes into the trust file that replaced it")
+			return b.String()
+		}
 	}
 	if e.Write {
 		b.WriteString("; nothing was written")

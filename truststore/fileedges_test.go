@@ -194,3 +194,15 @@ func prettyOtherSites(grantedAt string) string {
 }
 `
 }
+
+// TestCorruptErrorMovedByAnotherProcess: a write that found the file
+// corrupt after another process had moved it aside says so, where to find
+// the copy, and that running the command again writes into the new file.
+func TestCorruptErrorMovedByAnotherProcess(t *testing.T) {
+	e := &CorruptError{Path: "/h/t.json", Why: "mode 0644: permission bits beyond 0600", Write: true}
+	want := "the workspace hook trust file /h/t.json is corrupt (mode 0644: permission bits beyond 0600): another process moved it aside meanwhile " +
+		"(hookside hooks trust status lists the copy, with how to restore it); nothing was written: run the command again, it writes into the trust file that replaced it"
+	if got := e.Error(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
