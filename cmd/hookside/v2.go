@@ -18,6 +18,7 @@ import (
 	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonhtml"
 	"github.com/hookside/hookside/rpc"
+	"github.com/hookside/hookside/runner/exec"
 	"github.com/hookside/hookside/v2bridge"
 	"github.com/hookside/hookside/v2bridge/store"
 )
@@ -191,6 +192,11 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 	if err != nil {
 		return fail(f.locate(err, ""))
 	}
+	// Its command actions run here, as hooks run's hooks do: what one
+	// starts and leaves behind (setsid, a double fork) is killed when the
+	// action ends, and whatever is left when the command exits.
+	_ = exec.EnableSubreaper()
+	defer exec.ReapEscapees()
 	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr),
 		ClaimSessionID: p.Session.ID, ClaimEventID: env.EventID,
 		ResolveAtEmit: true, Store: store.Options{OneConnection: true}})

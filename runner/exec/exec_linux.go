@@ -68,6 +68,10 @@ func sysProcAttr() *syscall.SysProcAttr {
 var portableCleanup atomic.Bool
 
 // sweepAfterRun reports whether Run sweeps a finished hook's run token:
-// not on Linux, where the subreaper (EnableSubreaper) kills what left the
-// group, unless portableCleanup is set.
-func sweepAfterRun() bool { return portableCleanup.Load() }
+// while this process is not the subreaper of its hooks (EnableSubreaper,
+// whose reaper kills what left a hook's group), and always with
+// portableCleanup. A process that runs hooks without the subreaper (a
+// program embedding runner/exec, a command that did not enable it) then
+// still kills a hook's escapees (setsid, a double fork), at the cost of a
+// listing of /proc after each hook.
+func sweepAfterRun() bool { return portableCleanup.Load() || !subreaperEnabled() }

@@ -126,11 +126,26 @@ func TestExecJanitorKillsHookTreeWhenRunnerIsKilled(t *testing.T) {
 	}
 }
 
-// TestExecSweepsEscapeeByTokenWithoutSubreaper: with the macOS cleanup, a
-// hook's setsid escapee is killed when Run returns.
+// TestExecSweepsEscapeeByTokenWithoutSubreaper: with the macOS cleanup,
+// and on Linux in a process that is not the subreaper of its hooks (a
+// program embedding runner/exec), a hook's setsid escapee is killed by its
+// run token when Run returns.
 func TestExecSweepsEscapeeByTokenWithoutSubreaper(t *testing.T) {
-	portableCleanup.Store(true)
-	defer portableCleanup.Store(false)
+	for _, portable := range []bool{true, false} {
+		t.Run(map[bool]string{true: "macOS cleanup", false: "Linux without the subreaper"}[portable], func(t *testing.T) {
+			if subreaperEnabled() {
+				t.Fatal("this test process is the subreaper: the sweep it tests would not run")
+			}
+			portableCleanup.Store(portable)
+			defer portableCleanup.Store(false)
+			testSweepsEscapee(t)
+		})
+	}
+}
+
+// testSweepsEscapee runs a hook whose child leaves its group (setsid) and
+// checks the child is dead once Run returned.
+func testSweepsEscapee(t *testing.T) {
 	dir := t.TempDir()
 	pids := filepath.Join(dir, "pids")
 	script := `setsid sh -c 'echo $$ >> "$0"; exec sleep 303' "$1" </dev/null >/dev/null 2>&1 &
