@@ -1,5 +1,12 @@
 package runner
 
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/hookside/hookside/internal/hook"
+)
+
 // Layers of the root switch RootSwitch reports.
 const (
 	// RootLayerHost: SessionOptions.Workspace.HooksEnabled, i.e. the
@@ -43,4 +50,29 @@ func (s *Session) RootSwitch() (enabled bool, layer, file string) {
 		}
 	}
 	return false, RootLayerDefault, ""
+}
+
+// UserConfigUnreadable is the error that kept the user config from loading
+// as the session last read it (not JSON, not an object, unreadable: a
+// config_parse_error diagnostic with its file:line:col), or nil. Nothing
+// that file says applies then, its "hooks": {"enabled": true} included:
+// a CLI that says the root switch is off names this instead of asking for
+// a setting the file may well hold.
+func (s *Session) UserConfigUnreadable() *hook.Diagnostic {
+	s.current()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.userSet == nil || s.opts.UserConfigPath == "" {
+		return nil
+	}
+	path := s.opts.UserConfigPath
+	if a, err := filepath.Abs(path); err == nil {
+		path = a
+	}
+	for i, d := range s.userSet.Diagnostics {
+		if rest, ok := strings.CutPrefix(d.Source, path); d.Code == hook.CodeParseError && ok && (rest == "" || rest[0] == ':') {
+			return &s.userSet.Diagnostics[i]
+		}
+	}
+	return nil
 }

@@ -282,7 +282,7 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 	printSkippedForTrust(stderr, s, m.Runs, hintFlags(o.flags, hintTrust), "")
 	if len(m.Runs) == 0 {
 		if off := rootSwitchOff(s, o.event); off > 0 {
-			printRootSwitchOff(stderr, off, sf)
+			printRootSwitchOff(stderr, off, sf, s)
 		}
 	}
 	return hooksRunStatus(stderr, m.Blocked, m.Continue, m.StopReason)
@@ -501,7 +501,7 @@ func runHooksList(sf *sessionFlags, event string, asJSON bool, stdout, stderr io
 			printCannotRun(stdout, dropped, true, eventFlagOf(event), hintFlags(sf.flags, hintSession), profileEvents(sf.profile))
 		}
 		if off > 0 {
-			printRootSwitchOff(stdout, off, sf)
+			printRootSwitchOff(stdout, off, sf, s)
 		}
 	}()
 	for _, h := range sel {

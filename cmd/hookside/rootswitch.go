@@ -43,8 +43,13 @@ func rootSwitchOffIn(xs []runner.Explanation) int {
 
 // printRootSwitchOff says why n configured hooks are not listed and how
 // to switch them on.
-func printRootSwitchOff(w io.Writer, n int, sf *sessionFlags) {
+func printRootSwitchOff(w io.Writer, n int, sf *sessionFlags, s *runner.Session) {
 	cfg := userConfigFile(sf)
+	if bad := s.UserConfigUnreadable(); bad != nil {
+		fmt.Fprintf(w, "%d configured hook(s) are off: the root switch is off, since the user config %s could not be read and nothing it says applies (%s).\n", n, bad.Source, bad.Message)
+		fmt.Fprintf(w, "Fix %s (the error above), or pass --hooks-enabled (or set %s=1).\n", hintWord(cfg), runner.EnvHooksEnabled)
+		return
+	}
 	fmt.Fprintf(w, "%d configured hook(s) are off: the root switch is off (the user config does not say \"hooks\": {\"enabled\": true}).\n", n)
 	fmt.Fprintf(w, "Switch it on: add \"hooks\": {\"enabled\": true} to %s, or pass --hooks-enabled (or set %s=1).\n", hintWord(cfg), runner.EnvHooksEnabled)
 }

@@ -36,7 +36,10 @@ type trustStatus struct {
 	// is switched off (offReason root_switch_off) whatever its trust.
 	RootSwitch rootSwitch `json:"rootSwitch"`
 	// Diagnostics are the workspace configuration files' load diagnostics
-	// ([] when none): a file that could not be read declares nothing here.
+	// and the user config's errors ([] when none): a workspace file that
+	// could not be read declares nothing here, and a user config that
+	// could not be read applies none of its defaults (timeoutMs, the root
+	// switch: offDetail says so) to what is shown and granted.
 	Diagnostics []hook.Diagnostic `json:"diagnostics"`
 	// MovedAside are the copies of the trust file found corrupt and renamed
 	// (<file>.corrupt-<timestamp>, newest first; [] when none): grants made
@@ -161,9 +164,13 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		StoreError:   errText(rs.Gate().StoreError()),
 		BundleDigest: sh.BundleDigest, Counts: listedCounts(w.Evaluations),
 		Declarations: rs.DescribeWorkspace(w, sh),
-	}, RootSwitch: sw, Diagnostics: workspaceDiagnostics(diags, target.Dir), trustFile: rs.Gate().Store().Path()}
+	}, RootSwitch: sw, Diagnostics: trustDiagnostics(diags, target.Dir, userConfigFile(&sessionFlags{home: o.homeDir, userConfig: o.userConfig})),
+		trustFile: rs.Gate().Store().Path()}
 	st.MovedAside = truststore.MovedAsideFiles(st.trustFile)
 	markSwitchedOff(rs, w, st.Declarations)
+	if bad := userConfigUnreadable(st.Diagnostics, userConfigFile(&sessionFlags{home: o.homeDir, userConfig: o.userConfig})); bad != nil {
+		markRootSwitchUnread(st.Declarations, bad)
+	}
 	hint := hintFlags(o.flags, hintTrust) + " --workspace " + runner.ShellWord(st.WorkspaceID)
 	if cwd != target.Dir {
 		hint += " --cwd " + runner.ShellWord(cwd)
@@ -268,6 +275,8 @@ func describeDecl(w io.Writer, n int, d truststore.DeclarationStatus) {
 		state += " (" + d.Reason + ")"
 	}
 	switch {
+	case !d.Enabled && d.OffReason == runner.WhyRootSwitchOff && d.OffDetail != "":
+		state += ", off (root switch off: " + dispText(d.OffDetail) + ")"
 	case !d.Enabled:
 		state += ", " + offText(d.OffReason)
 	case d.OffReason == runner.WhyHooksDisabled:
@@ -607,6 +616,18 @@ func markSwitchedOff(rs *runner.Session, w runner.WorkspaceState, ds []truststor
 	for i := range ds {
 		if sw, ok := off[ds[i].HookID]; ok && ds[i].Enabled {
 			ds[i].OffReason, ds[i].OffDetail = runner.WhyHooksDisabled, sw.Detail
+		}
+	}
+}
+
+// markRootSwitchUnread gives the declarations the root switch keeps off
+// the reason it is off when the user config could not be read (bad, its
+// diagnostic): not that the file does not say "enabled": true, which it may
+// well say.
+func markRootSwitchUnread(ds []truststore.DeclarationStatus, bad *hook.Diagnostic) {
+	for i := range ds {
+		if !ds[i].Enabled && ds[i].OffReason == runner.WhyRootSwitchOff {
+			ds[i].OffDetail = "the user config " + bad.Source + " could not be read, so nothing it says applies: " + bad.Message
 		}
 	}
 }

@@ -10,17 +10,38 @@ import (
 	"github.com/hookside/hookside/truststore"
 )
 
-// workspaceDiagnostics are the diagnostics of diags whose file is under the
-// workspace directory dir: the files `hooks trust` reviews.
-func workspaceDiagnostics(diags []hook.Diagnostic, dir string) []hook.Diagnostic {
+// trustDiagnostics are the diagnostics of diags whose file is under the
+// workspace directory dir (the files `hooks trust` reviews), and the
+// errors of the user config userCfg: its defaults (timeoutMs, the root
+// switch) enter what each declaration is shown and granted with, so a user
+// config that cannot be read changes both.
+func trustDiagnostics(diags []hook.Diagnostic, dir, userCfg string) []hook.Diagnostic {
 	out := []hook.Diagnostic{}
 	prefix := filepath.Clean(dir) + string(filepath.Separator)
 	for _, d := range diags {
-		if strings.HasPrefix(d.Source, prefix) {
+		if strings.HasPrefix(d.Source, prefix) || d.Severity == hook.SeverityError && inFile(d.Source, userCfg) {
 			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// inFile reports whether source (a path, or path:line:col) is in file.
+func inFile(source, file string) bool {
+	rest, ok := strings.CutPrefix(source, file)
+	return ok && (rest == "" || rest[0] == ':')
+}
+
+// userConfigUnreadable is the first error diagnostic of diags about the
+// user config userCfg that kept it from loading (not JSON, not an object,
+// unreadable), or nil.
+func userConfigUnreadable(diags []hook.Diagnostic, userCfg string) *hook.Diagnostic {
+	for i, d := range diags {
+		if d.Code == hook.CodeParseError && inFile(d.Source, userCfg) {
+			return &diags[i]
+		}
+	}
+	return nil
 }
 
 // printTrustStatus prints st: as JSON, or for a human (the workspace, its
