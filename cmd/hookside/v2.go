@@ -272,6 +272,17 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 			note("run %s left queued behind run %s of its session, whose next attempt is at %s; it is run by %s", r.ID, lq.Behind.RunID, rfc3339(lq.Behind.NextAttemptAt), lq.RunBy)
 		}
 	}
+	if res.Duplicate {
+		// The id is derived (eventName and turn.id, or the event's other
+		// source id): two sessions whose turns share an id collide, and the
+		// second event is dropped unread (§3.2). Say so when it shows.
+		for _, r := range out.Runs {
+			if r.SessionID != "" && r.SessionID != p.Session.ID {
+				note("this event of session %q was dropped as a duplicate of session %q's: the event id comes from eventName and its source id (turn.id for turn events; messageId, requestId or questionId for the others; sourceId when given), and both sent %q; give them ids unique across sessions, or set sourceId", p.Session.ID, r.SessionID, p.SourceID)
+				break
+			}
+		}
+	}
 	if nd := out.NotDispatched; nd != nil {
 		if nd.Reason == notDispatchedSwitchOff {
 			note("event %s is stored but not dispatched: the V2 master switch is off (it waits pending); dispatched by %s", res.EventID, nd.DispatchBy)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -50,5 +51,51 @@ func TestV2EmitJSONErrors(t *testing.T) {
 		if code, stdout, _ := runCLI(args...); code != c.exit || stdout != "" {
 			t.Errorf("%v: exit %d (want %d), stdout %q (want none)", c.args, code, c.exit, stdout)
 		}
+	}
+}
+
+// TestV2EmitDuplicateOfAnotherSession: two sessions whose turns share an id
+// emit the same derived event id; the second emit is a duplicate (§3.2:
+// dropped unread) and says whose event it collided with and why, in its
+// notes (--json) and on stderr. The first session's emit again says
+// nothing of the kind.
+func TestV2EmitDuplicateOfAnotherSession(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	files := map[string]string{
+		"def.json": `{"id":"n","name":"n","eventName":"turn.completed","action":{"type":"command","hook":{"type":"process","command":"true"}}}`,
+		"a.json":   `{"eventName":"turn.completed","session":{"id":"winA"},"turn":{"id":"turn-1"}}`,
+		"b.json":   `{"eventName":"turn.completed","session":{"id":"winB"},"turn":{"id":"turn-1"}}`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"definitions", "create", "--file", filepath.Join(dir, "def.json")},
+		{"bindings", "create", "--hook", "n", "--scope", "application"}} {
+		if code, out, errs := runCLI(append([]string{"v2", "--home", home}, args...)...); code != exitOK {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, out, errs)
+		}
+	}
+	emit := func(file string) (emitOutput, string) {
+		t.Helper()
+		code, out, errs := runCLI("v2", "emit", "--home", home, "--file", filepath.Join(dir, file), "--json")
+		var got emitOutput
+		if err := json.Unmarshal([]byte(out), &got); code != exitOK || err != nil {
+			t.Fatalf("emit %s: exit %d %v\n%s%s", file, code, err, out, errs)
+		}
+		return got, errs
+	}
+	if got, _ := emit("a.json"); got.Duplicate || len(got.Notes) != 0 {
+		t.Fatalf("first emit: %+v", got)
+	}
+	got, errs := emit("b.json")
+	want := `this event of session "winB" was dropped as a duplicate of session "winA"'s`
+	if !got.Duplicate || len(got.Notes) != 1 || !strings.HasPrefix(got.Notes[0], want) || !strings.Contains(errs, want) {
+		t.Errorf("winB's emit: duplicate %v, notes %q, stderr %q; want the note %q", got.Duplicate, got.Notes, errs, want)
+	}
+	if got, _ := emit("a.json"); !got.Duplicate || len(got.Notes) != 0 {
+		t.Errorf("winA's emit again: %+v, want a duplicate without notes", got)
 	}
 }
