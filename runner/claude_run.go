@@ -322,6 +322,8 @@ func (s *Session) claudeRunOne(ctx context.Context, h *hook.Hook, rc *claudeRunC
 	if pr.Skipped {
 		run.Reason, run.Error = pr.SkipReason, ""
 	}
+	run.Error = s.exit127Error(h, rc.cwd, run.ExitCode, run.Error)
+	a.Error = run.Error
 	cancelled := markCancelled(ctx, &run)
 	if cancelled {
 		a.Error = run.Error

@@ -75,26 +75,72 @@ func exit2Effect(event string) string {
 // because its line is `INTERPRETER [OPTIONS] SCRIPT …` (scriptInterpreters)
 // and SCRIPT, resolved against the session directory, lies under the
 // session directory, the workspace root or the user's home (hookside's or
-// the hook's HOME; as
-// checkProcess's script arguments) and does not exist: a *scriptNotFound.
-// nil when the line is not that simple (simpleWords), its shell is not a
-// POSIX one run as `SHELL -c` (posixShell), or the script is there.
+// the hook's HOME; as checkProcess's script arguments) and does not
+// exist: a *scriptNotFound. nil when the line is not that simple
+// (commandWords), or the script is there.
 func (s *Session) commandScriptProblem(h *hook.Hook) error {
-	if h.Type != hook.TypeCommand || !posixShell(h.Shell) {
+	words, home, ok := s.commandWords(h)
+	if !ok {
 		return nil
+	}
+	sc, ok := s.scriptOf(words, home)
+	if !ok {
+		return nil
+	}
+	if _, err := os.Stat(sc.path); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return &scriptNotFound{event: h.Event, interp: sc.interp, word: sc.word, path: sc.path, status: sc.status}
+}
+
+// commandWords are the words of the command hook h's line, ${VAR}
+// expanded, when it is one simple command (simpleWords) run by a POSIX
+// shell as `SHELL -c` (posixShell), and the hook's HOME when it is
+// absolute ("" otherwise). ok false for any other hook or line.
+func (s *Session) commandWords(h *hook.Hook) (words []string, home string, ok bool) {
+	if h.Type != hook.TypeCommand || !posixShell(h.Shell) {
+		return nil, "", false
 	}
 	vars, _ := s.hookVars(h)
 	line, err := config.Expand(h.Command, vars)
 	if err != nil {
-		return nil
+		return nil, "", false
 	}
-	home, _ := s.lookupEnv("HOME") // the hook's: the session's env may set it
+	home = s.hookHome()
+	words, ok = simpleWords(line, vars, home)
+	return words, home, ok && len(words) > 0
+}
+
+// hookHome is the HOME a hook gets (the session's env may set it) when it
+// is an absolute path, "" otherwise (unset on Windows, or a form this OS
+// does not resolve).
+func (s *Session) hookHome() string {
+	home, _ := s.lookupEnv("HOME")
 	if !filepath.IsAbs(home) {
-		home = "" // unset (Windows), or a form this OS does not resolve
+		return ""
 	}
-	words, ok := simpleWords(line, vars, home)
-	if !ok || len(words) < 2 {
-		return nil
+	return home
+}
+
+// interpScript is the script file an interpreter is given on a hook's
+// command line (scriptOf).
+type interpScript struct {
+	name   string // the key of scriptInterpreters: "python" for python3
+	interp string // as written: "python3", "/usr/bin/bash"
+	word   string // the operand as written (expanded): "./missing.py"
+	path   string // absolute, resolved against the session directory
+	status int    // scriptInterpreters
+}
+
+// scriptOf is the script of words (a command line: the words of a simple
+// command, or a process hook's argv) when words[0] is one of
+// scriptInterpreters and its first operand past its options
+// (scriptOperand) is a script file that, resolved against the session
+// directory, lies under the session directory, the workspace root, home
+// (the hook's, "" when unknown) or hookside's home. ok false otherwise.
+func (s *Session) scriptOf(words []string, home string) (interpScript, bool) {
+	if len(words) < 2 {
+		return interpScript{}, false
 	}
 	interp := words[0]
 	name := strings.ToLower(strings.TrimSuffix(interp[strings.LastIndexAny(interp, `/\`)+1:], ".exe"))
@@ -103,16 +149,16 @@ func (s *Session) commandScriptProblem(h *hook.Hook) error {
 	}
 	status, known := scriptInterpreters[name]
 	if !known {
-		return nil
+		return interpScript{}, false
 	}
 	word, ok := scriptOperand(name, words[1:])
 	if !ok {
-		return nil
+		return interpScript{}, false
 	}
 	switch name {
 	case "node", "nodejs", "deno", "bun":
 		if !strings.ContainsAny(word, `/\`) && !scriptExts[strings.ToLower(filepath.Ext(word))] {
-			return nil // a subcommand (node inspect) or a package.json script (bun dev)
+			return interpScript{}, false // a subcommand (node inspect) or a package.json script (bun dev)
 		}
 	}
 	p := word
@@ -127,12 +173,9 @@ func (s *Session) commandScriptProblem(h *hook.Hook) error {
 		roots = append(roots, own)
 	}
 	if !underAny(p, roots) {
-		return nil
+		return interpScript{}, false
 	}
-	if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	return &scriptNotFound{event: h.Event, interp: interp, word: word, path: p, status: status}
+	return interpScript{name: name, interp: interp, word: word, path: p, status: status}, true
 }
 
 // posixShell reports whether the command hook's shell runs its line as a

@@ -12,8 +12,9 @@ import (
 // found and ws read them: a claude session's settings switches as the
 // files are now (claudeSwitchDiagnostics), the loader's (user, settings
 // and plugin files), workspace discovery's, the process hooks that
-// cannot start (CodeProcessNotFound) and the command hooks whose script is
-// missing (CodeCommandScriptNotFound). Each diagnostic is listed once: a
+// cannot start (CodeProcessNotFound), the command hooks whose script is
+// missing (CodeCommandScriptNotFound) and the hooks whose script has CRLF
+// line endings (CodeScriptCRLF). Each diagnostic is listed once: a
 // file read in two roles (cwd the user directory's parent, e.g. claude run
 // in ~, where ~/.claude/settings.json is both the user and the project
 // settings) would otherwise give the same problem twice.

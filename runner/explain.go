@@ -167,6 +167,8 @@ func (s *Session) explain(set *config.Set, ws *truststore.Workspace, found *conf
 					e.Detail = "fails without starting: " + err.Error()
 				} else if err := s.commandScriptProblem(h); err != nil {
 					e.Detail = "runs, then fails: " + err.Error()
+				} else if err := s.scriptCRLFProblem(h); err != nil {
+					e.Detail = err.(*scriptCRLF).explainDetail()
 				}
 			}
 		}

@@ -170,7 +170,9 @@ func underAny(p string, roots []string) bool {
 
 // processDiagnostics are the CodeProcessNotFound warnings of hooks, and
 // the CodeCommandScriptNotFound warnings of command hooks whose script is
-// missing (commandScriptProblem), at each declaration's command
+// missing (commandScriptProblem) and the CodeScriptCRLF warnings of hooks
+// whose script has CRLF line endings (scriptCRLFProblem), at each
+// declaration's command
 // (file:line:col).
 func (s *Session) processDiagnostics(hooks []hook.Hook) []hook.Diagnostic {
 	var out []hook.Diagnostic
@@ -185,6 +187,9 @@ func (s *Session) processDiagnostics(hooks []hook.Hook) []hook.Diagnostic {
 				Message: fmt.Sprintf("%s: %v; the hook fails on every run", h.Event, err)})
 		} else if err := s.commandScriptProblem(h); err != nil {
 			out = append(out, hook.Diagnostic{Code: hook.CodeCommandScriptNotFound, Severity: hook.SeverityWarning, Source: src,
+				Message: fmt.Sprintf("%s: %v", h.Event, err)})
+		} else if err := s.scriptCRLFProblem(h); err != nil {
+			out = append(out, hook.Diagnostic{Code: hook.CodeScriptCRLF, Severity: hook.SeverityWarning, Source: src,
 				Message: fmt.Sprintf("%s: %v", h.Event, err)})
 		}
 	}

@@ -401,6 +401,8 @@ func (s *Session) runOne(ctx context.Context, h *hook.Hook, in baseInput, sc std
 	if pr.Skipped { // e.g. async_limit: a reason, not an error
 		run.Reason, run.Error = pr.SkipReason, ""
 	}
+	run.Error = s.exit127Error(h, s.opts.Cwd, run.ExitCode, run.Error)
+	ans.Error = run.Error
 	cancelled := markCancelled(ctx, &run)
 	if cancelled {
 		ans.Error = run.Error

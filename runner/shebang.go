@@ -50,17 +50,7 @@ func parseShebang(head []byte) (interp, arg string, cr, ok bool) {
 // working directory, as the kernel does. Only asked after a failed start
 // (no cost on a run).
 func shebangProblem(exe, dir string) error {
-	f, err := fsid.Open(exe) // never blocks on a FIFO put in the script's place
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil
-	}
-	head := make([]byte, shebangMax)
-	n, _ := io.ReadFull(f, head)
-	interp, _, cr, ok := parseShebang(head[:n])
+	interp, _, cr, ok := parseShebang(fileHead(exe))
 	if !ok {
 		return nil
 	}
@@ -81,4 +71,21 @@ func shebangProblem(exe, dir string) error {
 		return fmt.Errorf("the interpreter %s named by the #! line of %s is not an executable file", interp, exe)
 	}
 	return nil
+}
+
+// fileHead is the first shebangMax bytes of the regular file p; nil when
+// p cannot be opened or is not a regular file. It never blocks on a FIFO
+// put in the file's place.
+func fileHead(p string) []byte {
+	f, err := fsid.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	head := make([]byte, shebangMax)
+	n, _ := io.ReadFull(f, head)
+	return head[:n]
 }

@@ -133,6 +133,17 @@ const (
 	// warning). The hook stays configured and runs; the interpreter then
 	// fails, and python's, perl's and dash's exit status 2 blocks.
 	CodeCommandScriptNotFound = "command_script_not_found"
+	// CodeScriptCRLF: a hook's script, which exists, has Windows (CRLF)
+	// line endings where they break it (severity warning): the "#!" line
+	// of a process hook's executable, or of the script a command hook's
+	// line (one simple command) names as its first word by path, ends in
+	// a carriage return, so the system looks for an interpreter whose name
+	// ends in "\r" (macOS and Linux; the process hook fails without
+	// starting, the command hook's shell says "not found" and exits 127,
+	// which fails open); or a command or process hook `SHELL [OPTIONS]
+	// SCRIPT` (sh, bash, dash, zsh) is given a script whose first line
+	// ends in CRLF, which the shell misreads. The hook stays configured.
+	CodeScriptCRLF = "script_crlf_line_endings"
 	// CodePluginDirNotFound: a plugin root named by the host, the command
 	// line or a workspace file (session/open pluginDirs, --plugin-dir,
 	// plugins.dirs) does not exist or is not a directory (severity
