@@ -26,6 +26,9 @@ const (
 // the `if` rule (evaluated against tool_name / tool_input, with the rule
 // in Detail either way) and the dedupe of identical settings-file
 // handlers (Detail names the handler that runs instead). It runs nothing.
+// Errors are *InputError: an input that is not an object, a tool_name
+// present but not a string (toolNameError, as RunClaude refuses it; absent
+// or "", the explanation is of a call with no tool), a bad cwd.
 func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanation, error) {
 	in := claudeInput{}
 	if len(input) > 0 && string(input) != "null" {
@@ -34,7 +37,10 @@ func (s *Session) ExplainClaude(event string, input json.RawMessage) (Explanatio
 		}
 	}
 	field, hasMatcher := s.dialect.MatcherField(event)
-	value, _ := in.str(field)
+	value, isStr := in.str(field)
+	if raw, present := in[field]; field == "tool_name" && present && !isStr && string(raw) != "null" {
+		return Explanation{}, toolNameError(field, event, raw) // the run refuses it too
+	}
 	if event == hook.FileChanged {
 		value = filepath.Base(value)
 	}

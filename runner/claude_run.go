@@ -72,7 +72,7 @@ func (s *Session) runClaude(ctx context.Context, req RunRequest, obs Observer) (
 	field, hasMatcher := s.dialect.MatcherField(req.Event)
 	value, _ := in.str(field)
 	if field == "tool_name" && value == "" {
-		return output.ClaudeMerged{}, &InputError{Field: "tool_name", Reason: "is required on " + req.Event + " and must be a non-empty string"}
+		return output.ClaudeMerged{}, toolNameError(field, req.Event, in[field])
 	}
 	if req.Event == hook.FileChanged {
 		value = filepath.Base(value)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookside/hookside/internal/hook"
 	"github.com/hookside/hookside/internal/jsonexact"
+	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/internal/steps"
 	"github.com/hookside/hookside/output"
@@ -91,6 +92,22 @@ func (e *InputError) Error() string {
 	return "input." + e.Field + " " + e.Reason
 }
 
+// toolNameError is the refusal of raw, the tool name at field (toolName,
+// tool_name) of a tool event's input, which is not a non-empty string:
+// "is required on EVENT and must be a non-empty string" when it is absent
+// or null, else "must be a non-empty string, got a number" (got an empty
+// string, an object, …).
+func toolNameError(field, event string, raw json.RawMessage) *InputError {
+	switch got := jsonpos.ValueKindName(raw); {
+	case got == "nothing" || got == "null":
+		return &InputError{Field: field, Reason: "is required on " + event + " and must be a non-empty string"}
+	case got == "a string":
+		return &InputError{Field: field, Reason: "must be a non-empty string, got an empty string"}
+	default:
+		return &InputError{Field: field, Reason: "must be a non-empty string, got " + got}
+	}
+}
+
 // matchValue is the value matchers test: the tool name on tool events
 // (required: a non-empty string, else every matcher would match), the
 // source on SessionStart, nothing on UserPromptSubmit and Stop
@@ -113,7 +130,7 @@ func matchValue(event string, f *inputFields) (string, error) {
 		}
 		name, ok := str(v)
 		if !ok || name == "" {
-			return "", &InputError{Field: field, Reason: "is required on " + event + " and must be a non-empty string"}
+			return "", toolNameError(field, event, v)
 		}
 		return name, nil
 	case hook.SessionStart:

@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/hookside/hookside/internal/jsonexact"
+	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/output"
 	"github.com/hookside/hookside/runner"
 )
@@ -19,15 +20,16 @@ import (
 // hooks/run result with each run's stdout and stderr previews, as on the
 // zcode profile. Exit status: 2 when the event's action is blocked or a
 // hook answered continue:false, 130/143 when SIGINT/SIGTERM (caught)
-// stopped the run (runFailure), 1 for another failure, else 0. Workspace
+// stopped the run (runFailure), 1 for another failure (an input error at
+// its place in input: hookInput.locate), else 0. Workspace
 // hooks skipped for trust are listed on stderr with a review command
 // repeating hint (hintFlags), as on the zcode profile, at the run's
 // directory when the input's cwd is another (--run-cwd).
-func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest, asJSON bool, hint string, caught func() os.Signal, stdout, stderr io.Writer) int {
+func runClaudeCLI(ctx context.Context, s *runner.Session, req runner.RunRequest, input hookInput, asJSON bool, hint string, caught func() os.Signal, stdout, stderr io.Writer) int {
 	outs := &runOutputs{byRun: map[string]runOutput{}}
 	m, err := s.RunClaude(ctx, req, outs)
 	if err != nil {
-		return runFailure(stderr, err, caught)
+		return runFailure(stderr, input.locate(err), caught)
 	}
 	if asJSON {
 		writeJSON(stdout, claudeMergedWithOutput{ClaudeMerged: m, Runs: outs.runs(m.Runs)})
@@ -147,6 +149,32 @@ func claudeExplainInput(data []byte, path, tool string) (json.RawMessage, error)
 	return json.Marshal(in)
 }
 
+// hookInput is the --input of hooks run and hooks explain as readInput
+// read it.
+type hookInput struct {
+	body []byte // the JSON object, without a leading byte order mark
+	name string // the path, "<stdin>" for "-"
+	data []byte // as read: offsets (and so columns) count the mark
+}
+
+// locate is err with "NAME:line:col: " before it, the place of the input
+// member an *runner.InputError names (Field: keys joined by ".", elements
+// as "[i]": "toolInput", "attachments[1].size", "tool_name"), as the
+// syntax, UTF-8 and duplicate-member errors of the same input carry one;
+// err itself when it is no such error, names no member, or the member is
+// not in the input (a tool_name --tool filled in).
+func (in hookInput) locate(err error) error {
+	var ie *runner.InputError
+	if !errors.As(err, &ie) || ie.Field == "" {
+		return err
+	}
+	off, ok := jsonpos.PathOffset(in.body, ie.Field)
+	if !ok {
+		return err
+	}
+	return fmt.Errorf("%s: %w", jsonpos.At(in.name, in.data, len(in.data)-len(in.body)+off), err)
+}
+
 // readInput reads the --input of hooks run and hooks explain (path "-" =
 // stdin) and returns the JSON object it holds (inputObject: a UTF-8 JSON
 // object, each member named once, after a byte order mark if there is
@@ -154,18 +182,22 @@ func claudeExplainInput(data []byte, path, tool string) (json.RawMessage, error)
 // REASON" for a file that cannot be read (REASON the system's: "no such
 // file or directory", or "larger than 64 MiB, …" past maxInputBytes),
 // else inputObject's message.
-func readInput(path string) ([]byte, error) {
+func readInput(path string) (hookInput, error) {
 	data, err := readBounded(path, os.Stdin)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, fmt.Errorf("read input: --input %s: %v", path, err)
+		return hookInput{}, fmt.Errorf("read input: --input %s: %v", path, err)
 	}
-	data, msg := inputObject(path, data)
+	body, msg := inputObject(path, data)
 	if msg != "" {
-		return nil, errors.New(msg)
+		return hookInput{}, errors.New(msg)
 	}
-	return data, nil
+	name := path
+	if path == "-" {
+		name = "<stdin>"
+	}
+	return hookInput{body: body, name: name, data: data}, nil
 }

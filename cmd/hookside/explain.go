@@ -62,10 +62,10 @@ func runHooksExplain(sf *sessionFlags, event, tool, inputPath string, asJSON boo
 	}
 	// The input is read and checked under every profile (a file that
 	// cannot be read is the same error), and used by the claude one.
-	var input []byte
+	var in hookInput
 	if inputPath != "" {
 		var err error
-		if input, err = readInput(inputPath); err != nil {
+		if in, err = readInput(inputPath); err != nil {
 			fmt.Fprintln(stderr, "hookside hooks explain:", err)
 			return exitError
 		}
@@ -80,12 +80,12 @@ func runHooksExplain(sf *sessionFlags, event, tool, inputPath string, asJSON boo
 	if sf.profile == runner.ProfileClaude {
 		// ExplainClaude explains event itself (Session.Explain) and
 		// tests the input against it.
-		in, err := claudeExplainInput(input, inputPath, tool)
+		raw, err := claudeExplainInput(in.body, inputPath, tool)
 		if err == nil {
-			x, err = s.ExplainClaude(event, in)
+			x, err = s.ExplainClaude(event, raw)
 		}
 		if err != nil {
-			fmt.Fprintln(stderr, "hookside hooks explain:", err)
+			fmt.Fprintln(stderr, "hookside hooks explain:", in.locate(err))
 			return exitError
 		}
 	} else {

@@ -238,14 +238,15 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "hookside hooks run: the %s profile has no %s event (its events are %s): no hook runs for it\n",
 			d.Name, o.event, strings.Join(d.Events, ", "))
 	}
-	input := []byte("{}")
+	in := hookInput{body: []byte("{}")}
 	if o.inputPath != "" {
 		var err error
-		if input, err = readInput(o.inputPath); err != nil {
+		if in, err = readInput(o.inputPath); err != nil {
 			fmt.Fprintln(stderr, "hookside hooks run:", err)
 			return exitError
 		}
 	}
+	input := in.body
 	_ = exec.EnableSubreaper() // best effort: escaped processes are then killed too
 	defer exec.ReapEscapees()
 	s, diags, err := sf.open()
@@ -267,12 +268,12 @@ func runHooksRun(sf *sessionFlags, o hooksRunOptions, stdout, stderr io.Writer) 
 		}
 	}()
 	if sf.profile == runner.ProfileClaude {
-		return runClaudeCLI(ctx, s, runner.RunRequest{Event: o.event, TurnID: o.turnID, Input: input}, o.asJSON, hintFlags(o.flags, hintTrust), caught, stdout, stderr)
+		return runClaudeCLI(ctx, s, runner.RunRequest{Event: o.event, TurnID: o.turnID, Input: input}, in, o.asJSON, hintFlags(o.flags, hintTrust), caught, stdout, stderr)
 	}
 	outs := &runOutputs{byRun: map[string]runOutput{}}
 	m, err := s.Run(ctx, runner.RunRequest{Event: o.event, TurnID: o.turnID, Input: input}, outs)
 	if err != nil {
-		return runFailure(stderr, err, caught)
+		return runFailure(stderr, in.locate(err), caught)
 	}
 	if o.asJSON {
 		writeJSON(stdout, outs.withOutput(m))
