@@ -62,10 +62,15 @@ func TestV2UnknownMembersAreWarnings(t *testing.T) {
 		t.Errorf("the unknown member was stored: %s", stored)
 	}
 
-	r = c.call("v2/definitions/update", map[string]any{"id": "tool", "patch": map[string]any{"timeoutMS": 2000}})
+	r = c.call("v2/definitions/update", map[string]any{"id": "tool", "patch": map[string]any{"timeoutMS": 2000, "name": "Tool"}})
 	res, _ = r["result"].(map[string]any)
-	if w := unknownWarning(res["warnings"], "timeoutMS"); w == nil || !strings.Contains(w["message"].(string), `did you mean "timeoutMs"?`) {
+	if w := unknownWarning(res["warnings"], "timeoutMS"); res["outcome"] != "unchanged" || w == nil || !strings.Contains(w["message"].(string), `did you mean "timeoutMs"?`) {
 		t.Errorf("update: %v", r)
+	}
+	// A patch of unknown members only can change nothing: refused.
+	r = c.call("v2/definitions/update", map[string]any{"id": "tool", "patch": map[string]any{"timeoutMS": 2000}})
+	if e, _ := r["error"].(map[string]any); e == nil || e["code"] != float64(-32602) || !strings.Contains(e["message"].(string), `"timeoutMS" (did you mean "timeoutMs"?)`) {
+		t.Errorf("update of unknown members only: %v", r)
 	}
 
 	r = c.call("v2/definitions/upsert", map[string]any{"definition": typo})

@@ -6,9 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonint"
+	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/internal/randid"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
@@ -151,11 +155,14 @@ func (b *Bridge) CreateDefinition(ctx context.Context, raw json.RawMessage) (Def
 	return DefinitionResult{Definition: out, Warnings: warningsOf(problems)}, nil
 }
 
-// UpdateDefinitionResult is {definition, bindingsNeedingReview, warnings?}:
+// UpdateDefinitionResult is {definition, outcome, bindingsNeedingReview,
+// warnings?}: outcome is updated, or unchanged when the patch changes
+// nothing (nothing written; definition is the stored one, updatedAt kept);
 // warnings as in DefinitionResult, of the merged definition, unknown
 // members from the patch as written.
 type UpdateDefinitionResult struct {
 	Definition            store.Definition `json:"definition"`
+	Outcome               string           `json:"outcome"`
 	BindingsNeedingReview int              `json:"bindingsNeedingReview"`
 	Warnings              []expr.Problem   `json:"warnings,omitempty"`
 }
@@ -167,7 +174,13 @@ var readOnlyFields = []string{"revision", "executionHash", "createdAt", "updated
 // (v2/definitions/update): a present key replaces the old value, an explicit
 // null removes an optional field — "condition": null removes the condition
 // (the gap of §14.4 hookside fixes). The hash decides revision and trust
-// (§8.2, done by the store).
+// (§8.2, done by the store). A patch that changes nothing — {}, or values
+// equal to the stored ones (sameContent) — writes nothing: outcome
+// unchanged, no revision bump, updatedAt kept. A patch of which every
+// member is one a definition does not have (misspelt: {"enabeld": false})
+// can only be a mistake and is -32602 on "patch", naming each member and
+// the one it most likely means; data.problems holds them (unknown_member,
+// severity error).
 func (b *Bridge) UpdateDefinition(ctx context.Context, id string, patch json.RawMessage) (UpdateDefinitionResult, error) {
 	if id == "" {
 		return UpdateDefinitionResult{}, invalid("id", "required")
@@ -175,6 +188,9 @@ func (b *Bridge) UpdateDefinition(ctx context.Context, id string, patch json.Raw
 	var pm map[string]json.RawMessage
 	if err := jsonexact.Unmarshal(patch, &pm); err != nil || pm == nil {
 		return UpdateDefinitionResult{}, invalid("patch", "must be an object")
+	}
+	if err := allUnknown(pm); err != nil {
+		return UpdateDefinitionResult{}, err
 	}
 	cur, err := b.db.GetDefinition(ctx, id)
 	if err != nil {
@@ -220,11 +236,46 @@ func (b *Bridge) UpdateDefinition(ctx context.Context, id string, patch json.Raw
 	if err != nil {
 		return UpdateDefinitionResult{}, err
 	}
+	if sameContent(sd, cur) {
+		return UpdateDefinitionResult{Definition: cur, Outcome: OutcomeUnchanged, Warnings: warningsOf(problems)}, nil
+	}
 	out, n, err := b.db.UpdateDefinition(ctx, sd)
 	if err != nil {
 		return UpdateDefinitionResult{}, storeErr(err, "id")
 	}
-	return UpdateDefinitionResult{Definition: out, BindingsNeedingReview: n, Warnings: warningsOf(problems)}, nil
+	return UpdateDefinitionResult{Definition: out, Outcome: OutcomeUpdated, BindingsNeedingReview: n, Warnings: warningsOf(problems)}, nil
+}
+
+// allUnknown is the -32602 of a patch pm none of whose
+// members a definition has, nil otherwise ({} included: it changes nothing
+// and says so). The reason names each member, with the one it most likely
+// means, and lists a definition's members when one has no near match.
+func allUnknown(pm map[string]json.RawMessage) error {
+	if len(pm) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(pm))
+	for k := range pm {
+		if expr.IsDefinitionMember(k) {
+			return nil
+		}
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	hinted := true
+	problems := make([]expr.Problem, len(names))
+	for i, k := range names {
+		h := expr.DefinitionMemberHint(k)
+		hinted = hinted && h != ""
+		names[i] = strconv.Quote(k) + h
+		problems[i] = expr.Problem{Path: jsonpos.Key("", k), Code: expr.CodeUnknownMember,
+			Message: "unknown member " + names[i], Severity: expr.SeverityError}
+	}
+	reason := "no member of the patch is one a definition has, so it would change nothing: " + strings.Join(names, ", ")
+	if !hinted {
+		reason += "; a definition has " + expr.DefinitionMembers()
+	}
+	return &InvalidError{Field: "patch", Reason: reason, Data: map[string]any{"problems": problems}}
 }
 
 // DeleteDefinitionResult is {bindingsDeleted, runsRetained}.

@@ -81,8 +81,7 @@ func (b *Bridge) UpsertDefinition(ctx context.Context, raw json.RawMessage) (Ups
 		if err != nil {
 			return UpsertDefinitionResult{}, err
 		}
-		if sd.Name == cur.Name && sd.Description == cur.Description && sd.Enabled == cur.Enabled &&
-			sd.ExecutionHash == cur.ExecutionHash {
+		if sameContent(sd, cur) {
 			return UpsertDefinitionResult{Definition: cur, Outcome: OutcomeUnchanged, Warnings: warnings}, nil
 		}
 		out, n, err := b.db.UpdateDefinition(ctx, sd)
@@ -91,6 +90,15 @@ func (b *Bridge) UpsertDefinition(ctx context.Context, raw json.RawMessage) (Ups
 		}
 		return UpsertDefinitionResult{Definition: out, Outcome: OutcomeUpdated, BindingsNeedingReview: n, Warnings: warnings}, nil
 	}
+}
+
+// sameContent reports whether writing d over the stored cur would change
+// nothing: the same name, description, enabled and execution hash (which
+// covers every other field a definition has, §8.1; timestamps and revision
+// are the store's).
+func sameContent(d, cur store.Definition) bool {
+	return d.Name == cur.Name && d.Description == cur.Description && d.Enabled == cur.Enabled &&
+		d.ExecutionHash == cur.ExecutionHash
 }
 
 // UpsertBindingResult is {binding, outcome}: outcome created or unchanged.

@@ -265,9 +265,13 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				"replaces the stored value, null removes an optional key; the id cannot change, revision, executionHash, " +
 				"createdAt and updatedAt are ignored. A change of what it executes bumps the revision and puts its " +
 				"bindings in needs_review until they are re-authorized (hookside v2 bindings update ID --authorize HASH). " +
+				"A patch that changes nothing ({}, or the stored values) writes nothing (outcome unchanged); one of which " +
+				"every member is one a definition does not have (a misspelling: {\"enabeld\": false}) is refused. " +
 				"A problem in the patch is reported at file:line:col; warnings are printed on stderr, as create does.",
-			out:   "The text names the revision and the bindings that need review; --json prints {definition, bindingsNeedingReview, warnings?}.",
-			exit:  [5]string{2: "; also a problem in the patch (each at file:line:col) or no --file", 3: ": no definition ID"},
+			out: "The text names the outcome (updated, or unchanged: the patch changes nothing), the revision and the " +
+				"bindings that need review; --json prints {definition, outcome, bindingsNeedingReview, warnings?}.",
+			exit: [5]string{2: "; also a problem in the patch (each at file:line:col), a patch of unknown members only, " +
+				"or no --file", 3: ": no definition ID"},
 			flags: fileFlag("the patch"),
 			call: withFile("patch", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, a []string) (any, error) {
 				return b.UpdateDefinition(ctx, a[0], raw)
@@ -275,6 +279,10 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 			warnings: func(r any) []locatedProblem { return read.locateProblems(r.(v2bridge.UpdateDefinitionResult).Warnings) },
 			text: func(w io.Writer, r any) {
 				u := r.(v2bridge.UpdateDefinitionResult)
+				if u.Outcome == v2bridge.OutcomeUnchanged {
+					fmt.Fprintf(w, "unchanged %s (revision %d): the patch changes nothing\n", u.Definition.ID, u.Definition.Revision)
+					return
+				}
 				fmt.Fprintf(w, "updated %s (revision %d)\n", u.Definition.ID, u.Definition.Revision)
 				printNeedReview(w, u.BindingsNeedingReview, u.Definition.ExecutionHash)
 			}},

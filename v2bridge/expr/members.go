@@ -178,6 +178,24 @@ func walkMembers(s shape, v any, at string, out *[]Problem) {
 	}
 }
 
+// IsDefinitionMember reports whether name is a member of a definition's
+// top level (the members table of PROTOCOL §5, the read-only ones included).
+func IsDefinitionMember(name string) bool { return shapeDefinition.known(name) }
+
+// DefinitionMemberHint is what to tell of name, a member a definition does
+// not have: ` (did you mean "name"?)` when one is near (nearmiss.Suggest),
+// else "".
+func DefinitionMemberHint(name string) string {
+	if m := nearmiss.Suggest(name, members[shapeDefinition]); m != "" {
+		return fmt.Sprintf(" (did you mean %q?)", m)
+	}
+	return ""
+}
+
+// DefinitionMembers is the members of a definition's top level, in the
+// spec's order, joined by ", ".
+func DefinitionMembers() string { return strings.Join(members[shapeDefinition], ", ") }
+
 // unknownMessage is the warning text of member name of an object of shape s.
 func unknownMessage(s shape, name string) string {
 	if m := nearmiss.Suggest(name, members[s]); m != "" {

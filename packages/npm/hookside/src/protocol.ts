@@ -1002,6 +1002,8 @@ export type V2DefinitionsUpdateParams = {
 /** v2/definitions/update result: merge a patch into a definition (§5) */
 export type V2DefinitionsUpdateResult = {
   definition: Definition;
+  /** unchanged: the patch changes nothing; nothing is written, revision and updatedAt kept */
+  outcome: "updated" | "unchanged";
   bindingsNeedingReview: number;
   /** the definition's warning-severity problems (unknown_member, never_matches, …), as v2/definitions/validate reports them; absent when there are none */
   warnings?: Problem[];
