@@ -108,10 +108,12 @@ func (b *Bridge) doTool(ctx context.Context, run store.Run, def *expr.Definition
 			return pipelineFailure("reading settings: %v", err)
 		}
 		if !set.AllowHighWrite {
-			return blocked(CodePolicyBlocked, "high-write 工具默认不开放给 Hook 自动调用 (settings.allowHighWrite is off)")
+			// §6.3: high-write 工具默认不开放给 Hook 自动调用.
+			return blocked(CodePolicyBlocked, "a high-write tool is not run by hooks unless settings.allowHighWrite is on (it is off)")
 		}
 	case RiskDestructive:
-		return blocked(CodePolicyBlocked, "观察型 Hook 禁止 destructive 工具 (destructive tools are never run by hooks)")
+		// §6.3: 观察型 Hook 禁止 destructive 工具.
+		return blocked(CodePolicyBlocked, "destructive tools are never run by hooks")
 	default:
 		return blocked(CodePolicyBlocked, "unknown tool risk level %q", rr.RiskLevel)
 	}

@@ -3,7 +3,9 @@ package v2bridge
 import (
 	"context"
 	"errors"
+	"fmt"
 
+	"github.com/hookside/hookside/internal/nearmiss"
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
 )
@@ -21,6 +23,10 @@ type BindingView struct {
 	ShadowedBy []string `json:"shadowedBy"`
 }
 
+// scopeKinds are the scope kinds in priority order, lowest first (§7.1):
+// the "did you mean" candidates of an unknown one.
+var scopeKinds = []string{store.ScopeApplication, store.ScopeWorkspace, store.ScopeAgent, store.ScopeSession}
+
 // CreateBinding binds hookID to a scope, enabled and authorized with the
 // definition's current hash (§7.3 "新增绑定即自动授权并启用").
 func (b *Bridge) CreateBinding(ctx context.Context, hookID, scopeKind, scopeID string) (BindingView, error) {
@@ -28,10 +34,15 @@ func (b *Bridge) CreateBinding(ctx context.Context, hookID, scopeKind, scopeID s
 		return BindingView{}, invalid("hookId", "required")
 	}
 	if _, ok := scopePriority[scopeKind]; !ok {
-		return BindingView{}, invalid("scopeKind", "must be application, workspace, agent or session")
+		msg := "must be application, workspace, agent or session"
+		if m := nearmiss.Suggest(scopeKind, scopeKinds); m != "" {
+			msg += fmt.Sprintf("; did you mean %q?", m)
+		}
+		return BindingView{}, invalid("scopeKind", "%s", msg)
 	}
 	if scopeKind != store.ScopeApplication && scopeID == "" {
-		return BindingView{}, invalid("scopeId", "required for scope %s (请填写作用域对象 ID)", scopeKind)
+		// §7.3: 请填写作用域对象 ID.
+		return BindingView{}, invalid("scopeId", "required for scope %s: the id of the %s the binding applies to", scopeKind, scopeKind)
 	}
 	bd, err := b.db.CreateBinding(ctx, hookID, scopeKind, scopeID)
 	if errors.Is(err, store.ErrConflict) {

@@ -16,7 +16,8 @@ import (
 // outcome_unknown (§9.4, §12.2) — it may already have had its effect.
 var (
 	errShutdown  = errors.New("hookside shut down while the action was in flight")
-	errSwitchOff = errors.New("the master switch was turned off while the action was in flight (尽力取消; not rolled back)")
+	// §12.2: 尽力取消 — cancelled as far as possible, nothing rolled back.
+	errSwitchOff = errors.New("the master switch was turned off while the action was in flight (cancelled as far as possible; not rolled back)")
 	errLeaseLost = errors.New("the run lease was lost")
 )
 
@@ -323,7 +324,8 @@ func (b *Bridge) precheck(ctx context.Context, run store.Run, snap *snapshot) (o
 		return blocked(CodeTrustRequired, "the binding is disabled"), false
 	}
 	if bd.TrustedExecutionHash != snap.ExecutionHash {
-		return blocked(CodeTrustRequired, "the binding does not trust this execution hash (待重新授权)"), false
+		// §7.3: 待重新授权.
+		return blocked(CodeTrustRequired, "the binding does not trust this execution hash (re-authorize the binding with the current hash)"), false
 	}
 	sd, err := b.db.GetDefinition(ctx, run.HookID)
 	if errors.Is(err, store.ErrNotFound) {

@@ -97,7 +97,9 @@ func printRun(w io.Writer, r store.Run) {
 	if r.ErrorCode != "" || r.ErrorMessage != "" {
 		fmt.Fprintf(w, "error      %s %s\n", r.ErrorCode, r.ErrorMessage)
 	}
-	if r.DurationMs != nil {
+	// A duration is finished − first start (§10.3): a run that never
+	// started (cancelled or skipped while queued) has none.
+	if r.DurationMs != nil && !r.StartedAt.IsZero() && r.AttemptCount > 0 {
 		fmt.Fprintf(w, "duration   %d ms\n", *r.DurationMs)
 	}
 	if len(r.InputSummary) > 0 {

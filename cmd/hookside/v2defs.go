@@ -238,8 +238,10 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 			out:  "The text is one field a line; --json prints {definition}.",
 			exit: [5]string{3: ": no definition ID (also without a home or database)"},
 			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
-				return b.GetDefinition(ctx, a[0])
+				r, err := b.GetDefinition(ctx, a[0])
+				return r, withNearDefinition(ctx, b, a[0], err)
 			},
+			hint: nearDefinitionHint,
 			text: func(w io.Writer, r any) { printDefinition(w, r.(v2bridge.DefinitionResult).Definition) }},
 		{use: "create", short: "validate and store a definition (revision 1; id generated unless given)",
 			about: "Validates the definition in --file FILE (JSON, the definition object of v2/definitions/create; " +
@@ -274,8 +276,10 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				"or no --file", 3: ": no definition ID"},
 			flags: fileFlag("the patch"),
 			call: withFile("patch", func(ctx context.Context, b *v2bridge.Bridge, raw json.RawMessage, a []string) (any, error) {
-				return b.UpdateDefinition(ctx, a[0], raw)
+				r, err := b.UpdateDefinition(ctx, a[0], raw)
+				return r, withNearDefinition(ctx, b, a[0], err)
 			}),
+			hint: nearDefinitionHint,
 			warnings: func(r any) []locatedProblem { return read.locateProblems(r.(v2bridge.UpdateDefinitionResult).Warnings) },
 			text: func(w io.Writer, r any) {
 				u := r.(v2bridge.UpdateDefinitionResult)
@@ -344,8 +348,10 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 			out:   "The text counts the bindings deleted and the runs kept; --json prints {bindingsDeleted, runsRetained}.",
 			exit:  [5]string{3: ": no definition ID"},
 			call: func(ctx context.Context, b *v2bridge.Bridge, a []string) (any, error) {
-				return b.DeleteDefinition(ctx, a[0])
+				r, err := b.DeleteDefinition(ctx, a[0])
+				return r, withNearDefinition(ctx, b, a[0], err)
 			},
+			hint: nearDefinitionHint,
 			text: func(w io.Writer, r any) {
 				d := r.(v2bridge.DeleteDefinitionResult)
 				fmt.Fprintf(w, "deleted; %d binding(s) deleted, %d run(s) kept\n", d.BindingsDeleted, d.RunsRetained)
@@ -410,8 +416,10 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				3: ": no definition --hook ID"},
 			flags: scopeFlags,
 			call: func(ctx context.Context, b *v2bridge.Bridge, _ []string) (any, error) {
-				return b.CreateBinding(ctx, hookID, scope, scopeID)
+				bd, err := b.CreateBinding(ctx, hookID, scope, scopeID)
+				return bd, withNearDefinition(ctx, b, hookID, onBindingFlag(err))
 			},
+			hint: nearDefinitionHint,
 			text: func(w io.Writer, r any) {
 				bd := r.(v2bridge.BindingView)
 				fmt.Fprintf(w, "created binding %s: %s at %s %s (%s)\n", bd.ID, bd.HookID, bd.ScopeKind, bd.ScopeID, bd.State)
@@ -425,8 +433,10 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				3: ": no definition --hook ID"},
 			flags: scopeFlags,
 			call: func(ctx context.Context, b *v2bridge.Bridge, _ []string) (any, error) {
-				return b.UpsertBinding(ctx, hookID, scope, scopeID)
+				u, err := b.UpsertBinding(ctx, hookID, scope, scopeID)
+				return u, withNearDefinition(ctx, b, hookID, onBindingFlag(err))
 			},
+			hint: nearDefinitionHint,
 			text: func(w io.Writer, r any) {
 				u := r.(v2bridge.UpsertBindingResult)
 				bd := u.Binding

@@ -87,7 +87,7 @@ func TestV2DefinitionsAndBindingsCLI(t *testing.T) {
 	if code, errs := v2cli(t, home, &bd, "bindings", "create", "--hook", "note", "--scope", "application", "--json"); code != 0 || bd.State != "active" || !bd.Enabled {
 		t.Fatalf("binding create: exit %d %+v %s", code, bd, errs)
 	}
-	if code, errs := v2cli(t, home, nil, "bindings", "create", "--hook", "note", "--scope", "session"); code != exitUsage || !strings.Contains(errs, "scopeId") {
+	if code, errs := v2cli(t, home, nil, "bindings", "create", "--hook", "note", "--scope", "session"); code != exitUsage || !strings.Contains(errs, "invalid params: --scope-id: required for scope session") {
 		t.Errorf("session binding without --scope-id: exit %d %s", code, errs)
 	}
 	if code, errs := v2cli(t, home, nil, "bindings", "create", "--hook", "ghost", "--scope", "application"); code != exitNotFound || !strings.Contains(errs, "[code -32013]") {

@@ -28,8 +28,9 @@ const (
 // Manual retry and cancel refusals (§11.2). They are wrapped in a
 // *RunStateError; test with errors.Is.
 var (
-	ErrNotRetryable   = errors.New("该运行不在可重试的终态 (run is not in a retryable terminal state)")
-	ErrNotCancellable = errors.New("仅排队中的运行可取消 (only queued runs can be cancelled)")
+	// §11.2: 该运行不在可重试的终态; 仅排队中的运行可取消.
+	ErrNotRetryable   = errors.New("the run is not in a retryable terminal state")
+	ErrNotCancellable = errors.New("only queued runs can be cancelled")
 )
 
 // RunStateError says that run RunID, in Status, does not allow the operation.
