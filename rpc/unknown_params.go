@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"log/slog"
 	"reflect"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/hookside/hookside/internal/jsonexact"
+	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/internal/jsonscan"
 )
 
@@ -131,10 +134,45 @@ func (s *Server) noteUnknownParams(method string, t reflect.Type, raw *json.RawM
 	if raw == nil || !s.log.Enabled(context.Background(), slog.LevelDebug) {
 		return
 	}
-	s.walkUnknown(method, shapeOf(t), *raw, "", 0)
+	for _, u := range UnknownMembers(t, *raw) {
+		like := ""
+		for _, field := range u.Known {
+			if strings.EqualFold(field, u.Name) {
+				like = field
+				break
+			}
+		}
+		s.logUnknown(method, u.LogPath, like)
+	}
 }
 
-func (s *Server) walkUnknown(method string, sh *shape, raw []byte, prefix string, depth int) {
+// UnknownMember is a member of params that their Go type does not define
+// (UnknownMembers).
+type UnknownMember struct {
+	// Path is the member's own path, keys joined by "." and elements as
+	// "[i]" (a name holding ".", "[", "]", "'" or "\" in brackets,
+	// jsonpos.Key): "session.nmae", "workspaces[1].nmae".
+	Path string
+	// LogPath is Path with every index left out ("workspaces[].nmae"):
+	// what the debug log names, once per method and LogPath.
+	LogPath string
+	// Name is the member's name; Known the names the object defines, sorted.
+	Name  string
+	Known []string
+}
+
+// UnknownMembers is every member of raw (valid JSON params that decode into
+// a value of type t) that t does not define, at any depth up to 16 levels,
+// in the order of raw. A map, raw JSON and a nested type that decodes itself
+// are not looked into (any member is theirs). Raw that is not a JSON object
+// gives nil.
+func UnknownMembers(t reflect.Type, raw []byte) []UnknownMember {
+	var out []UnknownMember
+	walkUnknown(shapeOf(t), raw, "", "", 0, &out)
+	return out
+}
+
+func walkUnknown(sh *shape, raw []byte, path, logPath string, depth int, out *[]UnknownMember) {
 	if sh == nil || len(raw) == 0 || depth > maxUnknownDepth {
 		return
 	}
@@ -144,8 +182,8 @@ func (s *Server) walkUnknown(method string, sh *shape, raw []byte, prefix string
 		}
 		var elems []json.RawMessage
 		if jsonexact.Unmarshal(raw, &elems) == nil {
-			for _, e := range elems {
-				s.walkUnknown(method, sh.elems, e, prefix+"[]", depth+1)
+			for i, e := range elems {
+				walkUnknown(sh.elems, e, path+"["+strconv.Itoa(i)+"]", logPath+"[]", depth+1, out)
 			}
 		}
 		return
@@ -160,23 +198,20 @@ func (s *Server) walkUnknown(method string, sh *shape, raw []byte, prefix string
 			return
 		}
 		name := jsonString(key)
-		path := name
-		if prefix != "" {
-			path = prefix + "." + name
+		p, lp := jsonpos.Key(path, name), name
+		if logPath != "" {
+			lp = logPath + "." + name
 		}
-		f, known := sh.fields[name]
-		if known {
-			s.walkUnknown(method, f, val, path, depth+1)
+		if f, known := sh.fields[name]; known {
+			walkUnknown(f, val, p, lp, depth+1, out)
 			continue
 		}
-		like := ""
+		known := make([]string, 0, len(sh.fields))
 		for field := range sh.fields {
-			if strings.EqualFold(field, name) {
-				like = field
-				break
-			}
+			known = append(known, field)
 		}
-		s.logUnknown(method, path, like)
+		sort.Strings(known)
+		*out = append(*out, UnknownMember{Path: p, LogPath: lp, Name: name, Known: known})
 	}
 }
 

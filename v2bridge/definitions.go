@@ -316,7 +316,7 @@ type ListDefinitionsResult struct {
 // ListDefinitions lists all definitions or those of one event.
 func (b *Bridge) ListDefinitions(ctx context.Context, eventName string) (ListDefinitionsResult, error) {
 	if eventName != "" && !expr.KnownEvent(eventName) {
-		return ListDefinitionsResult{}, invalid("eventName", "unknown lifecycle event %q", eventName)
+		return ListDefinitionsResult{}, invalid("eventName", "%s", expr.UnknownEvent(eventName))
 	}
 	ds, err := b.db.ListDefinitions(ctx, eventName)
 	if err != nil {

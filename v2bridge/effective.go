@@ -48,7 +48,7 @@ type EffectiveResult struct {
 // 关系"), with the same matching rule the dispatcher uses.
 func (b *Bridge) EffectiveBindings(ctx context.Context, p EffectiveParams) (EffectiveResult, error) {
 	if p.EventName != "" && !expr.KnownEvent(p.EventName) {
-		return EffectiveResult{}, invalid("eventName", "unknown lifecycle event %q (want one of %v)", p.EventName, expr.Events())
+		return EffectiveResult{}, invalid("eventName", "%s", expr.UnknownEvent(p.EventName))
 	}
 	if len(p.SessionID) > store.MaxSessionIDBytes {
 		return EffectiveResult{}, invalid("sessionId", "too long: %d bytes (at most %d)", len(p.SessionID), store.MaxSessionIDBytes)

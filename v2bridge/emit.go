@@ -124,10 +124,10 @@ func BuildEnvelope(p EmitParams, now time.Time) (*expr.Envelope, error) {
 		return nil, invalid("eventName", "required")
 	}
 	if !expr.KnownEvent(p.EventName) {
-		return nil, invalid("eventName", "unknown lifecycle event %q (want one of %v)", p.EventName, expr.Events())
+		return nil, invalid("eventName", "%s", expr.UnknownEvent(p.EventName))
 	}
 	if p.Session == nil || p.Session.ID == "" {
-		return nil, invalid("session.id", "required (an event without a session is not emitted, §3.4)")
+		return nil, invalid("session.id", "required: every lifecycle event belongs to a session, and one without a session id is not emitted")
 	}
 	if len(p.Session.ID) > store.MaxSessionIDBytes {
 		return nil, invalid("session.id", "too long: %d bytes (at most %d)", len(p.Session.ID), store.MaxSessionIDBytes)

@@ -45,7 +45,7 @@ func (b *Bridge) ListRuns(ctx context.Context, p RunsListParams) (RunsListResult
 	f := store.RunFilter{Status: p.Status, HookID: p.HookID, EventName: p.EventName, EventID: p.EventID,
 		SessionID: p.SessionID, Limit: p.Limit, Cursor: p.Cursor}
 	if p.EventName != "" && p.EventName != ShellHookEvent && !expr.KnownEvent(p.EventName) {
-		return RunsListResult{}, invalid("eventName", "unknown event %q (want one of %v or %s)", p.EventName, expr.Events(), ShellHookEvent)
+		return RunsListResult{}, invalid("eventName", "%s", expr.UnknownEvent(p.EventName, ShellHookEvent))
 	}
 	if reason := limitRange.Check(int64(p.Limit)); reason != "" {
 		return RunsListResult{}, invalid("limit", "%s", reason)

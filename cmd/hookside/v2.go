@@ -119,6 +119,9 @@ type emitOutput struct {
 	NotDispatched *notDispatched `json:"notDispatched,omitempty"`
 	// Notes are the notes printed on stderr (without the command prefix).
 	Notes []string `json:"notes"`
+	// Warnings are the file's unknown members (emitUnknownMembers), each
+	// printed on stderr too; absent when there are none.
+	Warnings []locatedProblem `json:"warnings,omitempty"`
 }
 
 func v2EmitCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -134,7 +137,8 @@ func v2EmitCmd(stdout, stderr io.Writer) *cobra.Command {
 			"before anything runs; command actions of its runs execute here, and the command waits until\n" +
 			"they are finished. Notification, sound and tool actions need a connected host: they stay\n" +
 			"queued for a hookside app-server whose host declared them. A problem in the file is reported\n" +
-			"at file:line:col.\n\n" +
+			"at file:line:col; a member the params do not define (a misspelling: \"sesion\") is ignored and\n" +
+			"printed as a warning at its file:line:col (--json: warnings).\n\n" +
 			"A run re-queued for a later attempt (retry backoff, or 60 s after a pipeline failure) is waited\n" +
 			"for when that attempt can end within --wait; otherwise it is left queued at once and reported\n" +
 			"with its next attempt time and who runs it (--json: nextAttemptAt and leftQueued on the run).\n" +
@@ -189,6 +193,12 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 	if err := jsonexact.Unmarshal(f.raw, &p); err != nil {
 		return usage("--file", f.decodeError(err))
 	}
+	// A misspelt member is ignored and so silently missing ("sesion"): each
+	// is a warning at its place, printed before any error it explains.
+	warnings := f.locateProblems(emitUnknownMembers(f.raw))
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "%s: warning: %s\n", prefix, w.line())
+	}
 	v2bridge.PinSourceID(&p) // Emit's event id is then env's, which the workers are narrowed to
 	env, err := v2bridge.BuildEnvelope(p, time.Now())
 	if err != nil {
@@ -214,7 +224,7 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 		b.Close(0)
 		return fail(err)
 	}
-	out := emitOutput{EmitResult: res, Runs: []emitRun{}, Notes: []string{}}
+	out := emitOutput{EmitResult: res, Runs: []emitRun{}, Notes: []string{}, Warnings: warnings}
 	note := func(format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
 		out.Notes = append(out.Notes, msg)

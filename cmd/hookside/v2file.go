@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/hookside/hookside/internal/jsonexact"
 	"github.com/hookside/hookside/internal/jsonpos"
 	"github.com/hookside/hookside/internal/jsonscan"
+	"github.com/hookside/hookside/internal/nearmiss"
 	"github.com/hookside/hookside/rpc"
 	"github.com/hookside/hookside/v2bridge"
 	"github.com/hookside/hookside/v2bridge/expr"
@@ -231,4 +233,22 @@ func problemLines(w io.Writer, err error) {
 		}
 		fmt.Fprintf(w, "  %s: %s %s: %s\n", at, p.Severity, p.Code, p.Message)
 	}
+}
+
+// emitUnknownMembers is a warning (unknown_member) for each member of raw,
+// the v2/events/emit params of `v2 emit --file`, that the params do not
+// define (the payload's are its own), at its path: the message names the
+// member it most likely misspells (nearmiss.Suggest: "did you mean
+// \"session\"?"), else the members the object has. Such a member is
+// ignored, as over the wire.
+func emitUnknownMembers(raw []byte) []expr.Problem {
+	var out []expr.Problem
+	for _, u := range rpc.UnknownMembers(reflect.TypeFor[v2bridge.EmitParams](), raw) {
+		msg := fmt.Sprintf("unknown member %q is ignored: the object has %s", u.Name, strings.Join(u.Known, ", "))
+		if m := nearmiss.Suggest(u.Name, u.Known); m != "" {
+			msg = fmt.Sprintf("unknown member %q is ignored; did you mean %q?", u.Name, m)
+		}
+		out = append(out, expr.Problem{Path: u.Path, Code: expr.CodeUnknownMember, Message: msg, Severity: expr.SeverityWarning})
+	}
+	return out
 }

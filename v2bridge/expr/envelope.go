@@ -5,10 +5,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 
 	"github.com/hookside/hookside/internal/jsonexact"
+	"github.com/hookside/hookside/internal/nearmiss"
 )
 
 // The seven lifecycle event names of hooks-v2-handbook §3.1.
@@ -29,6 +31,19 @@ func Events() []string {
 		EventTurnStarted, EventPermissionRequested, EventQuestionRequested,
 		EventResponseCommitted, EventTurnCompleted, EventTurnFailed, EventTurnCancelled,
 	}
+}
+
+// UnknownEvent is why name, not a lifecycle event (nor one of extra, other
+// names the caller takes), is refused: `unknown lifecycle event
+// "turn.complete"; did you mean "turn.completed"? (the events are
+// turn.started, …)`, the "did you mean" when one is near (nearmiss.Suggest).
+func UnknownEvent(name string, extra ...string) string {
+	known := append(Events(), extra...)
+	msg := fmt.Sprintf("unknown lifecycle event %q", name)
+	if m := nearmiss.Suggest(name, known); m != "" {
+		msg += fmt.Sprintf("; did you mean %q?", m)
+	}
+	return msg + " (the events are " + strings.Join(known, ", ") + ")"
 }
 
 // KnownEvent reports whether name is one of the seven lifecycle events (§3.1).

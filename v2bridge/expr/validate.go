@@ -144,7 +144,7 @@ func (v *validator) definition(d *Definition) {
 		v.errorf("description", CodeOutOfRange, "description must be at most %d characters, got %d", MaxDescriptionLen, n)
 	}
 	if !KnownEvent(d.EventName) {
-		v.errorf("eventName", CodeUnknownEvent, "unknown event %q", d.EventName)
+		v.errorf("eventName", CodeUnknownEvent, "%s", UnknownEvent(d.EventName))
 	}
 	v.rangeInt("timeoutMs", d.TimeoutMs)
 	v.rangeInt("revision", &d.Revision)
