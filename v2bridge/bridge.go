@@ -250,9 +250,12 @@ func Open(opts Options) (*Bridge, error) {
 			return nil, fmt.Errorf("%w: no home directory", ErrUnavailable)
 		}
 		path = home.DBPath(opts.Home)
+		if err := checkHome(opts.Home); err != nil {
+			return nil, err
+		}
 		if !opts.NoCreate {
 			if err := os.MkdirAll(opts.Home, 0o700); err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+				return nil, mkHomeError(opts.Home, err)
 			}
 		}
 	}
