@@ -62,7 +62,15 @@ func main() {
 	againstInit := flag.String("against-init", "", "with -against: a JSON object merged into the other build's initialize params")
 	againstRounds := flag.Int("against-rounds", 21, "with -against: rounds of 20 events per contender")
 	againstProfile := flag.String("against-profile", "zcode", "with -against: the session profile, zcode (process hooks in config.json) or claude (command hooks in a Claude Code settings.json with a 150-rule permissions list, Claude-shaped input)")
+	profileServeDir := flag.String("profile-serve", "", "(internal: the child of a profile) serve hooks/run on stdin/stdout on the home `DIR`, profiling from SIGUSR1 to EOF into DIR/cpu.pprof")
 	flag.Parse()
+	if *profileServeDir != "" {
+		if err := profileServe(*profileServeDir); err != nil {
+			fmt.Fprintln(os.Stderr, "benchrun -profile-serve:", err)
+			os.Exit(1)
+		}
+		return
+	}
 
 	start := time.Now()
 	e, err := setup(*bin, *quick)

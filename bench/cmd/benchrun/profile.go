@@ -1,26 +1,28 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/hookside/hookside/rpc"
+	hexec "github.com/hookside/hookside/runner/exec"
 )
 
 // profileMisses profiles the path behind each missed target. The server
-// side runs in this process (rpc.Serve over real OS pipes, the code
-// app-server runs) under the CPU profiler while the driver replays the
+// side runs in a child process of this binary (rpc.Serve over real OS
+// pipes, the code app-server runs, as the subreaper of its hooks like
+// app-server) under the CPU profiler while the driver replays the
 // figure's requests; pprof -top of that goes into RESULTS.md. Start-up is
 // traced with GODEBUG=inittrace=1.
 func profileMisses(e *env) {
@@ -35,13 +37,13 @@ func profileMisses(e *env) {
 		hook := hookSpec{argv: []string{e.hookBin}}
 		switch m {
 		case "fig1":
-			title = "fig. 1 / 2 — one hook per hooks/run, 1000 requests one at a time (server side, in process; CPU only: waits for the child are not in it)"
+			title = "fig. 1 / 2 — one hook per hooks/run, 1000 requests one at a time (server side: rpc.Serve in a child process, the subreaper of its hooks as app-server is; CPU only: waits for the hook are not in it)"
 			text, err = inprocProfile(e, userConfig(hook, 1, false, "Bash"), 1000, 1)
 		case "fig3":
-			title = "fig. 3 — no-match hooks/run, 100,000 requests, 32 in flight (server side and driver, in process)"
+			title = "fig. 3 — no-match hooks/run, 100,000 requests, 32 in flight (server side: rpc.Serve in a child process)"
 			text, err = inprocProfile(e, userConfig(hook, 1, false, "Edit"), 100000, 32)
 		case "cap":
-			title = "output cap — a hook printing 16 MiB, 40 requests one at a time (server side, in process)"
+			title = "output cap — a hook printing 16 MiB, 40 requests one at a time (server side: rpc.Serve in a child process)"
 			text, err = inprocProfile(e, userConfig(hookSpec{argv: []string{e.hookBin, "spew", strconv.Itoa(16 << 20)}}, 1, false, "Bash"), 40, 1)
 		case "fig4":
 			title = "fig. 4 — GODEBUG=inittrace=1 hookside version (slowest package inits)"
@@ -56,8 +58,13 @@ func profileMisses(e *env) {
 	}
 }
 
-// inprocProfile serves cfg with rpc.Serve in this process and profiles n
-// hooks/run requests for Bash (window in flight).
+// inprocProfile profiles the server side of n hooks/run requests for Bash
+// (window in flight) on cfg: rpc.Serve, the code app-server runs, in a
+// child process (this binary with -profile-serve) that is the subreaper of
+// its hooks and starts their janitor, as app-server is and does, so that
+// what is profiled is what app-server does for a hook (a process that is
+// not the subreaper also sweeps every hook's run token: runner/exec). The
+// profile covers the requests after the warm-up.
 func inprocProfile(e *env, cfg map[string]any, n, window int) (string, error) {
 	dir, err := os.MkdirTemp(e.tmp, "prof-")
 	if err != nil {
@@ -66,26 +73,15 @@ func inprocProfile(e *env, cfg map[string]any, n, window int) (string, error) {
 	if err := writeJSON(filepath.Join(dir, "config.json"), cfg); err != nil {
 		return "", err
 	}
-	inR, inW, err := os.Pipe()
+	self, err := os.Executable()
 	if err != nil {
 		return "", err
 	}
-	outR, outW, err := os.Pipe()
+	p, err := startPeer("profiled server", e.cwd, childEnv(e.userHome, "HOOKSIDE_HOME="+dir), self, "-profile-serve", dir)
 	if err != nil {
 		return "", err
 	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		rpc.Serve(context.Background(), inR, outW, rpc.Options{Home: dir, Version: "bench", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-		outW.Close()
-	}()
-	p := &peer{name: "in-process", w: inW, r: bufio.NewReaderSize(outR, 1<<20), stderr: &bytes.Buffer{}, id: 100}
-	defer func() {
-		inW.Close()
-		go io.Copy(io.Discard, outR)
-		<-done
-	}()
+	defer p.stop()
 	if err := e.handshake(p, nil); err != nil {
 		return "", err
 	}
@@ -104,23 +100,18 @@ func inprocProfile(e *env, cfg map[string]any, n, window int) (string, error) {
 	if err := run(max(5, n/10)); err != nil { // warm
 		return "", err
 	}
+	// SIGUSR1 starts the profile (as the signal arrives: the first of the
+	// requests may run before it).
+	if err := p.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
+		return "", err
+	}
+	if err := run(n); err != nil {
+		return "", err
+	}
+	p.stop() // EOF: the child stops the profile, writes it and exits
 	prof := filepath.Join(dir, "cpu.pprof")
-	f, err := os.Create(prof)
-	if err != nil {
-		return "", err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		return "", err
-	}
-	err = run(n)
-	pprof.StopCPUProfile()
-	f.Close()
-	if err != nil {
-		return "", err
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return "", err
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
+		return "", fmt.Errorf("the profiled server wrote no profile (%v): %s", err, tail(p.stderr.String()))
 	}
 	out, err := exec.Command("go", "tool", "pprof", "-top", "-nodecount=35", self, prof).CombinedOutput()
 	if err != nil {
@@ -170,4 +161,30 @@ func initTrace(e *env) (string, error) {
 		b.WriteString(ents[i].line + "\n")
 	}
 	return b.String(), nil
+}
+
+// profileServe is the child of inprocProfile (-profile-serve DIR): it is
+// the subreaper of its hooks and starts their janitor, as app-server does,
+// serves hooks/run on stdin/stdout with rpc.Serve on the home DIR, starts
+// the CPU profile (DIR/cpu.pprof) at SIGUSR1 and stops it at EOF.
+func profileServe(dir string) error {
+	if err := hexec.EnableSubreaper(); err != nil {
+		return err
+	}
+	if err := hexec.EnableJanitor(nil); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, "cpu.pprof"))
+	if err != nil {
+		return err
+	}
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1)
+	go func() {
+		<-usr1
+		_ = pprof.StartCPUProfile(f)
+	}()
+	rpc.Serve(context.Background(), os.Stdin, os.Stdout, rpc.Options{Home: dir, Version: "bench", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	pprof.StopCPUProfile()
+	return f.Close()
 }

@@ -213,9 +213,10 @@ const method = `## How it is measured
 - Fig. 5 (V2) is measured only when ` + "`v2/events/emit`" + ` works on the built binary; otherwise its
   rows say "not yet measured" and why. Fig. 2's parallel rows likewise depend on a probe
   (two 200 ms hooks in a ` + "`\"parallel\": true`" + ` group must finish in well under 400 ms).
-- Profiles of missed targets: the server runs in the driver's process (` + "`rpc.Serve`" + ` over OS
-  pipes, the code ` + "`app-server`" + ` runs) under the CPU profiler while the figure's requests are
-  replayed; cold start is traced with GODEBUG=inittrace=1.
+- Profiles of missed targets: the server runs in a child process of the harness (` + "`rpc.Serve`" + `
+  over OS pipes, the code ` + "`app-server`" + ` runs, as the subreaper of its hooks with their janitor,
+  as ` + "`app-server`" + ` is) under the CPU profiler, from after a warm-up, while the figure's
+  requests are replayed; cold start is traced with GODEBUG=inittrace=1.
 - The wake-up figure starts ` + "`hookside v2 emit --file ev.json`" + ` as its own process (as a
   shell would) on the home of a running app-server whose host declared notifications, and
   times CLI start → the server's ` + "`host/notification/show`" + `; it also times the CLI's start-up
