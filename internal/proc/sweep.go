@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/hookside/hookside/internal/randid"
 )
@@ -34,21 +35,40 @@ func NewToken() string { return randid.New("") }
 // carries the token too.
 const sweepRounds = 8
 
-// sweeper is a process-list backend: the pids of all processes, the
-// environment block (NUL-separated KEY=VALUE entries) of one, and a kill.
-// Each OS supplies one (sysSweeper); tests supply their own.
+// sweeper is a process-list backend: the processes (those of other users
+// may be left out: their environments cannot be read), the environment
+// block (NUL-separated KEY=VALUE entries) of one, and a kill. Each OS
+// supplies one (sysSweeper); tests supply their own.
 type sweeper struct {
-	pids    func() ([]int, error)
+	procs   func() ([]procEntry, error)
 	environ func(pid int) ([]byte, error)
 	kill    func(pid int) error
 }
+
+// procEntry is one process of a listing: its pid and, where the listing
+// gives it at no cost (macOS kern.proc.all), when it started (zero:
+// unknown).
+type procEntry struct {
+	pid   int
+	start time.Time
+}
+
+// SweepStartSlack is how long before a hook's start Sweep still looks at
+// processes that started then (SweepSince): the start times a process list
+// gives are wall-clock times, which can step back (NTP, a user setting the
+// clock) while the hook runs.
+const SweepStartSlack = time.Minute
 
 // sweep kills every process but this one whose environment holds the
 // entry TokenVar=token, listing again until a round finds nobody new, and
 // returns the pids it killed in the order it killed them. Processes whose
 // environment cannot be read (another user's, exited meanwhile) are
 // passed over: they cannot be ours. The error reports a failed listing.
-func (s sweeper) sweep(token string) ([]int, error) {
+//
+// A process whose start time the listing gives and that started before
+// since is passed over without reading its environment: the processes a
+// hook starts start after it (since zero: every process is read).
+func (s sweeper) sweep(token string, since time.Time) ([]int, error) {
 	if token == "" || strings.ContainsAny(token, "=\x00") {
 		return nil, fmt.Errorf("%w: %q", ErrBadToken, token)
 	}
@@ -57,13 +77,14 @@ func (s sweeper) sweep(token string) ([]int, error) {
 	killed := map[int]bool{}
 	var order []int
 	for range sweepRounds {
-		pids, err := s.pids()
+		procs, err := s.procs()
 		if err != nil {
 			return order, fmt.Errorf("proc: list processes: %w", err)
 		}
 		found := false
-		for _, pid := range pids {
-			if pid == self || pid <= 0 || killed[pid] {
+		for _, p := range procs {
+			pid := p.pid
+			if pid == self || pid <= 0 || killed[pid] || !since.IsZero() && !p.start.IsZero() && p.start.Before(since) {
 				continue
 			}
 			env, err := s.environ(pid)

@@ -5,18 +5,18 @@ import "golang.org/x/sys/unix"
 // sysSweeper lists processes with sysctl kern.proc.proc and reads each
 // one's environment from kern.proc.env (NUL-separated entries), which the
 // kernel gives for the caller's own processes.
-var sysSweeper = sweeper{pids: kinfoPIDs, environ: sysctlEnviron, kill: killPID}
+var sysSweeper = sweeper{procs: kinfoPIDs, environ: sysctlEnviron, kill: killPID}
 
-func kinfoPIDs() ([]int, error) {
+func kinfoPIDs() ([]procEntry, error) {
 	recs, err := kinfoAll()
 	if err != nil {
 		return nil, err
 	}
-	pids := make([]int, 0, len(recs))
+	procs := make([]procEntry, 0, len(recs))
 	for _, r := range recs {
-		pids = append(pids, kinfoInt32(r, kinfoOffPID))
+		procs = append(procs, procEntry{pid: kinfoInt32(r, kinfoOffPID)})
 	}
-	return pids, nil
+	return procs, nil
 }
 
 func sysctlEnviron(pid int) ([]byte, error) {

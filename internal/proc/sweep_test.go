@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"testing"
+	"time"
 )
 
 // fakePID is where the fake process tables' pids start: far above the
@@ -16,26 +17,29 @@ const fakePID = 1 << 22
 // fakeProcs is an in-memory process table for the sweep core.
 type fakeProcs struct {
 	env    map[int]string
+	start  map[int]time.Time // when a process started (absent: unknown)
 	killed []int
+	read   []int          // the pids whose environment was read
 	onKill map[int]func() // a kill that lets the victim fork first
 }
 
 func (f *fakeProcs) sweeper() sweeper {
 	return sweeper{
-		pids: func() ([]int, error) {
-			var out []int
+		procs: func() ([]procEntry, error) {
+			var pids []int
 			for pid := range f.env {
-				out = append(out, pid)
+				pids = append(pids, pid)
 			}
-			slices.Sort(out)
+			slices.Sort(pids)
+			out := make([]procEntry, 0, len(pids))
+			for _, pid := range pids {
+				out = append(out, procEntry{pid: pid, start: f.start[pid]})
+			}
 			return out, nil
 		},
 		environ: func(pid int) ([]byte, error) {
-			e, ok := f.env[pid]
-			if !ok || e == "unreadable" {
-				return nil, os.ErrPermission
-			}
-			return []byte(e), nil
+			f.read = append(f.read, pid)
+			return f.environ(pid)
 		},
 		kill: func(pid int) error {
 			if fn := f.onKill[pid]; fn != nil {
@@ -46,6 +50,15 @@ func (f *fakeProcs) sweeper() sweeper {
 			return nil
 		},
 	}
+}
+
+// environ is the fake's environment block of pid.
+func (f *fakeProcs) environ(pid int) ([]byte, error) {
+	e, ok := f.env[pid]
+	if !ok || e == "unreadable" {
+		return nil, os.ErrPermission
+	}
+	return []byte(e), nil
 }
 
 func TestSweepCore(t *testing.T) {
@@ -61,7 +74,7 @@ func TestSweepCore(t *testing.T) {
 			fakePID + 15: "PATH=/bin\x00HOME=/root\x00", // unrelated
 			os.Getpid():  entry,                         // the sweeper itself
 		}}
-		got, err := f.sweeper().sweep(tok)
+		got, err := f.sweeper().sweep(tok, time.Time{})
 		if err != nil || !slices.Equal(got, []int{fakePID + 10, fakePID + 11}) {
 			t.Fatalf("sweep = %v, %v; want fakePID+[10 11]", got, err)
 		}
@@ -72,7 +85,7 @@ func TestSweepCore(t *testing.T) {
 			fakePID + 20: func() { f.env[fakePID+21] = entry },
 			fakePID + 21: func() { f.env[fakePID+22] = entry },
 		}
-		got, err := f.sweeper().sweep(tok)
+		got, err := f.sweeper().sweep(tok, time.Time{})
 		if err != nil || !slices.Equal(got, []int{fakePID + 20, fakePID + 21, fakePID + 22}) {
 			t.Fatalf("sweep = %v, %v; want fakePID+[20 21 22]", got, err)
 		}
@@ -84,19 +97,32 @@ func TestSweepCore(t *testing.T) {
 		var fork func()
 		fork = func() { f.env[next] = entry; f.onKill[next] = fork; next++ }
 		f.onKill[fakePID+30] = fork
-		got, _ := f.sweeper().sweep(tok)
+		got, _ := f.sweeper().sweep(tok, time.Time{})
 		if len(got) != sweepRounds {
 			t.Fatalf("killed %d, want one per round (%d)", len(got), sweepRounds)
 		}
 	})
+	t.Run("since_skips_processes_started_before_it", func(t *testing.T) {
+		since := time.Unix(1_700_000_000, 0)
+		f := &fakeProcs{env: map[int]string{
+			fakePID + 40: entry, // started before: not read (it cannot carry this run's token)
+			fakePID + 41: entry, // started after
+			fakePID + 42: entry, // start unknown (Linux): read
+			fakePID + 43: "A=1", // started after, unrelated
+		}, start: map[int]time.Time{fakePID + 40: since.Add(-time.Second), fakePID + 41: since.Add(time.Second), fakePID + 43: since}}
+		got, err := f.sweeper().sweep(tok, since)
+		if err != nil || !slices.Equal(got, []int{fakePID + 41, fakePID + 42}) || slices.Contains(f.read, fakePID+40) {
+			t.Fatalf("sweep = %v, %v (environments read: %v); want fakePID+[41 42], +40 not read", got, err, f.read)
+		}
+	})
 	for _, bad := range []string{"", "a=b", "a\x00b"} {
-		if _, err := (&fakeProcs{}).sweeper().sweep(bad); !errors.Is(err, ErrBadToken) {
+		if _, err := (&fakeProcs{}).sweeper().sweep(bad, time.Time{}); !errors.Is(err, ErrBadToken) {
 			t.Errorf("token %q: %v, want ErrBadToken", bad, err)
 		}
 	}
 	t.Run("listing_error", func(t *testing.T) {
-		s := sweeper{pids: func() ([]int, error) { return nil, os.ErrPermission }}
-		if _, err := s.sweep(tok); !errors.Is(err, os.ErrPermission) {
+		s := sweeper{procs: func() ([]procEntry, error) { return nil, os.ErrPermission }}
+		if _, err := s.sweep(tok, time.Time{}); !errors.Is(err, os.ErrPermission) {
 			t.Fatalf("err = %v", err)
 		}
 	})

@@ -2,7 +2,11 @@
 
 package proc
 
-import "golang.org/x/sys/unix"
+import (
+	"time"
+
+	"golang.org/x/sys/unix"
+)
 
 // Sweep kills (SIGKILL) every process other than the caller whose
 // environment holds TokenVar=token, the processes a hook started and that
@@ -12,6 +16,14 @@ import "golang.org/x/sys/unix"
 // Best effort, as Jenkins' ProcessTreeKiller: a process that rewrote or
 // cleared its environment, or runs as another user, is not found. Errors:
 // ErrBadToken, or a failed process listing (with the pids killed so far).
-func Sweep(token string) ([]int, error) { return sysSweeper.sweep(token) }
+func Sweep(token string) ([]int, error) { return sysSweeper.sweep(token, time.Time{}) }
+
+// SweepSince is Sweep of a hook that started at started: where the process
+// list says when each process started (macOS), only the processes that
+// started after started − SweepStartSlack have their environments read, a
+// handful where Sweep reads every process of the user.
+func SweepSince(token string, started time.Time) ([]int, error) {
+	return sysSweeper.sweep(token, started.Add(-SweepStartSlack))
+}
 
 func killPID(pid int) error { return unix.Kill(pid, unix.SIGKILL) }

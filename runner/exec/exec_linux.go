@@ -74,4 +74,12 @@ var portableCleanup atomic.Bool
 // program embedding runner/exec, a command that did not enable it) then
 // still kills a hook's escapees (setsid, a double fork), at the cost of a
 // listing of /proc after each hook.
-func sweepAfterRun() bool { return portableCleanup.Load() || !subreaperEnabled() }
+func sweepAfterRun() bool {
+	return portableCleanup.Load() || !subreaperEnabled() && !benchAsSubreaper.Load()
+}
+
+// benchAsSubreaper makes sweepAfterRun answer as in a subreaper (no sweep)
+// without making the process one: set only by the benchmarks of Run, which
+// measure it as app-server runs it (a test process must not be the
+// subreaper: every child that is not a hook would be killed).
+var benchAsSubreaper atomic.Bool

@@ -126,7 +126,7 @@ func runPortable(ctx context.Context, spec Spec) Result {
 	// id). Kill what is left of the group and, without a subreaper, the
 	// escapees carrying the run's token; tell the janitor; then reap the
 	// leader.
-	endGroup(pid, token)
+	endGroup(pid, token, start)
 	state := ex.state
 	if state == nil {
 		state, _ = leader.Wait()

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/hookside/hookside/internal/proc"
 )
@@ -143,10 +144,11 @@ func janitorTrack(pgid int, token string) {
 // endGroup ends what is left of a hook's process group once its leader
 // has exited but is not reaped yet (pid is still the group's id): SIGKILL
 // to the group, the run's escapees swept by token where no subreaper
-// catches them, and the janitor told.
-func endGroup(pid int, token string) {
+// catches them (among the processes started since the hook was, started),
+// and the janitor told.
+func endGroup(pid int, token string, started time.Time) {
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
-	sweepEscapees(token)
+	sweepEscapees(token, started)
 	janitorUntrack(pid)
 }
 
@@ -158,13 +160,13 @@ func janitorUntrack(pgid int) {
 	}
 }
 
-// sweepEscapees kills the processes carrying token (proc.Sweep) where no
+// sweepEscapees kills the processes carrying token (proc.SweepSince) where no
 // subreaper catches the processes that left the hook's group.
-func sweepEscapees(token string) {
+func sweepEscapees(token string, started time.Time) {
 	if !sweepAfterRun() {
 		return
 	}
-	if _, err := proc.Sweep(token); err != nil {
+	if _, err := proc.SweepSince(token, started); err != nil {
 		slog.Warn("cannot sweep the processes of a hook run by its token", "err", err)
 	}
 }

@@ -155,7 +155,7 @@ func runPoll(ctx context.Context, spec Spec) Result {
 	r.mu.Unlock()
 	deadline.Stop()
 	stopCtx()
-	endGroup(pid, token)
+	endGroup(pid, token, start)
 	var ws syscall.WaitStatus
 	for {
 		if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
