@@ -66,7 +66,8 @@ func (e *scriptCRLF) explainDetail() string {
 // line ends in a carriage return (macOS and Linux: Windows starts no
 // script through "#!"); or either hook whose line is `SHELL [OPTIONS]
 // SCRIPT …` (sh, bash, dash, zsh; scriptOf: under the session directory,
-// the workspace or a home) with SCRIPT's first line ending in CRLF. nil
+// the workspace or a home), or a script whose "#!" line names one of those
+// shells, with CRLF line endings in its first shebangMax bytes. nil
 // otherwise. It reads at most shebangMax bytes of one file; asked at
 // configuration load and by `hooks explain`, never on a run.
 func (s *Session) scriptCRLFProblem(h *hook.Hook) error {
@@ -93,8 +94,17 @@ func (s *Session) scriptCRLFProblem(h *hook.Hook) error {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(s.opts.Cwd, p)
 		}
-		if interp, _, cr, ok := parseShebang(fileHead(p)); ok && cr {
+		head := fileHead(p)
+		interp, arg, cr, ok := parseShebang(head)
+		switch {
+		case ok && cr:
 			return &scriptCRLF{word: words[0], path: p, interp: interp, process: h.Type == hook.TypeProcess}
+		case ok && bytes.Contains(head, []byte("\r\n")):
+			// The #! line is fine, the lines after it are not: a POSIX
+			// shell it names reads them with their carriage returns.
+			if sh := shebangShell(interp, arg); sh != "" {
+				return &scriptCRLF{word: words[0], path: p, shell: sh}
+			}
 		}
 	}
 	sc, ok := s.scriptOf(words, home)
@@ -106,11 +116,25 @@ func (s *Session) scriptCRLFProblem(h *hook.Hook) error {
 	default:
 		return nil // python, perl, ruby and node read CRLF lines as LF ones
 	}
-	head := fileHead(sc.path)
-	if i := bytes.IndexByte(head, '\n'); i > 0 && head[i-1] == '\r' {
+	if bytes.Contains(fileHead(sc.path), []byte("\r\n")) {
 		return &scriptCRLF{word: sc.word, path: sc.path, shell: sc.interp}
 	}
 	return nil
+}
+
+// shebangShell is the POSIX shell (sh, bash, dash, zsh) a "#!" line names,
+// directly (#!/bin/bash) or through env (#!/usr/bin/env bash), or "".
+func shebangShell(interp, arg string) string {
+	name := filepath.Base(interp)
+	if name == "env" {
+		name, _, _ = strings.Cut(strings.TrimSpace(strings.TrimPrefix(arg, "-S")), " ")
+		name = filepath.Base(name)
+	}
+	switch name {
+	case "sh", "bash", "dash", "zsh":
+		return name
+	}
+	return ""
 }
 
 // commandStartProblem is why the command hook h's shell, run in dir,
