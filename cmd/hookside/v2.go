@@ -153,7 +153,7 @@ func v2EmitCmd(stdout, stderr io.Writer) *cobra.Command {
 	fs := cmd.Flags()
 	c.register(fs)
 	fs.StringVar(&file, "file", "", "event `FILE` (required; - = stdin)")
-	fs.DurationVar(&wait, "wait", 130*time.Second, "how long (`D`, e.g. 130s) to wait for the event's command runs")
+	fs.DurationVar(&wait, "wait", 130*time.Second, "how long (`D`, e.g. 130s) to wait for the event's command runs; 0 runs none here: they are left queued (leftQueued not_waited) for an app-server or a later emit, exit 0")
 	_ = cmd.MarkFlagFilename("file", "json")
 	flagRequired(fs, "file")
 	flagUse(fs, "file", "--file FILE|-")
@@ -209,8 +209,11 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 	// action ends, and whatever is left when the command exits.
 	_ = exec.EnableSubreaper()
 	defer exec.ReapEscapees()
+	// --wait 0: the event is written and dispatched, and nothing is run
+	// here (no workers: an action started here would be cut short at once).
+	noWait := *wait == 0
 	b, err := v2bridge.Open(v2bridge.Options{Home: c.homeDir(), Logger: quietV2Logger(stderr),
-		ClaimSessionID: p.Session.ID, ClaimEventID: env.EventID,
+		ClaimSessionID: p.Session.ID, ClaimEventID: env.EventID, NoPipeline: noWait,
 		ResolveAtEmit: true, Store: store.Options{OneConnection: true}})
 	if err != nil {
 		return fail(err)
@@ -234,7 +237,9 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 	if res.Enqueued {
 		out.NotDispatched = ensureDispatched(ctx, b, res.EventID)
 	}
-	if res.Enqueued && out.NotDispatched == nil {
+	if res.Enqueued && out.NotDispatched == nil && noWait {
+		done = false
+	} else if res.Enqueued && out.NotDispatched == nil {
 		var st emitRunsState
 		st, done = waitEventRuns(ctx, b, res.EventID, time.Now().Add(*wait))
 		out.Runs, out.WaitingForHost = st.runs, st.waitingForHost
@@ -247,8 +252,11 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 	b.Close(0)
 	if !done {
 		why, reason := "--wait expired", leftWaitExpired
-		if interrupted {
+		switch {
+		case interrupted:
 			why, reason = "interrupted", leftInterrupted
+		case noWait:
+			why, reason = "--wait 0", leftNotWaited
 		}
 		if db, err := store.Open(home.DBPath(c.homeDir()), store.Options{OneConnection: true}); err == nil {
 			now := time.Now()
@@ -332,7 +340,7 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 		return exitInterrupted
 	case out.NotDispatched != nil:
 		return exitNotDispatched
-	case !done:
+	case !done && !noWait:
 		return exitError // --wait expired before the command runs finished
 	}
 	return exitOK

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -97,5 +98,42 @@ func TestV2EmitDuplicateOfAnotherSession(t *testing.T) {
 	}
 	if got, _ := emit("a.json"); !got.Duplicate || len(got.Notes) != 0 {
 		t.Errorf("winA's emit again: %+v, want a duplicate without notes", got)
+	}
+}
+
+// TestV2EmitWaitZero: --wait 0 writes and dispatches the event and runs
+// nothing here: every command run is left queued (leftQueued not_waited),
+// never started and cut short, a note says who runs it, exit 0.
+func TestV2EmitWaitZero(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	marker := filepath.Join(dir, "ran")
+	def := `{"id":"n","name":"n","eventName":"turn.completed","action":{"type":"command","hook":{"type":"process","command":"touch","args":[` + strconv.Quote(marker) + `]}}}`
+	if err := os.WriteFile(filepath.Join(dir, "def.json"), []byte(def), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"definitions", "create", "--file", filepath.Join(dir, "def.json")},
+		{"bindings", "create", "--hook", "n", "--scope", "application"}} {
+		if code, out, errs := runCLI(append([]string{"v2", "--home", home}, args...)...); code != exitOK {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, out, errs)
+		}
+	}
+	for i := range 3 {
+		ev := filepath.Join(dir, "ev.json")
+		if err := os.WriteFile(ev, []byte(`{"eventName":"turn.completed","session":{"id":"s"},"turn":{"id":"t`+strconv.Itoa(i)+`"}}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := runCLI("v2", "emit", "--home", home, "--file", ev, "--wait", "0", "--json")
+		var got emitOutput
+		if err := json.Unmarshal([]byte(out), &got); code != exitOK || err != nil || len(got.Runs) != 1 || len(got.Notes) != 1 {
+			t.Fatalf("emit %d --wait 0: exit %d %v\n%s%s", i, code, err, out, errs)
+		}
+		r := got.Runs[0]
+		if r.Status != "queued" || r.AttemptCount != 0 || r.LeftQueued == nil || r.LeftQueued.Reason != "not_waited" || !strings.HasPrefix(got.Notes[0], "--wait 0: 1 run(s) were left queued") {
+			t.Errorf("emit %d --wait 0: run %+v, notes %q", i, r, got.Notes)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("--wait 0 ran a command action")
 	}
 }

@@ -35,6 +35,7 @@ const (
 	leftBehindRetry = "behind_retry"
 	leftWaitExpired = "wait_expired" // it could run now, --wait expired
 	leftInterrupted = "interrupted"  // it could run now, SIGINT/SIGTERM
+	leftNotWaited   = "not_waited"   // --wait 0: nothing is run by this command
 )
 
 // leftQueued says why `v2 emit` stopped waiting for a queued command run
