@@ -220,3 +220,44 @@ func mustGlob(t *testing.T, pattern string) []string {
 	}
 	return m
 }
+
+// TestLowerCaseGrantTimeIsRead: RFC 3339 §5.6 lets a time's "T" and "Z" be
+// lower case; a hand-edited grant time written so reads as the same time,
+// not as a corrupt file.
+func TestLowerCaseGrantTimeIsRead(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "security")
+	s := Open(dir, Options{})
+	h := wsHook(hook.Stop, nil, 0, 0, "one")
+	if err := s.Grant("/w", []Record{testRecord(h)}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := st.Records[0].GrantedAt.UTC().Format(time.RFC3339Nano)
+	lower := strings.ToLower(at)
+	if !bytes.Contains(data, []byte(`"`+at+`"`)) || lower == at {
+		t.Fatalf("grant time %q not in the file as written:\n%s", at, data)
+	}
+	if err := os.WriteFile(s.Path(), bytes.Replace(data, []byte(at), []byte(lower), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err = s.Load()
+	if err != nil || st.Status != StatusOK || !st.Records[0].GrantedAt.Equal(mustTime(t, at)) {
+		t.Fatalf("Load of grantedAt %q: %s, %v, %+v", lower, st.Status, err, st.Records)
+	}
+}
+
+func mustTime(t *testing.T, s string) time.Time {
+	t.Helper()
+	v, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}

@@ -132,6 +132,11 @@ func stamp(data []byte, path string, raw json.RawMessage) (time.Time, error) {
 	if err == nil {
 		return t, nil
 	}
+	// RFC 3339 §5.6 lets "T" and "Z" be written in lower case; time.Time
+	// takes only the upper-case letters.
+	if up := bytes.ToUpper(raw); !bytes.Equal(up, raw) && t.UnmarshalJSON(up) == nil {
+		return t, nil
+	}
 	what := jsonpos.ValueKindName(raw)
 	if what == "a string" {
 		what = clip(string(raw), 64)

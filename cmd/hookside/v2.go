@@ -32,7 +32,8 @@ const (
 const v2Long = `Hooks V2 (lifecycle bridge) from the shell. The database is <home>/hookside.db.
 
 Every command takes --json, --home DIR and --help.
-Exit status: 0 ok, 1 error, 2 usage, 3 not found, 4 database unavailable.`
+Exit status: 0 ok, 1 error, 2 usage, 3 not found, 4 database unavailable; emit also 5 (the event
+is stored but not dispatched) and 130 (SIGINT/SIGTERM).`
 
 func v2Cmd(stdout, stderr io.Writer) *cobra.Command {
 	runs := v2RunsCmd(stdout, stderr)
@@ -199,6 +200,7 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "%s: warning: %s\n", prefix, w.line())
 	}
+	explicitSource := p.SourceID != ""
 	v2bridge.PinSourceID(&p) // Emit's event id is then env's, which the workers are narrowed to
 	env, err := v2bridge.BuildEnvelope(p, time.Now())
 	if err != nil {
@@ -298,7 +300,11 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 		// second event is dropped unread (§3.2). Say so when it shows.
 		for _, r := range out.Runs {
 			if r.SessionID != "" && r.SessionID != p.Session.ID {
-				note("this event of session %q was dropped as a duplicate of session %q's: the event id comes from eventName and its source id (turn.id for turn events; messageId, requestId or questionId for the others; sourceId when given), and both sent %q; give them ids unique across sessions, or set sourceId", p.Session.ID, r.SessionID, p.SourceID)
+				fix := "give them ids unique across sessions, or set sourceId"
+				if explicitSource {
+					fix = "give each session's events their own sourceId"
+				}
+				note("this event of session %q was dropped as a duplicate of session %q's: the event id comes from eventName and its source id (turn.id for turn events; messageId, requestId or questionId for the others; sourceId when given), and both sent %q; %s", p.Session.ID, r.SessionID, p.SourceID, fix)
 				break
 			}
 		}
