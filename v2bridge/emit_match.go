@@ -2,6 +2,8 @@ package v2bridge
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/hookside/hookside/v2bridge/expr"
 	"github.com/hookside/hookside/v2bridge/store"
@@ -40,6 +42,11 @@ type EmitMatch struct {
 type EmitUnbound struct {
 	DefinitionID string `json:"definitionId"`
 	Reason       string `json:"reason"`
+	// Hint, for no_binding, names a workspace binding of the definition
+	// that names the event's primaryWorkspaceId in another form (a path
+	// where the event says local:PATH, or the other way round): scope ids
+	// are compared exactly (hookside extension).
+	Hint string `json:"hint,omitempty"`
 }
 
 // matchEvent lists the enabled definitions of env's event with their
@@ -91,6 +98,24 @@ func (m *matches) add(d store.Definition, bs []store.Binding, env *expr.Envelope
 	}
 	m.matched = append(m.matched, em)
 	if reason != "" {
-		m.unbound = append(m.unbound, EmitUnbound{DefinitionID: d.ID, Reason: reason})
+		u := EmitUnbound{DefinitionID: d.ID, Reason: reason}
+		if reason == UnboundNoBinding {
+			u.Hint = workspaceNearMiss(bs, env)
+		}
+		m.unbound = append(m.unbound, u)
 	}
+}
+
+// workspaceNearMiss is the hint of EmitUnbound.Hint: a workspace binding
+// of bs whose scope id and env's primaryWorkspaceId (what a workspace
+// binding is matched against) differ only by a "local:" in front, or "".
+func workspaceNearMiss(bs []store.Binding, env *expr.Envelope) string {
+	id := env.PrimaryWorkspaceID
+	for _, b := range bs {
+		if b.ScopeKind == store.ScopeWorkspace && id != "" && id != b.ScopeID &&
+			strings.TrimPrefix(id, "local:") == strings.TrimPrefix(b.ScopeID, "local:") {
+			return fmt.Sprintf("binding %s is at workspace %q, this event's workspace is %q: scope ids are compared exactly; bind the definition at %q", b.ID, b.ScopeID, id, id)
+		}
+	}
+	return ""
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -279,7 +280,7 @@ func v2DefinitionsCmd(stdout, stderr io.Writer) *cobra.Command {
 				r, err := b.UpdateDefinition(ctx, a[0], raw)
 				return r, withNearDefinition(ctx, b, a[0], err)
 			}),
-			hint: nearDefinitionHint,
+			hint:     nearDefinitionHint,
 			warnings: func(r any) []locatedProblem { return read.locateProblems(r.(v2bridge.UpdateDefinitionResult).Warnings) },
 			text: func(w io.Writer, r any) {
 				u := r.(v2bridge.UpdateDefinitionResult)
@@ -419,7 +420,8 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				bd, err := b.CreateBinding(ctx, hookID, scope, scopeID)
 				return bd, withNearDefinition(ctx, b, hookID, onBindingFlag(err))
 			},
-			hint: nearDefinitionHint,
+			warnings: func(any) []locatedProblem { return scopeIDWarnings(scope, scopeID) },
+			hint:     nearDefinitionHint,
 			text: func(w io.Writer, r any) {
 				bd := r.(v2bridge.BindingView)
 				fmt.Fprintf(w, "created binding %s: %s at %s %s (%s)\n", bd.ID, bd.HookID, bd.ScopeKind, bd.ScopeID, bd.State)
@@ -436,7 +438,8 @@ func v2BindingsCmd(stdout, stderr io.Writer) *cobra.Command {
 				u, err := b.UpsertBinding(ctx, hookID, scope, scopeID)
 				return u, withNearDefinition(ctx, b, hookID, onBindingFlag(err))
 			},
-			hint: nearDefinitionHint,
+			warnings: func(any) []locatedProblem { return scopeIDWarnings(scope, scopeID) },
+			hint:     nearDefinitionHint,
 			text: func(w io.Writer, r any) {
 				u := r.(v2bridge.UpsertBindingResult)
 				bd := u.Binding
@@ -581,4 +584,17 @@ func printBindings(w io.Writer, bs []v2bridge.BindingView) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\t%s\n", b.ID, dispText(b.HookID), b.ScopeKind, dispText(b.ScopeID), b.Enabled, b.State, strings.Join(b.ShadowedBy, ","))
 	}
 	tw.Flush()
+}
+
+// scopeIDWarnings warns of a workspace binding whose --scope-id is a bare
+// path: scope ids are compared exactly, and hosts name a local workspace by
+// its identity, local:PATH (docs/protocol.md's examples, and the workspace
+// ids of hookside hooks trust), so such a binding matches no event of
+// theirs (v2 emit names it as a near miss when one comes).
+func scopeIDWarnings(scope, scopeID string) []locatedProblem {
+	if scope != store.ScopeWorkspace || !filepath.IsAbs(scopeID) {
+		return nil
+	}
+	return []locatedProblem{{Problem: expr.Problem{Path: "--scope-id", Code: "scope_id_is_a_path", Severity: expr.SeverityWarning,
+		Message: fmt.Sprintf("%q is a path: a binding matches an event whose workspace id is exactly its scope id, and hosts name a local workspace local:PATH (did you mean \"local:%s\"?)", scopeID, scopeID)}}}
 }

@@ -137,3 +137,38 @@ func TestV2EmitWaitZero(t *testing.T) {
 		t.Error("--wait 0 ran a command action")
 	}
 }
+
+// TestV2WorkspaceBindingAtAPath: a workspace binding whose --scope-id is a
+// bare path is made, with a warning naming the local:PATH form hosts send;
+// an event whose workspace is local:PATH then names that binding as the
+// near miss (unbound[].hint and the text) instead of only "no binding".
+func TestV2WorkspaceBindingAtAPath(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	ws := filepath.Join(dir, "ws")
+	files := map[string]string{
+		"def.json": `{"id":"n","name":"n","eventName":"turn.completed","action":{"type":"command","hook":{"type":"process","command":"true"}}}`,
+		"ev.json":  `{"eventName":"turn.completed","session":{"id":"s"},"turn":{"id":"t"},"workspaces":[{"id":` + strconv.Quote("local:"+ws) + `,"name":"ws"}],"primaryWorkspaceId":` + strconv.Quote("local:"+ws) + `}`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, out, errs := runCLI("v2", "definitions", "create", "--home", home, "--file", filepath.Join(dir, "def.json")); code != exitOK {
+		t.Fatalf("definitions create: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs := runCLI("v2", "bindings", "create", "--home", home, "--hook", "n", "--scope", "workspace", "--scope-id", ws)
+	if code != exitOK || !strings.Contains(errs, `warning: --scope-id: "`+ws+`" is a path`) || !strings.Contains(errs, `did you mean "local:`+ws+`"?`) {
+		t.Fatalf("bindings create at a path: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = runCLI("v2", "emit", "--home", home, "--file", filepath.Join(dir, "ev.json"), "--json")
+	var got emitOutput
+	if err := json.Unmarshal([]byte(out), &got); code != exitOK || err != nil || len(got.Unbound) != 1 ||
+		!strings.Contains(got.Unbound[0].Hint, `is at workspace "`+ws+`", this event's workspace is "local:`+ws+`"`) {
+		t.Fatalf("emit: exit %d %v\n%s%s", code, err, out, errs)
+	}
+	if _, out, _ := runCLI("v2", "emit", "--home", home, "--file", filepath.Join(dir, "ev.json")); !strings.Contains(out, "scope ids are compared exactly") {
+		t.Errorf("emit text does not name the near miss:\n%s", out)
+	}
+}

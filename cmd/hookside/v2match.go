@@ -18,13 +18,16 @@ func printUnbound(w io.Writer, res v2bridge.EmitResult) {
 	}
 	for _, u := range res.Unbound {
 		why := map[string]string{
-			v2bridge.UnboundNoBinding:       "no binding matches this event's scope: bind it (v2/bindings/create)",
+			v2bridge.UnboundNoBinding:       "no binding matches this event's scope: bind it (hookside v2 bindings create, or v2/bindings/create)",
 			v2bridge.UnboundBindingDisabled: "its binding here is disabled",
 			v2bridge.UnboundNeedsReview:     "its binding needs review (the definition changed): the run is blocked trust_required",
 		}[u.Reason]
 		if why == "" {
 			why = u.Reason
 		}
-		fmt.Fprintf(w, "  definition %s (%s) will not run: %s\n", dispText(u.DefinitionID), dispText(names[u.DefinitionID]), why)
+		if u.Hint != "" {
+			why += "; " + u.Hint
+		}
+		fmt.Fprintf(w, "  definition %s (%s) will not run: %s\n", dispText(u.DefinitionID), dispText(names[u.DefinitionID]), dispText(why))
 	}
 }

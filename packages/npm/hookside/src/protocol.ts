@@ -1054,6 +1054,8 @@ export type V2EventsEmitResult = {
   unbound: {
     definitionId: string;
     reason: "no_binding" | "binding_disabled" | "needs_review";
+    /** for no_binding: a workspace binding of the definition whose scope id names the event's primaryWorkspaceId in another form (a path where the event says local:PATH, or the other way round); scope ids are compared exactly (hookside extension) */
+    hint?: string;
   }[];
 };
 
