@@ -67,7 +67,11 @@ const SweepStartSlack = time.Minute
 //
 // A process whose start time the listing gives and that started before
 // since is passed over without reading its environment: the processes a
-// hook starts start after it (since zero: every process is read).
+// hook starts start after it (since zero: every process is read). One
+// that started after since but whose environment reads as unreadable or
+// empty (an exec in progress: macOS's KERN_PROCARGS2, like /proc's
+// environ, has none for a moment) is read again, unsureRetries times at
+// most, unsureDelay apart.
 func (s sweeper) sweep(token string, since time.Time) ([]int, error) {
 	if token == "" || strings.ContainsAny(token, "=\x00") {
 		return nil, fmt.Errorf("%w: %q", ErrBadToken, token)
@@ -76,18 +80,26 @@ func (s sweeper) sweep(token string, since time.Time) ([]int, error) {
 	self := os.Getpid()
 	killed := map[int]bool{}
 	var order []int
+	unsure := map[int]int{} // pid → rounds its environment could not be read
 	for range sweepRounds {
 		procs, err := s.procs()
 		if err != nil {
 			return order, fmt.Errorf("proc: list processes: %w", err)
 		}
-		found := false
+		found, again := false, false
 		for _, p := range procs {
 			pid := p.pid
 			if pid == self || pid <= 0 || killed[pid] || !since.IsZero() && !p.start.IsZero() && p.start.Before(since) {
 				continue
 			}
 			env, err := s.environ(pid)
+			if (err != nil || len(env) == 0) && !since.IsZero() && !p.start.IsZero() && unsure[pid] < unsureRetries {
+				// A process of the run's time whose environment cannot be
+				// read now may be in the middle of an exec: read it again.
+				unsure[pid]++
+				again = true
+				continue
+			}
 			if err != nil || !envHas(env, entry) {
 				continue
 			}
@@ -97,12 +109,23 @@ func (s sweeper) sweep(token string, since time.Time) ([]int, error) {
 				order = append(order, pid)
 			}
 		}
-		if !found {
+		if !found && !again {
 			break
+		}
+		if again && !found {
+			time.Sleep(unsureDelay)
 		}
 	}
 	return order, nil
 }
+
+// unsureRetries and unsureDelay bound how often, and after how long, Sweep
+// reads again the environment of a process started during the run that it
+// could not read (an exec in progress hides it for a moment).
+const (
+	unsureRetries = 2
+	unsureDelay   = 2 * time.Millisecond
+)
 
 // envHas reports whether the NUL-separated environment block env has an
 // entry exactly equal to entry.

@@ -115,6 +115,31 @@ func TestSweepCore(t *testing.T) {
 			t.Fatalf("sweep = %v, %v (environments read: %v); want fakePID+[41 42], +40 not read", got, err, f.read)
 		}
 	})
+	t.Run("reads_again_a_recent_process_it_could_not_read", func(t *testing.T) {
+		since := time.Unix(1_700_000_000, 0)
+		f := &fakeProcs{env: map[int]string{fakePID + 50: entry, fakePID + 51: "unreadable", fakePID + 52: "unreadable"},
+			start: map[int]time.Time{fakePID + 50: since.Add(time.Second), fakePID + 51: since.Add(time.Second)}}
+		reads := 0
+		s := f.sweeper()
+		s.environ = func(pid int) ([]byte, error) {
+			f.read = append(f.read, pid)
+			if pid == fakePID+50 {
+				if reads++; reads == 1 {
+					return nil, nil // mid-exec: an empty block
+				}
+			}
+			return f.environ(pid)
+		}
+		got, err := s.sweep(tok, since)
+		if err != nil || !slices.Equal(got, []int{fakePID + 50}) {
+			t.Fatalf("sweep = %v, %v; want fakePID+50, read again", got, err)
+		}
+		// +51 (recent, unreadable) is retried a bounded number of times;
+		// +52 (start unknown) is read once a round.
+		if n := count(f.read, fakePID+51); n != 1+unsureRetries {
+			t.Errorf("an unreadable recent process was read %d times, want %d", n, 1+unsureRetries)
+		}
+	})
 	for _, bad := range []string{"", "a=b", "a\x00b"} {
 		if _, err := (&fakeProcs{}).sweeper().sweep(bad, time.Time{}); !errors.Is(err, ErrBadToken) {
 			t.Errorf("token %q: %v, want ErrBadToken", bad, err)
@@ -175,4 +200,14 @@ func TestProcArgs2Env(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
+}
+
+func count(xs []int, x int) int {
+	n := 0
+	for _, v := range xs {
+		if v == x {
+			n++
+		}
+	}
+	return n
 }
