@@ -444,7 +444,10 @@ func (f *lspFramer) headerLine() (line string, tooLong bool, err error) {
 		if err != nil {
 			return string(b), tooLong, err
 		}
-		return strings.TrimRight(string(b), "\r\n"), tooLong, nil
+		// A byte order mark in front of a header line is skipped, as in
+		// front of the first header block (ReadFrame): a host that writes
+		// one before each message writes it there.
+		return strings.TrimPrefix(strings.TrimRight(string(b), "\r\n"), "\uFEFF"), tooLong, nil
 	}
 }
 
@@ -459,7 +462,8 @@ func (f *lspFramer) headerLine() (line string, tooLong bool, err error) {
 // block and its body, which the next call discards.
 func (f *lspFramer) ReadFrame() ([]byte, error) {
 	if !f.started {
-		// A byte order mark before the first header block is skipped,
+		// A byte order mark before the first header block is skipped (before a
+		// later one by headerLine),
 		// as one in front of a body is (objectStream.next).
 		f.started = true
 		if b, _ := f.r.Peek(3); string(b) == "\uFEFF" {

@@ -148,8 +148,9 @@ func TestByteOrderMarkBeforeAFrameIsSkipped(t *testing.T) {
 // byte order mark before the first header block is skipped; the frames
 // are read as without it.
 func TestLSPFramerSkipsByteOrderMarkAtStart(t *testing.T) {
-	f := newFramer(FramingContentLength, strings.NewReader("\uFEFFContent-Length: 2\r\n\r\n{}Content-Length: 4\r\n\r\n[1 ]"), io.Discard)
-	for i, want := range []string{"{}", "[1 ]"} {
+	f := newFramer(FramingContentLength, strings.NewReader("\uFEFFContent-Length: 2\r\n\r\n{}Content-Length: 4\r\n\r\n[1 ]"+
+		"\uFEFFContent-Length: 2\r\n\r\n[]"), io.Discard) // and before a later one (a mark before each message)
+	for i, want := range []string{"{}", "[1 ]", "[]"} {
 		if got, err := f.ReadFrame(); err != nil || string(got) != want {
 			t.Fatalf("frame %d: %q, %v; want %q", i, got, err, want)
 		}
