@@ -326,9 +326,6 @@ type lspFramer struct {
 	// pending is a header line split off the bytes glued before it, read
 	// before the next line of the stream.
 	pending string
-	// started: the first frame was read (a byte order mark before it is
-	// skipped).
-	started bool
 }
 
 // gluedHeader splits the first line of a header block where
@@ -444,9 +441,9 @@ func (f *lspFramer) headerLine() (line string, tooLong bool, err error) {
 		if err != nil {
 			return string(b), tooLong, err
 		}
-		// A byte order mark in front of a header line is skipped, as in
-		// front of the first header block (ReadFrame): a host that writes
-		// one before each message writes it there.
+		// A byte order mark in front of a header line is skipped, as one
+		// in front of a body is (objectStream.next): a host writes one
+		// before its first message, or before each.
 		return strings.TrimPrefix(strings.TrimRight(string(b), "\r\n"), "\uFEFF"), tooLong, nil
 	}
 }
@@ -461,15 +458,6 @@ func (f *lspFramer) headerLine() (line string, tooLong bool, err error) {
 // MaxFrameBytes is errFrameTooLarge at once, before the rest of its header
 // block and its body, which the next call discards.
 func (f *lspFramer) ReadFrame() ([]byte, error) {
-	if !f.started {
-		// A byte order mark before the first header block is skipped (before a
-		// later one by headerLine),
-		// as one in front of a body is (objectStream.next).
-		f.started = true
-		if b, _ := f.r.Peek(3); string(b) == "\uFEFF" {
-			_, _ = f.r.Discard(3)
-		}
-	}
 	for f.headerRest {
 		line, _, err := f.headerLine()
 		if err != nil {
