@@ -111,7 +111,7 @@ func readEventRuns(ctx context.Context, db *store.DB, eventID string, now, deadl
 	for _, r := range runs {
 		er := emitRun{Run: r}
 		if r.Status == store.RunQueued && r.NextAttemptAt.After(now) {
-			er.NextAttemptAt = r.NextAttemptAt.UTC()
+			er.NextAttemptAt = r.NextAttemptAt.UTC().Truncate(time.Millisecond) // as the text prints it
 		}
 		host := hostActionRun(r)
 		switch {
@@ -147,7 +147,7 @@ func laterBlocker(ctx context.Context, db *store.DB, r store.Run, now, deadline 
 	}
 	for _, o := range queued {
 		if o.Seq < r.Seq && o.SessionID == r.SessionID && laterAttempt(o, now, deadline) {
-			return behindRun{RunID: o.ID, NextAttemptAt: o.NextAttemptAt.UTC()}, true
+			return behindRun{RunID: o.ID, NextAttemptAt: o.NextAttemptAt.UTC().Truncate(time.Millisecond)}, true
 		}
 	}
 	return behindRun{}, false
