@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/hookside/hookside/rpc"
 	hexec "github.com/hookside/hookside/runner/exec"
@@ -102,8 +101,10 @@ func inprocProfile(e *env, cfg map[string]any, n, window int) (string, error) {
 	}
 	// SIGUSR1 starts the profile (as the signal arrives: the first of the
 	// requests may run before it).
-	if err := p.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
-		return "", err
+	if profileStartSignal != nil {
+		if err := p.cmd.Process.Signal(profileStartSignal); err != nil {
+			return "", err
+		}
 	}
 	if err := run(n); err != nil {
 		return "", err
@@ -178,12 +179,16 @@ func profileServe(dir string) error {
 	if err != nil {
 		return err
 	}
-	usr1 := make(chan os.Signal, 1)
-	signal.Notify(usr1, syscall.SIGUSR1)
-	go func() {
-		<-usr1
-		_ = pprof.StartCPUProfile(f)
-	}()
+	if profileStartSignal == nil {
+		_ = pprof.StartCPUProfile(f) // no signal to wait for: the warm-up is in it
+	} else {
+		start := make(chan os.Signal, 1)
+		signal.Notify(start, profileStartSignal)
+		go func() {
+			<-start
+			_ = pprof.StartCPUProfile(f)
+		}()
+	}
 	rpc.Serve(context.Background(), os.Stdin, os.Stdout, rpc.Options{Home: dir, Version: "bench", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	pprof.StopCPUProfile()
 	return f.Close()
