@@ -15,7 +15,7 @@ import (
 // Causes of an action cancelled in flight: the run is recorded
 // outcome_unknown (§9.4, §12.2) — it may already have had its effect.
 var (
-	errShutdown  = errors.New("hookside shut down while the action was in flight")
+	errShutdown = errors.New("hookside shut down while the action was in flight")
 	// §12.2: 尽力取消 — cancelled as far as possible, nothing rolled back.
 	errSwitchOff = errors.New("the master switch was turned off while the action was in flight (cancelled as far as possible; not rolled back)")
 	errLeaseLost = errors.New("the run lease was lost")
