@@ -2,7 +2,6 @@ package runner
 
 import (
 	"path/filepath"
-	"strings"
 
 	"github.com/hookside/hookside/internal/hook"
 )
@@ -70,7 +69,7 @@ func (s *Session) UserConfigUnreadable() *hook.Diagnostic {
 		path = a
 	}
 	for i, d := range s.userSet.Diagnostics {
-		if rest, ok := strings.CutPrefix(d.Source, path); d.Code == hook.CodeParseError && ok && (rest == "" || rest[0] == ':') {
+		if d.Code == hook.CodeParseError && d.InFile(path) {
 			return &s.userSet.Diagnostics[i]
 		}
 	}

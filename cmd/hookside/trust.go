@@ -168,7 +168,7 @@ func runHooksTrust(action string, o *trustOptions, stdout, stderr io.Writer) int
 		trustFile: rs.Gate().Store().Path()}
 	st.MovedAside = truststore.MovedAsideFiles(st.trustFile)
 	markSwitchedOff(rs, w, st.Declarations)
-	if bad := userConfigUnreadable(st.Diagnostics, userConfigFile(&sessionFlags{home: o.homeDir, userConfig: o.userConfig})); bad != nil {
+	if bad := rs.UserConfigUnreadable(); bad != nil {
 		markRootSwitchUnread(st.Declarations, bad)
 	}
 	hint := hintFlags(o.flags, hintTrust) + " --workspace " + runner.ShellWord(st.WorkspaceID)

@@ -19,29 +19,11 @@ func trustDiagnostics(diags []hook.Diagnostic, dir, userCfg string) []hook.Diagn
 	out := []hook.Diagnostic{}
 	prefix := filepath.Clean(dir) + string(filepath.Separator)
 	for _, d := range diags {
-		if strings.HasPrefix(d.Source, prefix) || d.Severity == hook.SeverityError && inFile(d.Source, userCfg) {
+		if strings.HasPrefix(d.Source, prefix) || d.Severity == hook.SeverityError && d.InFile(userCfg) {
 			out = append(out, d)
 		}
 	}
 	return out
-}
-
-// inFile reports whether source (a path, or path:line:col) is in file.
-func inFile(source, file string) bool {
-	rest, ok := strings.CutPrefix(source, file)
-	return ok && (rest == "" || rest[0] == ':')
-}
-
-// userConfigUnreadable is the first error diagnostic of diags about the
-// user config userCfg that kept it from loading (not JSON, not an object,
-// unreadable), or nil.
-func userConfigUnreadable(diags []hook.Diagnostic, userCfg string) *hook.Diagnostic {
-	for i, d := range diags {
-		if d.Code == hook.CodeParseError && inFile(d.Source, userCfg) {
-			return &diags[i]
-		}
-	}
-	return nil
 }
 
 // printTrustStatus prints st: as JSON, or for a human (the workspace, its

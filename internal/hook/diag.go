@@ -1,5 +1,7 @@
 package hook
 
+import "strings"
+
 // Severity of a diagnostic.
 const (
 	SeverityError   = "error"
@@ -15,6 +17,13 @@ type Diagnostic struct {
 	Message  string `json:"message"`
 	// Source is the file the problem is in, with ":line:col" when known.
 	Source string `json:"source,omitempty"`
+}
+
+// InFile reports whether d is about the file path: its Source is path, or
+// path:line:col.
+func (d Diagnostic) InFile(path string) bool {
+	rest, ok := strings.CutPrefix(d.Source, path)
+	return ok && (rest == "" || rest[0] == ':')
 }
 
 // Diagnostic codes of configuration loading. Severity is fixed per code
