@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hookside/hookside/internal/jsonpos"
 )
 
 // Framing selects how JSON-RPC messages are delimited on the byte stream
@@ -252,7 +254,20 @@ func (f *lineFramer) line() []byte {
 		}
 	}
 	f.reset()
-	return bytes.TrimSpace(b)
+	return skipBOM(bytes.TrimSpace(b)) // a line of a mark only is blank
+}
+
+// skipBOM is frame without a UTF-8 byte order mark in front, and the white
+// space after one (RFC 8259 §8.1: a parser may ignore a mark; .NET's
+// StreamWriter with Encoding.UTF8 writes one before a stream's first
+// bytes, or before each message). Both framers skip it: in front of an
+// NDJSON line, in front of a Content-Length body and before a header line
+// (headerLine).
+func skipBOM(frame []byte) []byte {
+	if body, base := jsonpos.SkipBOM(frame); base > 0 {
+		return bytes.TrimSpace(body)
+	}
+	return frame
 }
 
 // reset empties the line, dropping its blocks.
@@ -442,8 +457,7 @@ func (f *lspFramer) headerLine() (line string, tooLong bool, err error) {
 			return string(b), tooLong, err
 		}
 		// A byte order mark in front of a header line is skipped, as one
-		// in front of a body is (objectStream.next): a host writes one
-		// before its first message, or before each.
+		// in front of a body is (skipBOM).
 		return strings.TrimPrefix(strings.TrimRight(string(b), "\r\n"), "\uFEFF"), tooLong, nil
 	}
 }
@@ -582,7 +596,7 @@ func (f *lspFramer) ReadFrame() ([]byte, error) {
 	if _, err := io.ReadFull(f.r, b); err != nil {
 		return nil, err
 	}
-	return b, nil
+	return skipBOM(b), nil
 }
 
 // quoteHeadChars caps the header text quoted in a malformed-header message.

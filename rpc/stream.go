@@ -148,15 +148,6 @@ func (s *objectStream) next() (req *jsonrpc2.Request, resp []byte, err error) {
 		case err != nil:
 			return nil, nil, err
 		}
-		// A byte order mark in front of a frame is skipped (RFC 8259 §8.1:
-		// a parser may ignore one): .NET's StreamWriter with
-		// Encoding.UTF8 writes one before the first bytes of a stream.
-		if body, base := jsonpos.SkipBOM(frame); base > 0 {
-			frame = bytes.TrimSpace(body)
-			if _, line := s.f.(*lineFramer); line && len(frame) == 0 {
-				continue // an NDJSON line of a mark only is a blank line: no frame
-			}
-		}
 		if len(bytes.TrimSpace(frame)) == 0 {
 			s.replyError(nil, CodeInvalidRequest, "invalid request: empty frame")
 			continue

@@ -239,12 +239,13 @@ func runV2Emit(c v2Common, file *string, wait *time.Duration, pos []string, stdo
 	if res.Enqueued {
 		out.NotDispatched = ensureDispatched(ctx, b, res.EventID)
 	}
-	if res.Enqueued && out.NotDispatched == nil && noWait {
-		done = false
-	} else if res.Enqueued && out.NotDispatched == nil {
-		var st emitRunsState
-		st, done = waitEventRuns(ctx, b, res.EventID, time.Now().Add(*wait))
-		out.Runs, out.WaitingForHost = st.runs, st.waitingForHost
+	if res.Enqueued && out.NotDispatched == nil {
+		done = false // --wait 0: the runs are read back below, left queued
+		if !noWait {
+			var st emitRunsState
+			st, done = waitEventRuns(ctx, b, res.EventID, time.Now().Add(*wait))
+			out.Runs, out.WaitingForHost = st.runs, st.waitingForHost
+		}
 	}
 	interrupted := ctx.Err() != nil
 	// The wait is over: nothing more is started here, and an action still in
