@@ -247,19 +247,23 @@ func (b *Bridge) UpdateDefinition(ctx context.Context, id string, patch json.Raw
 }
 
 // allUnknown is the -32602 of a patch pm none of whose
-// members a definition has, nil otherwise ({} included: it changes nothing
-// and says so). The reason names each member, with the one it most likely
+// members a definition has, besides id and the read-only ones a patch
+// cannot change; nil otherwise ({} included: it changes nothing and says
+// so). The reason names each member, with the one it most likely
 // means, and lists a definition's members when one has no near match.
 func allUnknown(pm map[string]json.RawMessage) error {
-	if len(pm) == 0 {
-		return nil
-	}
 	names := make([]string, 0, len(pm))
 	for k := range pm {
+		if k == "id" || contains(readOnlyFields, k) {
+			continue // a definition's, but no patch changes it (get's output pasted in)
+		}
 		if expr.IsDefinitionMember(k) {
 			return nil
 		}
 		names = append(names, k)
+	}
+	if len(names) == 0 {
+		return nil
 	}
 	sort.Strings(names)
 	hinted := true

@@ -34,7 +34,7 @@ func TestUpdateDefinitionThatChangesNothing(t *testing.T) {
 }
 
 // TestUpdateDefinitionOfUnknownMembersOnly: a patch none of whose members a
-// definition has is -32602 on "patch", naming each member and the one it
+// definition has (besides id and the read-only ones) is -32602 on "patch", naming each member and the one it
 // most likely means (or listing a definition's members), with the members
 // in data.problems as unknown_member errors; nothing is written.
 func TestUpdateDefinitionOfUnknownMembersOnly(t *testing.T) {
@@ -43,6 +43,8 @@ func TestUpdateDefinitionOfUnknownMembersOnly(t *testing.T) {
 	for _, c := range []struct{ patch, want string }{
 		{`{"nmae":"renamed","enabeld":false}`, `"enabeld" (did you mean "enabled"?), "nmae" (did you mean "name"?)`},
 		{`{"zzzzzz":1}`, `"zzzzzz"; a definition has id, name, description, enabled, eventName`},
+		// get's output pasted in: id and the read-only members change nothing.
+		{`{"id":"seed","revision":5,"enabeld":false}`, `"enabeld" (did you mean "enabled"?)`},
 	} {
 		_, err := b.UpdateDefinition(bg, "seed", json.RawMessage(c.patch))
 		var ie *InvalidError
